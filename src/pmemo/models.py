@@ -1,0 +1,165 @@
+"""Frozen records pmemo hands out. No I/O here.
+
+>>> Scope.of(user_id="u1").owner
+'u:u1'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from .errors import InvalidInput
+
+Tier = Literal["key", "long_term", "mid_term", "short_term", "input"]
+Kind = Literal["turn", "cluster", "summary", "key"]
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:@\-]{1,128}$")
+
+
+def check_id(name: str, value: Any) -> str:
+    """Validate one scope id: 1-128 chars of letters, digits and ``_ . : @ -``."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string, got {type(value).__name__}")
+    if not ID_PATTERN.match(value):
+        raise InvalidInput(
+            f"{name}={value[:40]!r} is invalid: use 1-128 letters, digits or _ . : @ -"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a record lives: tenant → agent → owner (user or group) → session."""
+
+    tenant_id: str = "default"
+    agent_id: str = "default"
+    owner: str = ""  # "u:<user_id>" or "g:<group_id>"
+    session_id: str | None = None
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        user_id: str | None = None,
+        group_id: str | None = None,
+        session_id: str | None = None,
+        tenant_id: str = "default",
+        agent_id: str = "default",
+    ) -> Scope:
+        if (user_id is None) == (group_id is None):
+            raise InvalidInput("give exactly one of user_id or group_id")
+        owner = f"u:{check_id('user_id', user_id)}" if user_id is not None else (
+            f"g:{check_id('group_id', group_id)}"
+        )
+        if session_id is not None:
+            check_id("session_id", session_id)
+        return cls(check_id("tenant_id", tenant_id), check_id("agent_id", agent_id), owner, session_id)
+
+    @property
+    def key(self) -> str:
+        """The owner-level scope as one token (used to filter indexes)."""
+        return f"{self.tenant_id}|{self.agent_id}|{self.owner}"
+
+    def owner_scope(self) -> Scope:
+        return Scope(self.tenant_id, self.agent_id, self.owner, None)
+
+    @property
+    def user_id(self) -> str | None:
+        return self.owner[2:] if self.owner.startswith("u:") else None
+
+    @property
+    def group_id(self) -> str | None:
+        return self.owner[2:] if self.owner.startswith("g:") else None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message, stored raw and durably. ``step`` counts turns within the session from 1."""
+
+    id: int
+    scope: Scope
+    step: int
+    role: str
+    content: str
+    actor: str | None
+    timestamp: datetime
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def session_id(self) -> str:
+        return self.scope.session_id or ""
+
+    @property
+    def user_id(self) -> str | None:
+        return self.scope.user_id
+
+    @property
+    def text(self) -> str:
+        return self.content
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A mid-term group of similar turns, with its hit count."""
+
+    id: int
+    scope: Scope
+    size: int
+    hits: float
+    label: str
+    member_ids: tuple[int, ...]
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A long-term summary of turns ``step_from..step_to`` of one session."""
+
+    id: int
+    scope: Scope
+    step_from: int
+    step_to: int
+    text: str
+    method: str  # "llm" or "extractive"
+    source_ids: tuple[int, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """An always-in-context line: set by the user ("user") or promoted from a cluster."""
+
+    id: int
+    scope: Scope
+    text: str
+    origin: str  # "user" | "promoted"
+    source_ids: tuple[int, ...]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A ranked item from search or in a context pack; ``sources`` are the turns behind it."""
+
+    id: str  # "<kind>:<id>"
+    kind: Kind
+    tier: Tier
+    text: str
+    score: float
+    why: str
+    sources: tuple[Turn, ...]
+    timestamp: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    """The packed context for one message: ``text`` is ready to put in a prompt."""
+
+    query: str
+    text: str
+    items: tuple[Hit, ...]
+    tokens: int
+    budget: int
