@@ -1,7 +1,194 @@
-"""placeholder: filled by its owner."""
+"""``pmemo serve``, ``pmemo keys …`` and ``pmemo mcp``: thin shells over the server adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
+DEMO_TENANT = "demo"
+DEMO_USER = "demo"
+DEMO_KEY_FILE = "demo.key"
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample_conversation.jsonl"
+
+DataOpt = Annotated[
+    str | None,
+    typer.Option("--data", help="Data directory (default: $PMEMO_DATA, then ./pmemo_data)."),
+]
+
+
+def _settings(data: str | None) -> Any:
+    from ..config import Settings
+
+    return Settings.from_env(data=data)
+
+
+def _key_store(data_dir: str) -> Any:
+    from ..server.keys import KeyStore
+
+    # The admin key may come from the environment; it is compared by hash, never stored.
+    return KeyStore.in_dir(data_dir, admin_key=os.environ.get("PMEMO_ADMIN_KEY") or None)
+
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("serve")(serve)
+    app.command("mcp")(mcp)
+    keys_app = typer.Typer(no_args_is_help=True, help="Tenants and API keys.")
+    keys_app.command("create")(keys_create)
+    keys_app.command("list")(keys_list)
+    app.add_typer(keys_app, name="keys")
+
+
+# pmemo serve ---------------------------------------------------------------
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    data: DataOpt = None,
+    cors: Annotated[
+        list[str] | None, typer.Option(help="An origin to allow (CORS is off by default).")
+    ] = None,
+) -> None:
+    """Run the REST API, MCP (/mcp) and the web inspector (/). Ctrl-C stops it."""
+    settings = _settings(data)
+    try:
+        asyncio.run(_serve(settings, host, port, cors or []))
+    except KeyboardInterrupt:
+        pass
+
+
+async def _serve(settings: Any, host: str, port: int, cors: list[str]) -> None:
+    import uvicorn
+
+    from .. import Memory
+    from ..server import create_app
+
+    memory = await Memory.open(settings=settings)
+    keys = _key_store(settings.data)
+    try:
+        demo_key = await ensure_demo(memory, keys, Path(settings.data))
+        app = create_app(memory, keys, host=host, cors_origins=cors)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+        base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+        typer.echo(f"pmemo data: {Path(settings.data).resolve()}")
+        typer.echo(f"Inspector: {base}/#key={demo_key}")
+        typer.echo(f"API docs:  {base}/docs")
+        typer.echo(f"MCP:       {base}/mcp   (Ctrl-C to stop)")
+        await server.serve()
+    finally:
+        await memory.close()
+        keys.close()
+
+
+async def ensure_demo(memory: Any, keys: Any, data_dir: Path) -> str:
+    """On first start: load the sample conversation for user "demo" and make a demo key.
+
+    The demo key is also kept in ``<data>/demo.key`` (mode 600) so a restart can print
+    the inspector URL again; other keys exist only as hashes.
+    """
+    key_file = data_dir / DEMO_KEY_FILE
+    if key_file.is_file():
+        key = key_file.read_text().strip()
+        try:
+            if keys.verify(key).tenant == DEMO_TENANT:
+                return key
+        except Exception:  # noqa: BLE001 - a stale file: make a new key below
+            pass
+    if not await memory.sessions(tenant_id=DEMO_TENANT, user_id=DEMO_USER):
+        await memory.add_many(sample_turns())
+    key = keys.create_key(DEMO_TENANT, label="demo")
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(key + "\n")
+    key_file.chmod(0o600)
+    return key
+
+
+def sample_turns(path: Path = SAMPLE) -> list[dict[str, Any]]:
+    """The shipped sample conversation as ``add`` arguments for the demo tenant and user."""
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            row.pop("group_id", None)
+            row.update(tenant_id=DEMO_TENANT, user_id=DEMO_USER)
+            items.append(row)
+    return items
+
+
+# pmemo keys ----------------------------------------------------------------
+def keys_create(
+    tenant: Annotated[str | None, typer.Option(help="The tenant the key is for.")] = None,
+    admin: Annotated[
+        bool, typer.Option("--admin", help="Make an admin key (manages tenants).")
+    ] = False,
+    label: Annotated[str, typer.Option(help="A note to remember the key by.")] = "",
+    data: DataOpt = None,
+) -> None:
+    """Make an API key. It is printed once, on the last line; only its hash is stored."""
+    from ..errors import PMemoError
+
+    if admin == (tenant is not None):
+        typer.echo("give either --tenant T or --admin", err=True)
+        raise typer.Exit(2)
+    store = _key_store(_settings(data).data)
+    try:
+        key = store.create_key(tenant, admin=admin, label=label)
+    except PMemoError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from exc
+    finally:
+        store.close()
+    typer.echo(f"{'admin key' if admin else 'key for tenant ' + str(tenant)} (shown once):")
+    typer.echo(key)
+
+
+def keys_list(data: DataOpt = None) -> None:
+    """List tenants and how many active keys each has."""
+    store = _key_store(_settings(data).data)
+    try:
+        for t in store.tenants():
+            typer.echo(f"{t['tenant']}\t{t['active_keys']} key(s)\tsince {t['created_at']}")
+    finally:
+        store.close()
+
+
+# pmemo mcp -----------------------------------------------------------------
+def mcp(
+    data: DataOpt = None,
+    tenant: Annotated[
+        str | None, typer.Option(help="Tenant to serve (default: the key's, else 'default').")
+    ] = None,
+    key: Annotated[
+        str | None, typer.Option(envvar="PMEMO_API_KEY", help="Use this key's tenant.")
+    ] = None,
+    embedder: Annotated[str | None, typer.Option(help="Embedder name (default: settings).")] = None,
+) -> None:
+    """Run the MCP server over stdio (for Claude Desktop, IDEs, agent frameworks)."""
+    settings = _settings(data)
+    if embedder:
+        settings = settings.replace(embedder=embedder)
+    if key:
+        store = _key_store(settings.data)
+        try:
+            info = store.verify(key)
+        finally:
+            store.close()
+        if info.tenant is None:
+            typer.echo("an admin key has no tenant; use a tenant key", err=True)
+            raise typer.Exit(2)
+        tenant = info.tenant
+    asyncio.run(_mcp(settings, tenant or "default"))
+
+
+async def _mcp(settings: Any, tenant: str) -> None:
+    from .. import Memory
+    from ..mcp import build_server
+
+    memory = await Memory.open(settings=settings)
+    try:
+        await build_server(memory, tenant=tenant).run_stdio_async()
+    finally:
+        await memory.close()

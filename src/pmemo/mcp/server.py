@@ -1,0 +1,228 @@
+"""The MCP tools, in the spirit of MemGPT's memory functions, over the public Memory API.
+
+Over stdio the server speaks for one tenant (chosen when it starts). Over HTTP the
+caller's ``Authorization: Bearer <key>`` picks the tenant on every call. pmemo errors
+come back as MCP tool errors (``is_error``) whose text starts with the error code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, time
+from typing import Annotated, Any
+
+from pydantic import Field
+from pydantic_core import to_jsonable_python
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from .. import errors
+from ..server.keys import KeyStore
+from ..server.schemas import ContextOut, HitOut, KeyLineOut, TurnOut
+
+TOOLS = ("remember", "recall", "get_context", "core_memory_append", "core_memory_replace",
+         "conversation_search", "forget")
+
+INSTRUCTIONS = (
+    "pmemo keeps what was said across sessions. Call `remember` with each message, "
+    "`get_context` before answering, `recall` or `conversation_search` to look things up, "
+    "`core_memory_append`/`core_memory_replace` for facts that must always be in context, "
+    "and `forget` when the user asks to delete something."
+)
+
+UserId = Annotated[str | None, Field(description="Whose memory: the user id (or give group_id).")]
+GroupId = Annotated[str | None, Field(description="A group chat's id, instead of user_id.")]
+AgentId = Annotated[str, Field(description="The agent whose memory this is.")]
+SessionId = Annotated[str, Field(description="The conversation (session) id.")]
+
+
+@contextmanager
+def _mapped() -> Iterator[None]:
+    """pmemo errors → MCP tool errors the model can read and act on."""
+    try:
+        yield
+    except errors.PMemoError as exc:
+        raise ToolError(f"{exc.code}: {exc}") from exc
+
+
+def _dt(value: str | None, *, end: bool = False) -> datetime | None:
+    """ISO date or datetime; a bare date as an end bound means the end of that day (UTC)."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise errors.InvalidInput(f"{value!r} is not an ISO date like 2024-05-01") from exc
+    if end and len(value) == 10:
+        parsed = datetime.combine(parsed.date(), time.max)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    return model.model_dump(mode="json")  # type: ignore[no-any-return]
+
+
+def build_server(memory: Any, *, tenant: str | None = "default",
+                 keys: KeyStore | None = None) -> MCPServer:
+    """An MCPServer whose tools call ``memory``.
+
+    ``tenant`` is used when the transport has no headers (stdio); over HTTP, ``keys``
+    resolves the caller's bearer key to its tenant on each call.
+    """
+    server = MCPServer("pmemo", instructions=INSTRUCTIONS)
+
+    def tenant_of(ctx: Context | None) -> str:
+        headers = ctx.headers if ctx is not None else None
+        if headers is None:
+            if tenant is None:
+                raise errors.AuthError("this MCP server needs an API key")
+            return tenant
+        if keys is None:
+            raise errors.AuthError("this MCP server has no key store")
+        auth = headers.get("authorization") or ""
+        scheme, _, key = auth.partition(" ")
+        info = keys.verify(key.strip() if scheme.lower() == "bearer" else None)
+        if info.tenant is None:
+            raise errors.Forbidden("admin keys cannot read memory; use a tenant key")
+        return info.tenant
+
+    def scope(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
+        return {"tenant_id": tenant_of(ctx), "user_id": user_id, "group_id": group_id,
+                "agent_id": agent_id}
+
+    @server.tool()
+    async def remember(
+        ctx: Context,
+        content: Annotated[str, Field(description="The message text to store.", min_length=1)],
+        session_id: SessionId,
+        user_id: UserId = None,
+        role: Annotated[
+            str, Field(description="'user', 'assistant', 'system' or 'tool'.")
+        ] = "user",
+        actor: Annotated[str | None, Field(description="Who spoke, in a group chat.")] = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Store one message of the conversation in long-lived memory. Returns the stored turn."""
+        with _mapped():
+            turn = await memory.add(session_id=session_id, content=content, role=role,
+                                    actor=actor, **scope(ctx, user_id, group_id, agent_id))
+            return _dump(TurnOut.of(turn))
+
+    @server.tool()
+    async def recall(
+        ctx: Context,
+        query: Annotated[str, Field(description="What to look for, in plain words.")],
+        user_id: UserId = None,
+        limit: Annotated[int, Field(description="How many items (1-50).", ge=1, le=50)] = 10,
+        session_id: Annotated[str | None, Field(description="Only this session.")] = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Search every memory tier; returns ranked items with their tier, score and why."""
+        with _mapped():
+            hits = await memory.search(query, limit=limit, session_id=session_id,
+                                       **scope(ctx, user_id, group_id, agent_id))
+            return {"hits": [_dump(HitOut.of(h)) for h in hits]}
+
+    @server.tool()
+    async def get_context(
+        ctx: Context,
+        query: Annotated[str, Field(description="The new message you are about to answer.")],
+        user_id: UserId = None,
+        session_id: Annotated[str | None, Field(description="The current session.")] = None,
+        budget_tokens: Annotated[
+            int | None, Field(description="Token budget for the context.", ge=16, le=32000)
+        ] = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """The packed memory context for a message within a token budget; put `text` in the prompt."""
+        with _mapped():
+            pack = await memory.context(query, session_id=session_id, budget_tokens=budget_tokens,
+                                        **scope(ctx, user_id, group_id, agent_id))
+            return _dump(ContextOut.of(pack))
+
+    @server.tool()
+    async def core_memory_append(
+        ctx: Context,
+        text: Annotated[str, Field(description="A short line to keep always in context.")],
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Add a line to key (core) memory: it is put first in every context."""
+        with _mapped():
+            line = await memory.add_key(text, **scope(ctx, user_id, group_id, agent_id))
+            return _dump(KeyLineOut.of(line))
+
+    @server.tool()
+    async def core_memory_replace(
+        ctx: Context,
+        old_text: Annotated[str, Field(description="Text of the key-memory line to change "
+                                       "(a unique part of it is enough).")],
+        new_text: Annotated[str, Field(description="What that line should say instead.")],
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Replace `old_text` with `new_text` in the one key-memory line that contains it."""
+        with _mapped():
+            sc = scope(ctx, user_id, group_id, agent_id)
+            lines = [k for k in await memory.key_memory(**sc) if old_text in k.text]
+            if len(lines) != 1:
+                what = "no" if not lines else f"{len(lines)}"
+                raise errors.InvalidInput(
+                    f"{what} key-memory lines contain {old_text[:60]!r}; quote one line exactly"
+                )
+            line = lines[0]
+            updated = await memory.update_key(line.id, line.text.replace(old_text, new_text),
+                                              tenant_id=sc["tenant_id"])
+            return _dump(KeyLineOut.of(updated))
+
+    @server.tool()
+    async def conversation_search(
+        ctx: Context,
+        user_id: UserId = None,
+        query: Annotated[str | None, Field(description="Words the message contains.")] = None,
+        start_date: Annotated[str | None, Field(description="ISO date/time, inclusive.")] = None,
+        end_date: Annotated[str | None, Field(description="ISO date/time, inclusive.")] = None,
+        session_id: Annotated[str | None, Field(description="Only this session.")] = None,
+        limit: Annotated[int, Field(description="Page size (1-100).", ge=1, le=100)] = 20,
+        page: Annotated[int, Field(description="Page number from 0.", ge=0)] = 0,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Raw past messages by text and date range, oldest first."""
+        with _mapped():
+            turns = await memory.turns(session_id=session_id, limit=limit, offset=page * limit,
+                                       since=_dt(start_date), until=_dt(end_date, end=True),
+                                       text=query, **scope(ctx, user_id, group_id, agent_id))
+            return {"turns": [_dump(TurnOut.of(t)) for t in turns], "page": page}
+
+    @server.tool()
+    async def forget(
+        ctx: Context,
+        id: Annotated[str, Field(description="What to delete: 'turn:12' (or just 12), "
+                                 "'key:3' or 'summary:5', as ids appear in other tools' results.")],
+    ) -> dict[str, Any]:
+        """Delete one memory by id. Deleting a turn also removes what was derived from it."""
+        with _mapped():
+            t = tenant_of(ctx)
+            kind, _, num = id.rpartition(":")
+            if not num.isdigit():
+                raise errors.InvalidInput(f"{id!r} is not an id like 'turn:12'")
+            n = int(num)
+            if kind in ("", "turn"):
+                return {"removed": to_jsonable_python(await memory.delete_turn(n, tenant_id=t))}
+            if kind == "key":
+                await memory.delete_key(n, tenant_id=t)
+            elif kind == "summary":
+                await memory.delete_summary(n, tenant_id=t)
+            else:
+                raise errors.InvalidInput(f"cannot forget a {kind!r}; use turn:, key: or summary:")
+            return {"removed": {kind: [n]}}
+
+    return server

@@ -1,0 +1,111 @@
+"""The FastAPI app: routes, error table, docs, MCP at /mcp and the inspector at /.
+
+>>> app = create_app(memory, KeyStore.in_dir("./pmemo_data"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+
+from .. import errors
+from . import docs, problems, routes_admin, routes_inspect, routes_memory
+from .keys import KeyStore
+
+DESCRIPTION = """Memory for LLM agents over HTTP.
+
+Every `/v1` route needs `Authorization: Bearer <key>` (make one with
+`pmemo keys create --tenant T`) and only ever sees that key's tenant.
+Errors are JSON problem bodies: `{"status", "code", "detail"}`.
+"""
+
+
+def create_app(
+    memory: Any,
+    keys: KeyStore,
+    *,
+    cors_origins: Sequence[str] = (),
+    mcp: bool = True,
+    web: bool = True,
+    host: str = "127.0.0.1",
+) -> FastAPI:
+    """Build the server over an open ``Memory``; the caller opens and closes both stores.
+
+    CORS is off unless ``cors_origins`` names the origins to allow.
+    """
+    mcp_server = _mcp_server(memory, keys) if mcp else None
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
+            yield
+
+    app = FastAPI(title="pmemo", version=_version(), description=DESCRIPTION,
+                  docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.state.memory = memory
+    app.state.keys = keys
+    problems.install(app)
+    app.state.docs = docs.install(app)
+    for module in (routes_memory, routes_inspect, routes_admin):
+        app.include_router(module.router, responses={
+            401: {"model": problems_model(), "description": "missing or wrong API key"},
+            422: {"model": problems_model(), "description": "invalid input"},
+        })
+    _health(app)
+    if mcp_server is not None:
+        from .mcp_mount import mount
+
+        mount(app, mcp_server, keys, host=host)
+    if web:
+        from ..web import install as install_web
+
+        install_web(app)
+    if cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins),
+                           allow_methods=["*"], allow_headers=["Authorization", "Content-Type"])
+    return app
+
+
+def problems_model() -> type:
+    from .schemas import Problem
+
+    return Problem
+
+
+def _mcp_server(memory: Any, keys: KeyStore) -> Any:
+    from ..mcp import build_server
+
+    return build_server(memory, tenant=None, keys=keys)
+
+
+def _health(app: FastAPI) -> None:
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """The process is up."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"], responses={503: {"description": "not ready"}})
+    async def readyz(request: Request) -> JSONResponse:
+        """The memory store and the key store answer."""
+        try:
+            await request.app.state.memory.stats(tenant_id="default")
+            request.app.state.keys.tenants()
+        except (errors.PMemoError, OSError, RuntimeError) as exc:
+            return problems.problem(503, "not_ready", f"not ready: {type(exc).__name__}")
+        return JSONResponse({"status": "ready"})
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("pmemo")
+    except Exception:  # noqa: BLE001 - a source checkout has no metadata
+        return "0"

@@ -1,0 +1,61 @@
+"""Request dependencies: the caller's tenant (from the API key) and the scope in a query string."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..errors import Forbidden, InvalidInput
+from .keys import KeyInfo, KeyStore
+from .schemas import ID
+
+bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer pm_...`")
+
+
+def memory_of(request: Request) -> Any:
+    return request.app.state.memory
+
+
+def keys_of(request: Request) -> KeyStore:
+    return request.app.state.keys  # type: ignore[no-any-return]
+
+
+def key_info(
+    request: Request,
+    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> KeyInfo:
+    return keys_of(request).verify(creds.credentials if creds else None)
+
+
+def tenant(info: Annotated[KeyInfo, Depends(key_info)]) -> str:
+    """The tenant every memory call of this request is confined to."""
+    if info.tenant is None:
+        raise Forbidden("admin keys manage tenants only; use a tenant key to read or write memory")
+    return info.tenant
+
+
+def admin(info: Annotated[KeyInfo, Depends(key_info)]) -> KeyInfo:
+    if not info.admin:
+        raise Forbidden("this route needs an admin key (pmemo keys create --admin)")
+    return info
+
+
+IdQuery = Annotated[str | None, Query(pattern=ID, max_length=128)]
+
+
+def owner_scope(
+    user_id: IdQuery = None, group_id: IdQuery = None,
+    agent_id: Annotated[str, Query(pattern=ID, max_length=128)] = "default",
+) -> dict[str, Any]:
+    """``user_id`` or ``group_id`` (exactly one) and ``agent_id`` from the query string."""
+    if (user_id is None) == (group_id is None):
+        raise InvalidInput("give exactly one of the query parameters user_id or group_id")
+    return {"user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+
+
+Tenant = Annotated[str, Depends(tenant)]
+Admin = Annotated[KeyInfo, Depends(admin)]
+Owner = Annotated[dict[str, Any], Depends(owner_scope)]
+Mem = Annotated[Any, Depends(memory_of)]

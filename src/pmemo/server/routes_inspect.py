@@ -1,0 +1,147 @@
+"""Everything the inspector reads and edits: turns, sessions, owners, the tiers, deletes, stats."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Response
+from fastapi.encoders import jsonable_encoder
+
+from .deps import Mem, Owner, Tenant
+from .schemas import (
+    ID,
+    ClusterOut,
+    ClustersOut,
+    KeyIn,
+    KeyLineOut,
+    KeyLinesOut,
+    KeyUpdate,
+    OwnersOut,
+    Removed,
+    SessionOut,
+    SessionsOut,
+    StatsOut,
+    SummariesOut,
+    SummaryOut,
+    TurnOut,
+    TurnsOut,
+)
+
+router = APIRouter(prefix="/v1", tags=["inspect"])
+
+RowId = Annotated[int, Path(ge=1, le=2**62)]
+SessionQ = Annotated[str | None, Query(pattern=ID, max_length=128)]
+
+
+def _removed(result: Any) -> Removed:
+    return Removed(removed=jsonable_encoder(result or {}))
+
+
+# turns -------------------------------------------------------------------
+@router.get("/turns", response_model=TurnsOut)
+async def list_turns(
+    memory: Mem, tenant: Tenant, owner: Owner, session_id: SessionQ = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    since: datetime | None = None, until: datetime | None = None,
+    text: Annotated[str | None, Query(min_length=1, max_length=500)] = None,
+) -> TurnsOut:
+    """Raw turns, oldest first, filtered by session, time range and text."""
+    turns = await memory.turns(session_id=session_id, limit=limit, offset=offset, since=since,
+                               until=until, text=text, tenant_id=tenant, **owner)
+    return TurnsOut(turns=[TurnOut.of(t) for t in turns])
+
+
+@router.get("/turns/{turn_id}", response_model=TurnOut)
+async def get_turn(turn_id: RowId, memory: Mem, tenant: Tenant) -> TurnOut:
+    return TurnOut.of(await memory.get_turn(turn_id, tenant_id=tenant))
+
+
+@router.delete("/turns/{turn_id}", response_model=Removed)
+async def delete_turn(turn_id: RowId, memory: Mem, tenant: Tenant) -> Removed:
+    """Forget one turn and everything derived from it; returns what was removed or rebuilt."""
+    return _removed(await memory.delete_turn(turn_id, tenant_id=tenant))
+
+
+# sessions and owners -----------------------------------------------------
+@router.get("/sessions", response_model=SessionsOut)
+async def list_sessions(memory: Mem, tenant: Tenant, owner: Owner) -> SessionsOut:
+    rows = await memory.sessions(tenant_id=tenant, **owner)
+    return SessionsOut(sessions=[SessionOut(**r) for r in rows])
+
+
+@router.delete("/sessions/{session_id}", response_model=Removed)
+async def delete_session(
+    session_id: Annotated[str, Path(pattern=ID, max_length=128)],
+    memory: Mem, tenant: Tenant, owner: Owner,
+) -> Removed:
+    return _removed(await memory.delete_session(session_id, tenant_id=tenant, **owner))
+
+
+@router.get("/owners", response_model=OwnersOut)
+async def list_owners(
+    memory: Mem, tenant: Tenant,
+    agent_id: Annotated[str, Query(pattern=ID, max_length=128)] = "default",
+) -> OwnersOut:
+    """Users (`u:<id>`) and groups (`g:<id>`) that have memory under this agent."""
+    return OwnersOut(owners=await memory.owners(tenant_id=tenant, agent_id=agent_id))
+
+
+@router.delete("/owners", response_model=Removed)
+async def delete_owner(memory: Mem, tenant: Tenant, owner: Owner) -> Removed:
+    """Everything of one user (or group): turns, tiers, key memory."""
+    return _removed(await memory.delete_owner(tenant_id=tenant, **owner))
+
+
+# key memory --------------------------------------------------------------
+@router.get("/key", response_model=KeyLinesOut)
+async def list_key(memory: Mem, tenant: Tenant, owner: Owner) -> KeyLinesOut:
+    """Key memory: always-in-context lines, user lines first."""
+    lines = await memory.key_memory(tenant_id=tenant, **owner)
+    return KeyLinesOut(lines=[KeyLineOut.of(k) for k in lines])
+
+
+@router.post("/key", status_code=201, response_model=KeyLineOut)
+async def add_key(body: KeyIn, memory: Mem, tenant: Tenant) -> KeyLineOut:
+    return KeyLineOut.of(await memory.add_key(body.text, tenant_id=tenant, **body.scope()))
+
+
+@router.put("/key/{key_id}", response_model=KeyLineOut)
+async def update_key(key_id: RowId, body: KeyUpdate, memory: Mem, tenant: Tenant) -> KeyLineOut:
+    return KeyLineOut.of(await memory.update_key(key_id, body.text, tenant_id=tenant))
+
+
+@router.delete("/key/{key_id}", status_code=204)
+async def delete_key(key_id: RowId, memory: Mem, tenant: Tenant) -> Response:
+    await memory.delete_key(key_id, tenant_id=tenant)
+    return Response(status_code=204)
+
+
+# summaries and clusters --------------------------------------------------
+@router.get("/summaries", response_model=SummariesOut)
+async def list_summaries(
+    memory: Mem, tenant: Tenant, owner: Owner, session_id: SessionQ = None
+) -> SummariesOut:
+    """Long-term summaries with the step range each covers."""
+    rows = await memory.summaries(session_id=session_id, tenant_id=tenant, **owner)
+    return SummariesOut(summaries=[SummaryOut.of(s) for s in rows])
+
+
+@router.delete("/summaries/{summary_id}", status_code=204)
+async def delete_summary(summary_id: RowId, memory: Mem, tenant: Tenant) -> Response:
+    await memory.delete_summary(summary_id, tenant_id=tenant)
+    return Response(status_code=204)
+
+
+@router.get("/clusters", response_model=ClustersOut)
+async def list_clusters(memory: Mem, tenant: Tenant, owner: Owner) -> ClustersOut:
+    """Mid-term clusters with their hit counts and member turns."""
+    rows = await memory.clusters(tenant_id=tenant, **owner)
+    return ClustersOut(clusters=[ClusterOut.of(c) for c in rows])
+
+
+@router.get("/stats", response_model=StatsOut)
+async def stats(memory: Mem, tenant: Tenant) -> StatsOut:
+    """Counts per tier for this tenant."""
+    return StatsOut(tenant=tenant, stats=jsonable_encoder(await memory.stats(tenant_id=tenant)))

@@ -1,0 +1,303 @@
+"""Request and response bodies of the REST API: pydantic at the edge, with limits and examples.
+
+Bodies mirror the library's calls (``add``, ``search``, ``context``); the tenant is
+never in a body, it comes from the API key.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..models import Cluster as ClusterModel
+from ..models import ContextPack, Hit, KeyLine, Summary, Turn
+
+ID = r"^[A-Za-z0-9_.:@\-]{1,128}$"
+MAX_CONTENT = 100_000
+MAX_BATCH = 500
+MAX_BUDGET = 32_000
+
+
+
+def _id(default: Any = ..., **kw: Any) -> Any:
+    return Field(default, pattern=ID, min_length=1, max_length=128, **kw)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScopeIn(Strict):
+    """Who the memory belongs to: exactly one of ``user_id`` / ``group_id``."""
+
+    user_id: str | None = _id(None, examples=["alice"])
+    group_id: str | None = _id(None, examples=[None])
+    agent_id: str = _id("default")
+
+    @model_validator(mode="after")
+    def _one_owner(self) -> ScopeIn:
+        if (self.user_id is None) == (self.group_id is None):
+            raise ValueError("give exactly one of user_id or group_id")
+        return self
+
+    def scope(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "group_id": self.group_id, "agent_id": self.agent_id}
+
+
+class TurnIn(ScopeIn):
+    """One message, as ``Memory.add`` takes it."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"user_id": "alice", "session_id": "s1", "role": "user",
+                 "content": "I moved to Lisbon last spring."}
+            ]
+        },
+    )
+
+    session_id: str = _id(examples=["s1"])
+    content: str = Field(min_length=1, max_length=MAX_CONTENT)
+    role: str = Field("user", min_length=1, max_length=32, pattern=r"^[A-Za-z_\-]+$")
+    actor: str | None = Field(None, max_length=128)
+    timestamp: datetime | None = None
+    metadata: dict[str, Any] | None = Field(None, max_length=50)
+
+    def args(self, tenant: str) -> dict[str, Any]:
+        return {
+            **self.scope(), "tenant_id": tenant, "session_id": self.session_id,
+            "content": self.content, "role": self.role, "actor": self.actor,
+            "timestamp": self.timestamp, "metadata": self.metadata,
+        }
+
+
+class TurnBatch(Strict):
+    """Many turns in one call (``Memory.add_many``), stored in order."""
+
+    turns: list[TurnIn] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class SearchIn(ScopeIn):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"user_id": "alice", "query": "where do I live?"}]},
+    )
+
+    query: str = Field(min_length=1, max_length=4_000)
+    limit: int = Field(10, ge=1, le=100)
+    session_id: str | None = _id(None)
+
+
+class ContextIn(ScopeIn):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"user_id": "alice", "session_id": "s1",
+                          "query": "where do I live?", "budget_tokens": 1000}]
+        },
+    )
+
+    query: str = Field(min_length=1, max_length=MAX_CONTENT)
+    session_id: str | None = _id(None)
+    budget_tokens: int | None = Field(None, ge=16, le=MAX_BUDGET)
+
+
+class KeyIn(ScopeIn):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"user_id": "alice", "text": "Prefers short answers."}]},
+    )
+
+    text: str = Field(min_length=1, max_length=2_000)
+
+
+class KeyUpdate(Strict):
+    text: str = Field(min_length=1, max_length=2_000, examples=["Prefers answers in Portuguese."])
+
+
+class TenantIn(Strict):
+    tenant: str = _id(examples=["acme"])
+    label: str = Field("", max_length=200)
+
+
+# responses ---------------------------------------------------------------
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 0.0
+
+
+class TurnOut(BaseModel):
+    id: int
+    session_id: str
+    user_id: str | None
+    group_id: str | None
+    agent_id: str
+    step: int
+    role: str
+    content: str
+    actor: str | None
+    timestamp: datetime
+    metadata: dict[str, Any]
+
+    @classmethod
+    def of(cls, t: Turn) -> TurnOut:
+        return cls(
+            id=t.id, session_id=t.session_id, user_id=t.scope.user_id, group_id=t.scope.group_id,
+            agent_id=t.scope.agent_id, step=t.step, role=t.role, content=t.content,
+            actor=t.actor, timestamp=t.timestamp, metadata=dict(t.metadata or {}),
+        )
+
+
+class TurnsOut(BaseModel):
+    turns: list[TurnOut]
+
+
+class HitOut(BaseModel):
+    id: str = Field(examples=["turn:12"])
+    kind: Literal["turn", "cluster", "summary", "key"]
+    tier: Literal["key", "long_term", "mid_term", "short_term", "input"]
+    text: str
+    score: float
+    why: str
+    source_ids: list[int]
+    sources: list[TurnOut]
+    timestamp: datetime | None
+
+    @classmethod
+    def of(cls, h: Hit) -> HitOut:
+        return cls(
+            id=h.id, kind=h.kind, tier=h.tier, text=h.text, score=_finite(float(h.score)),
+            why=h.why, source_ids=[s.id for s in h.sources],
+            sources=[TurnOut.of(s) for s in h.sources], timestamp=h.timestamp,
+        )
+
+
+class HitsOut(BaseModel):
+    hits: list[HitOut]
+
+
+class ContextOut(BaseModel):
+    query: str
+    text: str
+    items: list[HitOut]
+    tokens: int
+    budget: int
+
+    @classmethod
+    def of(cls, p: ContextPack) -> ContextOut:
+        return cls(query=p.query, text=p.text, items=[HitOut.of(h) for h in p.items],
+                   tokens=p.tokens, budget=p.budget)
+
+
+class KeyLineOut(BaseModel):
+    id: int
+    text: str
+    origin: str
+    source_ids: list[int]
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, k: KeyLine) -> KeyLineOut:
+        return cls(id=k.id, text=k.text, origin=k.origin, source_ids=list(k.source_ids),
+                   created_at=k.created_at, updated_at=k.updated_at)
+
+
+class KeyLinesOut(BaseModel):
+    lines: list[KeyLineOut]
+
+
+class SummaryOut(BaseModel):
+    id: int
+    session_id: str | None
+    step_from: int
+    step_to: int
+    text: str
+    method: str
+    source_ids: list[int]
+    created_at: datetime
+
+    @classmethod
+    def of(cls, s: Summary) -> SummaryOut:
+        return cls(id=s.id, session_id=s.scope.session_id, step_from=s.step_from,
+                   step_to=s.step_to, text=s.text, method=s.method,
+                   source_ids=list(s.source_ids), created_at=s.created_at)
+
+
+class SummariesOut(BaseModel):
+    summaries: list[SummaryOut]
+
+
+class ClusterOut(BaseModel):
+    id: int
+    size: int
+    hits: float
+    label: str
+    member_ids: list[int]
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, c: ClusterModel) -> ClusterOut:
+        return cls(id=c.id, size=c.size, hits=_finite(float(c.hits)), label=c.label,
+                   member_ids=list(c.member_ids), updated_at=c.updated_at)
+
+
+class ClustersOut(BaseModel):
+    clusters: list[ClusterOut]
+
+
+class SessionOut(BaseModel):
+    session_id: str
+    turns: int
+    first: datetime | None = None
+    last: datetime | None = None
+
+
+class SessionsOut(BaseModel):
+    sessions: list[SessionOut]
+
+
+class OwnersOut(BaseModel):
+    owners: list[str] = Field(examples=[["u:alice", "g:team"]])
+
+
+class Removed(BaseModel):
+    """What a delete removed or rebuilt, as the library reports it."""
+
+    removed: dict[str, Any]
+
+
+class StatsOut(BaseModel):
+    tenant: str
+    stats: dict[str, Any]
+
+
+class KeyCreated(BaseModel):
+    tenant: str
+    key: str = Field(description="Shown once; only its hash is stored.")
+
+
+class TenantOut(BaseModel):
+    tenant: str
+    created_at: str
+    active_keys: int
+
+
+class TenantsOut(BaseModel):
+    tenants: list[TenantOut]
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem body; every error has this shape."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    code: str
+    detail: str
+    errors: list[dict[str, Any]] | None = None

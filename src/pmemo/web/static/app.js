@@ -1,0 +1,284 @@
+// pmemo inspector: plain JS over the /v1 REST API. Data is always inserted as text, never HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { owner: null, session: "", turns: [] };
+
+// --- key handling: #key=... in the URL (from `pmemo serve`) or typed, kept in localStorage
+function readKeyFromFragment() {
+  const m = location.hash.match(/(?:^#|&)key=([^&]+)/);
+  if (m) {
+    localStorage.setItem("pmemo.key", decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+const apiKey = () => localStorage.getItem("pmemo.key") || "";
+
+function status(msg, isError = false) {
+  const el = $("status");
+  el.textContent = msg;
+  el.className = isError ? "error" : "";
+}
+
+async function api(method, path, body) {
+  const opts = { method, headers: { Authorization: "Bearer " + apiKey() } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  if (res.status === 204) return null;
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(data.detail || res.statusText || "request failed");
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function ownerQuery() {
+  const [kind, ...rest] = state.owner.split(":");
+  const id = encodeURIComponent(rest.join(":"));
+  return kind === "g" ? `group_id=${id}` : `user_id=${id}`;
+}
+function ownerBody() {
+  const [kind, ...rest] = state.owner.split(":");
+  return kind === "g" ? { group_id: rest.join(":") } : { user_id: rest.join(":") };
+}
+const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : "");
+const fmtDay = (iso) => (iso ? new Date(iso).toDateString() : "");
+function empty(list, text) { if (!list.children.length) list.append(el("li", { class: "empty" }, text)); }
+
+// --- loading ------------------------------------------------------------
+async function loadOwners() {
+  const { owners } = await api("GET", "/v1/owners");
+  const sel = $("owner");
+  sel.replaceChildren(...owners.map((o) => el("option", { value: o }, o)));
+  if (!owners.length) { state.owner = null; status("No memory yet for this key's tenant."); return; }
+  const keep = owners.includes(state.owner) ? state.owner : owners[0];
+  sel.value = keep;
+  state.owner = keep;
+  await loadSessions();
+}
+
+async function loadSessions() {
+  const { sessions } = await api("GET", `/v1/sessions?${ownerQuery()}`);
+  const sel = $("session");
+  sel.replaceChildren(el("option", { value: "" }, "all sessions"),
+    ...sessions.map((s) => el("option", { value: s.session_id }, `${s.session_id} (${s.turns})`)));
+  if (!sessions.some((s) => s.session_id === state.session)) state.session = "";
+  sel.value = state.session;
+}
+
+async function loadAll() {
+  if (!apiKey()) { status("Enter an API key to start (make one with: pmemo keys create --tenant T).", true); return; }
+  try {
+    await loadOwners();
+    if (!state.owner) return;
+    await loadTiers();
+    status(`Showing ${state.owner}${state.session ? " / " + state.session : ""}.`);
+  } catch (e) {
+    status(e.status === 401 ? "That key was refused: " + e.message : e.message, true);
+  }
+}
+
+async function loadTiers() {
+  const q = ownerQuery();
+  const sq = state.session ? `&session_id=${encodeURIComponent(state.session)}` : "";
+  const [key, sums, clus, turns, stats] = await Promise.all([
+    api("GET", `/v1/key?${q}`),
+    api("GET", `/v1/summaries?${q}${sq}`),
+    api("GET", `/v1/clusters?${q}`),
+    api("GET", `/v1/turns?${q}${sq}&limit=1000`),
+    api("GET", "/v1/stats"),
+  ]);
+  state.turns = turns.turns;
+  state.snapshot = snapshot(key.lines, sums.summaries, clus.clusters, turns.turns);
+  renderKey(key.lines);
+  renderSummaries(sums.summaries);
+  renderClusters(clus.clusters);
+  renderShort(turns.turns.slice(-20));
+  renderTimeline(turns.turns);
+  $("stats").textContent = "Tenant " + stats.tenant + ": " +
+    Object.entries(stats.stats).filter(([, v]) => typeof v !== "object").map(([k, v]) => `${k} ${v}`).join(" · ");
+}
+
+function snapshot(key, sums, clus, turns) {
+  return {
+    key: new Map(key.map((k) => [k.id, k.text])),
+    summaries: new Map(sums.map((s) => [s.id, `steps ${s.step_from}-${s.step_to}: ${s.text}`])),
+    clusters: new Map(clus.map((c) => [c.id, `${c.label} (${c.size} turns)`])),
+    turns: new Map(turns.map((t) => [t.id, `#${t.step} ${t.role}: ${t.content}`])),
+  };
+}
+
+// --- rendering ----------------------------------------------------------
+function renderKey(lines) {
+  const ul = $("key-lines");
+  ul.replaceChildren(...lines.map((k) => {
+    const text = el("span", { class: "key-text" }, k.text);
+    const li = el("li", { "data-id": k.id }, text,
+      el("span", { class: "meta" + (k.origin === "promoted" ? " origin-promoted" : "") },
+        `${k.origin}${k.source_ids.length ? " · from turns " + k.source_ids.join(", ") : ""} `,
+        el("button", { type: "button", class: "edit", onclick: () => editKey(li, k) }, "Edit"), " ",
+        el("button", { type: "button", class: "danger", onclick: () => deleteKey(k) }, "Delete")));
+    return li;
+  }));
+  empty(ul, "No key memory yet.");
+}
+
+function editKey(li, k) {
+  const input = el("input", { class: "key-edit", value: k.text, size: 28 });
+  const save = el("button", { type: "submit" }, "Save");
+  const form = el("form", { class: "inline" }, input, save);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api("PUT", `/v1/key/${k.id}`, { text: input.value });
+      status("Key memory updated.");
+      await loadTiers();
+    } catch (e) { status(e.message, true); }
+  });
+  li.replaceChildren(form);
+  input.focus();
+}
+
+async function deleteKey(k) {
+  try { await api("DELETE", `/v1/key/${k.id}`); status("Key line deleted."); await loadTiers(); }
+  catch (e) { status(e.message, true); }
+}
+
+function renderSummaries(rows) {
+  const ul = $("summaries");
+  ul.replaceChildren(...rows.map((s) => el("li", { "data-id": s.id },
+    el("span", { class: "meta" }, `steps ${s.step_from}–${s.step_to}` +
+      (s.session_id ? ` · ${s.session_id}` : "") + ` · ${s.method}`), s.text)));
+  empty(ul, "No summaries yet.");
+}
+
+function renderClusters(rows) {
+  const ul = $("clusters");
+  ul.replaceChildren(...rows.map((c) => el("li", { "data-id": c.id },
+    el("span", { class: "meta" }, `hits ${Number(c.hits).toFixed(1)} · ${c.size} turns`), c.label)));
+  empty(ul, "No clusters yet (turns move here when short-term overflows).");
+}
+
+function turnItem(t) {
+  return el("li", { "data-id": t.id, class: "turn role-" + t.role },
+    el("span", { class: "meta" }, `#${t.step} · ${t.role}${t.actor ? " (" + t.actor + ")" : ""} · ` +
+      `${t.session_id} · ${fmtTime(t.timestamp)} `,
+      el("button", { type: "button", class: "danger delete-turn", title: "Forget this turn",
+        onclick: () => deleteTurn(t) }, "Delete")),
+    t.content);
+}
+
+function renderShort(turns) {
+  const ul = $("short-turns");
+  ul.replaceChildren(...turns.map(turnItem));
+  empty(ul, "No turns.");
+}
+
+function renderTimeline(turns) {
+  const ol = $("timeline");
+  const items = [];
+  let day = null;
+  for (const t of turns) {
+    const d = fmtDay(t.timestamp);
+    if (d !== day) { items.push(el("li", { class: "day" }, d)); day = d; }
+    items.push(turnItem(t));
+  }
+  ol.replaceChildren(...items);
+  empty(ol, "No turns.");
+}
+
+// --- actions ------------------------------------------------------------
+async function deleteTurn(t) {
+  const before = state.snapshot;
+  try {
+    const { removed } = await api("DELETE", `/v1/turns/${t.id}`);
+    await loadTiers();
+    showRemoved(t, removed, before, state.snapshot);
+    status(`Turn #${t.step} forgotten.`);
+  } catch (e) { status(e.message, true); }
+}
+
+function showRemoved(turn, removed, before, after) {
+  const box = $("removed");
+  const rows = [];
+  for (const tier of ["turns", "key", "summaries", "clusters"]) {
+    for (const [id, text] of before[tier]) {
+      if (!after[tier].has(id)) rows.push(el("li", {}, `${tier} ${id} removed: ${text}`));
+      else if (after[tier].get(id) !== text) rows.push(el("li", {}, `${tier} ${id} rebuilt: ${after[tier].get(id)}`));
+    }
+  }
+  box.replaceChildren(
+    el("h3", {}, `Forgot turn #${turn.step} and what was derived from it`),
+    el("ul", {}, ...rows),
+    el("details", {}, el("summary", {}, "Server report"), el("pre", {}, JSON.stringify(removed, null, 2))),
+    el("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close"));
+  box.hidden = false;
+}
+
+async function runSearch(ev) {
+  ev.preventDefault();
+  const query = $("query").value.trim();
+  if (!query || !state.owner) return;
+  const body = { query, budget_tokens: Number($("budget").value) || 800, ...ownerBody() };
+  if (state.session) body.session_id = state.session;
+  try {
+    const pack = await api("POST", "/v1/context", body);
+    $("context-meta").textContent = `${pack.items.length} items · ${pack.tokens} / ${pack.budget} tokens`;
+    $("context-items").replaceChildren(...pack.items.map((h) => el("li", { class: "item tier-" + h.tier },
+      el("span", { class: "badge " + h.tier }, h.tier.replace("_", "-")),
+      el("span", { class: "score" }, h.score.toFixed(3)),
+      el("span", {}, h.text), " ",
+      el("span", { class: "why" }, "— " + h.why))));
+    $("context-text").textContent = pack.text;
+    $("context").hidden = false;
+    status(`Context built for “${query}”.`);
+    await loadTiers(); // hit counts change when clusters are read
+  } catch (e) { status(e.message, true); }
+}
+
+// --- wiring -------------------------------------------------------------
+readKeyFromFragment();
+$("key").value = apiKey();
+$("key-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  localStorage.setItem("pmemo.key", $("key").value.trim());
+  loadAll();
+});
+$("owner").addEventListener("change", async () => {
+  state.owner = $("owner").value; state.session = "";
+  try { await loadSessions(); await loadTiers(); } catch (e) { status(e.message, true); }
+});
+$("session").addEventListener("change", async () => {
+  state.session = $("session").value;
+  try { await loadTiers(); } catch (e) { status(e.message, true); }
+});
+$("reload").addEventListener("click", loadAll);
+$("search-form").addEventListener("submit", runSearch);
+$("key-add").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = $("key-new").value.trim();
+  if (!text || !state.owner) return;
+  try {
+    await api("POST", "/v1/key", { text, ...ownerBody() });
+    $("key-new").value = "";
+    status("Key memory added.");
+    await loadTiers();
+  } catch (e) { status(e.message, true); }
+});
+loadAll();
