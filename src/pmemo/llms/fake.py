@@ -1,0 +1,38 @@
+"""A scripted LLM for tests: replies from a list or a function; can time out or talk garbage."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, TypeVar
+
+from pydantic import BaseModel
+
+from ..errors import LLMError
+from .openai_compat import parse_json
+
+M = TypeVar("M", bound=BaseModel)
+
+TIMEOUT = object()  # put this in the script to simulate a timeout
+
+
+class ScriptedLLM:
+    """``ScriptedLLM(["{...}", TIMEOUT, "garbage"])`` replies in order, then repeats the last."""
+
+    model_id = "scripted"
+
+    def __init__(self, replies: list[object] | Callable[[str, str], str], delay_s: float = 0.0) -> None:
+        self.replies = replies
+        self.delay_s = delay_s
+        self.calls: list[tuple[str, str]] = []
+
+    def complete_json(self, system: str, user: str, schema: type[M]) -> M:
+        self.calls.append((system, user))
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        if callable(self.replies):
+            reply: object = self.replies(system, user)
+        else:
+            reply = self.replies[min(len(self.calls), len(self.replies)) - 1]
+        if reply is TIMEOUT:
+            raise LLMError("scripted LLM timed out")
+        return parse_json(str(reply), schema)

@@ -1,0 +1,341 @@
+"""``Memory``: the async facade. It wires the parts together and delegates; the logic
+lives in tiers/, retrieval/ and pipelines/.
+
+>>> import asyncio, tempfile
+>>> async def demo():
+...     mem = await Memory.open(tempfile.mkdtemp(), embedder="hashing")
+...     await mem.add(user_id="u1", session_id="s1", content="预算不能超过10万元")
+...     await mem.drain()
+...     hits = await mem.search("预算", user_id="u1")
+...     await mem.close()
+...     return hits[0].text
+>>> asyncio.run(demo())
+'预算不能超过10万元'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from . import validate
+from .config import Settings
+from .embedders import make_embedder
+from .errors import InvalidInput, NotFound
+from .llms import make_llm
+from .models import Cluster, ContextPack, Hit, KeyLine, Scope, Summary, Turn, check_id
+from .pipelines.embedding import CachedEmbedder
+from .pipelines.forget import delete_turns
+from .pipelines.worker import Worker
+from .retrieval import hits as hitlib
+from .retrieval.context import assemble
+from .retrieval.search import candidates, fuse
+from .retrieval.vector_index import Indexes
+from .stores.base import NewTurn, Store
+from .stores.sqlite.store import SQLiteStore
+from .text.segment import segment
+from .tiers.services import Tiers
+from .tokens import make_counter
+
+MAX_LIMIT = 1000
+MAX_BUDGET = 200_000
+
+
+class Memory:
+    """Hierarchical memory for one data directory. Open with ``await Memory.open(path)``."""
+
+    def __init__(self, store: Store, embed: CachedEmbedder, tiers: Tiers, indexes: Indexes,
+                 settings: Settings) -> None:
+        self.settings = settings
+        self._store = store
+        self._embed = embed
+        self._tiers = tiers
+        self._indexes = indexes
+        self._count = make_counter(settings.tokenizer)
+        self._worker = Worker(store, embed, indexes, tiers, settings)
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- life cycle ---------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path | None = None, *, settings: Settings | None = None,
+                   embedder: Any = None, llm: Any = None) -> Memory:
+        settings = settings or Settings.from_env()
+        store = await asyncio.to_thread(SQLiteStore.open, path or settings.data)
+        try:
+            model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
+            embed = CachedEmbedder(model, store, settings.embed_batch)
+            indexes = Indexes(model.dim, settings.faiss_min_vectors)
+            await asyncio.to_thread(_load_indexes, store, indexes, model.model_id)
+            await asyncio.to_thread(store.requeue_running)
+            memory = cls(store, embed, Tiers(store, embed, make_llm(llm, settings), settings),
+                         indexes, settings)
+        except BaseException:
+            store.close()
+            raise
+        memory._task = asyncio.create_task(memory._worker.run_forever())
+        return memory
+
+    async def close(self) -> None:
+        """Stop background work (pending jobs stay queued for the next open) and close the store."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+            async with self._worker._busy:  # let a job in flight finish
+                pass
+        self._store.close()
+
+    async def __aenter__(self) -> Memory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait until background jobs (embedding, clustering, summaries, promotion) are done."""
+        async def wait() -> None:
+            while await asyncio.to_thread(self._store.pending):
+                if not await self._worker.run_once():
+                    await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(wait(), timeout)
+
+    # ---- write --------------------------------------------------------------------------
+    async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,
+                  timestamp: datetime | str | None = None, metadata: dict[str, Any] | None = None,
+                  user_id: str | None = None, group_id: str | None = None, tenant_id: str = "default",
+                  agent_id: str = "default") -> Turn:
+        """Store one turn durably and return it; embedding and the rest happen in the background."""
+        new = self._new_turn(dict(session_id=session_id, content=content, role=role, actor=actor,
+                                  timestamp=timestamp, metadata=metadata, user_id=user_id,
+                                  group_id=group_id, tenant_id=tenant_id, agent_id=agent_id))
+        (turn,) = await asyncio.to_thread(self._store.add_turns, [new])
+        self._worker.wake.set()
+        return turn
+
+    async def add_many(self, items: list[dict[str, Any]]) -> list[Turn]:
+        """Store several turns in one transaction (all or none)."""
+        if not isinstance(items, list) or not items:
+            raise InvalidInput("add_many needs a non-empty list of turns (dicts with add()'s arguments)")
+        news = [self._new_turn(item) for item in items]
+        turns = await asyncio.to_thread(self._store.add_turns, news)
+        self._worker.wake.set()
+        return turns
+
+    def _new_turn(self, item: Any) -> NewTurn:
+        if not isinstance(item, dict):
+            raise InvalidInput(f"a turn must be a dict, got {type(item).__name__}")
+        allowed = {"session_id", "content", "role", "actor", "timestamp", "metadata", "user_id",
+                   "group_id", "tenant_id", "agent_id"}
+        unknown = set(item) - allowed
+        if unknown:
+            raise InvalidInput(f"unknown turn field(s): {', '.join(sorted(unknown))}")
+        if "session_id" not in item:
+            raise InvalidInput("session_id is required")
+        scope = _scope(item, session_id=item["session_id"])
+        text = validate.content(item.get("content"), self.settings)
+        return NewTurn(scope, validate.role(item.get("role", "user")), text,
+                       validate.actor(item.get("actor")), validate.timestamp(item.get("timestamp")),
+                       validate.metadata(item.get("metadata")), segment(text))
+
+    # ---- read ---------------------------------------------------------------------------
+    async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
+                     **scope: Any) -> list[Hit]:
+        """Ranked hits from every tier: turns, summaries and key lines, best first."""
+        validate.positive_int("limit", limit, MAX_LIMIT)
+        where = _scope(scope, session_id=session_id)
+        turn_hits, derived = await self._retrieve(validate.query(query), where, session_id)
+        return hitlib.merge(turn_hits, derived)[:limit]
+
+    async def _retrieve(self, query: str, scope: Scope, session_id: str | None,
+                        ) -> tuple[list[Hit], list[Hit]]:
+        qvec = await asyncio.to_thread(self._embed.query, query)
+        lexical, vector, clusters = await candidates(self._store, self._indexes.turns, scope, query,
+                                                     qvec, self.settings, session_id)
+        scored = await asyncio.to_thread(fuse, self._store, lexical, vector, clusters, self.settings,
+                                         session_id)
+        await self._count_hits([c.cluster_id for c in clusters])
+        windows = await asyncio.to_thread(self._store.max_steps, scope)
+        turn_hits = hitlib.turn_hits(scored, windows, self.settings.short_term_turns)
+        derived = await asyncio.to_thread(self._derived_hits, query, scope, qvec, vector)
+        return turn_hits, derived
+
+    def _derived_hits(self, query: str, scope: Scope, qvec: Any, vector: list[tuple[int, float]],
+                      ) -> list[Hit]:
+        sims = [s for _, s in vector]
+        summaries = self._indexes.summaries.search(scope.key, qvec, 5)
+        found = self._store.summaries(scope) if summaries else []
+        by_id = {s.id: s for s in found}
+        keys = self._store.keys(scope)
+        key_vecs = self._embed.passages([k.text for k in keys]) if keys else None
+        return hitlib.derived_hits(query, [(by_id[i], c) for i, c in summaries if i in by_id],
+                                   keys, key_vecs, qvec, sims, self.settings,
+                                   lambda ids: self._store.get_turns(ids))
+
+    async def _count_hits(self, cluster_ids: list[int]) -> None:
+        if not cluster_ids:
+            return
+        half_life = self.settings.hit_half_life_days * 86400
+        updated = await asyncio.to_thread(self._store.add_hits, cluster_ids, time.time(), half_life)
+        for cluster in updated:
+            if cluster.hits >= self.settings.promote_hits:
+                promoted = await asyncio.to_thread(self._store.is_promoted, cluster.id)
+                if not promoted:
+                    await asyncio.to_thread(self._store.enqueue, "promote", {"cluster_id": cluster.id})
+                    self._worker.wake.set()
+
+    async def context(self, query: str, *, session_id: str | None = None,
+                      budget_tokens: int | None = None, **scope: Any) -> ContextPack:
+        """The packed context for ``query``: key → long-term → mid-term → short-term → input."""
+        budget = validate.positive_int("budget_tokens", budget_tokens or self.settings.budget_tokens,
+                                       MAX_BUDGET)
+        where = _scope(scope, session_id=session_id)
+        owner = where.owner_scope()
+        turn_hits, derived = await self._retrieve(validate.query(query), owner, None)
+        recent = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
+                                          self.settings.short_term_turns)) if session_id else []
+        keys = await asyncio.to_thread(self._store.keys, owner)
+        latest = await asyncio.to_thread(self._store.summaries, owner, session_id)
+        tiers = hitlib.context_tiers(turn_hits, derived, keys, latest[-2:], recent,
+                                     lambda ids: self._store.get_turns(ids))
+        s = self.settings
+        shares = {"key": s.budget_key, "long_term": s.budget_long, "mid_term": s.budget_mid,
+                  "short_term": max(0.0, 1.0 - s.budget_key - s.budget_long - s.budget_mid)}
+        return assemble(query, tiers, shares, budget, self._count)
+
+    async def get_turn(self, turn_id: int, *, tenant_id: str = "default") -> Turn:
+        turn = (await asyncio.to_thread(self._store.get_turns, [_int_id("turn_id", turn_id)])).get(turn_id)
+        if turn is None or turn.scope.tenant_id != tenant_id:
+            raise NotFound(f"turn {turn_id} does not exist in tenant {tenant_id!r}")
+        return turn
+
+    async def turns(self, *, session_id: str | None = None, limit: int = 100, offset: int = 0,
+                    since: datetime | str | None = None, until: datetime | str | None = None,
+                    text: str | None = None, **scope: Any) -> list[Turn]:
+        """Raw turns oldest first; ``text`` keeps the ones containing it (any case)."""
+        validate.positive_int("limit", limit, MAX_LIMIT * 10)
+        where = _scope(scope, session_id=session_id)
+        lo = validate.timestamp(since) if since is not None else None
+        hi = validate.timestamp(until) if until is not None else None
+        if text is None:
+            return await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
+                                           session_id=session_id, limit=limit, offset=offset,
+                                           since=lo, until=hi)
+        found = await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
+                                        session_id=session_id, limit=1_000_000, offset=0,
+                                        since=lo, until=hi)
+        needle = text.lower()
+        return [t for t in found if needle in t.content.lower()][offset : offset + limit]
+
+    async def sessions(self, **scope: Any) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self._store.sessions, _scope(scope))
+
+    async def owners(self, *, tenant_id: str = "default", agent_id: str = "default") -> list[str]:
+        return await asyncio.to_thread(self._store.owners, check_id("tenant_id", tenant_id),
+                                       check_id("agent_id", agent_id))
+
+    async def summaries(self, *, session_id: str | None = None, **scope: Any) -> list[Summary]:
+        return await asyncio.to_thread(self._store.summaries, _scope(scope), session_id)
+
+    async def clusters(self, **scope: Any) -> list[Cluster]:
+        return await asyncio.to_thread(self._store.clusters, _scope(scope))
+
+    async def key_memory(self, **scope: Any) -> list[KeyLine]:
+        return await asyncio.to_thread(self._store.keys, _scope(scope))
+
+    async def stats(self, *, tenant_id: str | None = None) -> dict[str, int]:
+        return await asyncio.to_thread(self._store.stats, tenant_id)
+
+    # ---- key memory -----------------------------------------------------------------------
+    async def add_key(self, text: str, **scope: Any) -> KeyLine:
+        """Add a user-set key line: always in the context, ahead of promoted ones."""
+        return await asyncio.to_thread(self._store.add_key, _scope(scope), validate.key_text(text),
+                                       "user", [])
+
+    async def update_key(self, key_id: int, text: str, *, tenant_id: str = "default") -> KeyLine:
+        await self._owned(self._store.get_key, "key line", key_id, tenant_id)
+        return await asyncio.to_thread(self._store.update_key, key_id, validate.key_text(text))
+
+    async def delete_key(self, key_id: int, *, tenant_id: str = "default") -> None:
+        await self._owned(self._store.get_key, "key line", key_id, tenant_id)
+        await asyncio.to_thread(self._store.delete_key, key_id)
+
+    async def delete_summary(self, summary_id: int, *, tenant_id: str = "default") -> None:
+        await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
+        async with self._worker._busy:
+            await asyncio.to_thread(self._store.delete_summary, summary_id)
+            self._indexes.summaries.remove(summary_id)
+
+    async def _owned(self, getter: Any, what: str, ref: int, tenant_id: str) -> Any:
+        found = await asyncio.to_thread(getter, _int_id(f"{what} id", ref))
+        if found is None or found.scope.tenant_id != tenant_id:
+            raise NotFound(f"{what} {ref} does not exist in tenant {tenant_id!r}")
+        return found
+
+    # ---- delete ---------------------------------------------------------------------------
+    async def delete_turn(self, turn_id: int, *, tenant_id: str = "default") -> dict[str, Any]:
+        """Delete a turn from every tier, index and derived record; returns what changed."""
+        await self.get_turn(turn_id, tenant_id=tenant_id)
+        return await self._delete([turn_id])
+
+    async def delete_turn_at(self, session_id: str, step: int, **scope: Any) -> dict[str, Any]:
+        """Delete the turn at ``step`` of a session (steps count from 1)."""
+        where = _scope(scope, session_id=session_id)
+        turn = await asyncio.to_thread(self._store.turn_at, where.owner_scope(), session_id, step)
+        if turn is None:
+            raise NotFound(f"session {session_id!r} has no turn at step {step}")
+        return await self._delete([turn.id])
+
+    async def delete_session(self, session_id: str, **scope: Any) -> dict[str, Any]:
+        where = _scope(scope, session_id=session_id)
+        ids = await asyncio.to_thread(self._store.turn_ids, where.owner_scope(), session_id)
+        if not ids:
+            raise NotFound(f"session {session_id!r} has no turns for {where.owner}")
+        return await self._delete(ids)
+
+    async def delete_owner(self, **scope: Any) -> dict[str, Any]:
+        """Delete everything of a user or group: turns, derived records, key memory."""
+        where = _scope(scope)
+        ids = await asyncio.to_thread(self._store.turn_ids, where)
+        report = await self._delete(ids)
+        for key in await asyncio.to_thread(self._store.keys, where):
+            await asyncio.to_thread(self._store.delete_key, key.id)
+            report["key_lines"].append(key.id)
+        return report
+
+    async def _delete(self, ids: list[int]) -> dict[str, Any]:
+        async with self._worker._busy:
+            return await asyncio.to_thread(delete_turns, self._store, self._tiers, self._indexes,
+                                           self._embed, ids)
+
+
+def _scope(kwargs: dict[str, Any], session_id: str | None = None) -> Scope:
+    allowed = {"user_id", "group_id", "tenant_id", "agent_id", "session_id"}
+    unknown = set(kwargs) - allowed - {"content", "role", "actor", "timestamp", "metadata"}
+    if unknown:
+        raise InvalidInput(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    return Scope.of(user_id=kwargs.get("user_id"), group_id=kwargs.get("group_id"),
+                    session_id=session_id, tenant_id=kwargs.get("tenant_id", "default"),
+                    agent_id=kwargs.get("agent_id", "default"))
+
+
+def _int_id(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")
+    return value
+
+
+def _load_indexes(store: Store, indexes: Indexes, model_id: str) -> None:
+    """Rebuild the in-memory vector caches; turns embedded by another model are re-embedded."""
+    for ref, scope_key, vec in store.scan_vectors("turn", model_id):
+        indexes.turns.add(scope_key, ref, vec)
+    for ref, scope_key, vec in store.scan_vectors("summary", model_id):
+        indexes.summaries.add(scope_key, ref, vec)
+    stale = store.stale_turns(model_id, 10_000_000)
+    for start in range(0, len(stale), 256):
+        store.enqueue("embed", stale[start : start + 256])

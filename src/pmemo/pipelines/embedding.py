@@ -1,0 +1,46 @@
+"""Embedding with a content-hash cache in the store: a text is never embedded twice."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from ..embedders.base import Embedder
+from ..stores.base import VectorStore
+
+
+def cache_key(model_id: str, text: str) -> str:
+    return hashlib.sha256(f"{model_id}\x00p\x00{text}".encode()).hexdigest()
+
+
+class CachedEmbedder:
+    def __init__(self, embedder: Embedder, store: VectorStore, batch: int = 32) -> None:
+        self.embedder = embedder
+        self.store = store
+        self.batch = max(1, batch)
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        keys = [cache_key(self.model_id, t) for t in texts]
+        found = self.store.cache_get(list(dict.fromkeys(keys)))
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
+        for start in range(0, len(missing), self.batch):
+            chunk = missing[start : start + self.batch]
+            rows = self.embedder.embed_passages(chunk)
+            fresh = [(cache_key(self.model_id, t), rows[i]) for i, t in enumerate(chunk)]
+            self.store.cache_put(fresh)
+            found.update(fresh)
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([found[k] for k in keys])
+
+    def query(self, text: str) -> np.ndarray:
+        return self.embedder.embed_query(text)
+
+    def forget(self, texts: list[str]) -> None:
+        """Drop cached vectors of deleted texts (nothing derived from them stays behind)."""
+        self.store.cache_delete([cache_key(self.model_id, t) for t in texts])

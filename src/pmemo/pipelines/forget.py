@@ -1,0 +1,48 @@
+"""Deleting turns: the turn leaves every tier, index and derived record.
+
+Clusters and summaries built from it are rebuilt from what remains (or deleted when
+nothing remains); promoted key lines that came from it are deleted; its vectors, FTS row
+and cached embedding go too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..retrieval.vector_index import Indexes
+from ..stores.base import Store
+from ..tiers.services import Tiers
+from .embedding import CachedEmbedder
+
+
+def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbedder,
+                 turn_ids: list[int]) -> dict[str, Any]:
+    turns = store.get_turns(turn_ids)
+    ids = list(turns)
+    report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": []}
+    if not ids:
+        return report
+    clusters = store.clusters_with(ids)
+    summaries = store.summaries_with(ids)
+    keys = [k for k in store.keys_with(ids) if k.origin == "promoted"]
+    store.delete_turns(ids)
+    for turn_id in ids:
+        indexes.turns.remove(turn_id)
+    embed.forget([t.content for t in turns.values()])
+    removed = set(ids)
+    for cluster in clusters:
+        report["clusters"][cluster.id] = tiers.rebuild_cluster(cluster, removed)
+    for summary in summaries:
+        outcome = tiers.rebuild_summary(summary, removed)
+        report["summaries"][summary.id] = outcome
+        if outcome == "rebuilt":
+            vec = store.get_vectors("summary", [summary.id]).get(summary.id)
+            if vec is not None:
+                indexes.summaries.add(summary.scope.key, summary.id, vec)
+        else:
+            indexes.summaries.remove(summary.id)
+    for key in keys:
+        store.delete_key(key.id)
+        report["key_lines"].append(key.id)
+    report["turns"] = ids
+    return report

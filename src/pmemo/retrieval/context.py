@@ -1,0 +1,85 @@
+"""Context assembly (pure): ranked hits per tier → one packed, ordered text within budget.
+
+Order: key → long-term → mid-term → short-term → current input.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..models import ContextPack, Hit
+from .packing import Packed, Section, pack
+
+HEADERS = {
+    "key": "## Key memory",
+    "long_term": "## Long-term summaries",
+    "mid_term": "## Relevant memories",
+    "short_term": "## Recent conversation",
+    "input": "## Current input",
+}
+
+
+def line(hit: Hit) -> str:
+    if hit.tier in ("key", "input"):
+        return hit.text if hit.tier == "input" else f"- {hit.text}"
+    if hit.kind == "summary":
+        return f"- {hit.text}"
+    turn = hit.sources[0] if hit.sources else None
+    if turn is None:
+        return f"- {hit.text}"
+    who = turn.actor or turn.role
+    if hit.tier == "short_term":
+        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.content}"
+    return f"- [{turn.timestamp:%Y-%m-%d}] {who}: {turn.content}"
+
+
+def render(packed: Sequence[Packed[Hit]]) -> str:
+    blocks = []
+    for part in packed:
+        if part.items:
+            blocks.append("\n".join([HEADERS[part.name], *(line(h) for h in part.items)]))
+    return "\n\n".join(blocks)
+
+
+def fit_input(query: str, budget: int, count: Callable[[str], int]) -> str:
+    """The query, cut to what the budget can hold (the input is always part of the pack)."""
+    room = budget - count(HEADERS["input"]) - 4
+    if count(query) <= room:
+        return query
+    lo, hi = 0, len(query)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count(query[:mid] + "…") <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return query[:lo] + "…" if lo else ""
+
+
+def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
+             count: Callable[[str], int]) -> ContextPack:
+    """Pack the tiers' hits into ``budget`` tokens; never exceeds it."""
+    text_in = fit_input(query, budget, count)
+    input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
+    room = budget
+    for _ in range(8):
+        sections = [
+            Section("key", tiers.get("key", []), shares["key"]),
+            Section("long_term", tiers.get("long_term", []), shares["long_term"]),
+            Section("mid_term", tiers.get("mid_term", []), shares["mid_term"]),
+            Section("short_term", tiers.get("short_term", []), shares["short_term"], newest_last=True),
+            Section("input", [input_hit] if text_in else [], 1.0),
+        ]
+        # the input is reserved first: every other section packs around it
+        reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
+        packed = pack(sections[:-1], max(room - reserve, 0), lambda h: count(line(h)) + 1,
+                      lambda name: count(HEADERS[name]) + 2)
+        packed.append(Packed("input", list(sections[-1].items), reserve))
+        text = render(packed)
+        tokens = count(text)
+        if tokens <= budget:
+            items = tuple(h for part in packed for h in part.items)
+            return ContextPack(query, text, items, tokens, budget)
+        room -= tokens - budget  # the estimate of the parts undercounted the whole; retry tighter
+    text = render([Packed("input", [input_hit], 0)]) if text_in else ""
+    return ContextPack(query, text, (input_hit,) if text_in else (), count(text), budget)

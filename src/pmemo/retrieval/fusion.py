@@ -1,0 +1,46 @@
+"""Score fusion (pure): several ranked candidate lists → one ranking.
+
+Both functions are order-stable: equal scores keep the order of first appearance.
+
+>>> rrf([[1, 2], [2, 3]])[:1]
+[(2, 0.03252247488101534)]
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Mapping, Sequence, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+
+def rrf(rankings: Sequence[Sequence[K]], k: float = 60.0,
+        weights: Sequence[float] | None = None) -> list[tuple[K, float]]:
+    """Reciprocal rank fusion: score = Σ w / (k + rank)."""
+    weights = weights or [1.0] * len(rankings)
+    scores: dict[K, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+    return _ranked(scores)
+
+
+def max_normalised(scores: Mapping[K, float]) -> dict[K, float]:
+    """Scores divided by the best one (0..1); an empty or all-zero map stays as is."""
+    top = max(scores.values(), default=0.0)
+    if top <= 0:
+        return {key: 0.0 for key in scores}
+    return {key: max(value, 0.0) / top for key, value in scores.items()}
+
+
+def weighted(signals: Sequence[tuple[float, Mapping[K, float]]]) -> list[tuple[K, float]]:
+    """Weighted sum of already-normalised signals; a key missing from a signal scores 0 there."""
+    scores: dict[K, float] = {}
+    for weight, signal in signals:
+        for key, value in signal.items():
+            scores[key] = scores.get(key, 0.0) + weight * value
+    return _ranked(scores)
+
+
+def _ranked(scores: dict[K, float]) -> list[tuple[K, float]]:
+    order = {key: i for i, key in enumerate(scores)}
+    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))

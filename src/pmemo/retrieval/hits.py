@@ -1,0 +1,102 @@
+"""Building ``Hit``s from scored turns, summaries and key lines (pure but for a turn lookup)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ..config import Settings
+from ..models import Hit, KeyLine, Summary, Turn
+from ..text.segment import query_terms, tokens
+from .search import Scored
+
+TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
+
+
+def tier_of(turn: Turn, last_steps: dict[str, int], short_term: int) -> str:
+    """A turn is short-term while it is among the last N of its session, then mid-term."""
+    return "short_term" if turn.step > last_steps.get(turn.session_id, 0) - short_term else "mid_term"
+
+
+def turn_hits(scored: list[Scored], last_steps: dict[str, int], short_term: int) -> list[Hit]:
+    return [Hit(f"turn:{s.turn.id}", "turn", tier_of(s.turn, last_steps, short_term),  # type: ignore[arg-type]
+                s.turn.content, round(s.score, 6), s.why, (s.turn,), s.turn.timestamp) for s in scored]
+
+
+def overlap(query: str, text: str) -> float:
+    """Share of the query's content words found in ``text`` (0..1)."""
+    terms = query_terms(query)
+    if not terms:
+        return 0.0
+    present = set(tokens(text))
+    return sum(t in present for t in terms) / len(terms)
+
+
+def _relative(cosine: float, sims: list[float]) -> float:
+    """A derived record's cosine on the scale of the turn candidates (0 = weakest, 1 = best)."""
+    if not sims:
+        return 1.0
+    low, high = min(sims), max(sims)
+    return float(np.clip((cosine - low) / max(high - low, 1e-9), 0.0, 1.0))
+
+
+def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[KeyLine],
+                 key_vecs: np.ndarray | None, qvec: np.ndarray, sims: list[float],
+                 settings: Settings, lookup: TurnLookup) -> list[Hit]:
+    """Summary and key hits, scored like turns (vector + lexical overlap)."""
+    out: list[Hit] = []
+    for summary, cosine in summaries:
+        score = settings.w_vector * _relative(cosine, sims) + settings.w_lexical * overlap(query, summary.text)
+        sources = lookup(summary.source_ids)
+        out.append(Hit(f"summary:{summary.id}", "summary", "long_term",
+                       summary_text(summary), round(score, 6),
+                       f"summary of steps {summary.step_from}-{summary.step_to} (cosine {cosine:.3f})",
+                       tuple(sources[i] for i in summary.source_ids if i in sources), summary.created_at))
+    for n, key in enumerate(keys):
+        cosine = float(key_vecs[n] @ qvec) if key_vecs is not None else 0.0
+        score = settings.w_vector * _relative(cosine, sims) + settings.w_lexical * overlap(query, key.text)
+        out.append(key_hit(key, lookup, round(score, 6)))
+    return out
+
+
+def summary_text(summary: Summary) -> str:
+    return f"[{summary.scope.session_id} steps {summary.step_from}-{summary.step_to}] {summary.text}"
+
+
+def key_hit(key: KeyLine, lookup: TurnLookup, score: float = 1.0) -> Hit:
+    why = "key memory set by the user" if key.origin == "user" else "key memory promoted from a busy cluster"
+    sources = lookup(key.source_ids) if key.source_ids else {}
+    return Hit(f"key:{key.id}", "key", "key", key.text, score, why,
+               tuple(sources[i] for i in key.source_ids if i in sources), key.updated_at)
+
+
+def merge(turn_hits: list[Hit], derived: list[Hit]) -> list[Hit]:
+    """One ranking; derived hits only where they outscore turns (stable on ties)."""
+    ranked = [*turn_hits, *derived]
+    order = {h.id: i for i, h in enumerate(ranked)}
+    return sorted(ranked, key=lambda h: (-h.score, order[h.id]))
+
+
+def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],
+                  latest: list[Summary], recent: list[Turn], lookup: TurnLookup) -> dict[str, list[Hit]]:
+    """Each tier's hits in priority order, ready for packing."""
+    recent_ids = {t.id for t in recent}
+    matching = [h for h in derived if h.kind == "summary"]
+    seen = {h.id for h in matching}
+    for summary in reversed(latest):
+        if f"summary:{summary.id}" not in seen:
+            sources = lookup(summary.source_ids)
+            matching.append(Hit(f"summary:{summary.id}", "summary", "long_term", summary_text(summary), 0.0,
+                                "latest summary", tuple(sources[i] for i in summary.source_ids if i in sources),
+                                summary.created_at))
+    short = [Hit(f"turn:{t.id}", "turn", "short_term", t.content, 0.0, "recent turn of this session",
+                 (t,), t.timestamp) for t in reversed(recent)]
+    mid = [h if h.tier == "mid_term" else _as_mid(h) for h in turn_hits if h.sources[0].id not in recent_ids]
+    return {"key": [key_hit(k, lookup) for k in keys], "long_term": matching, "mid_term": mid,
+            "short_term": short}
+
+
+def _as_mid(hit: Hit) -> Hit:
+    """A short-term turn of another session, recalled by relevance, sits with the mid-term hits."""
+    return Hit(hit.id, hit.kind, "mid_term", hit.text, hit.score, hit.why, hit.sources, hit.timestamp)

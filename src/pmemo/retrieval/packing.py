@@ -1,0 +1,60 @@
+"""Packing ranked items into a token budget (pure).
+
+Sections come in the order they will be shown (key → long-term → mid-term → short-term →
+input). Each section may use its share of the budget; what a section leaves unused goes to
+the next ones, in priority order. The result never exceeds the budget and keeps each
+section's display order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Generic, Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Section(Generic[T]):
+    name: str
+    items: Sequence[T]  # in priority order (most wanted first)
+    share: float  # fraction of the budget reserved for this section
+    newest_last: bool = False  # display in reverse priority order (short-term: oldest first)
+
+
+@dataclass(frozen=True)
+class Packed(Generic[T]):
+    name: str
+    items: list[T]
+    tokens: int
+
+
+def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
+         header_cost: Callable[[str], int] = lambda _: 0) -> list[Packed[T]]:
+    """Greedy two-pass fill: each section up to its share, then leftovers in section order."""
+    chosen: list[list[int]] = [[] for _ in sections]
+    used = [0] * len(sections)
+    total = 0
+
+    def try_take(si: int, ii: int, limit: float) -> None:
+        nonlocal total
+        c = cost(sections[si].items[ii])
+        head = header_cost(sections[si].name) if not chosen[si] else 0
+        if used[si] + c + head <= limit and total + c + head <= budget:
+            chosen[si].append(ii)
+            used[si] += c + head
+            total += c + head
+
+    for si, section in enumerate(sections):
+        for ii in range(len(section.items)):
+            try_take(si, ii, section.share * budget)
+    for si, section in enumerate(sections):
+        taken = set(chosen[si])
+        for ii in range(len(section.items)):
+            if ii not in taken:
+                try_take(si, ii, budget)
+    out: list[Packed[T]] = []
+    for si, section in enumerate(sections):
+        idx = sorted(chosen[si], reverse=section.newest_last)
+        out.append(Packed(section.name, [section.items[i] for i in idx], used[si]))
+    return out

@@ -1,0 +1,69 @@
+"""Conversions between SQLite rows and pmemo models."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+
+from ...models import Cluster, KeyLine, Scope, Summary, Turn
+
+
+def to_epoch(ts: datetime) -> tuple[float, int | None]:
+    """Epoch seconds (naive = UTC) and the UTC offset in seconds to restore it."""
+    if ts.tzinfo is None:
+        return ts.replace(tzinfo=timezone.utc).timestamp(), None
+    offset = ts.utcoffset()
+    return ts.timestamp(), int(offset.total_seconds()) if offset is not None else 0
+
+
+def from_epoch(epoch: float, offset: int | None) -> datetime:
+    if offset is None:
+        return datetime.fromtimestamp(epoch, timezone.utc).replace(tzinfo=None)
+    return datetime.fromtimestamp(epoch, timezone(timedelta(seconds=offset)))
+
+
+def utc(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, timezone.utc)
+
+
+def blob(vec: np.ndarray) -> bytes:
+    return np.asarray(vec, dtype=np.float32).tobytes()
+
+
+def unblob(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.float32)
+
+
+def scope_of(row: sqlite3.Row, session: str | None = None) -> Scope:
+    return Scope(row["tenant"], row["agent"], row["owner"], session)
+
+
+def turn(row: sqlite3.Row) -> Turn:
+    return Turn(
+        id=row["id"],
+        scope=scope_of(row, row["session"]),
+        step=row["step"],
+        role=row["role"],
+        content=row["content"],
+        actor=row["actor"],
+        timestamp=from_epoch(row["ts"], None if row["tz"] is None else int(row["tz"])),
+        metadata=json.loads(row["metadata"]),
+    )
+
+
+def cluster(row: sqlite3.Row, members: tuple[int, ...]) -> Cluster:
+    return Cluster(row["id"], scope_of(row), row["size"], row["hits"], row["label"], members,
+                   utc(row["updated"]))
+
+
+def summary(row: sqlite3.Row, sources: tuple[int, ...]) -> Summary:
+    return Summary(row["id"], scope_of(row, row["session"]), row["step_from"], row["step_to"],
+                   row["text"], row["method"], sources, utc(row["created"]))
+
+
+def key_line(row: sqlite3.Row, sources: tuple[int, ...]) -> KeyLine:
+    return KeyLine(row["id"], scope_of(row), row["text"], row["origin"], sources,
+                   utc(row["created"]), utc(row["updated"]))

@@ -1,0 +1,511 @@
+"""The embedded store: one SQLite file in WAL mode, one writer, readers per thread.
+
+Writes go through a single connection under a lock (SQLite allows one writer);
+reads use a connection per thread, which WAL lets run beside the writer.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
+from ...models import Cluster, KeyLine, Scope, Summary, Turn
+from ..base import Job, NewTurn
+from . import codec
+from .schema import migrate
+
+DB_NAME = "pmemo.db"
+
+
+def scope_token(scope_key: str) -> str:
+    """The owner scope as one FTS token, so the lexical index filters by scope itself."""
+    return "k" + hashlib.sha1(scope_key.encode()).hexdigest()[:20]
+
+
+def _fts_query(token: str, terms: list[str]) -> str:
+    quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    return f"scope : {token} AND body : ({quoted})"
+
+
+class SQLiteStore:
+    """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
+
+    def __init__(self, path: Path, lock_fd: int) -> None:
+        self.path = path
+        self._lock_fd = lock_fd
+        self._write_lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._writer = self._connect()
+        migrate(self._writer)
+
+    @classmethod
+    def open(cls, directory: str | os.PathLike[str]) -> SQLiteStore:
+        root = Path(directory)
+        if root.exists() and not root.is_dir():
+            raise InvalidInput(f"data path {root} is a file; give a directory (--data / PMEMO_DATA)")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create data directory {root}: {exc.strerror}") from exc
+        lock_fd = os.open(root / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            os.close(lock_fd)
+            raise StoreLocked(
+                f"{root} is in use by another pmemo process; stop it or use another --data directory"
+            ) from exc
+        try:
+            return cls(root / DB_NAME, lock_fd)
+        except sqlite3.DatabaseError as exc:
+            os.close(lock_fd)
+            raise StoreCorrupt(
+                f"{root / DB_NAME} is not a readable pmemo database ({exc}); restore it from a "
+                "backup or point --data at another directory. The file was not modified."
+            ) from exc
+        except Exception:
+            os.close(lock_fd)
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # durable across process crashes in WAL mode
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+
+    @property
+    def _read(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+            with self._write_lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._write_lock:
+            conn = self._writer
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._write_lock:
+            for conn in [*self._readers, self._writer]:
+                conn.close()
+            self._readers.clear()
+            if self._lock_fd >= 0:
+                os.close(self._lock_fd)
+                self._lock_fd = -1
+
+    # ---- turns -------------------------------------------------------------------------
+    def add_turns(self, turns: list[NewTurn]) -> list[Turn]:
+        now = time.time()
+        out: list[Turn] = []
+        with self._tx() as conn:
+            next_step: dict[tuple[str, str], int] = {}
+            for new in turns:
+                sk, session = new.scope.key, new.scope.session_id or ""
+                if (sk, session) not in next_step:
+                    row = conn.execute("SELECT MAX(step) FROM turns WHERE scope_key=? AND session=?",
+                                       (sk, session)).fetchone()
+                    next_step[(sk, session)] = (row[0] or 0) + 1
+                step = next_step[(sk, session)]
+                next_step[(sk, session)] = step + 1
+                epoch, offset = codec.to_epoch(new.timestamp)
+                cur = conn.execute(
+                    "INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor,"
+                    " content, ts, tz, metadata, created) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (sk, new.scope.tenant_id, new.scope.agent_id, new.scope.owner, session, step,
+                     new.role, new.actor, new.content, epoch, offset,
+                     json.dumps(new.metadata, ensure_ascii=False), now),
+                )
+                turn_id = int(cur.lastrowid or 0)
+                conn.execute("INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)",
+                             (turn_id, scope_token(sk), new.index_text))
+                out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
+                                new.timestamp, dict(new.metadata)))
+            conn.execute(
+                "INSERT INTO jobs(kind, payload, created, updated) VALUES('turns', ?, ?, ?)",
+                (json.dumps([t.id for t in out]), now, now),
+            )
+        return out
+
+    def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        out: dict[int, Turn] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self._read.execute(f"SELECT * FROM turns WHERE id IN ({marks})", chunk):
+                out[row["id"]] = codec.turn(row)
+        return out
+
+    def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
+                   offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
+        sql, args = "SELECT * FROM turns WHERE scope_key=?", [scope.key]
+        if session_id is not None:
+            sql, args = sql + " AND session=?", [*args, session_id]
+        if since is not None:
+            sql, args = sql + " AND ts>=?", [*args, codec.to_epoch(since)[0]]
+        if until is not None:
+            sql, args = sql + " AND ts<=?", [*args, codec.to_epoch(until)[0]]
+        sql += " ORDER BY ts, session, step LIMIT ? OFFSET ?"
+        return [codec.turn(r) for r in self._read.execute(sql, [*args, limit, offset])]
+
+    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
+        rows = self._read.execute(
+            "SELECT * FROM turns WHERE scope_key=? AND session=? ORDER BY step DESC LIMIT ?",
+            (scope.key, session_id, n),
+        ).fetchall()
+        return [codec.turn(r) for r in reversed(rows)]
+
+    def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
+        row = self._read.execute("SELECT * FROM turns WHERE scope_key=? AND session=? AND step=?",
+                                 (scope.key, session_id, step)).fetchone()
+        return codec.turn(row) if row else None
+
+    def max_steps(self, scope: Scope) -> dict[str, int]:
+        rows = self._read.execute("SELECT session, MAX(step) FROM turns WHERE scope_key=? GROUP BY session",
+                                  (scope.key,))
+        return {r[0]: r[1] for r in rows}
+
+    def sessions(self, scope: Scope) -> list[dict[str, Any]]:
+        rows = self._read.execute(
+            "SELECT session, COUNT(*) n, MIN(ts) first, MAX(ts) last, MAX(step) steps FROM turns"
+            " WHERE scope_key=? GROUP BY session ORDER BY first", (scope.key,))
+        return [{"session_id": r["session"], "turns": r["n"], "last_step": r["steps"],
+                 "first": codec.utc(r["first"]), "last": codec.utc(r["last"])} for r in rows]
+
+    def owners(self, tenant_id: str, agent_id: str) -> list[str]:
+        rows = self._read.execute("SELECT DISTINCT owner FROM turns WHERE tenant=? AND agent=?"
+                                  " UNION SELECT DISTINCT owner FROM key_lines WHERE tenant=? AND agent=?"
+                                  " ORDER BY 1", (tenant_id, agent_id, tenant_id, agent_id))
+        return [r[0] for r in rows]
+
+    def turn_ids(self, scope: Scope, session_id: str | None = None) -> list[int]:
+        if session_id is None:
+            rows = self._read.execute("SELECT id FROM turns WHERE scope_key=?", (scope.key,))
+        else:
+            rows = self._read.execute("SELECT id FROM turns WHERE scope_key=? AND session=?",
+                                      (scope.key, session_id))
+        return [r[0] for r in rows]
+
+    def lexical(self, scope: Scope, terms: list[str], limit: int,
+                session_id: str | None = None) -> list[tuple[int, float]]:
+        if not terms:
+            return []
+        query = _fts_query(scope_token(scope.key), terms)
+        if session_id is None:
+            rows = self._read.execute(
+                "SELECT rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts WHERE turns_fts MATCH ?"
+                " ORDER BY rank LIMIT ?", (query, limit))
+        else:
+            rows = self._read.execute(
+                "SELECT f.rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts f JOIN turns t ON t.id=f.rowid"
+                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY rank LIMIT ?",
+                (query, session_id, limit))
+        return [(r[0], -r[1]) for r in rows]
+
+    def delete_turns(self, ids: list[int]) -> int:
+        with self._tx() as conn:
+            count = 0
+            for turn_id in ids:
+                count += conn.execute("DELETE FROM turns WHERE id=?", (turn_id,)).rowcount
+                conn.execute("DELETE FROM turns_fts WHERE rowid=?", (turn_id,))
+                conn.execute("DELETE FROM vectors WHERE kind='turn' AND ref=?", (turn_id,))
+                conn.execute("DELETE FROM cluster_members WHERE turn_id=?", (turn_id,))
+            return count
+
+    # ---- vectors -------------------------------------------------------------------------
+    def put_vectors(self, kind: str, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO vectors(kind, ref, scope_key, model, vec) VALUES(?,?,?,?,?)",
+                [(kind, ref, sk, model, codec.blob(v)) for ref, sk, v in rows],
+            )
+
+    def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
+        refs = list(refs)
+        out: dict[int, np.ndarray] = {}
+        for start in range(0, len(refs), 500):
+            chunk = refs[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self._read.execute(f"SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({marks})",
+                                        [kind, *chunk]):
+                out[r[0]] = codec.unblob(r[1])
+        return out
+
+    def scan_vectors(self, kind: str, model: str) -> Iterable[tuple[int, str, np.ndarray]]:
+        for r in self._read.execute("SELECT ref, scope_key, vec FROM vectors WHERE kind=? AND model=?",
+                                    (kind, model)):
+            yield r[0], r[1], codec.unblob(r[2])
+
+    def stale_turns(self, model: str, limit: int) -> list[int]:
+        rows = self._read.execute(
+            "SELECT t.id FROM turns t LEFT JOIN vectors v ON v.kind='turn' AND v.ref=t.id"
+            " WHERE v.model IS NULL OR v.model<>? LIMIT ?", (model, limit))
+        return [r[0] for r in rows]
+
+    def delete_vectors(self, kind: str, refs: Iterable[int]) -> None:
+        with self._tx() as conn:
+            conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?", [(kind, r) for r in refs])
+
+    def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self._read.execute(f"SELECT key, vec FROM embed_cache WHERE key IN ({marks})", chunk):
+                out[r[0]] = codec.unblob(r[1])
+        return out
+
+    def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None:
+        with self._tx() as conn:
+            conn.executemany("INSERT OR REPLACE INTO embed_cache(key, vec) VALUES(?,?)",
+                             [(k, codec.blob(v)) for k, v in rows])
+
+    def cache_delete(self, keys: list[str]) -> None:
+        with self._tx() as conn:
+            conn.executemany("DELETE FROM embed_cache WHERE key=?", [(k,) for k in keys])
+
+    # ---- provenance ------------------------------------------------------------------------
+    def _sources(self, kind: str, ref: int) -> tuple[int, ...]:
+        rows = self._read.execute("SELECT turn_id FROM sources WHERE kind=? AND ref=? ORDER BY turn_id",
+                                  (kind, ref))
+        return tuple(r[0] for r in rows)
+
+    @staticmethod
+    def _set_sources(conn: sqlite3.Connection, kind: str, ref: int, turn_ids: Iterable[int]) -> None:
+        conn.execute("DELETE FROM sources WHERE kind=? AND ref=?", (kind, ref))
+        conn.executemany("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES(?,?,?)",
+                         [(kind, ref, t) for t in turn_ids])
+
+    def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]:
+        marks = ",".join("?" * len(turn_ids))
+        rows = self._read.execute(
+            f"SELECT DISTINCT ref FROM sources WHERE kind=? AND turn_id IN ({marks})", [kind, *turn_ids])
+        return [r[0] for r in rows]
+
+    # ---- clusters ---------------------------------------------------------------------------
+    def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int:
+        with self._tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO clusters(scope_key, tenant, agent, owner, centroid, size, label, updated)"
+                " VALUES(?,?,?,?,?,?,?,?)",
+                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, codec.blob(centroid),
+                 len(member_ids), label, time.time()))
+            cid = int(cur.lastrowid or 0)
+            self._write_members(conn, cid, member_ids)
+            return cid
+
+    @staticmethod
+    def _write_members(conn: sqlite3.Connection, cid: int, member_ids: list[int]) -> None:
+        conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (cid,))
+        conn.executemany("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
+                         [(t, cid) for t in member_ids])
+        SQLiteStore._set_sources(conn, "cluster", cid, member_ids)
+
+    def save_cluster(self, cluster_id: int, centroid: np.ndarray, member_ids: list[int], label: str) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE clusters SET centroid=?, size=?, label=?, updated=? WHERE id=?",
+                         (codec.blob(centroid), len(member_ids), label, time.time(), cluster_id))
+            self._write_members(conn, cluster_id, member_ids)
+
+    def delete_cluster(self, cluster_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM clusters WHERE id=?", (cluster_id,))
+            conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (cluster_id,))
+            conn.execute("DELETE FROM sources WHERE kind='cluster' AND ref=?", (cluster_id,))
+
+    def _members(self, cid: int) -> tuple[int, ...]:
+        rows = self._read.execute("SELECT turn_id FROM cluster_members WHERE cluster_id=? ORDER BY turn_id",
+                                  (cid,))
+        return tuple(r[0] for r in rows)
+
+    def clusters(self, scope: Scope) -> list[Cluster]:
+        rows = self._read.execute("SELECT * FROM clusters WHERE scope_key=? ORDER BY hits DESC, id",
+                                  (scope.key,)).fetchall()
+        return [codec.cluster(r, self._members(r["id"])) for r in rows]
+
+    def get_cluster(self, cluster_id: int) -> Cluster | None:
+        row = self._read.execute("SELECT * FROM clusters WHERE id=?", (cluster_id,)).fetchone()
+        return codec.cluster(row, self._members(cluster_id)) if row else None
+
+    def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray]:
+        rows = self._read.execute("SELECT id, centroid FROM clusters WHERE scope_key=? ORDER BY id",
+                                  (scope.key,)).fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return [r[0] for r in rows], np.stack([codec.unblob(r[1]) for r in rows])
+
+    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> list[Cluster]:
+        from ...tiers.decay import decayed
+
+        with self._tx() as conn:
+            for cid in cluster_ids:
+                row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
+                if row:
+                    hits = decayed(row[0], now - row[1], half_life_s) + 1.0
+                    conn.execute("UPDATE clusters SET hits=?, hits_at=? WHERE id=?", (hits, now, cid))
+        return [c for c in (self.get_cluster(cid) for cid in cluster_ids) if c is not None]
+
+    def is_promoted(self, cluster_id: int) -> bool:
+        row = self._read.execute("SELECT promoted FROM clusters WHERE id=?", (cluster_id,)).fetchone()
+        return bool(row and row[0])
+
+    def mark_promoted(self, cluster_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE clusters SET promoted=1 WHERE id=?", (cluster_id,))
+
+    def clusters_with(self, turn_ids: list[int]) -> list[Cluster]:
+        return [c for c in (self.get_cluster(i) for i in self._refs_with("cluster", turn_ids)) if c]
+
+    # ---- summaries --------------------------------------------------------------------------
+    def add_summary(self, scope: Scope, step_from: int, step_to: int, text: str, method: str,
+                    source_ids: list[int]) -> Summary:
+        with self._tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO summaries(scope_key, tenant, agent, owner, session, step_from, step_to,"
+                " text, method, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, scope.session_id or "",
+                 step_from, step_to, text, method, time.time()))
+            sid = int(cur.lastrowid or 0)
+            self._set_sources(conn, "summary", sid, source_ids)
+        found = self.get_summary(sid)
+        assert found is not None
+        return found
+
+    def summaries(self, scope: Scope, session_id: str | None = None) -> list[Summary]:
+        sql, args = "SELECT * FROM summaries WHERE scope_key=?", [scope.key]
+        if session_id is not None:
+            sql, args = sql + " AND session=?", [*args, session_id]
+        rows = self._read.execute(sql + " ORDER BY created, id", args).fetchall()
+        return [codec.summary(r, self._sources("summary", r["id"])) for r in rows]
+
+    def get_summary(self, summary_id: int) -> Summary | None:
+        row = self._read.execute("SELECT * FROM summaries WHERE id=?", (summary_id,)).fetchone()
+        return codec.summary(row, self._sources("summary", summary_id)) if row else None
+
+    def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE summaries SET text=?, method=? WHERE id=?", (text, method, summary_id))
+            self._set_sources(conn, "summary", summary_id, source_ids)
+            conn.execute("DELETE FROM vectors WHERE kind='summary' AND ref=?", (summary_id,))
+
+    def delete_summary(self, summary_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM summaries WHERE id=?", (summary_id,))
+            conn.execute("DELETE FROM sources WHERE kind='summary' AND ref=?", (summary_id,))
+            conn.execute("DELETE FROM vectors WHERE kind='summary' AND ref=?", (summary_id,))
+
+    def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
+        return [s for s in (self.get_summary(i) for i in self._refs_with("summary", turn_ids)) if s]
+
+    # ---- key memory --------------------------------------------------------------------------
+    def add_key(self, scope: Scope, text: str, origin: str, source_ids: list[int]) -> KeyLine:
+        now = time.time()
+        with self._tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO key_lines(scope_key, tenant, agent, owner, text, origin, created, updated)"
+                " VALUES(?,?,?,?,?,?,?,?)",
+                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, text, origin, now, now))
+            kid = int(cur.lastrowid or 0)
+            self._set_sources(conn, "key", kid, source_ids)
+        found = self.get_key(kid)
+        assert found is not None
+        return found
+
+    def keys(self, scope: Scope) -> list[KeyLine]:
+        rows = self._read.execute(
+            "SELECT * FROM key_lines WHERE scope_key=? ORDER BY origin='user' DESC, id", (scope.key,)
+        ).fetchall()
+        return [codec.key_line(r, self._sources("key", r["id"])) for r in rows]
+
+    def get_key(self, key_id: int) -> KeyLine | None:
+        row = self._read.execute("SELECT * FROM key_lines WHERE id=?", (key_id,)).fetchone()
+        return codec.key_line(row, self._sources("key", key_id)) if row else None
+
+    def update_key(self, key_id: int, text: str) -> KeyLine:
+        with self._tx() as conn:
+            conn.execute("UPDATE key_lines SET text=?, origin='user', updated=? WHERE id=?",
+                         (text, time.time(), key_id))
+        found = self.get_key(key_id)
+        assert found is not None
+        return found
+
+    def delete_key(self, key_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM key_lines WHERE id=?", (key_id,))
+            conn.execute("DELETE FROM sources WHERE kind='key' AND ref=?", (key_id,))
+
+    def keys_with(self, turn_ids: list[int]) -> list[KeyLine]:
+        return [k for k in (self.get_key(i) for i in self._refs_with("key", turn_ids)) if k]
+
+    # ---- jobs ------------------------------------------------------------------------------
+    def enqueue(self, kind: str, payload: Any) -> int:
+        now = time.time()
+        with self._tx() as conn:
+            cur = conn.execute("INSERT INTO jobs(kind, payload, created, updated) VALUES(?,?,?,?)",
+                               (kind, json.dumps(payload), now, now))
+            return int(cur.lastrowid or 0)
+
+    def claim(self, limit: int) -> list[Job]:
+        with self._tx() as conn:
+            rows = conn.execute("SELECT * FROM jobs WHERE status='pending' ORDER BY id LIMIT ?",
+                                (limit,)).fetchall()
+            conn.executemany("UPDATE jobs SET status='running', attempts=attempts+1, updated=? WHERE id=?",
+                             [(time.time(), r["id"]) for r in rows])
+        return [Job(r["id"], r["kind"], json.loads(r["payload"]), r["attempts"] + 1) for r in rows]
+
+    def requeue_running(self) -> int:
+        """Jobs a crashed process left running go back to pending (called on open)."""
+        with self._tx() as conn:
+            return conn.execute("UPDATE jobs SET status='pending' WHERE status='running'").rowcount
+
+    def finish(self, job_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM jobs WHERE id=?", (job_id,))
+
+    def fail(self, job_id: int, error: str, retry: bool) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE jobs SET status=?, error=?, updated=? WHERE id=?",
+                         ("pending" if retry else "failed", error[:2000], time.time(), job_id))
+
+    def pending(self) -> int:
+        row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')").fetchone()
+        return int(row[0])
+
+    def stats(self, tenant_id: str | None = None) -> dict[str, int]:
+        where, args = ("WHERE tenant=?", [tenant_id]) if tenant_id else ("", [])
+        out = {}
+        for name, table in (("turns", "turns"), ("clusters", "clusters"), ("summaries", "summaries"),
+                            ("key_lines", "key_lines")):
+            out[name] = self._read.execute(f"SELECT COUNT(*) FROM {table} {where}", args).fetchone()[0]
+        out["owners"] = self._read.execute(f"SELECT COUNT(DISTINCT owner) FROM turns {where}", args).fetchone()[0]
+        out["sessions"] = self._read.execute(
+            f"SELECT COUNT(*) FROM (SELECT DISTINCT scope_key, session FROM turns {where})", args).fetchone()[0]
+        out["pending_jobs"] = self.pending()
+        out["failed_jobs"] = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status='failed'").fetchone()[0]
+        return out

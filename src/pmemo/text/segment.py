@@ -1,0 +1,74 @@
+"""Word segmentation for lexical search: jieba for Chinese, words for everything else.
+
+FTS5's unicode61 tokenizer does not split Chinese, so text is segmented here and the
+FTS table stores space-separated tokens.
+
+>>> segment("预算不能超过10万元 Budget OK")
+'预算 不能 超过 10 万元 budget ok'
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_]+", re.UNICODE)
+_lock = threading.Lock()
+_jieba = None
+
+STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    do does did have has had i you he she it we they me him her us them my your his its our their
+    this that these those what which who whom whose when where why how not no yes so than then
+    there here can could would should will shall may might must about into over after before
+    just also very too any some all more most other such only own same s t don doesn didn
+    的 了 是 在 我 你 他 她 它 我们 你们 他们 吗 呢 吧 啊 和 与 就 都 也 还 又 这 那 这个 那个 有 没有 一个
+    什么 怎么 哪 哪里 多少 几 给 被 把 让 对 从 到 说 要 会 能 可以 很 太 得 地 着 过""".split()
+)
+
+
+def _cut(text: str) -> list[str]:
+    global _jieba
+    if _jieba is None:
+        with _lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba = jieba
+    return [w for w in _jieba.lcut(text) if w.strip()]
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word tokens; Chinese runs are cut with jieba."""
+    out: list[str] = []
+    for match in _WORD.finditer(text.lower()):
+        piece = match.group(0)
+        if _CJK.fullmatch(piece):
+            out.extend(_cut(piece) if len(piece) > 1 else [piece])
+        else:
+            out.append(piece)
+    return out
+
+
+def segment(text: str) -> str:
+    """Text as space-separated tokens, ready for an FTS5 unicode61 index."""
+    return " ".join(tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def query_terms(text: str) -> tuple[str, ...]:
+    """Distinct content tokens of a query, stopwords removed, order kept."""
+    seen: dict[str, None] = {}
+    for tok in tokens(text):
+        if tok not in STOPWORDS and tok not in seen:
+            seen[tok] = None
+    return tuple(seen)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))

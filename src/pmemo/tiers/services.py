@@ -1,0 +1,141 @@
+"""Tier operations over a store: mid-term clustering, long-term summaries, key promotion.
+
+Policy is in the pure modules beside this one; this module only reads and writes.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..config import Settings
+from ..errors import LLMError
+from ..llms.base import LLM
+from ..models import Cluster, KeyLine, Scope, Summary, Turn
+from ..pipelines.embedding import CachedEmbedder
+from ..pipelines.prompts import KeyLineOut, SummaryOut, key_prompt, summary_prompt
+from ..stores.base import Store
+from . import mid_term
+from .long_term import central_sentence, extractive_summary
+
+log = logging.getLogger("pmemo")
+LABEL_CHARS = 120
+
+
+class Tiers:
+    def __init__(self, store: Store, embed: CachedEmbedder, llm: LLM | None, settings: Settings) -> None:
+        self.store = store
+        self.embed = embed
+        self.llm = llm
+        self.settings = settings
+
+    # ---- mid-term -------------------------------------------------------------------
+    def absorb(self, turn: Turn, vec: np.ndarray) -> int:
+        """Put a turn that left short-term into the nearest cluster, or a new one."""
+        scope = turn.scope.owner_scope()
+        ids, centroids = self.store.centroids(scope)
+        best, sim = mid_term.nearest(vec, centroids)
+        if best >= 0 and sim >= self.settings.cluster_threshold:
+            cluster = self.store.get_cluster(ids[best])
+            if cluster is not None and turn.id not in cluster.member_ids:
+                members = [*cluster.member_ids, turn.id]
+                centroid = mid_term.joined(centroids[best], cluster.size, vec)
+                self.store.save_cluster(cluster.id, centroid, members, self._label(members, centroid))
+                return cluster.id
+        cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
+        if len(ids) + 1 > self.settings.max_clusters:
+            self._merge_closest(scope)
+        return cid
+
+    def _merge_closest(self, scope: Scope) -> None:
+        ids, centroids = self.store.centroids(scope)
+        i, j = mid_term.closest_pair(centroids)
+        keep, gone = self.store.get_cluster(ids[i]), self.store.get_cluster(ids[j])
+        if keep is None or gone is None:
+            return
+        members = sorted({*keep.member_ids, *gone.member_ids})
+        centroid = mid_term.centroid_of(np.stack([centroids[i] * keep.size, centroids[j] * gone.size]))
+        self.store.delete_cluster(gone.id)
+        self.store.save_cluster(keep.id, centroid, members, self._label(members, centroid))
+
+    def _label(self, member_ids: list[int], centroid: np.ndarray) -> str:
+        vectors = self.store.get_vectors("turn", member_ids)
+        present = [m for m in member_ids if m in vectors]
+        if not present:
+            return ""
+        central = present[mid_term.most_central(np.stack([vectors[m] for m in present]), centroid)]
+        turn = self.store.get_turns([central]).get(central)
+        return turn.content[:LABEL_CHARS] if turn else ""
+
+    def rebuild_cluster(self, cluster: Cluster, removed: set[int]) -> str:
+        members = [m for m in cluster.member_ids if m not in removed]
+        vectors = self.store.get_vectors("turn", members)
+        members = [m for m in members if m in vectors]
+        if not members:
+            self.store.delete_cluster(cluster.id)
+            return "deleted"
+        centroid = mid_term.centroid_of(np.stack([vectors[m] for m in members]))
+        self.store.save_cluster(cluster.id, centroid, members, self._label(members, centroid))
+        return "rebuilt"
+
+    # ---- long-term --------------------------------------------------------------------
+    def summarize(self, turns: list[Turn]) -> tuple[str, str]:
+        """(text, method): the LLM's summary, or an extractive one offline / on failure."""
+        limit = self.settings.summary_max_chars
+        if self.llm is not None:
+            try:
+                system, user = summary_prompt(turns, limit)
+                reply = self.llm.complete_json(system, user, SummaryOut)
+                return reply.summary.strip()[:limit], "llm"
+            except LLMError as exc:
+                log.warning("summary fell back to extractive: %s", exc)
+        vectors = self.embed.passages([t.content for t in turns])
+        centre = vectors.mean(axis=0)
+        centrality = [float(v @ centre) for v in vectors]
+        pairs = [(t.actor or t.role, t.content) for t in turns]
+        return extractive_summary(pairs, centrality, limit), "extractive"
+
+    def add_summary(self, turns: list[Turn]) -> Summary:
+        text, method = self.summarize(turns)
+        first = turns[0]
+        summary = self.store.add_summary(first.scope, turns[0].step, turns[-1].step, text, method,
+                                         [t.id for t in turns])
+        self.store.put_vectors("summary", [(summary.id, first.scope.key, self.embed.passages([text])[0])],
+                               self.embed.model_id)
+        return summary
+
+    def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:
+        remaining = [i for i in summary.source_ids if i not in removed]
+        turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: t.step)
+        if not turns:
+            self.store.delete_summary(summary.id)
+            return "deleted"
+        text, method = self.summarize(turns)
+        self.store.update_summary(summary.id, text, method, [t.id for t in turns])
+        self.store.put_vectors("summary", [(summary.id, turns[0].scope.key, self.embed.passages([text])[0])],
+                               self.embed.model_id)
+        return "rebuilt"
+
+    # ---- key memory -------------------------------------------------------------------
+    def promote(self, cluster_id: int) -> KeyLine | None:
+        cluster = self.store.get_cluster(cluster_id)
+        if cluster is None or self.store.is_promoted(cluster_id):
+            return None
+        turns = sorted(self.store.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
+        if not turns:
+            return None
+        line = None
+        if self.llm is not None:
+            try:
+                system, user = key_prompt(turns[-20:])
+                line = self.llm.complete_json(system, user, KeyLineOut).line.strip()[:200]
+            except LLMError as exc:
+                log.warning("promotion fell back to the central sentence: %s", exc)
+        if not line:
+            vectors = self.embed.passages([t.content for t in turns])
+            centroid = mid_term.centroid_of(vectors)
+            line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
+        key = self.store.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))
+        self.store.mark_promoted(cluster_id)
+        return key

@@ -1,0 +1,92 @@
+"""Checks on user input at the API edge: each error names what to fix."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from .config import Settings
+from .errors import InvalidInput
+
+ROLES = ("user", "assistant", "system", "tool")
+
+
+def content(value: Any, settings: Settings) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"content must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInput("content is empty; give the text of the turn")
+    if len(value) > settings.max_content_chars:
+        raise InvalidInput(
+            f"content has {len(value):,} characters; the limit is {settings.max_content_chars:,} "
+            "(PMEMO_MAX_CONTENT_CHARS): split it into several turns"
+        )
+    return value
+
+
+def role(value: Any) -> str:
+    if value not in ROLES:
+        raise InvalidInput(f"role={value!r} is invalid: use one of {', '.join(ROLES)}")
+    return str(value)
+
+
+def actor(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > 128:
+        raise InvalidInput("actor must be a non-empty string of at most 128 characters (the speaker)")
+    return value.strip()
+
+
+def timestamp(value: Any) -> datetime:
+    if value is None:
+        return datetime.now(timezone.utc)
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError as exc:
+            raise InvalidInput(f"timestamp={value!r} is not ISO 8601 (e.g. 2026-05-01T10:00:00+08:00)") from exc
+    raise InvalidInput(f"timestamp must be a datetime or ISO 8601 string, got {type(value).__name__}")
+
+
+def metadata(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput(f"metadata must be a dict, got {type(value).__name__}")
+    try:
+        encoded = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"metadata must be JSON-serialisable: {exc}") from exc
+    if len(encoded) > 64_000:
+        raise InvalidInput("metadata is over 64 kB when encoded; keep it small (ids, tags)")
+    return value
+
+
+def query(value: Any) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"query must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInput("query is empty; give the text to search for")
+    if len(value) > 20_000:
+        raise InvalidInput("query is over 20,000 characters; shorten it")
+    return value
+
+
+def positive_int(name: str, value: Any, upper: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")
+    if not 1 <= value <= upper:
+        raise InvalidInput(f"{name}={value} is out of range: use 1..{upper}")
+    return value
+
+
+def key_text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput("key memory text must be a non-empty string")
+    if len(value) > 1000:
+        raise InvalidInput("key memory text is over 1,000 characters; key lines are short facts")
+    return value.strip()
