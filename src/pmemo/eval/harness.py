@@ -1,0 +1,110 @@
+"""``evaluate``: one dataset file in, one report out — what ``pmemo eval`` calls.
+
+>>> from pmemo.eval.harness import default_data_dir
+>>> default_data_dir().name
+'pmemo-eval'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..config import Settings
+from .datasets import load
+from .embedcache import CachedEmbedder
+from .report import build_report, print_report, progress_bar, write_all
+from .runner import EvalConfig, PmemoSystem, baseline_factory, run_episodes
+
+
+def default_data_dir() -> Path:
+    """Where eval runs keep their embedding cache and scratch stores, across runs."""
+    return Path.home() / ".cache" / "pmemo-eval"
+
+
+def evaluate(
+    kind: str,
+    path: str | Path,
+    *,
+    out: str | Path | None = None,
+    limit: int | None = None,
+    embedder: str | Any = None,
+    data: str | Path | None = None,
+    settings: Settings | None = None,
+    llm: Any = None,
+    systems: Sequence[str] | None = None,
+    budgets: Sequence[int] | None = None,
+    memories: str | Path | None = None,
+    show: bool = True,
+) -> dict[str, Any]:
+    """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``."""
+    return asyncio.run(_evaluate(kind, path, out=out, limit=limit, embedder=embedder, data=data,
+                                 settings=settings, llm=llm, systems=systems, budgets=budgets,
+                                 memories=memories, show=show))
+
+
+async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limit: int | None,
+                    embedder: str | Any, data: str | Path | None, settings: Settings | None,
+                    llm: Any, systems: Sequence[str] | None, budgets: Sequence[int] | None,
+                    memories: str | Path | None, show: bool) -> dict[str, Any]:
+    from .. import Memory
+    from ..embedders import make_embedder
+    from ..tokens import make_counter
+
+    settings = settings or Settings.from_env()
+    if embedder is not None and isinstance(embedder, str):
+        settings = settings.replace(embedder=embedder)
+    data_dir = Path(data) if data else default_data_dir()
+    (data_dir / "stores").mkdir(parents=True, exist_ok=True)
+    base = make_embedder(embedder if embedder is not None and not isinstance(embedder, str)
+                         else settings.embedder, settings)
+    cached = CachedEmbedder(base, data_dir / "embeddings.sqlite")
+    cfg = EvalConfig()
+    if systems:
+        cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
+    if budgets:
+        cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
+    episodes = load(kind, path, limit=limit, memories=memories)
+    count = make_counter(settings.tokenizer)
+    make_baseline = baseline_factory(cached, count)
+
+    async def open_memory(store_dir: str) -> Any:
+        return await Memory.open(store_dir, settings=settings.replace(data=store_dir),
+                                 embedder=cached, llm=llm)
+
+    def make_system(name: str) -> Any:
+        if name == "pmemo":
+            return PmemoSystem(open_memory, data_dir / "stores")
+        return make_baseline(name)
+
+    started = time.perf_counter()
+    total = sum(len(e.probes) for e in episodes)
+    try:
+        with progress_bar(total, f"{kind}: {len(episodes)} memories", enabled=show) as tick:
+            runs = await run_episodes(episodes, make_system=make_system, cfg=cfg, llm=llm,
+                                      on_probe=tick)
+    finally:
+        cached.close()
+    meta = {
+        "file": str(path),
+        "episodes": len(episodes),
+        "units": sum(len(e.units) for e in episodes),
+        "limit": limit,
+        "embedder": cached.model_id,
+        "embedding_cache": {"hits": cached.hits, "misses": cached.misses},
+        "tokenizer": settings.tokenizer,
+        "llm": getattr(llm, "model_id", None),
+        "budgets": list(cfg.budgets),
+        "seconds": round(time.perf_counter() - started, 1),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    report = build_report(kind, meta, runs)
+    if out is not None:
+        report["files"] = {k: str(v) for k, v in write_all(report, out).items()}
+    if show:
+        print_report(report)
+    return report
