@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -114,6 +115,8 @@ def sample_turns(path: Path = SAMPLE) -> list[dict[str, Any]]:
             row = json.loads(line)
             row.pop("group_id", None)
             row.update(tenant_id=DEMO_TENANT, user_id=DEMO_USER)
+            if isinstance(row.get("timestamp"), str):
+                row["timestamp"] = datetime.fromisoformat(row["timestamp"])
             items.append(row)
     return items
 
