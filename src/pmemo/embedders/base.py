@@ -11,6 +11,7 @@ import numpy as np
 class Embedder(Protocol):
     model_id: str  # stored with every vector; a change triggers re-embedding
     dim: int
+    cluster_threshold: float  # cosine above which two texts share a topic, measured per model
 
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 

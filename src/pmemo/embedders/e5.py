@@ -21,6 +21,8 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> list[str]:
 
 class E5Embedder:
     model_id = "multilingual-e5-small-q4"
+    # 95th percentile of unrelated-pair cosines on the shipped sample (bench/calibrate.py)
+    cluster_threshold = 0.90
     dim = 384
 
     def __init__(self) -> None:

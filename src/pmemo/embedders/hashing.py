@@ -15,6 +15,7 @@ from .base import normalise
 
 
 class HashingEmbedder:
+    cluster_threshold = 0.25
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self.model_id = f"hashing-{dim}"

@@ -9,6 +9,7 @@ from .base import normalise
 
 
 class OpenAIEmbedder:
+    cluster_threshold = 0.75  # a guess for unknown models: calibrate with bench/calibrate.py
     def __init__(self, model: str, base_url: str = "", api_key: str = "", dim: int = 0,
                  timeout_s: float = 30.0) -> None:
         import httpx

@@ -228,9 +228,9 @@ def madial_lines(dialogue: list[str]) -> list[tuple[str, str]]:
 def load_madial(path: str | Path, memories: str | Path | None = None,
                 limit: int | None = None) -> list[Episode]:
     """One episode per user: that user's memory events are the units; each dialogue before
-    its first test turn is a query. ``memories`` defaults to ``madial_memories.json`` beside
-    ``path``."""
-    mem_path = Path(memories) if memories else Path(path).with_name("madial_memories.json")
+    its first test turn is a query. ``memories`` defaults to ``<stem>_memories.json``, else
+    ``madial_memories.json``, beside ``path``."""
+    mem_path = Path(memories) if memories else _madial_memory_file(Path(path))
     events = _read_json(mem_path)
     dialogues = _read_json(path)[:limit]
     names = _madial_names(dialogues)
@@ -258,6 +258,11 @@ def load_madial(path: str | Path, memories: str | Path | None = None,
                 tuple(by_user.get(user, [])), tuple(probes))
         for user, probes in sorted(probes_by_user.items())
     ]
+
+
+def _madial_memory_file(path: Path) -> Path:
+    own = path.with_name(f"{path.stem}_memories.json")
+    return own if own.exists() else path.with_name("madial_memories.json")
 
 
 def _madial_names(dialogues: list[dict[str, Any]]) -> dict[int, str]:

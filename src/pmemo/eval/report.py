@@ -51,15 +51,15 @@ def _fmt(value: Any, col: str = "") -> str:
 
 
 def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Header and body of the overall table (shared by rich and Markdown)."""
-    cols = _columns(report)
-    header = ["system", "n", *cols, "p50 ms", "p95 ms", "turns/s"]
-    body = []
-    for name, s in report["systems"].items():
-        o = s["overall"]
-        body.append([name, _fmt(o.get("n"), "n"), *[_fmt(o.get(c), c) for c in cols],
-                     _fmt(s["latency_ms"]["p50"], "ms"), _fmt(s["latency_ms"]["p95"], "ms"),
-                     _fmt(s["ingest"]["units_per_s"], "turns/s")])
+    """The overall table, one row per metric and one column per system (rich and Markdown)."""
+    systems = report["systems"]
+    header = ["metric", *systems]
+    body = [["n", *[_fmt(s["overall"].get("n"), "n") for s in systems.values()]]]
+    body += [[c, *[_fmt(s["overall"].get(c), c) for s in systems.values()]] for c in _columns(report)]
+    body.append(["search p50 ms", *[_fmt(s["latency_ms"]["p50"], "ms") for s in systems.values()]])
+    body.append(["search p95 ms", *[_fmt(s["latency_ms"]["p95"], "ms") for s in systems.values()]])
+    body.append(["ingest turns/s",
+                 *[_fmt(s["ingest"]["units_per_s"], "turns/s") for s in systems.values()]])
     return header, body
 
 

@@ -29,6 +29,8 @@ class Tiers:
         self.embed = embed
         self.llm = llm
         self.settings = settings
+        own = getattr(embed.embedder, "cluster_threshold", 0.8)
+        self.threshold = settings.cluster_threshold or own
 
     # ---- mid-term -------------------------------------------------------------------
     def absorb(self, turn: Turn, vec: np.ndarray) -> int:
@@ -36,7 +38,7 @@ class Tiers:
         scope = turn.scope.owner_scope()
         ids, centroids = self.store.centroids(scope)
         best, sim = mid_term.nearest(vec, centroids)
-        if best >= 0 and sim >= self.settings.cluster_threshold:
+        if best >= 0 and sim >= self.threshold:
             cluster = self.store.get_cluster(ids[best])
             if cluster is not None and turn.id not in cluster.member_ids:
                 members = [*cluster.member_ids, turn.id]
