@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..errors import InvalidInput
 from ..tokens import estimate_tokens
 from .datasets import Query, Unit
 from .metrics import lexical_tokens
@@ -212,4 +213,4 @@ def make_baseline(name: str, *, embedder: Any = None, count: Counter = estimate_
         return WindowSystem(count)
     if name == "full-history":
         return FullHistorySystem(count)
-    raise ValueError(f"unknown baseline {name!r}: use {', '.join(BASELINES)}")
+    raise InvalidInput(f"unknown system {name!r}: use pmemo, {', '.join(BASELINES)}")

@@ -2,7 +2,8 @@
 
 Each eval question may get a fresh store (LongMemEval), so the store's own cache does
 not survive between questions or runs; this wrapper keeps vectors by content hash in one
-SQLite file so that a re-run embeds nothing twice. The dense baseline and pmemo share it.
+SQLite file so that a re-run embeds no passage twice. The dense baseline and pmemo share
+it. Queries are not cached, so each system's search latency includes its query embedding.
 
 >>> from pmemo.embedders.hashing import HashingEmbedder
 >>> emb = CachedEmbedder(HashingEmbedder(), ":memory:")
@@ -78,15 +79,8 @@ class CachedEmbedder:
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
     def embed_query(self, text: str) -> np.ndarray:
-        key = _key(self.model_id, "q", text)
-        found = self._get([key])
-        if key in found:
-            self.hits += 1
-            return found[key]
-        self.misses += 1
-        vec = np.asarray(self.inner.embed_query(text), dtype=np.float32).reshape(-1)
-        self._put([(key, vec)])
-        return vec
+        # not cached: every system pays for its own query embedding inside its timed search
+        return np.asarray(self.inner.embed_query(text), dtype=np.float32).reshape(-1)
 
     def close(self) -> None:
         with self._lock:
