@@ -1,0 +1,123 @@
+"""The inspector end to end in headless Chromium (Debian's), against a live loopback server.
+
+Screenshots of each step go to test-artifacts/. Skipped when no Chromium is installed
+(`apt-get install -y chromium`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .live import LiveServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    outside: list[str] = []
+    pg.on("request", lambda r: None if r.url.startswith("http://127.0.0.1") else outside.append(r.url))
+    yield pg
+    context.close()
+    assert not errors, errors
+    assert not outside, f"the page fetched from outside: {outside}"
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def api(live: LiveServer) -> httpx.Client:
+    return httpx.Client(base_url=live.url, headers={"Authorization": f"Bearer {live.key}"})
+
+
+def test_inspector_flow(page: Any, live: LiveServer) -> None:
+    # load: the key comes in the URL fragment and is kept in localStorage
+    page.goto(f"{live.url}/#key={live.key}")
+    page.wait_for_selector("#short-turns li.turn")
+    assert "#key=" not in page.url
+    assert page.evaluate("localStorage.getItem('pmemo.key')") == live.key
+    assert page.locator("#owner").input_value() == "u:demo"
+    assert page.locator("#timeline li.turn").count() > 20
+    assert page.locator("#short-turns li.turn").count() == 20
+    assert "Tenant t1" in page.locator("#stats").inner_text()
+    shot(page, "web-01-load.png")
+
+    # search: the packed context, each item with its tier, score and why
+    page.fill("#query", "项目预算是多少？")
+    page.click("#search-form button")
+    page.wait_for_selector("#context-items li.item")
+    first = page.locator("#context-items li.item").first
+    assert first.locator(".badge").inner_text()
+    assert float(first.locator(".score").inner_text()) >= 0
+    assert first.locator(".why").inner_text().startswith("—")
+    assert "10万" in page.locator("#context-items").inner_text()
+    shot(page, "web-02-search.png")
+
+    # edit key memory: add a line, then change it
+    page.fill("#key-new", "Louis prefers short answers.")
+    page.click("#key-add button")
+    page.wait_for_selector("#key-lines li:has-text('Louis prefers short answers.')")
+    page.locator("#key-lines li:has-text('Louis prefers short answers.') button.edit").click()
+    page.fill("#key-lines input.key-edit", "Louis prefers answers in Chinese.")
+    page.click("#key-lines form button")
+    page.wait_for_selector("#key-lines li:has-text('Louis prefers answers in Chinese.')")
+    with api(live) as c:
+        lines = c.get("/v1/key", params={"user_id": "demo"}).json()["lines"]
+    assert "Louis prefers answers in Chinese." in [k["text"] for k in lines]
+    shot(page, "web-03-key-memory.png")
+
+    # delete a turn: it disappears, and the page says what went with it
+    victim = page.locator("#short-turns li.turn").last
+    turn_id = int(victim.get_attribute("data-id"))
+    before = page.locator("#timeline li.turn").count()
+    victim.locator("button.delete-turn").click()
+    page.wait_for_selector("#removed:not([hidden])")
+    assert "Forgot turn" in page.locator("#removed").inner_text()
+    assert f"turns {turn_id} removed" in page.locator("#removed").inner_text()
+    assert page.locator("#timeline li.turn").count() == before - 1
+    assert page.locator(f"#timeline li[data-id='{turn_id}']").count() == 0
+    with api(live) as c:
+        assert c.get(f"/v1/turns/{turn_id}").status_code == 404
+    shot(page, "web-04-delete-turn.png")
+
+
+def test_inspector_asks_for_a_key(page: Any, live: LiveServer) -> None:
+    page.goto(f"{live.url}/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#status.error")
+    assert "API key" in page.locator("#status").inner_text()
+    page.fill("#key", "pm_wrong")
+    page.click("#key-form button")
+    page.wait_for_selector("#status.error:has-text('refused')")
+    page.fill("#key", live.key)
+    page.click("#key-form button")
+    page.wait_for_selector("#short-turns li.turn")
+    shot(page, "web-00-key-prompt.png")
