@@ -1,0 +1,447 @@
+"""The Store Protocol contract (stores/base.py): every backend must pass all of this."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from pmemo.models import Scope
+from pmemo.stores.base import NewTurn, Store
+from pmemo.text.segment import query_terms, segment
+
+CST = timezone(timedelta(hours=8))
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=CST)
+ALICE = Scope.of(user_id="alice", session_id="s1")
+ALICE_S2 = Scope.of(user_id="alice", session_id="s2")
+BOB = Scope.of(user_id="bob", session_id="s1")
+TEAM = Scope.of(group_id="alice", session_id="s1")  # same name, group owner
+OTHER_TENANT = Scope.of(user_id="alice", session_id="s1", tenant_id="t2")
+OTHER_AGENT = Scope.of(user_id="alice", session_id="s1", agent_id="bot2")
+ALL_SCOPES = [ALICE, BOB, TEAM, OTHER_TENANT, OTHER_AGENT]
+
+
+def new(scope: Scope, content: str, minutes: int = 0, **kw) -> NewTurn:
+    return NewTurn(
+        scope,
+        kw.get("role", "user"),
+        content,
+        kw.get("actor"),
+        T0 + timedelta(minutes=minutes),
+        kw.get("metadata", {}),
+        segment(content),
+    )
+
+
+def vec(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def owner(scope: Scope) -> Scope:
+    return scope.owner_scope()
+
+
+def max_steps(store: Store, scope: Scope, sessions: list[str]) -> dict[str, int]:
+    # the Protocol is gaining a ``sessions`` argument (only the sessions asked about)
+    try:
+        return store.max_steps(scope, sessions)  # type: ignore[call-arg]
+    except TypeError:
+        return {s: n for s, n in store.max_steps(scope).items() if s in sessions}  # type: ignore[call-arg]
+
+
+# ---- turns ------------------------------------------------------------------------------
+def test_add_turns_returns_durable_turns_with_steps(store: Store):
+    turns = store.add_turns(
+        [
+            new(ALICE, "预算不能超过10万元", 0, actor="Louis", metadata={"msg_id": "3"}),
+            new(ALICE, "Launch is April 15", 1, role="assistant"),
+            new(ALICE_S2, "new session", 2),
+        ]
+    )
+    assert [t.step for t in turns] == [1, 2, 1]
+    assert len({t.id for t in turns}) == 3
+    more = store.add_turns([new(ALICE, "third", 3)])
+    assert more[0].step == 3
+    got = store.get_turns([t.id for t in turns])
+    first = got[turns[0].id]
+    assert (first.content, first.actor, first.role, first.metadata) == (
+        "预算不能超过10万元",
+        "Louis",
+        "user",
+        {"msg_id": "3"},
+    )
+    assert first.timestamp == T0 and first.timestamp.utcoffset() == timedelta(hours=8)
+    assert first.scope == ALICE and first.session_id == "s1"
+    assert got[turns[1].id].role == "assistant"
+
+
+def test_naive_timestamps_round_trip(store: Store):
+    naive = datetime(2024, 1, 2, 3, 4, 5)
+    (t,) = store.add_turns([NewTurn(ALICE, "user", "x", None, naive, {}, "x")])
+    assert store.get_turns([t.id])[t.id].timestamp == naive
+
+
+def test_get_turns_skips_missing_ids(store: Store):
+    (t,) = store.add_turns([new(ALICE, "hello")])
+    assert set(store.get_turns([t.id, t.id, 999_999])) == {t.id}
+    assert store.get_turns([]) == {}
+
+
+def test_list_last_turn_at(store: Store):
+    turns = store.add_turns(
+        [new(ALICE, f"turn {i}", i) for i in range(6)] + [new(ALICE_S2, "other session", 10)]
+    )
+    listed = store.list_turns(
+        owner(ALICE), session_id=None, limit=100, offset=0, since=None, until=None
+    )
+    assert [t.id for t in listed] == [t.id for t in turns]  # oldest first
+    s1 = store.list_turns(owner(ALICE), session_id="s1", limit=2, offset=1, since=None, until=None)
+    assert [t.content for t in s1] == ["turn 1", "turn 2"]
+    window = store.list_turns(
+        owner(ALICE),
+        session_id=None,
+        limit=100,
+        offset=0,
+        since=T0 + timedelta(minutes=2),
+        until=T0 + timedelta(minutes=4),
+    )
+    assert [t.content for t in window] == ["turn 2", "turn 3", "turn 4"]
+    assert [t.content for t in store.last_turns(owner(ALICE), "s1", 3)] == [
+        "turn 3",
+        "turn 4",
+        "turn 5",
+    ]
+    assert store.turn_at(owner(ALICE), "s1", 2).content == "turn 1"
+    assert store.turn_at(owner(ALICE), "s1", 99) is None
+    assert store.turn_at(owner(ALICE), "nope", 1) is None
+    assert max_steps(store, owner(ALICE), ["s1", "s2"]) == {"s1": 6, "s2": 1}
+    assert sorted(store.turn_ids(owner(ALICE))) == sorted(t.id for t in turns)
+    assert sorted(store.turn_ids(owner(ALICE), "s2")) == [turns[-1].id]
+
+
+def test_sessions_and_owners(store: Store):
+    store.add_turns(
+        [
+            new(ALICE, "a", 0),
+            new(ALICE, "b", 5),
+            new(ALICE_S2, "c", 10),
+            new(TEAM, "d", 1),
+            new(OTHER_TENANT, "e", 1),
+        ]
+    )
+    sessions = store.sessions(owner(ALICE))
+    assert [s["session_id"] for s in sessions] == ["s1", "s2"]
+    assert sessions[0]["turns"] == 2
+    assert sessions[0]["first"] == T0 and sessions[0]["last"] == T0 + timedelta(minutes=5)
+    assert store.owners("default", "default") == ["g:alice", "u:alice"]
+    assert store.owners("t2", "default") == ["u:alice"]
+    assert store.owners("t3", "default") == []
+    store.add_key(Scope.of(user_id="carol"), "only a key line", "user", [])
+    assert "u:carol" in store.owners("default", "default")
+
+
+def test_lexical_chinese_and_english(store: Store):
+    turns = store.add_turns(
+        [
+            new(ALICE, "第一，项目总预算不能超过10万元人民币，这是老板定的硬上限。", 0),
+            new(ALICE, "上线日期定在4月15日，周一。", 1),
+            new(
+                ALICE, "The payment service retries the order and some users get charged twice.", 2
+            ),
+            new(ALICE, "Lucky cannot eat grapes or chocolate.", 3),
+            new(ALICE_S2, "预算上调到13万元。", 4),
+        ]
+    )
+    hits = store.lexical(owner(ALICE), list(query_terms("项目预算是多少")), 10)
+    assert {turns[0].id, turns[4].id} <= {i for i, _ in hits}
+    assert turns[1].id not in {i for i, _ in hits}
+    scores = [s for _, s in hits]
+    assert scores == sorted(scores, reverse=True)  # higher is better
+    en = store.lexical(
+        owner(ALICE), list(query_terms("Who was charged twice by the payment service?")), 10
+    )
+    assert en[0][0] == turns[2].id
+    assert [i for i, _ in store.lexical(owner(ALICE), ["grapes"], 10)] == [turns[3].id]
+    only_s2 = store.lexical(owner(ALICE), ["预算"], 10, session_id="s2")
+    assert [i for i, _ in only_s2] == [turns[4].id]
+    assert store.lexical(owner(ALICE), [], 10) == []
+    assert store.lexical(owner(ALICE), ["nothing-like-this"], 10) == []
+    assert len(store.lexical(owner(ALICE), ["预算", "lucky", "payment"], 2)) == 2
+
+
+def test_lexical_terms_with_fts_syntax_are_literal(store: Store):
+    (t,) = store.add_turns([new(ALICE, 'He said "OR" AND NOT near(x) *star* -minus')])
+    for term in ['"', "or", "and", "not", "near", "*", "star", "-", "minus", "(", "scope:"]:
+        store.lexical(owner(ALICE), [term], 10)  # never a syntax error
+    assert [i for i, _ in store.lexical(owner(ALICE), ["star"], 10)] == [t.id]
+
+
+def test_reads_never_cross_scopes(store: Store):
+    by_scope = {
+        s: store.add_turns([new(s, "预算 budget 10万元", 0), new(s, "second budget", 1)])
+        for s in ALL_SCOPES
+    }
+    v = vec(1, 0, 0, 0)
+    for s in ALL_SCOPES:
+        ids = [t.id for t in by_scope[s]]
+        cid = store.add_cluster(owner(s), v, ids, "label")
+        store.add_summary(s, 1, 2, "budget summary", "extractive", ids)
+        store.add_key(owner(s), "budget key", "user", [])
+        store.put_vectors("turn", [(i, s.key, v) for i in ids], "m")
+        assert cid > 0
+    for s in ALL_SCOPES:
+        mine = {t.id for t in by_scope[s]}
+        o = owner(s)
+        assert {
+            t.id
+            for t in store.list_turns(
+                o, session_id=None, limit=100, offset=0, since=None, until=None
+            )
+        } == mine
+        assert {t.id for t in store.last_turns(o, "s1", 10)} == mine
+        assert store.turn_at(o, "s1", 1).id in mine
+        assert set(store.turn_ids(o)) == mine
+        assert {i for i, _ in store.lexical(o, ["预算", "budget"], 100)} == mine
+        assert [x["turns"] for x in store.sessions(o)] == [2]
+        assert max_steps(store, o, ["s1"]) == {"s1": 2}
+        assert [set(c.member_ids) for c in store.clusters(o)] == [mine]
+        assert len(store.centroids(o)[0]) == 1
+        assert [set(x.source_ids) for x in store.summaries(o)] == [mine]
+        assert [set(x.source_ids) for x in store.summaries(o, "s1")] == [mine]
+        assert len(store.keys(o)) == 1 and all(k.scope.key == s.key for k in store.keys(o))
+        assert all(c.scope.key == s.key for c in store.clusters(o))
+    assert {sk for _, sk, _ in store.scan_vectors("turn", "m")} == {s.key for s in ALL_SCOPES}
+
+
+def test_delete_turns_removes_rows_fts_vectors_and_membership(store: Store):
+    a, b = store.add_turns([new(ALICE, "预算不能超过10万元"), new(ALICE, "预算上调到13万元")])
+    store.put_vectors("turn", [(a.id, ALICE.key, vec(1, 0)), (b.id, ALICE.key, vec(0, 1))], "m")
+    cid = store.add_cluster(owner(ALICE), vec(1, 1), [a.id, b.id], "budget")
+    assert store.delete_turns([a.id, 424242]) == 1
+    assert store.get_turns([a.id]) == {}
+    assert [i for i, _ in store.lexical(owner(ALICE), ["预算"], 10)] == [b.id]
+    assert set(store.get_vectors("turn", [a.id, b.id])) == {b.id}
+    assert store.get_cluster(cid).member_ids == (b.id,)
+    assert store.turn_ids(owner(ALICE)) == [b.id]
+    # the next turn of the session still gets a fresh step
+    (c,) = store.add_turns([new(ALICE, "later")])
+    assert c.step == 3
+
+
+# ---- vectors and the embed cache --------------------------------------------------------
+def test_vectors_put_get_scan_stale_delete(store: Store):
+    a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(BOB, "c")])
+    store.put_vectors(
+        "turn", [(a.id, ALICE.key, vec(1, 0, 0)), (b.id, ALICE.key, vec(0, 1, 0))], "old"
+    )
+    got = store.get_vectors("turn", [a.id, b.id, c.id])
+    assert set(got) == {a.id, b.id}
+    assert got[a.id].dtype == np.float32 and np.allclose(got[a.id], vec(1, 0, 0))
+    assert sorted(store.stale_turns("old", 100)) == [c.id]
+    assert sorted(store.stale_turns("new", 100)) == sorted([a.id, b.id, c.id])
+    assert len(store.stale_turns("new", 2)) == 2
+    # re-embedding with another model replaces the row and its model id
+    store.put_vectors("turn", [(a.id, ALICE.key, vec(0, 0, 1, 0))], "new")
+    assert np.allclose(store.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
+    assert [r for r, _, _ in store.scan_vectors("turn", "new")] == [a.id]
+    assert sorted(r for r, _, _ in store.scan_vectors("turn", "old")) == [b.id]
+    assert list(store.scan_vectors("summary", "old")) == []
+    # kinds are separate namespaces
+    store.put_vectors("summary", [(a.id, ALICE.key, vec(1, 1))], "new")
+    assert np.allclose(store.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
+    store.delete_vectors("turn", [a.id, b.id])
+    assert store.get_vectors("turn", [a.id, b.id]) == {}
+    assert set(store.get_vectors("summary", [a.id])) == {a.id}
+
+
+def test_embed_cache(store: Store):
+    store.cache_put([("k1", vec(1, 2)), ("k2", vec(3, 4))])
+    got = store.cache_get(["k1", "k2", "k3"])
+    assert set(got) == {"k1", "k2"} and np.allclose(got["k2"], vec(3, 4))
+    store.cache_put([("k1", vec(5, 6))])
+    assert np.allclose(store.cache_get(["k1"])["k1"], vec(5, 6))
+    store.cache_delete(["k1", "missing"])
+    assert set(store.cache_get(["k1", "k2"])) == {"k2"}
+    many = [(f"key{i}", vec(1, i)) for i in range(1200)]  # beyond one IN (...) chunk
+    store.cache_put(many)
+    assert len(store.cache_get([k for k, _ in many])) == 1200
+
+
+# ---- clusters -----------------------------------------------------------------------------
+def test_clusters_lifecycle_and_provenance(store: Store):
+    a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c")])
+    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
+    other = store.add_cluster(owner(ALICE), vec(0, 1), [c.id], "label c")
+    cluster = store.get_cluster(cid)
+    assert (cluster.size, cluster.hits, cluster.label, cluster.member_ids) == (
+        1,
+        0.0,
+        "label a",
+        (a.id,),
+    )
+    assert cluster.scope.key == ALICE.key
+    found = store.centroids(owner(ALICE))
+    ids, centroids = found[0], found[1]
+    assert ids == [cid, other] and centroids.shape == (2, 2)
+    if len(found) == 3:  # sizes, where the backend returns them
+        assert list(found[2]) == [1, 1]
+    store.save_cluster(cid, vec(1, 1), [a.id, b.id], "label ab")
+    cluster = store.get_cluster(cid)
+    assert (cluster.size, cluster.label, cluster.member_ids) == (2, "label ab", (a.id, b.id))
+    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
+    assert [x.id for x in store.clusters_with([b.id])] == [cid]
+    assert {x.id for x in store.clusters_with([a.id, c.id])} == {cid, other}
+    assert store.clusters_with([999]) == []
+    store.delete_cluster(other)
+    assert store.get_cluster(other) is None
+    assert store.clusters_with([c.id]) == []
+    assert [x.id for x in store.clusters(owner(ALICE))] == [cid]
+    assert store.centroids(owner(BOB))[0] == []
+
+
+def test_join_cluster_and_cluster_of(store: Store):
+    if not hasattr(store, "join_cluster"):
+        pytest.skip("backend predates join_cluster / cluster_of")
+    a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c")])
+    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
+    store.join_cluster(cid, b.id, vec(1, 1), None)
+    cluster = store.get_cluster(cid)
+    assert (cluster.size, cluster.label, cluster.member_ids) == (2, "label a", (a.id, b.id))
+    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
+    store.join_cluster(cid, c.id, vec(1, 2), "new label")
+    assert store.get_cluster(cid).label == "new label"
+    assert [x.id for x in store.clusters_with([c.id])] == [cid]
+    assert store.cluster_of([a.id, c.id, 999]) == {a.id: cid, c.id: cid}
+
+
+def test_cluster_hits_decay_and_promotion_flag(store: Store):
+    (a,) = store.add_turns([new(ALICE, "a")])
+    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "a")
+    now, day = 1_700_000_000.0, 86_400.0
+    (c,) = store.add_hits([cid], now, day)
+    assert c.hits == pytest.approx(1.0)
+    (c,) = store.add_hits([cid], now, day)
+    assert c.hits == pytest.approx(2.0)
+    (c,) = store.add_hits([cid], now + day, day)  # 2 halves to 1, plus this hit
+    assert c.hits == pytest.approx(2.0)
+    (c,) = store.add_hits([cid], now + 3 * day, day)
+    assert c.hits == pytest.approx(1.5)
+    assert store.add_hits([424242], now, day) == []
+    # busiest cluster first
+    (b,) = store.add_turns([new(ALICE, "b")])
+    busy = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "b")
+    for _ in range(5):
+        store.add_hits([busy], now + 3 * day, day)
+    assert [x.id for x in store.clusters(owner(ALICE))] == [busy, cid]
+    assert not store.is_promoted(cid)
+    store.mark_promoted(cid)
+    assert store.is_promoted(cid) and not store.is_promoted(busy)
+    assert not store.is_promoted(424242)
+
+
+# ---- summaries ----------------------------------------------------------------------------
+def test_summaries_lifecycle_and_provenance(store: Store):
+    turns = store.add_turns([new(ALICE, f"t{i}", i) for i in range(4)] + [new(ALICE_S2, "x", 9)])
+    s1 = store.add_summary(
+        ALICE, 1, 4, "预算10万元，4月15日上线", "extractive", [t.id for t in turns[:4]]
+    )
+    s2 = store.add_summary(ALICE_S2, 1, 1, "x", "llm", [turns[4].id])
+    assert (s1.step_from, s1.step_to, s1.text, s1.method) == (
+        1,
+        4,
+        "预算10万元，4月15日上线",
+        "extractive",
+    )
+    assert s1.source_ids == tuple(t.id for t in turns[:4])
+    assert s1.scope.session_id == "s1" and s2.scope.session_id == "s2"
+    assert [s.id for s in store.summaries(owner(ALICE))] == [s1.id, s2.id]
+    assert [s.id for s in store.summaries(owner(ALICE), "s2")] == [s2.id]
+    assert store.get_summary(s1.id) == s1
+    assert [s.id for s in store.summaries_with([turns[1].id])] == [s1.id]
+    store.put_vectors("summary", [(s1.id, ALICE.key, vec(1, 0))], "m")
+    store.update_summary(s1.id, "rebuilt", "llm", [turns[0].id])
+    got = store.get_summary(s1.id)
+    assert (got.text, got.method, got.source_ids) == ("rebuilt", "llm", (turns[0].id,))
+    assert store.summaries_with([turns[1].id]) == []
+    assert store.get_vectors("summary", [s1.id]) == {}  # a stale summary vector is dropped
+    store.put_vectors("summary", [(s2.id, ALICE.key, vec(1, 0))], "m")
+    store.delete_summary(s2.id)
+    assert store.get_summary(s2.id) is None
+    assert store.summaries_with([turns[4].id]) == []
+    assert store.get_vectors("summary", [s2.id]) == {}
+
+
+# ---- key memory ----------------------------------------------------------------------------
+def test_key_lines_lifecycle_and_provenance(store: Store):
+    a, b = store.add_turns([new(ALICE, "a"), new(ALICE, "b")])
+    promoted = store.add_key(owner(ALICE), "promoted line", "promoted", [a.id, b.id])
+    user = store.add_key(owner(ALICE), "预算上限13万元", "user", [])
+    assert [k.id for k in store.keys(owner(ALICE))] == [user.id, promoted.id]  # user lines first
+    assert promoted.source_ids == (a.id, b.id) and promoted.origin == "promoted"
+    assert user.source_ids == () and user.scope.key == ALICE.key
+    assert store.get_key(user.id) == user
+    assert [k.id for k in store.keys_with([b.id])] == [promoted.id]
+    edited = store.update_key(promoted.id, "edited by the user")
+    assert (edited.text, edited.origin) == ("edited by the user", "user")
+    assert edited.updated_at >= promoted.updated_at and edited.created_at == promoted.created_at
+    store.delete_key(promoted.id)
+    assert store.get_key(promoted.id) is None
+    assert store.keys_with([a.id, b.id]) == []
+    assert [k.id for k in store.keys(owner(ALICE))] == [user.id]
+    assert store.keys(owner(BOB)) == []
+
+
+# ---- jobs ---------------------------------------------------------------------------------
+def test_add_turns_enqueues_their_job_in_the_same_transaction(store: Store):
+    assert store.pending() == 0
+    turns = store.add_turns([new(ALICE, "a"), new(ALICE, "b")])
+    (job,) = store.claim(10)
+    assert job.kind == "turns" and sorted(job.payload) == sorted(t.id for t in turns)
+    store.finish(job.id)
+    assert store.pending() == 0
+
+
+def test_jobs_claim_finish_fail_requeue(store: Store):
+    first = store.enqueue("promote", {"cluster_id": 1})
+    second = store.enqueue("embed", [1, 2, 3])
+    third = store.enqueue("promote", {"cluster_id": 2})
+    assert store.pending() == 3
+    claimed = store.claim(2)
+    assert [(j.id, j.kind, j.payload, j.attempts) for j in claimed] == [
+        (first, "promote", {"cluster_id": 1}, 1),
+        (second, "embed", [1, 2, 3], 1),
+    ]
+    assert store.pending() == 3  # running jobs still count as pending work
+    assert [j.id for j in store.claim(10)] == [third]  # a claimed job is not handed out twice
+    assert store.claim(10) == []
+    store.finish(first)
+    store.fail(second, "boom", retry=True)
+    store.fail(third, "bad payload", retry=False)
+    assert store.pending() == 1
+    assert store.stats()["failed_jobs"] == 1
+    (again,) = store.claim(10)
+    assert (again.id, again.attempts) == (second, 2)
+    assert store.requeue_running() == 1  # what a crashed process left running
+    (again,) = store.claim(10)
+    assert (again.id, again.attempts) == (second, 3)
+    store.finish(second)
+    assert store.pending() == 0 and store.requeue_running() == 0
+
+
+def test_stats(store: Store):
+    turns = store.add_turns(
+        [new(ALICE, "a"), new(ALICE_S2, "b"), new(BOB, "c"), new(OTHER_TENANT, "d")]
+    )
+    store.add_cluster(owner(ALICE), vec(1, 0), [turns[0].id], "a")
+    store.add_summary(ALICE, 1, 1, "a", "extractive", [turns[0].id])
+    store.add_key(owner(BOB), "k", "user", [])
+    stats = store.stats()
+    assert {
+        k: stats[k] for k in ("turns", "clusters", "summaries", "key_lines", "owners", "sessions")
+    } == {"turns": 4, "clusters": 1, "summaries": 1, "key_lines": 1, "owners": 2, "sessions": 4}
+    assert stats["pending_jobs"] == 1 and stats["failed_jobs"] == 0
+    t2 = store.stats("t2")
+    assert (t2["turns"], t2["owners"], t2["sessions"], t2["clusters"]) == (1, 1, 1, 0)
+    assert store.stats("nobody")["turns"] == 0

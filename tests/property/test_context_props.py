@@ -1,0 +1,157 @@
+"""context.assemble: the pack fits any budget and keeps key → long → mid → short → input."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pmemo.models import Hit, Scope, Turn
+from pmemo.retrieval.context import HEADERS, assemble
+from pmemo.tokens import estimate_tokens
+
+ORDER = ["key", "long_term", "mid_term", "short_term", "input"]
+SCOPE = Scope("default", "default", "u:u1", "s1")
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=timezone(timedelta(hours=8)))
+
+text = st.text(
+    alphabet=st.sampled_from(
+        list("预算不能超过万元上线日期杭州出差abcdefgXYZ 0123456789,.!?。，！？\n😀é")
+    ),
+    min_size=1,
+    max_size=300,
+)
+# long texts built by repetition: drawing thousands of characters one by one is slow
+huge = st.builds(lambda t, n: (t * n)[:50_000], text, st.integers(min_value=50, max_value=400))
+DEFAULT_SHARES = {"key": 0.15, "long_term": 0.2, "mid_term": 0.35, "short_term": 0.3}
+
+
+def turn(n: int, content: str) -> Turn:
+    return Turn(
+        n,
+        SCOPE,
+        n,
+        "user",
+        content,
+        "Louis" if n % 2 else None,
+        T0 + timedelta(minutes=n),
+        {"msg_id": str(n)},
+    )
+
+
+@st.composite
+def tiers(draw, texts=text):
+    counter = iter(range(1, 10_000))
+    out: dict[str, list[Hit]] = {}
+    out["key"] = [
+        Hit(f"key:{next(counter)}", "key", "key", t, 1.0, "k", ())
+        for t in draw(st.lists(texts, max_size=4))
+    ]
+    out["long_term"] = [
+        Hit(f"summary:{next(counter)}", "summary", "long_term", t, 0.5, "s", ())
+        for t in draw(st.lists(texts, max_size=4))
+    ]
+    mids = []
+    for t in draw(st.lists(texts, max_size=8)):
+        n = next(counter)
+        mids.append(Hit(f"turn:{n}", "turn", "mid_term", t, 0.3, "m", (turn(n, t),)))
+    out["mid_term"] = mids
+    shorts = []
+    for t in draw(st.lists(texts, max_size=8)):
+        n = next(counter)
+        shorts.append(Hit(f"turn:{n}", "turn", "short_term", t, 0.0, "r", (turn(n, t),)))
+    out["short_term"] = shorts[::-1]  # priority: newest first, as context_tiers hands them over
+    return out
+
+
+@st.composite
+def shares(draw):
+    k, lo, mid = (draw(st.floats(0.0, 1.0)) for _ in range(3))
+    total = k + lo + mid
+    if total > 1.0:
+        k, lo, mid = k / total, lo / total, mid / total
+    return {"key": k, "long_term": lo, "mid_term": mid, "short_term": max(0.0, 1.0 - k - lo - mid)}
+
+
+def check(pack, query, given_tiers, budget):
+    assert pack.tokens <= budget
+    assert pack.tokens == estimate_tokens(pack.text)
+    assert pack.budget == budget
+    ranks = [ORDER.index(h.tier) for h in pack.items]
+    assert ranks == sorted(ranks)
+    # each tier keeps its priority order (short-term: oldest first)
+    for name in ("key", "long_term", "mid_term"):
+        ids = [h.id for h in pack.items if h.tier == name]
+        pos = {h.id: i for i, h in enumerate(given_tiers[name])}
+        assert [pos[i] for i in ids] == sorted(pos[i] for i in ids)
+    steps = [h.sources[0].step for h in pack.items if h.tier == "short_term"]
+    assert steps == sorted(steps)
+    # sections appear in the text in the same order
+    heads = [pack.text.index(HEADERS[n]) for n in ORDER if HEADERS[n] in pack.text]
+    assert heads == sorted(heads)
+
+
+@given(text, tiers(), st.integers(min_value=1, max_value=4000), shares())
+def test_assemble_fits_budget_and_orders_tiers(query, hits, budget, split):
+    pack = assemble(query, hits, split, budget, estimate_tokens)
+    check(pack, query, hits, budget)
+
+
+@given(text, tiers(), st.integers(min_value=0, max_value=40))
+def test_assemble_tiny_budgets(query, hits, budget):
+    budget = max(budget, 1)
+    pack = assemble(query, hits, DEFAULT_SHARES, budget, estimate_tokens)
+    check(pack, query, hits, budget)
+
+
+@settings(max_examples=40)
+@given(huge, tiers(huge), st.integers(min_value=1, max_value=3000))
+def test_assemble_huge_inputs(query, hits, budget):
+    pack = assemble(query, hits, DEFAULT_SHARES, budget, estimate_tokens)
+    check(pack, query, hits, budget)
+
+
+@given(text, st.integers(min_value=60, max_value=4000))
+def test_input_is_always_part_of_a_pack_that_can_hold_it(query, budget):
+    pack = assemble(query, {}, DEFAULT_SHARES, budget, estimate_tokens)
+    assert pack.items and pack.items[-1].tier == "input"
+    inp = pack.items[-1].text
+    assert inp == query or (inp.endswith("…") and query.startswith(inp[:-1]))
+
+
+def test_everything_fits_in_a_large_budget():
+    hits = {
+        "key": [Hit("key:1", "key", "key", "预算上限13万元", 1.0, "k", ())],
+        "long_term": [
+            Hit("summary:1", "summary", "long_term", "[s1 steps 1-10] 定了预算", 0.5, "s", ())
+        ],
+        "mid_term": [
+            Hit(
+                "turn:3",
+                "turn",
+                "mid_term",
+                "预算不能超过10万元",
+                0.4,
+                "m",
+                (turn(3, "预算不能超过10万元"),),
+            )
+        ],
+        "short_term": [
+            Hit(f"turn:{n}", "turn", "short_term", f"msg {n}", 0.0, "r", (turn(n, f"msg {n}"),))
+            for n in (12, 11, 10)
+        ],
+    }
+    pack = assemble("预算是多少？", hits, DEFAULT_SHARES, 2000, estimate_tokens)
+    assert [h.id for h in pack.items] == [
+        "key:1",
+        "summary:1",
+        "turn:3",
+        "turn:10",
+        "turn:11",
+        "turn:12",
+        "input:0",
+    ]
+    assert pack.text.startswith("## Key memory\n- 预算上限13万元")
+    assert pack.text.endswith("## Current input\n预算是多少？")
+    assert "Louis: 预算不能超过10万元" in pack.text

@@ -1,0 +1,88 @@
+"""Fusion is pure and order-stable; normalised signals stay in [0, 1]."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pmemo.retrieval.fusion import max_normalised, rrf, weighted
+
+keys = st.integers(min_value=0, max_value=40)
+rankings = st.lists(st.lists(keys, unique=True, max_size=15), max_size=5)
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+signal = st.dictionaries(keys, st.floats(min_value=0.0, max_value=1.0), max_size=15)
+
+
+def first_appearance(lists: list[list[int]]) -> dict[int, int]:
+    order: dict[int, int] = {}
+    for ranking in lists:
+        for key in ranking:
+            order.setdefault(key, len(order))
+    return order
+
+
+@given(rankings)
+def test_rrf_ranks_every_key_once_best_first_and_ties_by_first_appearance(lists):
+    fused = rrf(lists)
+    order = first_appearance(lists)
+    assert [k for k, _ in fused] == sorted(order, key=lambda k: (-dict(fused)[k], order[k]))
+    assert len(fused) == len(order)
+    assert all(s > 0 for _, s in fused)
+
+
+@given(st.lists(keys, unique=True, max_size=20))
+def test_rrf_of_one_ranking_is_that_ranking(ranking):
+    assert [k for k, _ in rrf([ranking])] == ranking
+
+
+@given(st.lists(keys, unique=True, min_size=1, max_size=20))
+def test_rrf_is_symmetric_in_identical_lists(ranking):
+    # the same list given twice (or with the same weight) only scales the scores
+    single, double = rrf([ranking]), rrf([ranking, ranking])
+    assert [k for k, _ in single] == [k for k, _ in double]
+    for (_, a), (_, b) in zip(single, double, strict=True):
+        assert math.isclose(b, 2 * a)
+
+
+@given(st.lists(keys, unique=True, max_size=10), st.lists(keys, unique=True, max_size=10))
+def test_rrf_weights_zero_out_a_list(a, b):
+    fused = dict(rrf([a, b], weights=[1.0, 0.0]))
+    assert [k for k in rrf([a, b], weights=[1.0, 0.0]) if fused[k[0]] > 0] == rrf([a])
+
+
+@given(st.lists(signal, max_size=4), st.lists(st.floats(0.0, 2.0), min_size=4, max_size=4))
+def test_weighted_is_sorted_and_stable(signals, weights):
+    pairs = list(zip(weights, signals, strict=False))
+    fused = weighted(pairs)
+    order = first_appearance([list(s) for _, s in pairs])
+    scores = dict(fused)
+    assert [k for k, _ in fused] == sorted(order, key=lambda k: (-scores[k], order[k]))
+    for key, score in fused:
+        assert math.isclose(score, sum(w * s.get(key, 0.0) for w, s in pairs), abs_tol=1e-9)
+
+
+@given(st.lists(keys, unique=True, max_size=20))
+def test_weighted_equal_scores_keep_input_order(ids):
+    assert [k for k, _ in weighted([(1.0, {k: 0.5 for k in ids})])] == ids
+
+
+@given(st.dictionaries(keys, finite, max_size=20))
+def test_max_normalised_bounds(scores):
+    out = max_normalised(scores)
+    assert set(out) == set(scores)
+    assert all(0.0 <= v <= 1.0 for v in out.values())
+    if any(v > 0 for v in scores.values()):
+        assert max(out.values()) == 1.0
+        # order preserving among the positive scores
+        for a in scores:
+            for b in scores:
+                if scores[a] > scores[b] > 0:
+                    assert out[a] >= out[b]
+    else:
+        assert all(v == 0.0 for v in out.values())
+
+
+def test_max_normalised_empty():
+    assert max_normalised({}) == {}

@@ -1,0 +1,86 @@
+"""Signals rescale to [0, 1]; hit-count decay is monotone with the configured half-life."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pmemo.retrieval.signals import above_floor, neighbour_bonus, recency
+from pmemo.tiers.decay import decayed
+
+keys = st.integers(min_value=0, max_value=30)
+values = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False)
+nonneg = st.floats(min_value=0.0, max_value=1e6, allow_nan=False)
+half_lives = st.floats(min_value=1.0, max_value=1e8, allow_nan=False)
+
+
+@given(st.dictionaries(keys, values, max_size=20))
+def test_above_floor_bounds_and_order(scores):
+    out = above_floor(scores)
+    assert set(out) == set(scores)
+    assert all(0.0 <= v <= 1.0 for v in out.values())
+    if scores:
+        low, high = min(scores, key=scores.get), max(scores, key=scores.get)
+        if scores[high] - scores[low] > 1e-9:
+            assert out[high] == 1.0 and out[low] == 0.0
+        for a in scores:
+            for b in scores:
+                if scores[a] > scores[b]:
+                    assert out[a] >= out[b]
+
+
+def test_above_floor_degenerate_cases():
+    assert above_floor({}) == {}
+    assert above_floor({1: 0.8, 2: 0.8}) == {1: 1.0, 2: 1.0}
+
+
+@given(st.dictionaries(keys, st.floats(0, 2e9), min_size=2, max_size=20))
+def test_recency_newest_is_one_oldest_is_zero(times):
+    out = recency(times)
+    newest, oldest = max(times, key=times.get), min(times, key=times.get)
+    if times[newest] - times[oldest] > 1e-9:
+        assert out[newest] == 1.0 and out[oldest] == 0.0
+
+
+@given(
+    st.dictionaries(keys, st.floats(0, 1), max_size=15),
+    st.dictionaries(keys, st.lists(keys, max_size=3), max_size=15),
+)
+def test_neighbour_bonus_is_best_neighbour(scores, neighbours):
+    out = neighbour_bonus(scores, neighbours)
+    assert set(out) == set(scores)
+    for key, bonus in out.items():
+        expected = max((scores.get(n, 0.0) for n in neighbours.get(key, [])), default=0.0)
+        assert bonus == expected
+
+
+@given(nonneg, nonneg, nonneg, half_lives)
+def test_decay_is_monotone_non_increasing(value, t1, t2, half_life):
+    early, late = sorted((t1, t2))
+    assert decayed(value, late, half_life) <= decayed(value, early, half_life) <= value
+    assert decayed(value, late, half_life) >= 0.0
+
+
+@given(st.floats(0.0, 1e6), half_lives)
+def test_decay_halves_every_half_life(value, half_life):
+    assert math.isclose(
+        decayed(value, half_life, half_life), value / 2, rel_tol=1e-9, abs_tol=1e-12
+    )
+    assert math.isclose(
+        decayed(value, 3 * half_life, half_life), value / 8, rel_tol=1e-9, abs_tol=1e-12
+    )
+    assert decayed(value, 0.0, half_life) == value
+
+
+@given(st.floats(0.0, 1e6), nonneg, nonneg, half_lives)
+def test_decay_composes(value, a, b, half_life):
+    stepwise = decayed(decayed(value, a, half_life), b, half_life)
+    assert math.isclose(stepwise, decayed(value, a + b, half_life), rel_tol=1e-6, abs_tol=1e-9)
+
+
+@given(st.floats(0.0, 1e6), st.floats(-1e6, 0.0))
+def test_decay_ignores_negative_elapsed_and_disabled_half_life(value, elapsed):
+    assert decayed(value, elapsed, 3600.0) == value  # clock skew never inflates hits
+    assert decayed(value, 1e9, 0.0) == value  # half-life 0 = no decay
