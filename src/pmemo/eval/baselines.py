@@ -131,7 +131,8 @@ class BM25System(_Ranked):
 
 
 class DenseSystem(_Ranked):
-    """Cosine over the embedder pmemo uses (same object, same vectors)."""
+    """Cosine over the embedder pmemo uses (same object), each unit embedded with its speaker
+    as the baselines index it (``render``)."""
 
     name = "dense"
 
@@ -143,7 +144,7 @@ class DenseSystem(_Ranked):
 
     def load(self, units: Sequence[Unit]) -> None:
         super().load(units)
-        texts = [u.text for u in self.units]
+        texts = [render(u) for u in self.units]
         parts = [self.embedder.embed_passages(texts[i : i + self.batch])
                  for i in range(0, len(texts), self.batch)]
         self._matrix = np.vstack(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)

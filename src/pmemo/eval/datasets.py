@@ -200,7 +200,7 @@ def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode
                 ev_sessions.append(skey)
             for j, turn in enumerate(turns, start=1):
                 uid = f"{skey}:T{j}"
-                units.append(Unit(uid, skey, str(turn["role"]), str(turn["role"]),
+                units.append(Unit(uid, skey, str(turn["role"]), None,
                                   start + (j - 1) * TURN_SPACING, str(turn["content"])))
                 if turn.get("has_answer") is True:
                     evidence.append(uid)
