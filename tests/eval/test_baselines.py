@@ -14,15 +14,25 @@ from pmemo.eval.embedcache import CachedEmbedder
 from pmemo.tokens import estimate_tokens
 
 T0 = datetime(2024, 1, 1)
-TEXTS = ["I bought red apples at the market", "The sky was blue all day",
-         "Green apples are sour", "My cat sleeps on the sofa", "我们去公园放风筝"]
-UNITS = [Unit(f"u{i}", "s1", "user", "Ana", T0 + timedelta(minutes=i), t) for i, t in enumerate(TEXTS)]
+TEXTS = [
+    "I bought red apples at the market",
+    "The sky was blue all day",
+    "Green apples are sour",
+    "My cat sleeps on the sofa",
+    "我们去公园放风筝",
+]
+UNITS = [
+    Unit(f"u{i}", "s1", "user", "Ana", T0 + timedelta(minutes=i), t) for i, t in enumerate(TEXTS)
+]
 
 
 def test_bm25_ranks_matching_turns_first_and_handles_chinese() -> None:
     bm25 = make_baseline("bm25")
     bm25.load(UNITS)
-    assert bm25.rank(Query("apples"), 2) == ["u0", "u2"] or bm25.rank(Query("apples"), 2) == ["u2", "u0"]
+    assert bm25.rank(Query("apples"), 2) == ["u0", "u2"] or bm25.rank(Query("apples"), 2) == [
+        "u2",
+        "u0",
+    ]
     assert bm25.rank(Query("放风筝"), 1) == ["u4"]
 
 

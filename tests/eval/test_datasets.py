@@ -74,7 +74,10 @@ def test_madial_memories_are_units_and_the_dialogue_is_the_query() -> None:
     assert {u.session for u in bart.units} == {"memories"}
     assert {u.actor for u in bart.units} == {"Bart"} and bart.owner == {"user_id": "Bart"}
     (probe,) = bart.probes
-    assert probe.query.text == "Bart: 周末我想去公园放风筝。\nAssistant: 好主意！天气不错。\nBart: 可是我没有新的风筝。"
+    assert (
+        probe.query.text
+        == "Bart: 周末我想去公园放风筝。\nAssistant: 好主意！天气不错。\nBart: 可是我没有新的风筝。"
+    )
     assert probe.gold.evidence == ("2",) and probe.gold.dropped == ("99",)
     assert lisa.probes[0].gold.evidence == ("4",)
     assert [u.uid for u in lisa.units] == ["4", "5"]
@@ -82,7 +85,10 @@ def test_madial_memories_are_units_and_the_dialogue_is_the_query() -> None:
 
 def test_madial_lines_strip_and_split() -> None:
     assert madial_lines([" <BOD>\n", ' <Lisa>:"你好"\n', "<EOD>\n"]) == [
-        ("BOD", ""), ("Lisa", "你好"), ("EOD", "")]
+        ("BOD", ""),
+        ("Lisa", "你好"),
+        ("EOD", ""),
+    ]
 
 
 def test_limit_and_errors(tmp_path: Path) -> None:

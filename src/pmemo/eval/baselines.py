@@ -61,8 +61,13 @@ def render(unit: Unit) -> str:
     return f"{unit.actor}: {unit.text}" if unit.actor else unit.text
 
 
-def greedy_pack(units: Sequence[Unit], budget: int, count: Counter = estimate_tokens,
-                contiguous: bool = False, chronological: bool = False) -> Pack:
+def greedy_pack(
+    units: Sequence[Unit],
+    budget: int,
+    count: Counter = estimate_tokens,
+    contiguous: bool = False,
+    chronological: bool = False,
+) -> Pack:
     """Units in the given order while they fit; ``contiguous`` stops at the first misfit.
 
     ``chronological`` writes the chosen units oldest first (a window reads like a transcript).
@@ -145,8 +150,10 @@ class DenseSystem(_Ranked):
     def load(self, units: Sequence[Unit]) -> None:
         super().load(units)
         texts = [render(u) for u in self.units]
-        parts = [self.embedder.embed_passages(texts[i : i + self.batch])
-                 for i in range(0, len(texts), self.batch)]
+        parts = [
+            self.embedder.embed_passages(texts[i : i + self.batch])
+            for i in range(0, len(texts), self.batch)
+        ]
         self._matrix = np.vstack(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)
 
     def order(self, query: Query) -> list[int]:

@@ -23,7 +23,13 @@ from typing import Any
 
 from ..errors import InvalidInput
 
-LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+LOCOMO_CATEGORIES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
 KINDS = ("locomo", "longmemeval", "madial")
 DEV_FILES = {
     "locomo": "locomo_dev.json",
@@ -86,7 +92,9 @@ class Episode:
 # -- evidence ids -------------------------------------------------------------------------
 
 
-def parse_evidence(raw: Iterable[Any], valid: set[str] | None = None) -> tuple[list[str], list[str]]:
+def parse_evidence(
+    raw: Iterable[Any], valid: set[str] | None = None
+) -> tuple[list[str], list[str]]:
     """Normalise LoCoMo evidence strings to ``D<s>:<t>``; return (kept, dropped).
 
     Handles several ids in one string, an extra colon, zero padding; drops strings with
@@ -159,9 +167,18 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
         for n in _session_numbers(conv):
             start = parse_locomo_date(conv[f"session_{n}_date_time"])
             for j, turn in enumerate(conv[f"session_{n}"]):
-                uid = "D%d:%d" % tuple(int(x) for x in _EVIDENCE.findall(turn["dia_id"])[0])
-                units.append(Unit(uid, f"session_{n}", "user", turn["speaker"],
-                                  start + j * TURN_SPACING, locomo_turn_text(turn)))
+                s_no, t_no = _EVIDENCE.findall(turn["dia_id"])[0]
+                uid = f"D{int(s_no)}:{int(t_no)}"
+                units.append(
+                    Unit(
+                        uid,
+                        f"session_{n}",
+                        "user",
+                        turn["speaker"],
+                        start + j * TURN_SPACING,
+                        locomo_turn_text(turn),
+                    )
+                )
         valid = {u.uid for u in units}
         asked = units[-1].timestamp + timedelta(days=1) if units else None
         probes = []
@@ -170,14 +187,28 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
             cat = LOCOMO_CATEGORIES.get(int(qa.get("category", 0)), str(qa.get("category")))
             answer = qa.get("answer")
             apart = "adversarial" if cat == "adversarial" else ("no-evidence" if not kept else None)
-            probes.append(Probe(
-                f"{sample['sample_id']}#{i}", cat, Query(str(qa["question"]), asked),
-                Gold(tuple(kept), None if answer is None else str(answer),
-                     tuple(dict.fromkeys(f"session_{k[1:].split(':')[0]}" for k in kept)), tuple(dropped)),
-                apart,
-            ))
-        episodes.append(Episode(str(sample["sample_id"]), {"group_id": _safe_id(sample["sample_id"])},
-                                tuple(units), tuple(probes)))
+            probes.append(
+                Probe(
+                    f"{sample['sample_id']}#{i}",
+                    cat,
+                    Query(str(qa["question"]), asked),
+                    Gold(
+                        tuple(kept),
+                        None if answer is None else str(answer),
+                        tuple(dict.fromkeys(f"session_{k[1:].split(':')[0]}" for k in kept)),
+                        tuple(dropped),
+                    ),
+                    apart,
+                )
+            )
+        episodes.append(
+            Episode(
+                str(sample["sample_id"]),
+                {"group_id": _safe_id(sample["sample_id"])},
+                tuple(units),
+                tuple(probes),
+            )
+        )
     return episodes
 
 
@@ -186,7 +217,9 @@ def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode
     episodes: list[Episode] = []
     for q in _read_json(path)[:limit]:
         sessions = sorted(
-            zip(q["haystack_dates"], q["haystack_session_ids"], q["haystack_sessions"], strict=True),
+            zip(
+                q["haystack_dates"], q["haystack_session_ids"], q["haystack_sessions"], strict=True
+            ),
             key=lambda s: parse_lme_date(s[0]),
         )
         answer_ids = set(q.get("answer_session_ids", []))
@@ -200,15 +233,27 @@ def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode
                 ev_sessions.append(skey)
             for j, turn in enumerate(turns, start=1):
                 uid = f"{skey}:T{j}"
-                units.append(Unit(uid, skey, str(turn["role"]), None,
-                                  start + (j - 1) * TURN_SPACING, str(turn["content"])))
+                units.append(
+                    Unit(
+                        uid,
+                        skey,
+                        str(turn["role"]),
+                        None,
+                        start + (j - 1) * TURN_SPACING,
+                        str(turn["content"]),
+                    )
+                )
                 if turn.get("has_answer") is True:
                     evidence.append(uid)
         qid = str(q["question_id"])
         apart = "abstention" if qid.endswith("_abs") else (None if ev_sessions else "no-evidence")
-        probe = Probe(qid, str(q["question_type"]),
-                      Query(str(q["question"]), parse_lme_date(q["question_date"])),
-                      Gold(tuple(evidence), str(q.get("answer")), tuple(ev_sessions)), apart)
+        probe = Probe(
+            qid,
+            str(q["question_type"]),
+            Query(str(q["question"]), parse_lme_date(q["question_date"])),
+            Gold(tuple(evidence), str(q.get("answer")), tuple(ev_sessions)),
+            apart,
+        )
         episodes.append(Episode(qid, {"user_id": _safe_id(f"lme-{qid}")}, tuple(units), (probe,)))
     return episodes
 
@@ -225,8 +270,9 @@ def madial_lines(dialogue: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def load_madial(path: str | Path, memories: str | Path | None = None,
-                limit: int | None = None) -> list[Episode]:
+def load_madial(
+    path: str | Path, memories: str | Path | None = None, limit: int | None = None
+) -> list[Episode]:
     """One episode per user: that user's memory events are the units; each dialogue before
     its first test turn is a query. ``memories`` defaults to ``<stem>_memories.json``, else
     ``madial_memories.json``, beside ``path``."""
@@ -239,7 +285,15 @@ def load_madial(path: str | Path, memories: str | Path | None = None,
         user = int(ev["user-id"])
         when = datetime.strptime(str(ev["time"]), "%Y-%m-%d")
         by_user.setdefault(user, []).append(
-            Unit(str(ev["id"]), "memories", "user", names.get(user, f"user{user}"), when, str(ev["event"])))
+            Unit(
+                str(ev["id"]),
+                "memories",
+                "user",
+                names.get(user, f"user{user}"),
+                when,
+                str(ev["event"]),
+            )
+        )
     probes_by_user: dict[int, list[Probe]] = {}
     for dia in dialogues:
         user = int(dia["user-id"])
@@ -250,12 +304,22 @@ def load_madial(path: str | Path, memories: str | Path | None = None,
         ids = [str(r) for r in dia.get("relevant-id", [])]
         kept = [r for r in dict.fromkeys(ids) if r in valid]
         dropped = [r for r in ids if r not in valid]
-        probes_by_user.setdefault(user, []).append(Probe(
-            f"madial-{dia['id']}", names.get(user, f"user{user}"), Query(text),
-            Gold(tuple(kept), None, (), tuple(dropped)), None if kept else "no-evidence"))
+        probes_by_user.setdefault(user, []).append(
+            Probe(
+                f"madial-{dia['id']}",
+                names.get(user, f"user{user}"),
+                Query(text),
+                Gold(tuple(kept), None, (), tuple(dropped)),
+                None if kept else "no-evidence",
+            )
+        )
     return [
-        Episode(f"madial-user{user}", {"user_id": _safe_id(names.get(user, f"user{user}"))},
-                tuple(by_user.get(user, [])), tuple(probes))
+        Episode(
+            f"madial-user{user}",
+            {"user_id": _safe_id(names.get(user, f"user{user}"))},
+            tuple(by_user.get(user, [])),
+            tuple(probes),
+        )
         for user, probes in sorted(probes_by_user.items())
     ]
 

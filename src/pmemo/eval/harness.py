@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,15 +42,39 @@ def evaluate(
     show: bool = True,
 ) -> dict[str, Any]:
     """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``."""
-    return asyncio.run(_evaluate(kind, path, out=out, limit=limit, embedder=embedder, data=data,
-                                 settings=settings, llm=llm, systems=systems, budgets=budgets,
-                                 memories=memories, show=show))
+    return asyncio.run(
+        _evaluate(
+            kind,
+            path,
+            out=out,
+            limit=limit,
+            embedder=embedder,
+            data=data,
+            settings=settings,
+            llm=llm,
+            systems=systems,
+            budgets=budgets,
+            memories=memories,
+            show=show,
+        )
+    )
 
 
-async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limit: int | None,
-                    embedder: str | Any, data: str | Path | None, settings: Settings | None,
-                    llm: Any, systems: Sequence[str] | None, budgets: Sequence[int] | None,
-                    memories: str | Path | None, show: bool) -> dict[str, Any]:
+async def _evaluate(
+    kind: str,
+    path: str | Path,
+    *,
+    out: str | Path | None,
+    limit: int | None,
+    embedder: str | Any,
+    data: str | Path | None,
+    settings: Settings | None,
+    llm: Any,
+    systems: Sequence[str] | None,
+    budgets: Sequence[int] | None,
+    memories: str | Path | None,
+    show: bool,
+) -> dict[str, Any]:
     from .. import Memory
     from ..embedders import make_embedder
     from ..tokens import make_counter
@@ -60,8 +84,10 @@ async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limi
         settings = settings.replace(embedder=embedder)
     data_dir = Path(data) if data else default_data_dir()
     (data_dir / "stores").mkdir(parents=True, exist_ok=True)
-    base = make_embedder(embedder if embedder is not None and not isinstance(embedder, str)
-                         else settings.embedder, settings)
+    base = make_embedder(
+        embedder if embedder is not None and not isinstance(embedder, str) else settings.embedder,
+        settings,
+    )
     cached = CachedEmbedder(base, data_dir / "embeddings.sqlite")
     cfg = EvalConfig()
     if systems:
@@ -73,8 +99,9 @@ async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limi
     make_baseline = baseline_factory(cached, count)
 
     async def open_memory(store_dir: str) -> Any:
-        return await Memory.open(store_dir, settings=settings.replace(data=store_dir),
-                                 embedder=cached, llm=llm)
+        return await Memory.open(
+            store_dir, settings=settings.replace(data=store_dir), embedder=cached, llm=llm
+        )
 
     def make_system(name: str) -> Any:
         if name == "pmemo":
@@ -85,8 +112,9 @@ async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limi
     total = sum(len(e.probes) for e in episodes)
     try:
         with progress_bar(total, f"{kind}: {len(episodes)} memories", enabled=show) as tick:
-            runs = await run_episodes(episodes, make_system=make_system, cfg=cfg, llm=llm,
-                                      on_probe=tick)
+            runs = await run_episodes(
+                episodes, make_system=make_system, cfg=cfg, llm=llm, on_probe=tick
+            )
     finally:
         cached.close()
     meta = {
@@ -100,7 +128,7 @@ async def _evaluate(kind: str, path: str | Path, *, out: str | Path | None, limi
         "llm": getattr(llm, "model_id", None),
         "budgets": list(cfg.budgets),
         "seconds": round(time.perf_counter() - started, 1),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     report = build_report(kind, meta, runs)
     if out is not None:

@@ -15,7 +15,8 @@ import re
 import string
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Set as AbstractSet
+from typing import Any, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 
@@ -24,6 +25,7 @@ _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 _SPACE = re.compile(r"\s+")
+_PUNCT = frozenset(string.punctuation + "，。！？、：；“”‘’（）《》…")
 STOPWORDS = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being
     do does did have has had i you he she it we they me him her us them my your his its our their
@@ -41,7 +43,7 @@ def dedupe(items: Iterable[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
-def recall_at_k(ranked: Sequence[Hashable], gold: set[Hashable] | frozenset[Hashable], k: int) -> float:
+def recall_at_k(ranked: Sequence[Hashable], gold: AbstractSet[Any], k: int) -> float:
     """|top-k ∩ gold| / |gold|; ``ranked`` is deduplicated first. Empty gold is an error."""
     if not gold:
         raise ValueError("recall is undefined without evidence")
@@ -49,7 +51,7 @@ def recall_at_k(ranked: Sequence[Hashable], gold: set[Hashable] | frozenset[Hash
     return len(top & set(gold)) / len(gold)
 
 
-def full_hit_at_k(ranked: Sequence[Hashable], gold: set[Hashable] | frozenset[Hashable], k: int) -> float:
+def full_hit_at_k(ranked: Sequence[Hashable], gold: AbstractSet[Any], k: int) -> float:
     """1.0 when every gold item is in the top k, else 0.0."""
     return 1.0 if recall_at_k(ranked, gold, k) == 1.0 else 0.0
 
@@ -59,7 +61,7 @@ def rank_groups(ranked_units: Sequence[str], group_of: Mapping[str, str]) -> lis
     return dedupe(group_of[u] for u in ranked_units if u in group_of)
 
 
-def mrr(ranked: Sequence[Hashable], gold: set[Hashable] | frozenset[Hashable]) -> float:
+def mrr(ranked: Sequence[Hashable], gold: AbstractSet[Any]) -> float:
     for i, item in enumerate(dedupe(ranked), start=1):
         if item in gold:
             return 1.0 / i
@@ -75,7 +77,7 @@ def squash(text: str) -> str:
 
 
 def evidence_in_context(evidence_texts: Sequence[str], context: str) -> float:
-    """Share of evidence units whose own text appears verbatim (whitespace-insensitive) in context."""
+    """Share of evidence units whose own text is in the context (verbatim, whitespace squashed)."""
     if not evidence_texts:
         raise ValueError("evidence recall is undefined without evidence")
     ctx = squash(context)
@@ -85,7 +87,7 @@ def evidence_in_context(evidence_texts: Sequence[str], context: str) -> float:
 def normalise_answer(text: str) -> str:
     """SQuAD-style: lower case, punctuation and articles removed, whitespace squashed."""
     text = str(text).lower()
-    text = "".join(" " if ch in string.punctuation or ch in "，。！？、：；“”‘’（）" else ch for ch in text)
+    text = "".join(" " if ch in _PUNCT else ch for ch in text)
     return squash(_ARTICLES.sub(" ", text))
 
 

@@ -14,29 +14,52 @@ from typing import Any
 
 from .runner import SystemRun, summarise
 
-COLUMNS = ("R@5", "R@10", "R@20", "full@10", "S@5", "S@10", "ctx@1k", "ctx@2k", "ctx@4k",
-           "ans@2k", "tok@2k", "F1", "BLEU-1")
+COLUMNS = (
+    "R@5",
+    "R@10",
+    "R@20",
+    "full@10",
+    "S@5",
+    "S@10",
+    "ctx@1k",
+    "ctx@2k",
+    "ctx@4k",
+    "ans@2k",
+    "tok@2k",
+    "F1",
+    "BLEU-1",
+)
 CATEGORY_COLUMNS = ("R@10", "S@5", "ctx@2k")
 
 
-def build_report(dataset: str, meta: Mapping[str, Any], runs: Mapping[str, SystemRun],
-                 include_rows: bool = True) -> dict[str, Any]:
+def build_report(
+    dataset: str, meta: Mapping[str, Any], runs: Mapping[str, SystemRun], include_rows: bool = True
+) -> dict[str, Any]:
     systems = {name: summarise(run) for name, run in runs.items()}
     first = next(iter(runs.values()), None)
     rows = first.rows if first else []
-    counts: dict[str, int] = {"questions": len(rows), "scored": sum(r["apart"] is None for r in rows)}
+    counts: dict[str, int] = {
+        "questions": len(rows),
+        "scored": sum(r["apart"] is None for r in rows),
+    }
     for r in rows:
         if r["apart"]:
             counts[r["apart"]] = counts.get(r["apart"], 0) + 1
-    report: dict[str, Any] = {"dataset": dataset, "meta": dict(meta), "counts": counts,
-                              "systems": systems}
+    report: dict[str, Any] = {
+        "dataset": dataset,
+        "meta": dict(meta),
+        "counts": counts,
+        "systems": systems,
+    }
     if include_rows:
         report["rows"] = {name: run.rows for name, run in runs.items()}
     return report
 
 
 def _columns(report: Mapping[str, Any]) -> list[str]:
-    present = {k for s in report["systems"].values() for k, v in s["overall"].items() if v is not None}
+    present = {
+        k for s in report["systems"].values() for k, v in s["overall"].items() if v is not None
+    }
     return [c for c in COLUMNS if c in present]
 
 
@@ -55,15 +78,20 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     systems = report["systems"]
     header = ["metric", *systems]
     body = [["n", *[_fmt(s["overall"].get("n"), "n") for s in systems.values()]]]
-    body += [[c, *[_fmt(s["overall"].get(c), c) for s in systems.values()]] for c in _columns(report)]
+    body += [
+        [c, *[_fmt(s["overall"].get(c), c) for s in systems.values()]] for c in _columns(report)
+    ]
     body.append(["search p50 ms", *[_fmt(s["latency_ms"]["p50"], "ms") for s in systems.values()]])
     body.append(["search p95 ms", *[_fmt(s["latency_ms"]["p95"], "ms") for s in systems.values()]])
-    body.append(["ingest turns/s",
-                 *[_fmt(s["ingest"]["units_per_s"], "turns/s") for s in systems.values()]])
+    body.append(
+        ["ingest turns/s", *[_fmt(s["ingest"]["units_per_s"], "turns/s") for s in systems.values()]]
+    )
     return header, body
 
 
-def category_rows(report: Mapping[str, Any], group: str = "by_category") -> tuple[list[str], list[list[str]]]:
+def category_rows(
+    report: Mapping[str, Any], group: str = "by_category"
+) -> tuple[list[str], list[list[str]]]:
     """Per-category table: one row per (category, metric), one column per system."""
     systems = list(report["systems"])
     cats: list[str] = []
@@ -118,11 +146,15 @@ def markdown(report: Mapping[str, Any]) -> str:
     header, body = category_rows(report, "apart")
     if body:
         parts += ["", "## Reported apart (not in the overall numbers)", "", md_table(header, body)]
-    parts += ["", "R@k: recall of evidence units in the top k (derived hits count through their "
-              "source turns); S@k: session-level recall; full@10: all evidence in the top 10; "
-              "ctx@Nk: share of evidence turns whose own text is in the context packed at N "
-              "thousand tokens; ans@2k: share of the gold answer's tokens in that context; "
-              "tok@2k: tokens used.", ""]
+    parts += [
+        "",
+        "R@k: recall of evidence units in the top k (derived hits count through their "
+        "source turns); S@k: session-level recall; full@10: all evidence in the top 10; "
+        "ctx@Nk: share of evidence turns whose own text is in the context packed at N "
+        "thousand tokens; ans@2k: share of the gold answer's tokens in that context; "
+        "tok@2k: tokens used.",
+        "",
+    ]
     return "\n".join(parts)
 
 
@@ -133,15 +165,26 @@ def write_chart(report: Mapping[str, Any], path: str | Path) -> Path | None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    budgets = sorted({int(k[4:-1]) for s in report["systems"].values()
-                      for k, v in s["overall"].items() if k.startswith("ctx@") and v is not None})
+    budgets = sorted(
+        {
+            int(k[4:-1])
+            for s in report["systems"].values()
+            for k, v in s["overall"].items()
+            if k.startswith("ctx@") and v is not None
+        }
+    )
     if not budgets:
         return None
     fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
     for name, s in report["systems"].items():
         ys = [s["overall"].get(f"ctx@{b}k") for b in budgets]
-        ax.plot([b * 1000 for b in budgets], [y if y is not None else float("nan") for y in ys],
-                marker="o", linewidth=2.5 if name == "pmemo" else 1.2, label=name)
+        ax.plot(
+            [b * 1000 for b in budgets],
+            [y if y is not None else float("nan") for y in ys],
+            marker="o",
+            linewidth=2.5 if name == "pmemo" else 1.2,
+            label=name,
+        )
     ax.set_xlabel("context budget (tokens)")
     ax.set_ylabel("evidence recall in packed context")
     ax.set_ylim(0, 1)
@@ -178,7 +221,12 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Any]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), transient=False) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=False,
+    ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda *_: bar.advance(task)

@@ -68,7 +68,9 @@ class PmemoSystem:
 
     name = "pmemo"
 
-    def __init__(self, open_memory: Callable[[str], Any], workdir: str | Path | None = None) -> None:
+    def __init__(
+        self, open_memory: Callable[[str], Any], workdir: str | Path | None = None
+    ) -> None:
         self._open = open_memory
         self._workdir = workdir
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -90,8 +92,14 @@ class PmemoSystem:
             sessions.setdefault(unit.session, []).append(unit)
         for session, members in sessions.items():
             items = [
-                dict(session_id=session, content=u.text, role=u.role, actor=u.actor,
-                     timestamp=u.timestamp, **self.owner)
+                dict(
+                    session_id=session,
+                    content=u.text,
+                    role=u.role,
+                    actor=u.actor,
+                    timestamp=u.timestamp,
+                    **self.owner,
+                )
                 for u in members
             ]
             turns = await self.memory.add_many(items)
@@ -105,7 +113,9 @@ class PmemoSystem:
 
     async def pack(self, query: Query, budget: int) -> Pack:
         ctx = await self.memory.context(query.text, budget_tokens=budget, **self.owner)
-        units = tuple(self.uid_of[t.id] for h in ctx.items for t in h.sources if t.id in self.uid_of)
+        units = tuple(
+            self.uid_of[t.id] for h in ctx.items for t in h.sources if t.id in self.uid_of
+        )
         return Pack(ctx.text, int(ctx.tokens), units, _without_input(ctx))
 
     async def close(self) -> None:
@@ -142,8 +152,14 @@ def answer_prompt(question: str, context: str, asked_at: Any = None) -> str:
     return f"Memory context:\n{context}\n{when}\nQuestion: {question}"
 
 
-def score_probe(probe: Probe, ranked: Sequence[str], packs: dict[int, Pack],
-                texts: dict[str, str], session_of: dict[str, str], ks: Sequence[int]) -> dict[str, Any]:
+def score_probe(
+    probe: Probe,
+    ranked: Sequence[str],
+    packs: dict[int, Pack],
+    texts: dict[str, str],
+    session_of: dict[str, str],
+    ks: Sequence[int],
+) -> dict[str, Any]:
     """All retrieval metrics of one probe for one system (pure)."""
     row: dict[str, Any] = {}
     gold = set(probe.gold.evidence)
@@ -165,15 +181,18 @@ def score_probe(probe: Probe, ranked: Sequence[str], packs: dict[int, Pack],
     return row
 
 
-async def _ask(system: Any, probe: Probe, cfg: EvalConfig, run: SystemRun,
-               llm: Any) -> tuple[list[str], dict[int, Pack], str | None]:
+async def _ask(
+    system: Any, probe: Probe, cfg: EvalConfig, run: SystemRun, llm: Any
+) -> tuple[list[str], dict[int, Pack], str | None]:
     t0 = time.perf_counter()
     ranked = await _maybe(system.rank(probe.query, cfg.search_limit))
     run.latencies_ms.append((time.perf_counter() - t0) * 1000)
     packs = {b: await _maybe(system.pack(probe.query, b)) for b in cfg.budgets}
     prediction = None
     if llm is not None and probe.gold.answer:
-        pack = packs.get(cfg.answer_budget) or await _maybe(system.pack(probe.query, cfg.answer_budget))
+        pack = packs.get(cfg.answer_budget) or await _maybe(
+            system.pack(probe.query, cfg.answer_budget)
+        )
         prompt = answer_prompt(probe.query.text, pack.text, probe.query.asked_at)
         reply = await asyncio.to_thread(llm.complete_json, ANSWER_SYSTEM, prompt, Answer)
         prediction = reply.answer
@@ -209,9 +228,15 @@ async def run_episodes(
                     if prediction is not None and probe.gold.answer:
                         row["F1"] = token_f1(prediction, probe.gold.answer)
                         row["BLEU-1"] = bleu1(prediction, probe.gold.answer)
-                    runs[name].rows.append({"episode": episode.eid, "qid": probe.qid,
-                                            "category": probe.category, "apart": probe.apart,
-                                            "metrics": row})
+                    runs[name].rows.append(
+                        {
+                            "episode": episode.eid,
+                            "qid": probe.qid,
+                            "category": probe.category,
+                            "apart": probe.apart,
+                            "metrics": row,
+                        }
+                    )
                 if on_probe:
                     on_probe(probe.qid)
             for system in systems.values():
