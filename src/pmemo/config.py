@@ -71,8 +71,9 @@ class Settings:
                 raise InvalidInput(f"setting {f.name} must be >= 0, got {value!r}")
         if not 0.0 <= self.cluster_threshold <= 1.0:
             raise InvalidInput("setting cluster_threshold must be in [0, 1] (0 = the embedder's own)")
-        if self.short_term_turns < 1 or self.summary_every < 1:
-            raise InvalidInput("settings short_term_turns and summary_every must be >= 1")
+        if min(self.short_term_turns, self.summary_every, self.max_clusters, self.top_k_clusters) < 1:
+            raise InvalidInput(
+                "settings short_term_turns, summary_every, max_clusters, top_k_clusters must be >= 1")
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
 

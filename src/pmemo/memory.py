@@ -43,6 +43,7 @@ from .tokens import make_counter
 
 MAX_LIMIT = 1000
 MAX_BUDGET = 200_000
+HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 
 
 class Memory:
@@ -86,8 +87,7 @@ class Memory:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-            async with self._worker._busy:  # let a job in flight finish
-                pass
+        await self._worker.settle()
         self._store.close()
 
     async def __aenter__(self) -> Memory:
@@ -135,8 +135,9 @@ class Memory:
         unknown = set(item) - allowed
         if unknown:
             raise InvalidInput(f"unknown turn field(s): {', '.join(sorted(unknown))}")
-        if "session_id" not in item:
-            raise InvalidInput("session_id is required")
+        if item.get("session_id") is None:
+            raise InvalidInput("session_id is required (the conversation this turn belongs to)")
+        check_id("session_id", item["session_id"])
         scope = _scope(item, session_id=item["session_id"])
         text = validate.content(item.get("content"), self.settings)
         return NewTurn(scope, validate.role(item.get("role", "user")), text,
@@ -159,8 +160,11 @@ class Memory:
                                                      qvec, self.settings, session_id)
         scored = await asyncio.to_thread(fuse, self._store, lexical, vector, clusters, self.settings,
                                          session_id)
-        await self._count_hits([c.cluster_id for c in clusters])
-        windows = await asyncio.to_thread(self._store.max_steps, scope)
+        recalled = {c.cluster_id for c in clusters}
+        top = await asyncio.to_thread(self._store.cluster_of, [s.turn.id for s in scored[:HIT_DEPTH]])
+        await self._count_hits(sorted(recalled & set(top.values())))
+        windows = await asyncio.to_thread(self._store.max_steps, scope,
+                                          [s.turn.session_id for s in scored[:MAX_LIMIT]])
         turn_hits = hitlib.turn_hits(scored, windows, self.settings.short_term_turns)
         derived = await asyncio.to_thread(self._derived_hits, query, scope, qvec, vector)
         return turn_hits, derived
@@ -183,7 +187,7 @@ class Memory:
         half_life = self.settings.hit_half_life_days * 86400
         updated = await asyncio.to_thread(self._store.add_hits, cluster_ids, time.time(), half_life)
         for cluster in updated:
-            if cluster.hits >= self.settings.promote_hits:
+            if cluster.hits >= self.settings.promote_hits - 1e-6:  # decay shaves a hair off
                 promoted = await asyncio.to_thread(self._store.is_promoted, cluster.id)
                 if not promoted:
                     await asyncio.to_thread(self._store.enqueue, "promote", {"cluster_id": cluster.id})
@@ -339,3 +343,8 @@ def _load_indexes(store: Store, indexes: Indexes, model_id: str) -> None:
     stale = store.stale_turns(model_id, 10_000_000)
     for start in range(0, len(stale), 256):
         store.enqueue("embed", stale[start : start + 256])
+    previous = store.get_meta("embed_model")
+    if previous is not None and previous != model_id:
+        # centroids and summary vectors of the old model are not comparable: rebuild them
+        store.enqueue("reindex", {"recluster": store.reset_clusters()})
+    store.set_meta("embed_model", model_id)

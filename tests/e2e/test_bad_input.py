@@ -35,7 +35,7 @@ def intact(mem: SyncMemory, turn) -> None:
         ({"content": "ok", "user_id": "x" * 129}, "user_id=.* is invalid: use 1-128"),
         ({"content": "ok", "user_id": 7}, "user_id must be a string, got int"),
         ({"content": "ok", "session_id": "a b"}, "session_id='a b' is invalid"),
-        ({"content": "ok", "session_id": None}, "session_id must be a string"),
+        ({"content": "ok", "session_id": None}, "session_id is required"),
         ({"content": "ok", "tenant_id": ""}, "tenant_id='' is invalid"),
         ({"content": "ok", "agent_id": ["x"]}, "agent_id must be a string, got list"),
         ({"content": "ok", "group_id": "g1"}, "give exactly one of user_id or group_id"),

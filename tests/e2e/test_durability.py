@@ -54,7 +54,7 @@ def test_restart_keeps_everything(tmp_path, small_settings):
         turns = fill(m)
         m.drain()
         m.add_key("预算上限13万元", user_id="u1")
-        hits_before = [h.id for h in m.search("杭州出差", user_id="u1")]
+        hits_before = [h.id for h in m.search("杭州出差", user_id="u1") if h.kind == "turn"]
         m.drain()
         before = snapshot(m)
     with SyncMemory.open(tmp_path, embedder="hashing", settings=small_settings) as m:
@@ -63,7 +63,8 @@ def test_restart_keeps_everything(tmp_path, small_settings):
         assert [t.id for t in after[0]] == [t.id for t in turns]
         assert before[1] and before[2] and before[3]
         # the vector index is rebuilt on open: the same hits come back
-        assert [h.id for h in m.search("杭州出差", user_id="u1")] == hits_before
+        # (searching counts cluster hits and may promote a key line, so compare the turn hits)
+        assert [h.id for h in m.search("杭州出差", user_id="u1") if h.kind == "turn"] == hits_before
         assert m.add(user_id="u1", session_id="s1", content="after restart").step == 9
 
 
@@ -145,7 +146,7 @@ def test_model_change_triggers_reembedding(tmp_path, small_settings):
         m.drain(timeout=60)
         assert store.stats()["failed_jobs"] == 0
         assert all(c.member_ids for c in m.clusters(user_id="u1"))
-        _, centroids = store.centroids(turns[0].scope.owner_scope())
+        _, centroids, _sizes = store.centroids(turns[0].scope.owner_scope())
         assert centroids.shape[1] == 128
         assert all(
             v.shape == (128,)

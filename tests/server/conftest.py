@@ -52,8 +52,11 @@ def app(memory: Any, keys: KeyStore) -> Any:
 
 @pytest.fixture
 async def client(app: Any, key: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
-                                 headers={"Authorization": f"Bearer {key}"}) as c:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url=BASE,
+        headers={"Authorization": f"Bearer {key}"},
+    ) as c:
         yield c
 
 

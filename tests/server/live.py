@@ -74,8 +74,13 @@ class LiveServer:
             await memory.drain()
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(create_app(memory, keys), host="127.0.0.1", port=port,
-                                log_level="warning", lifespan="on")
+        config = uvicorn.Config(
+            create_app(memory, keys),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+        )
         self._server = uvicorn.Server(config)
         serving = asyncio.create_task(self._server.serve())
         while not self._server.started and not serving.done():

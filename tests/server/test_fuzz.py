@@ -21,12 +21,10 @@ _keys.close()
 
 
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_no_5xx(case: Any, live: LiveServer) -> None:
     key = live.admin_key if case.path.startswith("/v1/admin") else live.key
-    response = case.call(base_url=live.url, headers={"Authorization": f"Bearer {key}"},
-                         timeout=30)
+    response = case.call(base_url=live.url, headers={"Authorization": f"Bearer {key}"}, timeout=30)
     assert response.status_code < 500, (case.method, case.path, response.text[:500])
     if response.status_code >= 400:
         ctype = response.headers.get("content-type") or [""]

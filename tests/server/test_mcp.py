@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -38,22 +37,38 @@ async def exercise(client: Client) -> None:
         for prop in tools[name].input_schema["properties"].values():
             assert prop.get("description"), (name, prop)
 
-    turn = data(await client.call_tool("remember", {
-        **U, "session_id": "s1", "content": "My sister Ana lives in Porto."}))
-    data(await client.call_tool("remember", {
-        **U, "session_id": "s1", "content": "Noted!", "role": "assistant"}))
+    turn = data(
+        await client.call_tool(
+            "remember", {**U, "session_id": "s1", "content": "My sister Ana lives in Porto."}
+        )
+    )
+    data(
+        await client.call_tool(
+            "remember", {**U, "session_id": "s1", "content": "Noted!", "role": "assistant"}
+        )
+    )
     hits = data(await client.call_tool("recall", {**U, "query": "Ana Porto"}))["hits"]
     assert any("Ana" in h["text"] for h in hits)
     line = data(await client.call_tool("core_memory_append", {**U, "text": "Sister: Ana, Porto"}))
     assert line["origin"] == "user"
-    line = data(await client.call_tool("core_memory_replace", {
-        **U, "old_text": "Porto", "new_text": "Braga"}))
+    line = data(
+        await client.call_tool(
+            "core_memory_replace", {**U, "old_text": "Porto", "new_text": "Braga"}
+        )
+    )
     assert line["text"] == "Sister: Ana, Braga"
-    pack = data(await client.call_tool("get_context", {
-        **U, "query": "where does my sister live?", "session_id": "s1", "budget_tokens": 300}))
+    pack = data(
+        await client.call_tool(
+            "get_context",
+            {**U, "query": "where does my sister live?", "session_id": "s1", "budget_tokens": 300},
+        )
+    )
     assert "Braga" in pack["text"] and pack["items"][0]["tier"] == "key"
-    found = data(await client.call_tool("conversation_search", {
-        **U, "query": "sister", "start_date": "2000-01-01"}))["turns"]
+    found = data(
+        await client.call_tool(
+            "conversation_search", {**U, "query": "sister", "start_date": "2000-01-01"}
+        )
+    )["turns"]
     assert [t["id"] for t in found] == [turn["id"]]
     none = data(await client.call_tool("conversation_search", {**U, "end_date": "2000-01-01"}))
     assert none["turns"] == []
@@ -83,17 +98,22 @@ async def test_tools_over_http(memory: Any, keys: Any, key: str, other_key: str)
 
     def http(k: str | None) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {k}"} if k else {}
-        return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
-                                 headers=headers)
+        return httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url=BASE, headers=headers
+        )
 
     async with app.router.lifespan_context(app):
-        async with http(key) as h, Client(streamable_http_client(f"{BASE}/mcp",
-                                                                 http_client=h)) as client:
+        async with (
+            http(key) as h,
+            Client(streamable_http_client(f"{BASE}/mcp", http_client=h)) as client,
+        ):
             await exercise(client)
             await client.call_tool("remember", {**U, "session_id": "s9", "content": "t1 data"})
         # another tenant's key sees none of it
-        async with http(other_key) as h, Client(streamable_http_client(f"{BASE}/mcp",
-                                                                       http_client=h)) as client:
+        async with (
+            http(other_key) as h,
+            Client(streamable_http_client(f"{BASE}/mcp", http_client=h)) as client,
+        ):
             found = data(await client.call_tool("conversation_search", {**U}))
             assert found["turns"] == []
         async with http(None) as h:
@@ -108,7 +128,7 @@ async def test_tools_over_stdio(tmp_path: Path) -> None:
     pmemo = Path(sys.executable).with_name("pmemo")
     env = {**os.environ, "PMEMO_EMBEDDER": "hashing"}
     params = StdioServerParameters(
-        command=str(pmemo), args=["mcp", "--data", str(tmp_path / "d"), "--tenant", "t1"],
-        env=env)
+        command=str(pmemo), args=["mcp", "--data", str(tmp_path / "d"), "--tenant", "t1"], env=env
+    )
     async with Client(params) as client:
         await exercise(client)

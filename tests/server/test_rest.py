@@ -34,15 +34,28 @@ def problem(r: httpx.Response, status: int, code: str | None = None) -> dict[str
 
 
 async def test_add_one_and_batch(client: httpx.AsyncClient) -> None:
-    one = await add(client, "I moved to Lisbon last spring.", role="user", actor="Alice",
-                    metadata={"src": "test"})
+    one = await add(
+        client,
+        "I moved to Lisbon last spring.",
+        role="user",
+        actor="Alice",
+        metadata={"src": "test"},
+    )
     assert one["content"].startswith("I moved") and one["step"] == 1
     assert one["user_id"] == "alice" and one["metadata"] == {"src": "test"}
-    r = await client.post("/v1/turns", json={"turns": [
-        {**ALICE, "content": "Nice, how is Lisbon?", "role": "assistant"},
-        {**ALICE, "content": "Sunny, and I adopted a cat named Miso.",
-         "timestamp": "2024-05-01T10:00:00+00:00"},
-    ]})
+    r = await client.post(
+        "/v1/turns",
+        json={
+            "turns": [
+                {**ALICE, "content": "Nice, how is Lisbon?", "role": "assistant"},
+                {
+                    **ALICE,
+                    "content": "Sunny, and I adopted a cat named Miso.",
+                    "timestamp": "2024-05-01T10:00:00+00:00",
+                },
+            ]
+        },
+    )
     assert r.status_code == 201, r.text
     turns = r.json()["turns"]
     assert [t["step"] for t in turns] == [2, 3]
@@ -58,14 +71,21 @@ async def test_search_and_context(client: httpx.AsyncClient, memory: Any) -> Non
     hits = r.json()["hits"]
     assert hits and "Miso" in hits[0]["text"]
     assert {"tier", "score", "why", "sources", "source_ids"} <= hits[0].keys()
-    r = await client.post("/v1/context", json={"user_id": "alice", "session_id": "s1",
-                                              "query": "what is my cat's name?",
-                                              "budget_tokens": 500})
+    r = await client.post(
+        "/v1/context",
+        json={
+            "user_id": "alice",
+            "session_id": "s1",
+            "query": "what is my cat's name?",
+            "budget_tokens": 500,
+        },
+    )
     assert r.status_code == 200, r.text
     pack = r.json()
     assert "Miso" in pack["text"] and pack["budget"] == 500 and pack["tokens"] <= 500
-    assert all(i["tier"] in {"key", "long_term", "mid_term", "short_term", "input"}
-               for i in pack["items"])
+    assert all(
+        i["tier"] in {"key", "long_term", "mid_term", "short_term", "input"} for i in pack["items"]
+    )
 
 
 async def test_turns_sessions_owners(client: httpx.AsyncClient) -> None:
@@ -117,10 +137,15 @@ async def test_key_memory_crud(client: httpx.AsyncClient) -> None:
 
 
 async def test_summaries_clusters_stats(client: httpx.AsyncClient, memory: Any) -> None:
-    r = await client.post("/v1/turns", json={"turns": [
-        {**ALICE, "content": f"Message number {i} about gardening and tomatoes."}
-        for i in range(30)
-    ]})
+    r = await client.post(
+        "/v1/turns",
+        json={
+            "turns": [
+                {**ALICE, "content": f"Message number {i} about gardening and tomatoes."}
+                for i in range(30)
+            ]
+        },
+    )
     assert r.status_code == 201
     await memory.drain()
     r = await client.get("/v1/summaries", params={"user_id": "alice", "session_id": "s1"})
@@ -146,15 +171,29 @@ async def test_health(anon: httpx.AsyncClient) -> None:
 
 
 # auth -------------------------------------------------------------------
-ROUTES = [("POST", "/v1/turns"), ("POST", "/v1/search"), ("POST", "/v1/context"),
-          ("GET", "/v1/turns?user_id=a"), ("GET", "/v1/turns/1"), ("DELETE", "/v1/turns/1"),
-          ("GET", "/v1/sessions?user_id=a"), ("DELETE", "/v1/sessions/s1?user_id=a"),
-          ("GET", "/v1/owners"), ("DELETE", "/v1/owners?user_id=a"),
-          ("GET", "/v1/key?user_id=a"), ("POST", "/v1/key"), ("PUT", "/v1/key/1"),
-          ("DELETE", "/v1/key/1"), ("GET", "/v1/summaries?user_id=a"),
-          ("DELETE", "/v1/summaries/1"), ("GET", "/v1/clusters?user_id=a"),
-          ("GET", "/v1/stats"), ("GET", "/v1/admin/tenants"), ("POST", "/v1/admin/keys"),
-          ("DELETE", "/v1/admin/tenants/t1")]
+ROUTES = [
+    ("POST", "/v1/turns"),
+    ("POST", "/v1/search"),
+    ("POST", "/v1/context"),
+    ("GET", "/v1/turns?user_id=a"),
+    ("GET", "/v1/turns/1"),
+    ("DELETE", "/v1/turns/1"),
+    ("GET", "/v1/sessions?user_id=a"),
+    ("DELETE", "/v1/sessions/s1?user_id=a"),
+    ("GET", "/v1/owners"),
+    ("DELETE", "/v1/owners?user_id=a"),
+    ("GET", "/v1/key?user_id=a"),
+    ("POST", "/v1/key"),
+    ("PUT", "/v1/key/1"),
+    ("DELETE", "/v1/key/1"),
+    ("GET", "/v1/summaries?user_id=a"),
+    ("DELETE", "/v1/summaries/1"),
+    ("GET", "/v1/clusters?user_id=a"),
+    ("GET", "/v1/stats"),
+    ("GET", "/v1/admin/tenants"),
+    ("POST", "/v1/admin/keys"),
+    ("DELETE", "/v1/admin/tenants/t1"),
+]
 
 
 @pytest.mark.parametrize(("method", "path"), ROUTES)
@@ -172,8 +211,11 @@ async def test_tenants_are_isolated(client: httpx.AsyncClient, app: Any, other_k
     turn = await add(client, "secret of tenant one")
     r = await client.post("/v1/key", json={"user_id": "alice", "text": "t1 only"})
     key_id = r.json()["id"]
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
-                                 headers={"Authorization": f"Bearer {other_key}"}) as other:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url=BASE,
+        headers={"Authorization": f"Bearer {other_key}"},
+    ) as other:
         problem(await other.get(f"/v1/turns/{turn['id']}"), 404)
         problem(await other.delete(f"/v1/turns/{turn['id']}"), 404)
         problem(await other.put(f"/v1/key/{key_id}", json={"text": "x"}), 404)
@@ -189,8 +231,11 @@ async def test_tenants_are_isolated(client: httpx.AsyncClient, app: Any, other_k
 
 
 async def test_admin_routes(app: Any, key: str, admin_key: str, client: httpx.AsyncClient) -> None:
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
-                                 headers={"Authorization": f"Bearer {admin_key}"}) as admin:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url=BASE,
+        headers={"Authorization": f"Bearer {admin_key}"},
+    ) as admin:
         problem(await admin.get("/v1/stats"), 403, "forbidden")
         r = await admin.post("/v1/admin/keys", json={"tenant": "acme"})
         assert r.status_code == 201
@@ -206,34 +251,41 @@ async def test_admin_routes(app: Any, key: str, admin_key: str, client: httpx.As
 
 
 # validation -------------------------------------------------------------
-@pytest.mark.parametrize("body", [
-    {"session_id": "s1", "content": "no owner"},
-    {"user_id": "a", "group_id": "g", "session_id": "s1", "content": "two owners"},
-    {"user_id": "a b", "session_id": "s1", "content": "bad id"},
-    {"user_id": "a", "session_id": "s1", "content": ""},
-    {"user_id": "a", "session_id": "s1", "content": "x" * 100_001},
-    {"user_id": "a", "session_id": "s1", "content": "x", "tenant_id": "t2"},
-    {"turns": []},
-    {"turns": [{"user_id": "a", "session_id": "s1", "content": "x"}] * 501},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"session_id": "s1", "content": "no owner"},
+        {"user_id": "a", "group_id": "g", "session_id": "s1", "content": "two owners"},
+        {"user_id": "a b", "session_id": "s1", "content": "bad id"},
+        {"user_id": "a", "session_id": "s1", "content": ""},
+        {"user_id": "a", "session_id": "s1", "content": "x" * 100_001},
+        {"user_id": "a", "session_id": "s1", "content": "x", "tenant_id": "t2"},
+        {"turns": []},
+        {"turns": [{"user_id": "a", "session_id": "s1", "content": "x"}] * 501},
+    ],
+)
 async def test_bad_turns_are_422(client: httpx.AsyncClient, body: dict[str, Any]) -> None:
     problem(await client.post("/v1/turns", json=body), 422, "invalid_input")
 
 
-@pytest.mark.parametrize(("path", "body"), [
-    ("/v1/context", {"user_id": "a", "query": "q", "budget_tokens": 0}),
-    ("/v1/context", {"user_id": "a", "query": "q", "budget_tokens": 10**6}),
-    ("/v1/search", {"user_id": "a", "query": "q", "limit": 0}),
-    ("/v1/search", {"user_id": "a", "query": ""}),
-    ("/v1/key", {"user_id": "a", "text": ""}),
-])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/context", {"user_id": "a", "query": "q", "budget_tokens": 0}),
+        ("/v1/context", {"user_id": "a", "query": "q", "budget_tokens": 10**6}),
+        ("/v1/search", {"user_id": "a", "query": "q", "limit": 0}),
+        ("/v1/search", {"user_id": "a", "query": ""}),
+        ("/v1/key", {"user_id": "a", "text": ""}),
+    ],
+)
 async def test_limits_are_422(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> None:
     problem(await client.post(path, json=body), 422, "invalid_input")
 
 
 async def test_malformed_json_is_422(client: httpx.AsyncClient) -> None:
-    r = await client.post("/v1/turns", content=b"{not json",
-                          headers={"Content-Type": "application/json"})
+    r = await client.post(
+        "/v1/turns", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
     problem(r, 422)
 
 
@@ -258,8 +310,11 @@ class Raising:
 @pytest.mark.parametrize(("exc", "status"), [(cls("boom"), s) for cls, s in STATUS])
 async def test_error_table(keys: Any, key: str, exc: Exception, status: int) -> None:
     app = create_app(Raising(exc), keys, mcp=False, web=False)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
-                                 headers={"Authorization": f"Bearer {key}"}) as c:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url=BASE,
+        headers={"Authorization": f"Bearer {key}"},
+    ) as c:
         body = problem(await c.get("/v1/stats"), status, exc.code)  # type: ignore[attr-defined]
         if status >= 500:
             assert "boom" not in body["detail"]
@@ -268,8 +323,9 @@ async def test_error_table(keys: Any, key: str, exc: Exception, status: int) -> 
 async def test_unexpected_error_leaks_nothing(keys: Any, key: str) -> None:
     app = create_app(Raising(RuntimeError("secret internals")), keys, mcp=False, web=False)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with httpx.AsyncClient(transport=transport, base_url=BASE,
-                                 headers={"Authorization": f"Bearer {key}"}) as c:
+    async with httpx.AsyncClient(
+        transport=transport, base_url=BASE, headers={"Authorization": f"Bearer {key}"}
+    ) as c:
         r = await c.get("/v1/stats")
     assert r.status_code == 500
     assert "secret" not in r.text and "Traceback" not in r.text
@@ -285,16 +341,20 @@ async def test_readyz_when_store_fails(keys: Any) -> None:
 
 # CORS and docs ------------------------------------------------------------
 async def test_cors_off_by_default(anon: httpx.AsyncClient) -> None:
-    r = await anon.options("/v1/search", headers={"Origin": "https://evil.example",
-                                                 "Access-Control-Request-Method": "POST"})
+    r = await anon.options(
+        "/v1/search",
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+    )
     assert "access-control-allow-origin" not in r.headers
 
 
 async def test_cors_when_asked(memory: Any, keys: Any) -> None:
     app = create_app(memory, keys, cors_origins=["http://localhost:3000"], mcp=False)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as c:
-        r = await c.options("/v1/search", headers={"Origin": "http://localhost:3000",
-                                                  "Access-Control-Request-Method": "POST"})
+        r = await c.options(
+            "/v1/search",
+            headers={"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"},
+        )
     assert r.headers["access-control-allow-origin"] == "http://localhost:3000"
 
 
@@ -319,3 +379,10 @@ async def test_inspector_page_is_served(anon: httpx.AsyncClient) -> None:
     for asset in ("/static/app.js", "/static/style.css"):
         a = await anon.get(asset)
         assert a.status_code == 200 and "http://" not in a.text and "https://" not in a.text
+
+
+async def test_every_operation_is_documented(anon: httpx.AsyncClient) -> None:
+    spec = (await anon.get("/openapi.json")).json()
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            assert op.get("description"), f"{method.upper()} {path} has no description"

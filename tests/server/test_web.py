@@ -17,8 +17,15 @@ import pytest
 from .live import LiveServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
@@ -41,7 +48,7 @@ def page(browser: Any) -> Iterator[Any]:
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     outside: list[str] = []
-    pg.on("request", lambda r: None if r.url.startswith("http://127.0.0.1") else outside.append(r.url))
+    pg.on("request", lambda r: r.url.startswith("http://127.0.0.1") or outside.append(r.url))
     yield pg
     context.close()
     assert not errors, errors

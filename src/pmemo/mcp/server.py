@@ -12,18 +12,24 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, time
 from typing import Annotated, Any
 
-from pydantic import Field
-from pydantic_core import to_jsonable_python
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+from pydantic_core import to_jsonable_python
 
 from .. import errors
 from ..server.keys import KeyStore
 from ..server.schemas import ContextOut, HitOut, KeyLineOut, TurnOut
 
-TOOLS = ("remember", "recall", "get_context", "core_memory_append", "core_memory_replace",
-         "conversation_search", "forget")
+TOOLS = (
+    "remember",
+    "recall",
+    "get_context",
+    "core_memory_append",
+    "core_memory_replace",
+    "conversation_search",
+    "forget",
+)
 
 INSTRUCTIONS = (
     "pmemo keeps what was said across sessions. Call `remember` with each message, "
@@ -64,8 +70,9 @@ def _dump(model: Any) -> dict[str, Any]:
     return model.model_dump(mode="json")  # type: ignore[no-any-return]
 
 
-def build_server(memory: Any, *, tenant: str | None = "default",
-                 keys: KeyStore | None = None) -> MCPServer:
+def build_server(
+    memory: Any, *, tenant: str | None = "default", keys: KeyStore | None = None
+) -> MCPServer:
     """An MCPServer whose tools call ``memory``.
 
     ``tenant`` is used when the transport has no headers (stdio); over HTTP, ``keys``
@@ -89,8 +96,12 @@ def build_server(memory: Any, *, tenant: str | None = "default",
         return info.tenant
 
     def scope(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
-        return {"tenant_id": tenant_of(ctx), "user_id": user_id, "group_id": group_id,
-                "agent_id": agent_id}
+        return {
+            "tenant_id": tenant_of(ctx),
+            "user_id": user_id,
+            "group_id": group_id,
+            "agent_id": agent_id,
+        }
 
     @server.tool()
     async def remember(
@@ -107,8 +118,13 @@ def build_server(memory: Any, *, tenant: str | None = "default",
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
         with _mapped():
-            turn = await memory.add(session_id=session_id, content=content, role=role,
-                                    actor=actor, **scope(ctx, user_id, group_id, agent_id))
+            turn = await memory.add(
+                session_id=session_id,
+                content=content,
+                role=role,
+                actor=actor,
+                **scope(ctx, user_id, group_id, agent_id),
+            )
             return _dump(TurnOut.of(turn))
 
     @server.tool()
@@ -123,8 +139,9 @@ def build_server(memory: Any, *, tenant: str | None = "default",
     ) -> dict[str, Any]:
         """Search every memory tier; returns ranked items with their tier, score and why."""
         with _mapped():
-            hits = await memory.search(query, limit=limit, session_id=session_id,
-                                       **scope(ctx, user_id, group_id, agent_id))
+            hits = await memory.search(
+                query, limit=limit, session_id=session_id, **scope(ctx, user_id, group_id, agent_id)
+            )
             return {"hits": [_dump(HitOut.of(h)) for h in hits]}
 
     @server.tool()
@@ -139,10 +156,17 @@ def build_server(memory: Any, *, tenant: str | None = "default",
         group_id: GroupId = None,
         agent_id: AgentId = "default",
     ) -> dict[str, Any]:
-        """The packed memory context for a message within a token budget; put `text` in the prompt."""
+        """The packed memory context for a message, within a token budget.
+
+        Put its `text` in the prompt; `items` say where each part came from and why.
+        """
         with _mapped():
-            pack = await memory.context(query, session_id=session_id, budget_tokens=budget_tokens,
-                                        **scope(ctx, user_id, group_id, agent_id))
+            pack = await memory.context(
+                query,
+                session_id=session_id,
+                budget_tokens=budget_tokens,
+                **scope(ctx, user_id, group_id, agent_id),
+            )
             return _dump(ContextOut.of(pack))
 
     @server.tool()
@@ -161,8 +185,12 @@ def build_server(memory: Any, *, tenant: str | None = "default",
     @server.tool()
     async def core_memory_replace(
         ctx: Context,
-        old_text: Annotated[str, Field(description="Text of the key-memory line to change "
-                                       "(a unique part of it is enough).")],
+        old_text: Annotated[
+            str,
+            Field(
+                description="Text of the key-memory line to change (a unique part of it is enough)."
+            ),
+        ],
         new_text: Annotated[str, Field(description="What that line should say instead.")],
         user_id: UserId = None,
         group_id: GroupId = None,
@@ -178,8 +206,9 @@ def build_server(memory: Any, *, tenant: str | None = "default",
                     f"{what} key-memory lines contain {old_text[:60]!r}; quote one line exactly"
                 )
             line = lines[0]
-            updated = await memory.update_key(line.id, line.text.replace(old_text, new_text),
-                                              tenant_id=sc["tenant_id"])
+            updated = await memory.update_key(
+                line.id, line.text.replace(old_text, new_text), tenant_id=sc["tenant_id"]
+            )
             return _dump(KeyLineOut.of(updated))
 
     @server.tool()
@@ -197,16 +226,27 @@ def build_server(memory: Any, *, tenant: str | None = "default",
     ) -> dict[str, Any]:
         """Raw past messages by text and date range, oldest first."""
         with _mapped():
-            turns = await memory.turns(session_id=session_id, limit=limit, offset=page * limit,
-                                       since=_dt(start_date), until=_dt(end_date, end=True),
-                                       text=query, **scope(ctx, user_id, group_id, agent_id))
+            turns = await memory.turns(
+                session_id=session_id,
+                limit=limit,
+                offset=page * limit,
+                since=_dt(start_date),
+                until=_dt(end_date, end=True),
+                text=query,
+                **scope(ctx, user_id, group_id, agent_id),
+            )
             return {"turns": [_dump(TurnOut.of(t)) for t in turns], "page": page}
 
     @server.tool()
     async def forget(
         ctx: Context,
-        id: Annotated[str, Field(description="What to delete: 'turn:12' (or just 12), "
-                                 "'key:3' or 'summary:5', as ids appear in other tools' results.")],
+        id: Annotated[
+            str,
+            Field(
+                description="What to delete: 'turn:12' (or just 12), "
+                "'key:3' or 'summary:5', as ids appear in other tools' results."
+            ),
+        ],
     ) -> dict[str, Any]:
         """Delete one memory by id. Deleting a turn also removes what was derived from it."""
         with _mapped():

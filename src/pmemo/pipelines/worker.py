@@ -32,6 +32,7 @@ class Worker:
         self.settings = settings
         self.wake = asyncio.Event()
         self._busy = asyncio.Lock()
+        self._inflight: asyncio.Future[None] | None = None
 
     async def run_forever(self) -> None:
         while True:
@@ -47,8 +48,15 @@ class Worker:
         async with self._busy:
             jobs = await asyncio.to_thread(self.store.claim, CLAIM)
             if jobs:
-                await asyncio.to_thread(self._process, jobs)
+                # shielded: a cancelled worker still lets the thread finish its batch
+                self._inflight = asyncio.ensure_future(asyncio.to_thread(self._process, jobs))
+                await asyncio.shield(self._inflight)
             return len(jobs)
+
+    async def settle(self) -> None:
+        """Wait for the batch a cancelled worker left running in its thread."""
+        if self._inflight is not None:
+            await asyncio.gather(self._inflight, return_exceptions=True)
 
     def _process(self, jobs: list[Job]) -> None:
         turn_jobs = [j for j in jobs if j.kind in ("turns", "embed")]
@@ -57,6 +65,8 @@ class Worker:
         for job in jobs:
             if job.kind == "promote":
                 self._guard([job], lambda js: self.tiers.promote(int(js[0].payload["cluster_id"])))
+            elif job.kind == "reindex":
+                self._guard([job], lambda js: self._reindex(js[0].payload["recluster"]))
             elif job.kind not in ("turns", "embed"):
                 self.store.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
 
@@ -72,17 +82,32 @@ class Worker:
             self.store.finish(job.id)
 
     def _turns(self, jobs: list[Job]) -> None:
-        ids = [int(i) for job in jobs for i in job.payload]
+        ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
+                                 for i in job.payload))
         turns = [t for t in (self.store.get_turns(ids).get(i) for i in ids) if t is not None]
         vectors = self.embed.passages([t.content for t in turns])
         rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(turns)]
         self.store.put_vectors("turn", rows, self.embed.model_id)
         for turn_id, scope_key, vec in rows:
             self.indexes.turns.add(scope_key, turn_id, vec)
-        for job in jobs:
-            if job.kind == "turns":
-                for turn in (t for t in turns if t.id in set(job.payload)):
-                    self._after_turn(turn)
+        after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
+        for turn in turns:
+            if turn.id in after:
+                self._after_turn(turn)
+
+    def _reindex(self, recluster: list[int]) -> None:
+        """After an embedder change: re-embed summaries and rebuild clusters from their members."""
+        for sid in self.store.stale_summaries(self.embed.model_id):
+            summary = self.store.get_summary(sid)
+            if summary is not None:
+                vec = self.embed.passages([summary.text])[0]
+                self.store.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
+                self.indexes.summaries.add(summary.scope.key, sid, vec)
+        turns = self.store.get_turns(recluster)
+        vectors = self.store.get_vectors("turn", list(turns))
+        for turn_id in sorted(turns):
+            if turn_id in vectors and not self.store.cluster_of([turn_id]):
+                self.tiers.absorb(turns[turn_id], vectors[turn_id])
 
     def _after_turn(self, turn: Turn) -> None:
         n, every = self.settings.short_term_turns, self.settings.summary_every
@@ -90,13 +115,14 @@ class Worker:
             leaving = self.store.turn_at(turn.scope, turn.session_id, turn.step - n)
             if leaving is not None:
                 vec = self.store.get_vectors("turn", [leaving.id]).get(leaving.id)
-                if vec is not None:
+                if vec is not None and not self.store.cluster_of([leaving.id]):
                     self.tiers.absorb(leaving, vec)
         if turn.step % every == 0:
             span = [self.store.turn_at(turn.scope, turn.session_id, s)
                     for s in range(turn.step - every + 1, turn.step + 1)]
             present = [t for t in span if t is not None]
-            if present:
+            done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
+            if present and (present[0].step, present[-1].step) not in done:  # a re-run job is a no-op
                 summary = self.tiers.add_summary(present)
                 self.indexes.summaries.add(turn.scope.key, summary.id,
                                self.store.get_vectors("summary", [summary.id])[summary.id])

@@ -29,34 +29,31 @@ class Scored:
 class ClusterRecall:
     cluster_id: int
     similarity: float
-    member_ids: tuple[int, ...]
 
 
 async def candidates(store: Store, index: VectorIndex, scope: Scope, query: str,
                      qvec: np.ndarray | None, settings: Settings, session_id: str | None,
-                     ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[ClusterRecall]]:
+                     cluster_floor: float = 0.0) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[ClusterRecall]]:
     """The three tier reads, run concurrently."""
     terms = list(query_terms(query))
     lexical = asyncio.to_thread(store.lexical, scope, terms, POOL, session_id)
     if qvec is None:
         return await lexical, [], []
     vector = asyncio.to_thread(index.search, scope.key, qvec, POOL if session_id is None else POOL * 5)
-    clusters = asyncio.to_thread(recall_clusters, store, scope, qvec, settings.top_k_clusters)
+    clusters = asyncio.to_thread(recall_clusters, store, scope, qvec, settings.top_k_clusters,
+                                 cluster_floor)
     return await asyncio.gather(lexical, vector, clusters)
 
 
-def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int) -> list[ClusterRecall]:
-    ids, centroids = store.centroids(scope)
-    if not ids:
+def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
+                    floor: float = 0.0) -> list[ClusterRecall]:
+    """Top-k clusters by centroid similarity; only ones at least ``floor`` similar count."""
+    ids, centroids, _ = store.centroids(scope)
+    if not ids or centroids.shape[1] != qvec.shape[0]:
         return []
     sims = centroids @ qvec
     top = np.argsort(-sims, kind="stable")[:k]
-    out = []
-    for i in top:
-        cluster = store.get_cluster(ids[int(i)])
-        if cluster is not None:
-            out.append(ClusterRecall(cluster.id, float(sims[int(i)]), cluster.member_ids))
-    return out
+    return [ClusterRecall(ids[int(i)], float(sims[int(i)])) for i in top if sims[int(i)] >= floor]
 
 
 def fuse(store: Store, lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
@@ -64,10 +61,9 @@ def fuse(store: Store, lexical: list[tuple[int, float]], vector: list[tuple[int,
     """Weighted fusion of lexical, vector, recency, cluster and neighbour signals."""
     lex = max_normalised(dict(lexical))
     vec = above_floor(dict(vector))
-    in_cluster: dict[int, float] = {}
-    for rank, recall in enumerate(clusters):
-        for member in recall.member_ids:
-            in_cluster.setdefault(member, 1.0 - rank / max(len(clusters), 1))
+    recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
+    membership = store.cluster_of([*lex, *vec]) if recalled else {}
+    in_cluster = {t: recalled[c] for t, c in membership.items() if c in recalled}
     turns = store.get_turns([*lex, *vec])
     if session_id is not None:
         turns = {i: t for i, t in turns.items() if t.session_id == session_id}

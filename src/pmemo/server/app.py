@@ -47,17 +47,26 @@ def create_app(
                 await stack.enter_async_context(mcp_server.session_manager.run())
             yield
 
-    app = FastAPI(title="pmemo", version=_version(), description=DESCRIPTION,
-                  docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = FastAPI(
+        title="pmemo",
+        version=_version(),
+        description=DESCRIPTION,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
     app.state.memory = memory
     app.state.keys = keys
     problems.install(app)
     app.state.docs = docs.install(app)
     for module in (routes_memory, routes_inspect, routes_admin):
-        app.include_router(module.router, responses={
-            401: {"model": problems_model(), "description": "missing or wrong API key"},
-            422: {"model": problems_model(), "description": "invalid input"},
-        })
+        app.include_router(
+            module.router,
+            responses={
+                401: {"model": problems_model(), "description": "missing or wrong API key"},
+                422: {"model": problems_model(), "description": "invalid input"},
+            },
+        )
     _health(app)
     if mcp_server is not None:
         from .mcp_mount import mount
@@ -68,8 +77,12 @@ def create_app(
 
         install_web(app)
     if cors_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins),
-                           allow_methods=["*"], allow_headers=["Authorization", "Content-Type"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["*"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
     return app
 
 

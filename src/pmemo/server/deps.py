@@ -46,7 +46,8 @@ IdQuery = Annotated[str | None, Query(pattern=ID, max_length=128)]
 
 
 def owner_scope(
-    user_id: IdQuery = None, group_id: IdQuery = None,
+    user_id: IdQuery = None,
+    group_id: IdQuery = None,
     agent_id: Annotated[str, Query(pattern=ID, max_length=128)] = "default",
 ) -> dict[str, Any]:
     """``user_id`` or ``group_id`` (exactly one) and ``agent_id`` from the query string."""

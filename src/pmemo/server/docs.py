@@ -28,9 +28,11 @@ Every /v1 route needs <code>Authorization: Bearer &lt;key&gt;</code>.</p><div id
 fetch('/openapi.json').then(r=>r.json()).then(s=>{const root=document.getElementById('r');
 for(const [p,ops] of Object.entries(s.paths)){for(const [m,op] of Object.entries(ops)){
 const d=document.createElement('div');const h=document.createElement('h3');
-h.innerHTML='<span class="m"></span><code></code>';h.querySelector('.m').textContent=m.toUpperCase();
+h.innerHTML='<span class="m"></span><code></code>';
+h.querySelector('.m').textContent=m.toUpperCase();
 h.querySelector('code').textContent=p;d.appendChild(h);const t=document.createElement('pre');
-t.textContent=(op.summary||'')+'\\n'+(op.description||'');d.appendChild(t);root.appendChild(d);}}});
+t.textContent=(op.summary||'')+'\\n'+(op.description||'');d.appendChild(t);
+root.appendChild(d);}}});
 </script></body></html>"""
 
 
@@ -59,7 +61,8 @@ def install(app: FastAPI) -> str:
     @app.get("/docs", include_in_schema=False)
     async def swagger_docs() -> HTMLResponse:
         return get_swagger_ui_html(
-            openapi_url="/openapi.json", title="pmemo API",
+            openapi_url="/openapi.json",
+            title="pmemo API",
             swagger_js_url=f"{ASSETS}/swagger-ui-bundle.js",
             swagger_css_url=f"{ASSETS}/swagger-ui.css",
             swagger_favicon_url=f"{ASSETS}/favicon.png",

@@ -34,11 +34,19 @@ class KeyGuard:
                     raise Forbidden("admin keys cannot read memory; use a tenant key")
             except (AuthError, Forbidden) as exc:
                 status = 401 if isinstance(exc, AuthError) else 403
-                body = json.dumps({"type": "about:blank", "title": "Unauthorized"
-                                   if status == 401 else "Forbidden", "status": status,
-                                   "code": exc.code, "detail": str(exc)}).encode()
-                headers = [(b"content-type", PROBLEM_TYPE.encode()),
-                           (b"www-authenticate", b"Bearer")]
+                body = json.dumps(
+                    {
+                        "type": "about:blank",
+                        "title": "Unauthorized" if status == 401 else "Forbidden",
+                        "status": status,
+                        "code": exc.code,
+                        "detail": str(exc),
+                    }
+                ).encode()
+                headers = [
+                    (b"content-type", PROBLEM_TYPE.encode()),
+                    (b"www-authenticate", b"Bearer"),
+                ]
                 await send({"type": "http.response.start", "status": status, "headers": headers})
                 await send({"type": "http.response.body", "body": body})
                 return
@@ -51,7 +59,8 @@ def mount(app: FastAPI, server: Any, keys: KeyStore, *, host: str = "127.0.0.1")
     if host not in LOOPBACK:
         # Bound beyond loopback: the bearer key is the protection, not the Host header.
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    server.streamable_http_app(stateless_http=True, json_response=True, host=host,
-                               transport_security=security)
+    server.streamable_http_app(
+        stateless_http=True, json_response=True, host=host, transport_security=security
+    )
     endpoint = KeyGuard(StreamableHTTPASGIApp(server.session_manager), keys)
     app.router.routes.append(Route("/mcp", endpoint=endpoint, methods=["GET", "POST", "DELETE"]))

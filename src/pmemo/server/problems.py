@@ -34,9 +34,18 @@ STATUS: tuple[tuple[type[errors.PMemoError], int], ...] = (
     (errors.PMemoError, 500),
 )
 
-TITLES = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-          409: "Conflict", 413: "Content Too Large", 422: "Unprocessable Content",
-          500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+TITLES = {
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
 
 PROBLEM_TYPE = "application/problem+json"
 
@@ -49,19 +58,25 @@ def status_of(exc: errors.PMemoError) -> int:
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
-    body = {"type": "about:blank", "title": TITLES.get(status, "Error"), "status": status,
-            "code": code, "detail": detail, **extra}
+    body = {
+        "type": "about:blank",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(jsonable_encoder(body), status_code=status, headers=headers,
-                        media_type=PROBLEM_TYPE)
+    return JSONResponse(
+        jsonable_encoder(body), status_code=status, headers=headers, media_type=PROBLEM_TYPE
+    )
 
 
 async def _pmemo_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.PMemoError)
     status = status_of(exc)
     if status >= 500:
-        log.error("%s %s failed: %s: %s", request.method, request.url.path,
-                  type(exc).__name__, exc)
+        log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
         return problem(status, exc.code, "the server could not complete this request; see its log")
     return problem(status, exc.code, str(exc))
 

@@ -41,20 +41,33 @@ def _removed(result: Any) -> Removed:
 # turns -------------------------------------------------------------------
 @router.get("/turns", response_model=TurnsOut)
 async def list_turns(
-    memory: Mem, tenant: Tenant, owner: Owner, session_id: SessionQ = None,
+    memory: Mem,
+    tenant: Tenant,
+    owner: Owner,
+    session_id: SessionQ = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-    since: datetime | None = None, until: datetime | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
     text: Annotated[str | None, Query(min_length=1, max_length=500)] = None,
 ) -> TurnsOut:
     """Raw turns, oldest first, filtered by session, time range and text."""
-    turns = await memory.turns(session_id=session_id, limit=limit, offset=offset, since=since,
-                               until=until, text=text, tenant_id=tenant, **owner)
+    turns = await memory.turns(
+        session_id=session_id,
+        limit=limit,
+        offset=offset,
+        since=since,
+        until=until,
+        text=text,
+        tenant_id=tenant,
+        **owner,
+    )
     return TurnsOut(turns=[TurnOut.of(t) for t in turns])
 
 
 @router.get("/turns/{turn_id}", response_model=TurnOut)
 async def get_turn(turn_id: RowId, memory: Mem, tenant: Tenant) -> TurnOut:
+    """One turn by id (404 if it is not in this key's tenant)."""
     return TurnOut.of(await memory.get_turn(turn_id, tenant_id=tenant))
 
 
@@ -67,6 +80,7 @@ async def delete_turn(turn_id: RowId, memory: Mem, tenant: Tenant) -> Removed:
 # sessions and owners -----------------------------------------------------
 @router.get("/sessions", response_model=SessionsOut)
 async def list_sessions(memory: Mem, tenant: Tenant, owner: Owner) -> SessionsOut:
+    """The sessions of one user or group, with turn counts and first/last times."""
     rows = await memory.sessions(tenant_id=tenant, **owner)
     return SessionsOut(sessions=[SessionOut(**r) for r in rows])
 
@@ -74,14 +88,18 @@ async def list_sessions(memory: Mem, tenant: Tenant, owner: Owner) -> SessionsOu
 @router.delete("/sessions/{session_id}", response_model=Removed)
 async def delete_session(
     session_id: Annotated[str, Path(pattern=ID, max_length=128)],
-    memory: Mem, tenant: Tenant, owner: Owner,
+    memory: Mem,
+    tenant: Tenant,
+    owner: Owner,
 ) -> Removed:
+    """Forget one session of a user or group and what was derived from it."""
     return _removed(await memory.delete_session(session_id, tenant_id=tenant, **owner))
 
 
 @router.get("/owners", response_model=OwnersOut)
 async def list_owners(
-    memory: Mem, tenant: Tenant,
+    memory: Mem,
+    tenant: Tenant,
     agent_id: Annotated[str, Query(pattern=ID, max_length=128)] = "default",
 ) -> OwnersOut:
     """Users (`u:<id>`) and groups (`g:<id>`) that have memory under this agent."""
@@ -104,16 +122,19 @@ async def list_key(memory: Mem, tenant: Tenant, owner: Owner) -> KeyLinesOut:
 
 @router.post("/key", status_code=201, response_model=KeyLineOut)
 async def add_key(body: KeyIn, memory: Mem, tenant: Tenant) -> KeyLineOut:
+    """Add a user-set key-memory line (it outranks promoted ones)."""
     return KeyLineOut.of(await memory.add_key(body.text, tenant_id=tenant, **body.scope()))
 
 
 @router.put("/key/{key_id}", response_model=KeyLineOut)
 async def update_key(key_id: RowId, body: KeyUpdate, memory: Mem, tenant: Tenant) -> KeyLineOut:
+    """Change the text of one key-memory line."""
     return KeyLineOut.of(await memory.update_key(key_id, body.text, tenant_id=tenant))
 
 
 @router.delete("/key/{key_id}", status_code=204)
 async def delete_key(key_id: RowId, memory: Mem, tenant: Tenant) -> Response:
+    """Delete one key-memory line."""
     await memory.delete_key(key_id, tenant_id=tenant)
     return Response(status_code=204)
 
@@ -130,6 +151,7 @@ async def list_summaries(
 
 @router.delete("/summaries/{summary_id}", status_code=204)
 async def delete_summary(summary_id: RowId, memory: Mem, tenant: Tenant) -> Response:
+    """Delete one long-term summary (its turns stay)."""
     await memory.delete_summary(summary_id, tenant_id=tenant)
     return Response(status_code=204)
 

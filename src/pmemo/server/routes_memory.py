@@ -39,8 +39,9 @@ async def add_turns(
 @router.post("/search", response_model=HitsOut)
 async def search(body: SearchIn, memory: Mem, tenant: Tenant) -> HitsOut:
     """Ranked items from every tier, best first (`Memory.search`), without packing."""
-    hits = await memory.search(body.query, limit=body.limit, session_id=body.session_id,
-                               tenant_id=tenant, **body.scope())
+    hits = await memory.search(
+        body.query, limit=body.limit, session_id=body.session_id, tenant_id=tenant, **body.scope()
+    )
     return HitsOut(hits=[HitOut.of(h) for h in hits])
 
 
@@ -50,7 +51,11 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
 
     `text` is ready for a prompt; each item says its tier, score and why it was chosen.
     """
-    pack = await memory.context(body.query, session_id=body.session_id,
-                                budget_tokens=body.budget_tokens, tenant_id=tenant,
-                                **body.scope())
+    pack = await memory.context(
+        body.query,
+        session_id=body.session_id,
+        budget_tokens=body.budget_tokens,
+        tenant_id=tenant,
+        **body.scope(),
+    )
     return ContextOut.of(pack)

@@ -21,7 +21,6 @@ MAX_BATCH = 500
 MAX_BUDGET = 32_000
 
 
-
 def _id(default: Any = ..., **kw: Any) -> Any:
     return Field(default, pattern=ID, min_length=1, max_length=128, **kw)
 
@@ -54,8 +53,12 @@ class TurnIn(ScopeIn):
         extra="forbid",
         json_schema_extra={
             "examples": [
-                {"user_id": "alice", "session_id": "s1", "role": "user",
-                 "content": "I moved to Lisbon last spring."}
+                {
+                    "user_id": "alice",
+                    "session_id": "s1",
+                    "role": "user",
+                    "content": "I moved to Lisbon last spring.",
+                }
             ]
         },
     )
@@ -69,9 +72,14 @@ class TurnIn(ScopeIn):
 
     def args(self, tenant: str) -> dict[str, Any]:
         return {
-            **self.scope(), "tenant_id": tenant, "session_id": self.session_id,
-            "content": self.content, "role": self.role, "actor": self.actor,
-            "timestamp": self.timestamp, "metadata": self.metadata,
+            **self.scope(),
+            "tenant_id": tenant,
+            "session_id": self.session_id,
+            "content": self.content,
+            "role": self.role,
+            "actor": self.actor,
+            "timestamp": self.timestamp,
+            "metadata": self.metadata,
         }
 
 
@@ -96,8 +104,14 @@ class ContextIn(ScopeIn):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "examples": [{"user_id": "alice", "session_id": "s1",
-                          "query": "where do I live?", "budget_tokens": 1000}]
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s1",
+                    "query": "where do I live?",
+                    "budget_tokens": 1000,
+                }
+            ]
         },
     )
 
@@ -147,9 +161,17 @@ class TurnOut(BaseModel):
     @classmethod
     def of(cls, t: Turn) -> TurnOut:
         return cls(
-            id=t.id, session_id=t.session_id, user_id=t.scope.user_id, group_id=t.scope.group_id,
-            agent_id=t.scope.agent_id, step=t.step, role=t.role, content=t.content,
-            actor=t.actor, timestamp=t.timestamp, metadata=dict(t.metadata or {}),
+            id=t.id,
+            session_id=t.session_id,
+            user_id=t.scope.user_id,
+            group_id=t.scope.group_id,
+            agent_id=t.scope.agent_id,
+            step=t.step,
+            role=t.role,
+            content=t.content,
+            actor=t.actor,
+            timestamp=t.timestamp,
+            metadata=dict(t.metadata or {}),
         )
 
 
@@ -171,9 +193,15 @@ class HitOut(BaseModel):
     @classmethod
     def of(cls, h: Hit) -> HitOut:
         return cls(
-            id=h.id, kind=h.kind, tier=h.tier, text=h.text, score=_finite(float(h.score)),
-            why=h.why, source_ids=[s.id for s in h.sources],
-            sources=[TurnOut.of(s) for s in h.sources], timestamp=h.timestamp,
+            id=h.id,
+            kind=h.kind,
+            tier=h.tier,
+            text=h.text,
+            score=_finite(float(h.score)),
+            why=h.why,
+            source_ids=[s.id for s in h.sources],
+            sources=[TurnOut.of(s) for s in h.sources],
+            timestamp=h.timestamp,
         )
 
 
@@ -190,8 +218,13 @@ class ContextOut(BaseModel):
 
     @classmethod
     def of(cls, p: ContextPack) -> ContextOut:
-        return cls(query=p.query, text=p.text, items=[HitOut.of(h) for h in p.items],
-                   tokens=p.tokens, budget=p.budget)
+        return cls(
+            query=p.query,
+            text=p.text,
+            items=[HitOut.of(h) for h in p.items],
+            tokens=p.tokens,
+            budget=p.budget,
+        )
 
 
 class KeyLineOut(BaseModel):
@@ -204,8 +237,14 @@ class KeyLineOut(BaseModel):
 
     @classmethod
     def of(cls, k: KeyLine) -> KeyLineOut:
-        return cls(id=k.id, text=k.text, origin=k.origin, source_ids=list(k.source_ids),
-                   created_at=k.created_at, updated_at=k.updated_at)
+        return cls(
+            id=k.id,
+            text=k.text,
+            origin=k.origin,
+            source_ids=list(k.source_ids),
+            created_at=k.created_at,
+            updated_at=k.updated_at,
+        )
 
 
 class KeyLinesOut(BaseModel):
@@ -224,9 +263,16 @@ class SummaryOut(BaseModel):
 
     @classmethod
     def of(cls, s: Summary) -> SummaryOut:
-        return cls(id=s.id, session_id=s.scope.session_id, step_from=s.step_from,
-                   step_to=s.step_to, text=s.text, method=s.method,
-                   source_ids=list(s.source_ids), created_at=s.created_at)
+        return cls(
+            id=s.id,
+            session_id=s.scope.session_id,
+            step_from=s.step_from,
+            step_to=s.step_to,
+            text=s.text,
+            method=s.method,
+            source_ids=list(s.source_ids),
+            created_at=s.created_at,
+        )
 
 
 class SummariesOut(BaseModel):
@@ -243,8 +289,14 @@ class ClusterOut(BaseModel):
 
     @classmethod
     def of(cls, c: ClusterModel) -> ClusterOut:
-        return cls(id=c.id, size=c.size, hits=_finite(float(c.hits)), label=c.label,
-                   member_ids=list(c.member_ids), updated_at=c.updated_at)
+        return cls(
+            id=c.id,
+            size=c.size,
+            hits=_finite(float(c.hits)),
+            label=c.label,
+            member_ids=list(c.member_ids),
+            updated_at=c.updated_at,
+        )
 
 
 class ClustersOut(BaseModel):

@@ -33,8 +33,9 @@ def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[flo
         line = f"{speaker}: {parts[0]}" if speaker else parts[0]
         cost = len(line) + (1 if chosen else 0)
         if used + cost > max_chars:
-            if not chosen:  # at least one (cut) sentence
+            if not chosen:  # at least one (cut) sentence, and then nothing more fits
                 chosen[i] = line[: max_chars - 1] + "…"
+                break
             continue
         chosen[i] = line
         used += cost

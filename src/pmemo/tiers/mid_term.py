@@ -38,3 +38,8 @@ def closest_pair(centroids: np.ndarray) -> tuple[int, int]:
 def most_central(vectors: np.ndarray, centroid: np.ndarray) -> int:
     """Row of ``vectors`` closest to ``centroid``."""
     return int(np.argmax(vectors @ centroid))
+
+
+def relabel_due(size: int) -> bool:
+    """Recompute a cluster's label while small, then at each doubling (amortised O(1))."""
+    return size <= 8 or size & (size - 1) == 0

@@ -36,22 +36,24 @@ class Tiers:
     def absorb(self, turn: Turn, vec: np.ndarray) -> int:
         """Put a turn that left short-term into the nearest cluster, or a new one."""
         scope = turn.scope.owner_scope()
-        ids, centroids = self.store.centroids(scope)
+        ids, centroids, sizes = self.store.centroids(scope)
         best, sim = mid_term.nearest(vec, centroids)
         if best >= 0 and sim >= self.threshold:
-            cluster = self.store.get_cluster(ids[best])
-            if cluster is not None and turn.id not in cluster.member_ids:
-                members = [*cluster.member_ids, turn.id]
-                centroid = mid_term.joined(centroids[best], cluster.size, vec)
-                self.store.save_cluster(cluster.id, centroid, members, self._label(members, centroid))
-                return cluster.id
+            centroid = mid_term.joined(centroids[best], sizes[best], vec)
+            label = None
+            if mid_term.relabel_due(sizes[best] + 1):
+                cluster = self.store.get_cluster(ids[best])
+                members = [*(cluster.member_ids if cluster else ()), turn.id]
+                label = self._label(members, centroid)
+            self.store.join_cluster(ids[best], turn.id, centroid, label)
+            return ids[best]
         cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
         if len(ids) + 1 > self.settings.max_clusters:
             self._merge_closest(scope)
         return cid
 
     def _merge_closest(self, scope: Scope) -> None:
-        ids, centroids = self.store.centroids(scope)
+        ids, centroids, _ = self.store.centroids(scope)
         i, j = mid_term.closest_pair(centroids)
         keep, gone = self.store.get_cluster(ids[i]), self.store.get_cluster(ids[j])
         if keep is None or gone is None:

@@ -56,6 +56,9 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX jobs_status ON jobs(status, id);
     """,
+    """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 ]
 
 

@@ -186,10 +186,13 @@ class SQLiteStore:
                                  (scope.key, session_id, step)).fetchone()
         return codec.turn(row) if row else None
 
-    def max_steps(self, scope: Scope) -> dict[str, int]:
-        rows = self._read.execute("SELECT session, MAX(step) FROM turns WHERE scope_key=? GROUP BY session",
-                                  (scope.key,))
-        return {r[0]: r[1] for r in rows}
+    def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
+        out = {}
+        for session in set(sessions):
+            row = self._read.execute("SELECT MAX(step) FROM turns WHERE scope_key=? AND session=?",
+                                     (scope.key, session)).fetchone()
+            out[session] = row[0] or 0
+        return out
 
     def sessions(self, scope: Scope) -> list[dict[str, Any]]:
         rows = self._read.execute(
@@ -290,6 +293,29 @@ class SQLiteStore:
         with self._tx() as conn:
             conn.executemany("DELETE FROM embed_cache WHERE key=?", [(k,) for k in keys])
 
+    def stale_summaries(self, model: str) -> list[int]:
+        rows = self._read.execute(
+            "SELECT s.id FROM summaries s LEFT JOIN vectors v ON v.kind='summary' AND v.ref=s.id"
+            " WHERE v.model IS NULL OR v.model<>?", (model,))
+        return [r[0] for r in rows]
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._read.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)", (key, value))
+
+    def reset_clusters(self) -> list[int]:
+        """Drop every cluster (their centroids belong to an old embedder); return the members."""
+        with self._tx() as conn:
+            members = [r[0] for r in conn.execute("SELECT turn_id FROM cluster_members ORDER BY turn_id")]
+            conn.execute("DELETE FROM clusters")
+            conn.execute("DELETE FROM cluster_members")
+            conn.execute("DELETE FROM sources WHERE kind='cluster'")
+            return members
+
     # ---- provenance ------------------------------------------------------------------------
     def _sources(self, kind: str, ref: int) -> tuple[int, ...]:
         rows = self._read.execute("SELECT turn_id FROM sources WHERE kind=? AND ref=? ORDER BY turn_id",
@@ -353,12 +379,33 @@ class SQLiteStore:
         row = self._read.execute("SELECT * FROM clusters WHERE id=?", (cluster_id,)).fetchone()
         return codec.cluster(row, self._members(cluster_id)) if row else None
 
-    def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray]:
-        rows = self._read.execute("SELECT id, centroid FROM clusters WHERE scope_key=? ORDER BY id",
+    def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
+        rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
                                   (scope.key,)).fetchall()
         if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        return [r[0] for r in rows], np.stack([codec.unblob(r[1]) for r in rows])
+            return [], np.zeros((0, 0), dtype=np.float32), []
+        return ([r[0] for r in rows], np.stack([codec.unblob(r[1]) for r in rows]),
+                [r[2] for r in rows])
+
+    def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
+        ids = list(turn_ids)
+        out: dict[int, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._read.execute(
+                f"SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({marks})", chunk)
+            out.update({r[0]: r[1] for r in rows})
+        return out
+
+    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE clusters SET centroid=?, size=size+1, label=COALESCE(?, label), updated=?"
+                         " WHERE id=?", (codec.blob(centroid), label, time.time(), cluster_id))
+            conn.execute("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
+                         (turn_id, cluster_id))
+            conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('cluster',?,?)",
+                         (cluster_id, turn_id))
 
     def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> list[Cluster]:
         from ...tiers.decay import decayed

@@ -1,0 +1,176 @@
+"""Core speed: add() latency, search latency over 100k turns, ingest vs embedder throughput.
+
+Usage: python bench/core.py [--turns 100000] [--queries 200] [--out bench_out/core.json]
+
+Each number is printed beside a baseline measured in the same run:
+- add(): p50/p95 of the acknowledged, durable write (embedding happens after);
+  baseline: a bare SQLite INSERT+commit of the same row in WAL mode.
+- search over N turns in one scope: pmemo's fused search (lexical + vector + clusters +
+  summaries), with the real e5 query embedding and without it (a precomputed-speed query
+  embedder); baseline: plain BM25 over turns (one FTS5 bm25 query on the same table).
+  The stored vectors of the N synthetic turns come from the hashing embedder at 384-d
+  (embedding 100k turns with e5 would take an hour); their count and shape are what
+  costs time, not their values.
+- ingest: turns/s of add()+drain() with the default e5 embedder vs e5's own batch
+  throughput on the same texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from pmemo import Memory, Settings
+from pmemo.embedders.e5 import E5Embedder
+from pmemo.embedders.hashing import HashingEmbedder
+from pmemo.text.segment import query_terms
+
+
+class BenchEmbedder:
+    """Hashing vectors for passages (fast), real or hashing query embedding."""
+
+    cluster_threshold = 0.25
+
+    def __init__(self, real_queries: bool) -> None:
+        self._hash = HashingEmbedder(384)
+        self._e5 = E5Embedder() if real_queries else None
+        self.dim = 384
+        self.model_id = "bench-hashing-384"
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return self._hash.embed_passages(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._e5.embed_query(text) if self._e5 else self._hash.embed_query(text)
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))] * 1000
+
+
+def sample_texts() -> list[dict]:
+    raw = resources.files("pmemo").joinpath("data/sample_conversation.jsonl").read_text("utf-8")
+    return [json.loads(line) for line in raw.splitlines() if line.strip()]
+
+
+def synthetic(n: int, seed: int = 7) -> list[str]:
+    base = [t["content"] for t in sample_texts()]
+    rng = random.Random(seed)
+    words = " ".join(base).split()
+    return [f"{rng.choice(base)} #{i} {' '.join(rng.sample(words, 6))}" for i in range(n)]
+
+
+async def bench_add(n: int) -> dict:
+    with tempfile.TemporaryDirectory() as d:
+        mem = await Memory.open(d, embedder="hashing")
+        texts = synthetic(n)
+        lat = []
+        for i, text in enumerate(texts):
+            t0 = time.perf_counter()
+            await mem.add(user_id="u", session_id=f"s{i // 200}", content=text)
+            lat.append(time.perf_counter() - t0)
+        await mem.close()
+    with tempfile.TemporaryDirectory() as d:
+        conn = sqlite3.connect(Path(d) / "b.db", isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, s TEXT, c TEXT)")
+        base = []
+        for text in texts:
+            t0 = time.perf_counter()
+            conn.execute("INSERT INTO t(s, c) VALUES(?, ?)", ("s", text))
+            base.append(time.perf_counter() - t0)
+        conn.close()
+    return {"n": n, "add_p50_ms": pct(lat, 50), "add_p95_ms": pct(lat, 95),
+            "baseline_sqlite_insert_p50_ms": pct(base, 50)}
+
+
+async def bench_search(n: int, queries: int) -> dict:
+    qs = [q["question"] for q in json.loads(
+        resources.files("pmemo").joinpath("data/sample_questions.json").read_text("utf-8"))]
+    out: dict = {"turns": n}
+    with tempfile.TemporaryDirectory() as d:
+        settings = Settings(short_term_turns=20, summary_every=10)
+        mem = await Memory.open(d, settings=settings, embedder=BenchEmbedder(real_queries=False))
+        texts = synthetic(n)
+        t0 = time.perf_counter()
+        for start in range(0, n, 1000):
+            await mem.add_many([{"user_id": "u", "session_id": f"s{(start + i) // 500}", "content": t}
+                                for i, t in enumerate(texts[start : start + 1000])])
+        await mem.drain()
+        out["load_s"] = time.perf_counter() - t0
+        for label, real in (("without_embedding", False), ("with_e5_query_embedding", True)):
+            mem._embed.embedder = BenchEmbedder(real_queries=real)  # noqa: SLF001 - bench only
+            lat = []
+            for i in range(queries):
+                t1 = time.perf_counter()
+                await mem.search(qs[i % len(qs)], user_id="u", limit=10)
+                lat.append(time.perf_counter() - t1)
+            out[f"search_{label}_p50_ms"] = pct(lat, 50)
+            out[f"search_{label}_p95_ms"] = pct(lat, 95)
+        db = sqlite3.connect(Path(d) / "pmemo.db")
+        from pmemo.stores.sqlite.store import _fts_query, scope_token
+
+        token = scope_token("default|default|u:u")
+        lat = []
+        for i in range(queries):
+            terms = list(query_terms(qs[i % len(qs)]))
+            t1 = time.perf_counter()
+            db.execute("SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT 10",
+                       (_fts_query(token, terms),)).fetchall()
+            lat.append(time.perf_counter() - t1)
+        out["baseline_bm25_p50_ms"] = pct(lat, 50)
+        db.close()
+        await mem.close()
+    return out
+
+
+async def bench_ingest(n: int) -> dict:
+    rows = sample_texts()
+    texts = [f"{rows[i % len(rows)]['content']} ({i})" for i in range(n)]
+    e5 = E5Embedder()
+    t0 = time.perf_counter()
+    for start in range(0, n, 32):
+        e5.embed_passages(texts[start : start + 32])
+    own = n / (time.perf_counter() - t0)
+    with tempfile.TemporaryDirectory() as d:
+        mem = await Memory.open(d)
+        t0 = time.perf_counter()
+        for i, text in enumerate(texts):
+            await mem.add(user_id="u", session_id=f"s{i // 100}", content=text + " ")
+        await mem.drain()
+        ours = n / (time.perf_counter() - t0)
+        await mem.close()
+    return {"n": n, "embedder_batch_turns_per_s": own, "pmemo_ingest_turns_per_s": ours,
+            "ratio": own / ours}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--ingest", type=int, default=300)
+    parser.add_argument("--out", default="bench_out/core.json")
+    args = parser.parse_args()
+    report = {"add": await bench_add(2000), "search": await bench_search(args.turns, args.queries),
+              "ingest": await bench_ingest(args.ingest)}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=2))
+    for section, values in report.items():
+        print(f"[{section}]")
+        for key, value in values.items():
+            print(f"  {key:42s} {value:10.3f}" if isinstance(value, float) else f"  {key:42s} {value}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
