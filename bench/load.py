@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -22,6 +23,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -113,46 +115,89 @@ def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess
     raise RuntimeError("server did not become ready")
 
 
-async def bench_server(url: str, key: str, n: int, clients: int) -> dict[str, dict[str, float]]:
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(
-        base_url=url, limits=limits, timeout=60, headers={"Authorization": f"Bearer {key}"}
-    ) as c:
+class Conn:
+    """One keep-alive HTTP/1.1 connection. A Python HTTP client library spends more CPU
+    per request than the server does; on a 2-core box it would measure itself."""
 
-        async def add(i: int) -> None:
-            r = await c.post(
-                "/v1/turns",
-                json={"user_id": f"u{i % clients}", "session_id": "s1", "content": turn_text(i)},
-            )
-            r.raise_for_status()
+    def __init__(self, port: int, key: str) -> None:
+        self.port, self.key = port, key
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
 
-        async def context(i: int) -> None:
-            r = await c.post(
-                "/v1/context",
-                json={
-                    "user_id": f"u{i % clients}",
-                    "session_id": "s1",
-                    "query": query_text(i),
-                    "budget_tokens": 800,
-                },
-            )
-            r.raise_for_status()
+    async def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        if self.reader is None or self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        data = json.dumps(body).encode() if body is not None else b""
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Authorization: Bearer {self.key}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + data)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        if status >= 400:
+            raise RuntimeError(f"{method} {path} -> {status}: {payload[:200]!r}")
+        return json.loads(payload) if payload else None
 
-        async def idle() -> None:
-            # Background jobs (embedding, clustering) of earlier writes would otherwise
-            # compete with the phase being measured; the library side drains the same way.
-            deadline = time.perf_counter() + IDLE_CAP_S
-            while time.perf_counter() < deadline:
-                stats = (await c.get("/v1/stats")).json()["stats"]
-                if not stats.get("pending_jobs"):
-                    return
-                await asyncio.sleep(0.2)
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
 
+
+async def bench_server(port: int, key: str, n: int, clients: int) -> dict[str, dict[str, float]]:
+    conns = [Conn(port, key) for _ in range(clients)]
+    pool: asyncio.Queue[Conn] = asyncio.Queue()
+    for conn in conns:
+        pool.put_nowait(conn)
+
+    async def call(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        conn = await pool.get()
+        try:
+            return await conn.request(method, path, body)
+        finally:
+            pool.put_nowait(conn)
+
+    async def healthz(i: int) -> None:
+        await call("GET", "/healthz")
+
+    async def add(i: int) -> None:
+        body = {"user_id": f"u{i % clients}", "session_id": "s1", "content": turn_text(i)}
+        await call("POST", "/v1/turns", body)
+
+    async def context(i: int) -> None:
+        body = {
+            "user_id": f"u{i % clients}",
+            "session_id": "s1",
+            "query": query_text(i),
+            "budget_tokens": 800,
+        }
+        await call("POST", "/v1/context", body)
+
+    async def idle() -> None:
+        # Background jobs (embedding, clustering) of earlier writes would otherwise
+        # compete with the phase being measured; the library side drains the same way.
+        deadline = time.perf_counter() + IDLE_CAP_S
+        while time.perf_counter() < deadline:
+            if not (await call("GET", "/v1/stats"))["stats"].get("pending_jobs"):
+                return
+            await asyncio.sleep(0.2)
+
+    try:
         await idle()  # the demo conversation loaded at first start
         await run(clients, clients, context)  # warm-up: connections, query path
+        floor = await run(n, clients, healthz)
         added = await run(n, clients, add)
         await idle()
-        return {"add": added, "context": await run(n, clients, context)}
+        return {"healthz": floor, "add": added, "context": await run(n, clients, context)}
+    finally:
+        for conn in conns:
+            conn.close()
 
 
 async def bench_library(
@@ -187,6 +232,11 @@ async def bench_library(
 
 def report(rows: dict[str, dict[str, dict[str, float]]]) -> None:
     print(f"{'op':8} {'where':8} {'n':>5} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    r = rows["server"]["healthz"]
+    print(
+        f"{'healthz':8} {'server':8} {r['n']:5d} {r['rps']:8.1f} {r['p50']:8.2f} {r['p95']:8.2f}"
+        "  (HTTP floor: no memory call)"
+    )
     for op in ("add", "context"):
         for where in ("library", "server"):
             r = rows[where][op]
@@ -211,7 +261,7 @@ def main() -> None:
         port = free_port()
         proc, key = start_server(Path(tmp) / "server", port, env)
         try:
-            server = asyncio.run(bench_server(f"http://127.0.0.1:{port}", key, n, args.clients))
+            server = asyncio.run(bench_server(port, key, n, args.clients))
         finally:
             proc.send_signal(signal.SIGINT)  # the Ctrl-C path: a clean stop
             try:
