@@ -146,6 +146,7 @@ class DenseSystem(_Ranked):
         self.embedder = embedder
         self.batch = batch
         self._matrix = np.zeros((0, 1), dtype=np.float32)
+        self._last: tuple[str | None, np.ndarray] = (None, self._matrix[:0, 0])
 
     def load(self, units: Sequence[Unit]) -> None:
         super().load(units)
@@ -159,7 +160,10 @@ class DenseSystem(_Ranked):
     def order(self, query: Query) -> list[int]:
         if not self.units:
             return []
-        q = np.asarray(self.embedder.embed_query(query.text), dtype=np.float32).reshape(-1)
+        if self._last[0] != query.text:  # rank, then three packs: embed the question once
+            vec = np.asarray(self.embedder.embed_query(query.text), dtype=np.float32).reshape(-1)
+            self._last = (query.text, vec)
+        q = self._last[1]
         return _by_score(self._matrix @ q)
 
 
