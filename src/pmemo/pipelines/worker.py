@@ -84,7 +84,8 @@ class Worker:
     def _turns(self, jobs: list[Job]) -> None:
         ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
                                  for i in job.payload))
-        turns = [t for t in (self.store.get_turns(ids).get(i) for i in ids) if t is not None]
+        found = self.store.get_turns(ids)
+        turns = [found[i] for i in ids if i in found]
         vectors = self.embed.passages([t.content for t in turns])
         rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(turns)]
         self.store.put_vectors("turn", rows, self.embed.model_id)
