@@ -171,6 +171,7 @@ class RandomSystem(_Ranked):
     """Random units, seeded by the query so a run is reproducible."""
 
     name = "random"
+    indexes = False  # nothing to build: no ingest throughput to report
 
     def __init__(self, count: Counter = estimate_tokens, seed: int = 0) -> None:
         super().__init__(count)
@@ -187,6 +188,7 @@ class WindowSystem(_Ranked):
     """Sliding window: the newest units that fit the budget, written oldest first."""
 
     name = "window"
+    indexes = False  # nothing to build: no ingest throughput to report
 
     def order(self, query: Query) -> list[int]:
         return list(range(len(self.units) - 1, -1, -1))
@@ -200,6 +202,7 @@ class FullHistorySystem(_Ranked):
     """The whole history from the start, cut where the budget runs out (naive truncation)."""
 
     name = "full-history"
+    indexes = False  # nothing to build: no ingest throughput to report
 
     def order(self, query: Query) -> list[int]:
         return list(range(len(self.units)))

@@ -219,8 +219,9 @@ async def run_episodes(
                     await system.start(episode.owner)
                 t0 = time.perf_counter()
                 await _maybe(system.load(episode.units))
-                runs[name].ingest_s += time.perf_counter() - t0
-                runs[name].ingest_units += len(episode.units)
+                if getattr(system, "indexes", True):
+                    runs[name].ingest_s += time.perf_counter() - t0
+                    runs[name].ingest_units += len(episode.units)
             for probe in episode.probes:
                 for name, system in systems.items():
                     ranked, packs, prediction = await _ask(system, probe, cfg, runs[name], llm)
