@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .conftest import sample_seed
 from .live import LiveServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -29,6 +30,14 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # Its own server: the fuzzing tests share theirs and delete things at random.
+    server = LiveServer(tmp_path_factory.mktemp("web"), seed=sample_seed()).start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="module")
