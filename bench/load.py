@@ -134,7 +134,13 @@ class Conn:
             f"Content-Length: {len(data)}\r\n\r\n"
         )
         self.writer.write(head.encode() + data)
-        status = int((await self.reader.readline()).split()[1])
+        first = await self.reader.readline()
+        if not first:  # the server closed an idle keep-alive connection: reconnect once
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.writer.write(head.encode() + data)
+            first = await self.reader.readline()
+        status = int(first.split()[1])
         length = 0
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode("latin-1").partition(":")

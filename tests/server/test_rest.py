@@ -386,3 +386,10 @@ async def test_every_operation_is_documented(anon: httpx.AsyncClient) -> None:
     for path, ops in spec["paths"].items():
         for method, op in ops.items():
             assert op.get("description"), f"{method.upper()} {path} has no description"
+
+
+async def test_oversized_body_is_413(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/v1/turns", content=b"x" * (65 * 1024 * 1024), headers={"Content-Type": "application/json"}
+    )
+    problem(r, 413)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -16,6 +17,8 @@ from fastapi.responses import JSONResponse
 from .. import errors
 from . import docs, problems, routes_admin, routes_inspect, routes_memory
 from .keys import KeyStore
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
 
 DESCRIPTION = """Memory for LLM agents over HTTP.
 
@@ -54,7 +57,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
+        **_body_limit(),
     )
+    app.add_middleware(problems.BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.state.memory = memory
     app.state.keys = keys
     problems.install(app)
@@ -113,6 +118,15 @@ def _health(app: FastAPI) -> None:
         except (errors.PMemoError, OSError, RuntimeError) as exc:
             return problems.problem(503, "not_ready", f"not ready: {type(exc).__name__}")
         return JSONResponse({"status": "ready"})
+
+
+def _body_limit() -> dict[str, int]:
+    """A request body cap (413), where this FastAPI has one: a full batch fits in it."""
+    if "max_body_size" in inspect.signature(FastAPI).parameters:
+        # A little above ours: a declared length gets our problem body first, and this
+        # one only stops chunked bodies that never said how long they were.
+        return {"max_body_size": MAX_BODY_BYTES + 1024 * 1024}
+    return {}
 
 
 def _version() -> str:

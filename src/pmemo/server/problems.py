@@ -103,6 +103,23 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return problem(500, "internal_error", "the server could not complete this request; see its log")
 
 
+class BodyLimit:
+    """413 as a problem body when Content-Length is over the cap (FastAPI's own limit,
+    where it has one, still stops chunked bodies, with a plain-text 413)."""
+
+    def __init__(self, app: Any, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            length = dict(scope.get("headers") or []).get(b"content-length", b"0")
+            if length.isdigit() and int(length) > self.max_bytes:
+                response = problem(413, "too_large", f"request body is over {self.max_bytes} bytes")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers: pmemo errors, validation, HTTP errors, anything else."""
     app.add_exception_handler(errors.PMemoError, _pmemo_error)
