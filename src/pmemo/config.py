@@ -63,6 +63,30 @@ class Settings:
     # limits
     max_content_chars: int = 100_000
     faiss_min_vectors: int = 20_000
+    # profile facts (issue 5): extraction in the background, upsert rules, context share
+    extract_facts: bool = True
+    fact_min_confidence: float = 0.6
+    fact_max_in_context: int = 20
+    fact_confidence_step: float = 0.05
+    fact_confidence_cap: float = 0.95
+    fact_merge_similarity: float = 0.9
+    budget_profile: float = 0.1
+    # episodes: score = similarity*w_sim + recency*w_rec + importance*w_imp (conversation time)
+    episode_w_similarity: float = 0.5
+    episode_w_recency: float = 0.3
+    episode_w_importance: float = 0.2
+    episode_recency_half_life_days: float = 30.0
+    episodes_in_context: int = 3
+    budget_episodic: float = 0.1
+    # compaction: fold the oldest turns of a session past this many raw tokens (0 = off)
+    compact_budget_tokens: int = 0
+    # forgetting: strength halves every half-life (stretched by importance and access heat)
+    decay_half_life_days: float = 90.0
+    decay_floor: float = 0.5
+    sweep_episode_threshold: float = 0.1
+    sweep_record_threshold: float = 0.2
+    max_episodes_per_scope: int = 1000
+    max_records_per_scope: int = 10000
 
     def __post_init__(self) -> None:
         for f in fields(self):

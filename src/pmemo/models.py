@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from .errors import InvalidInput
 
-Tier = Literal["key", "long_term", "mid_term", "short_term", "input"]
-Kind = Literal["turn", "cluster", "summary", "key"]
+Tier = Literal["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
+Kind = Literal["turn", "cluster", "summary", "key", "fact", "episode", "task"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:@\-]{1,128}$")
 
 
@@ -163,3 +163,122 @@ class ContextPack:
     items: tuple[Hit, ...]
     tokens: int
     budget: int
+
+
+# ---- profile, episodes, tasks, records (issue 5) ---------------------------------------------
+FACT_CATEGORIES = ("preference", "fact", "habit", "skill", "relationship", "profile", "procedural")
+FACT_SOURCES = ("explicit", "inferred", "system", "corrected")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something known about a person. ``status``: "current", "superseded", "conflict", "expired".
+
+    ``sources`` are the ids of the turns that stated it; ``valid_to`` is set once a newer
+    value superseded it (history keeps it), ``expires_at`` for facts about dated events.
+    """
+
+    id: int
+    scope: Scope
+    category: str
+    key: str
+    value: str
+    confidence: float
+    mentions: int
+    first_seen: datetime
+    last_seen: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    expires_at: datetime | None
+    source: str
+    sources: tuple[int, ...]
+    status: str = "current"
+    version: int = 1
+    importance: float = 0.5
+
+    @property
+    def text(self) -> str:
+        return f"{self.category} · {self.key}: {self.value}"
+
+
+@dataclass(frozen=True)
+class Episode:
+    """What happened in a session, a compacted span or a task: kept for later recall."""
+
+    id: int
+    scope: Scope
+    kind: str  # "session" | "compaction" | "task"
+    summary: str
+    topics: tuple[str, ...]
+    actions: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    lessons: tuple[str, ...]
+    importance: float
+    started_at: datetime
+    ended_at: datetime
+    source_ids: tuple[int, ...]
+    step_from: int = 0
+    step_to: int = 0
+    access_count: int = 0
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class TaskStep:
+    text: str
+    status: str = "pending"  # pending | running | done | failed | skipped
+    result: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """Working memory of a task in progress: goal, plan steps, scratchpad."""
+
+    id: int
+    scope: Scope
+    goal: str
+    steps: tuple[TaskStep, ...]
+    scratchpad: str
+    status: str  # running | done | failed
+    feedback: str | None
+    episode_id: int | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Record:
+    """A long-term record with the full envelope: content, trust, decay and access control.
+
+    ``visibility`` is the record's scope: "private" (owner only), "shared" (owner, the
+    ``allowed_users`` and holders of ``allowed_roles``) or "public" (anyone in the tenant).
+    """
+
+    id: int
+    tenant_id: str
+    agent_id: str
+    user_id: str
+    type: str
+    visibility: str
+    content: str
+    summary: str
+    structured: dict[str, Any]
+    embedding_model: str | None
+    importance: float
+    confidence: float
+    tags: tuple[str, ...]
+    source: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    accessed_at: datetime
+    decay_score: float
+    relations: tuple[dict[str, Any], ...]
+    allowed_users: tuple[str, ...]
+    allowed_roles: tuple[str, ...]
+
+    @property
+    def scope(self) -> str:
+        return self.visibility

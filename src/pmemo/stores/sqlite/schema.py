@@ -59,6 +59,126 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # issue 5: profile facts, episodes, tasks, records, forgetting. Turns and the derived
+    # tables are rebuilt with AUTOINCREMENT so a soft-forgotten row's id is never reused
+    # and a restore puts it back under the same id.
+    """
+    CREATE TABLE turns_v3(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope_key TEXT NOT NULL, tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        session TEXT NOT NULL, step INTEGER NOT NULL,
+        role TEXT NOT NULL, actor TEXT, content TEXT NOT NULL,
+        ts REAL NOT NULL, tz TEXT, metadata TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL,
+        UNIQUE(scope_key, session, step)
+    );
+    INSERT INTO turns_v3 SELECT id, scope_key, tenant, agent, owner, session, step, role, actor,
+        content, ts, tz, metadata, created FROM turns;
+    DROP TABLE turns;
+    ALTER TABLE turns_v3 RENAME TO turns;
+    CREATE INDEX turns_tenant ON turns(tenant, agent, owner);
+    CREATE TABLE clusters_v3(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        centroid BLOB NOT NULL, size INTEGER NOT NULL, label TEXT NOT NULL,
+        hits REAL NOT NULL DEFAULT 0, hits_at REAL NOT NULL DEFAULT 0,
+        promoted INTEGER NOT NULL DEFAULT 0, updated REAL NOT NULL
+    );
+    INSERT INTO clusters_v3 SELECT id, scope_key, tenant, agent, owner, centroid, size, label,
+        hits, hits_at, promoted, updated FROM clusters;
+    DROP TABLE clusters;
+    ALTER TABLE clusters_v3 RENAME TO clusters;
+    CREATE INDEX clusters_scope ON clusters(scope_key);
+    CREATE TABLE summaries_v3(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, session TEXT NOT NULL,
+        step_from INTEGER NOT NULL, step_to INTEGER NOT NULL, text TEXT NOT NULL,
+        method TEXT NOT NULL, created REAL NOT NULL
+    );
+    INSERT INTO summaries_v3 SELECT id, scope_key, tenant, agent, owner, session, step_from,
+        step_to, text, method, created FROM summaries;
+    DROP TABLE summaries;
+    ALTER TABLE summaries_v3 RENAME TO summaries;
+    CREATE INDEX summaries_scope ON summaries(scope_key, session);
+    CREATE TABLE key_lines_v3(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        text TEXT NOT NULL, origin TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL
+    );
+    INSERT INTO key_lines_v3 SELECT id, scope_key, tenant, agent, owner, text, origin, created,
+        updated FROM key_lines;
+    DROP TABLE key_lines;
+    ALTER TABLE key_lines_v3 RENAME TO key_lines;
+    CREATE INDEX keys_scope ON key_lines(scope_key);
+
+    -- profile facts: one row per value; a superseded value keeps its row (valid_to set)
+    CREATE TABLE facts(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        category TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+        confidence REAL NOT NULL, importance REAL NOT NULL DEFAULT 0.5,
+        mentions INTEGER NOT NULL DEFAULT 1,
+        first_seen REAL NOT NULL, last_seen REAL NOT NULL,
+        valid_from REAL NOT NULL, valid_to REAL, expires REAL,
+        source TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'current',
+        version INTEGER NOT NULL DEFAULT 1, created REAL NOT NULL, updated REAL NOT NULL,
+        deleted REAL, deleted_reason TEXT
+    );
+    CREATE INDEX facts_scope ON facts(scope_key, category, key);
+    CREATE TABLE episodes(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, session TEXT NOT NULL,
+        kind TEXT NOT NULL, summary TEXT NOT NULL,
+        topics TEXT NOT NULL DEFAULT '[]', actions TEXT NOT NULL DEFAULT '[]',
+        outcomes TEXT NOT NULL DEFAULT '[]', lessons TEXT NOT NULL DEFAULT '[]',
+        importance REAL NOT NULL, started REAL NOT NULL, ended REAL NOT NULL,
+        step_from INTEGER NOT NULL DEFAULT 0, step_to INTEGER NOT NULL DEFAULT 0,
+        access_count INTEGER NOT NULL DEFAULT 0, accessed REAL,
+        created REAL NOT NULL, deleted REAL, deleted_reason TEXT
+    );
+    CREATE INDEX episodes_scope ON episodes(scope_key, session);
+    CREATE TABLE tasks(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, session TEXT NOT NULL,
+        goal TEXT NOT NULL, steps TEXT NOT NULL DEFAULT '[]', scratchpad TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'running', feedback TEXT, episode_id INTEGER,
+        version INTEGER NOT NULL DEFAULT 1, created REAL NOT NULL, updated REAL NOT NULL,
+        deleted REAL
+    );
+    CREATE INDEX tasks_scope ON tasks(scope_key, status);
+    -- long-term records with the full envelope; access control is checked on every read
+    CREATE TABLE records(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, user_id TEXT NOT NULL,
+        type TEXT NOT NULL, visibility TEXT NOT NULL DEFAULT 'private',
+        content TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '', structured TEXT NOT NULL DEFAULT '{}',
+        embedding_model TEXT, importance REAL NOT NULL DEFAULT 0.5, confidence REAL NOT NULL DEFAULT 1.0,
+        tags TEXT NOT NULL DEFAULT '[]', source TEXT NOT NULL DEFAULT 'explicit',
+        version INTEGER NOT NULL DEFAULT 1, created REAL NOT NULL, updated REAL NOT NULL,
+        accessed REAL NOT NULL, access_count INTEGER NOT NULL DEFAULT 0,
+        decay_score REAL NOT NULL DEFAULT 1.0, relations TEXT NOT NULL DEFAULT '[]',
+        allowed_users TEXT NOT NULL DEFAULT '[]', allowed_roles TEXT NOT NULL DEFAULT '[]',
+        deleted REAL, deleted_reason TEXT
+    );
+    CREATE INDEX records_owner ON records(tenant, agent, user_id);
+    CREATE INDEX records_visibility ON records(tenant, agent, visibility);
+    -- forgetting: a batch per forget or sweep, a log line per action, and the tombstones
+    -- (row snapshots) that make a soft forget restorable until it is purged
+    CREATE TABLE forget_batches(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, action TEXT NOT NULL,
+        mode TEXT NOT NULL, scope_key TEXT, reason TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'active', report TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE forget_log(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, batch INTEGER, at REAL NOT NULL,
+        action TEXT NOT NULL, kind TEXT NOT NULL, ref INTEGER NOT NULL, scope_key TEXT,
+        reason TEXT NOT NULL DEFAULT '', detail TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX forget_log_batch ON forget_log(batch);
+    CREATE TABLE tombstones(
+        batch INTEGER NOT NULL, kind TEXT NOT NULL, ref INTEGER NOT NULL,
+        data TEXT NOT NULL, PRIMARY KEY(batch, kind, ref)
+    );
+    """,
 ]
 
 

@@ -23,6 +23,7 @@ from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import Job, NewTurn
 from . import codec
+from .profile_store import ProfileStore
 from .schema import migrate
 
 DB_NAME = "pmemo.db"
@@ -38,7 +39,7 @@ def _fts_query(token: str, terms: list[str]) -> str:
     return f"scope : {token} AND body : ({quoted})"
 
 
-class SQLiteStore:
+class SQLiteStore(ProfileStore):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int) -> None:

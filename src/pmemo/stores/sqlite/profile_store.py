@@ -1,0 +1,260 @@
+"""SQLite rows for profile facts, episodes and tasks: a mixin ``SQLiteStore`` inherits.
+
+Updates carry a version check (``WHERE version=?``) and raise ``Conflict`` when another
+writer got there first. Soft-deleted rows (``deleted`` set) are invisible to every read.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Iterable
+
+from ...errors import Conflict
+from ...models import Episode, Fact, Scope, Task, TaskStep
+from ...tiers.profile import Candidate, Decision
+from . import profile_codec as pc
+from .forget_store import ForgetRows
+from .records_store import RecordRows
+
+FACT_COLS = ("scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
+             " mentions, first_seen, last_seen, valid_from, expires, source, status, version,"
+             " created, updated")
+
+
+class ProfileStore(ForgetRows, RecordRows):
+    if TYPE_CHECKING:
+        _read: sqlite3.Connection
+
+        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _sources(self, kind: str, ref: int) -> tuple[int, ...]: ...
+        def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]: ...
+
+    # ---- facts -----------------------------------------------------------------------------
+    def facts(self, scope: Scope, history: bool = False) -> list[Fact]:
+        sql = "SELECT * FROM facts WHERE scope_key=? AND deleted IS NULL"
+        if not history:
+            sql += " AND status='current'"
+        rows = self._read.execute(sql + " ORDER BY category, key, version, id", (scope.key,))
+        return [pc.fact(r, self._sources("fact", r["id"])) for r in rows.fetchall()]
+
+    def get_fact(self, fact_id: int) -> Fact | None:
+        row = self._read.execute("SELECT * FROM facts WHERE id=? AND deleted IS NULL",
+                                 (fact_id,)).fetchone()
+        return pc.fact(row, self._sources("fact", fact_id)) if row else None
+
+    def facts_with(self, turn_ids: list[int]) -> list[Fact]:
+        return [f for f in (self.get_fact(i) for i in self._refs_with("fact", turn_ids)) if f]
+
+    def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
+                    at: float) -> Fact | None:
+        """Apply one upsert decision atomically; ``Conflict`` if a fact changed meanwhile."""
+        if decision.action == "skip":
+            return decision.target
+        with self._tx() as conn:
+            if decision.action == "insert":
+                fid = self._insert_fact(conn, scope, decision, cand, at, "current", 1)
+            elif decision.action == "reinforce":
+                assert decision.reinforce is not None
+                fid = self._reinforce(conn, decision.reinforce, decision.confidence, cand, at)
+            elif decision.action == "supersede":
+                fid = self._supersede(conn, scope, decision, cand, at)
+            elif decision.reinforce is not None:  # a conflict stated again
+                fid = self._reinforce(conn, decision.reinforce, decision.confidence, cand, at)
+            else:
+                fid = self._insert_fact(conn, scope, decision, cand, at, "conflict", 1)
+            if turn_id is not None:
+                conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('fact',?,?)",
+                             (fid, turn_id))
+        return self.get_fact(fid)
+
+    @staticmethod
+    def _insert_fact(conn: sqlite3.Connection, scope: Scope, d: Decision, cand: Candidate,
+                     at: float, status: str, version: int) -> int:
+        cur = conn.execute(
+            f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?)",
+            (*pc.scope_cols(scope), cand.category, d.key, cand.value, d.confidence,
+             cand.importance, at, at, at, cand.expires_epoch, cand.source, status, version,
+             time.time(), time.time()))
+        return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _reinforce(conn: sqlite3.Connection, fact: Fact, confidence: float, cand: Candidate,
+                   at: float) -> int:
+        changed = conn.execute(
+            "UPDATE facts SET confidence=?, mentions=mentions+1, last_seen=MAX(last_seen, ?),"
+            " importance=MAX(importance, ?), expires=COALESCE(?, expires), version=version+1,"
+            " updated=? WHERE id=? AND version=? AND deleted IS NULL",
+            (confidence, at, cand.importance, cand.expires_epoch, time.time(), fact.id,
+             fact.version)).rowcount
+        if not changed:
+            raise Conflict(f"fact {fact.id} changed while it was being updated; retry")
+        return fact.id
+
+    def _supersede(self, conn: sqlite3.Connection, scope: Scope, d: Decision, cand: Candidate,
+                   at: float) -> int:
+        old = d.target
+        assert old is not None
+        changed = conn.execute(
+            "UPDATE facts SET status='superseded', valid_to=?, updated=? WHERE id=? AND version=?"
+            " AND status='current' AND deleted IS NULL", (at, time.time(), old.id, old.version)).rowcount
+        if not changed:
+            raise Conflict(f"fact {old.id} changed while it was being superseded; retry")
+        if d.promote is None:
+            return self._insert_fact(conn, scope, d, cand, at, "current", old.version + 1)
+        changed = conn.execute(
+            "UPDATE facts SET status='current', confidence=?, mentions=mentions+1, last_seen=?,"
+            " valid_from=?, version=?, updated=? WHERE id=? AND version=? AND status='conflict'",
+            (d.confidence, at, at, old.version + 1, time.time(), d.promote.id,
+             d.promote.version)).rowcount
+        if not changed:
+            raise Conflict(f"fact {d.promote.id} changed while it was being promoted; retry")
+        return d.promote.id
+
+    def expire_fact(self, fact_id: int, at: float) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE facts SET status='expired', valid_to=?, version=version+1"
+                         " WHERE id=? AND status='current'", (at, fact_id))
+
+    def unexpire_fact(self, fact_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE facts SET status='current', valid_to=NULL, version=version+1"
+                         " WHERE id=? AND status='expired'", (fact_id,))
+
+    def drop_fact_sources(self, fact_id: int, turn_ids: Iterable[int]) -> None:
+        """A forgotten turn leaves a fact that other turns also stated: one mention less."""
+        gone = list(turn_ids)
+        with self._tx() as conn:
+            conn.executemany("DELETE FROM sources WHERE kind='fact' AND ref=? AND turn_id=?",
+                             [(fact_id, t) for t in gone])
+            conn.execute("UPDATE facts SET mentions=MAX(1, mentions-?), version=version+1 WHERE id=?",
+                         (len(gone), fact_id))
+
+    def delete_fact(self, fact_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM facts WHERE id=?", (fact_id,))
+            conn.execute("DELETE FROM sources WHERE kind='fact' AND ref=?", (fact_id,))
+
+    def reinstate_fact(self, fact_id: int) -> None:
+        """A superseded fact becomes current again (its successor was forgotten)."""
+        with self._tx() as conn:
+            conn.execute("UPDATE facts SET status='current', valid_to=NULL, version=version+1"
+                         " WHERE id=? AND status='superseded'", (fact_id,))
+
+    def conversation_now(self, scope: Scope) -> float | None:
+        """The newest turn's time in the owner scope: the clock decay and expiry run on."""
+        row = self._read.execute("SELECT MAX(ts) FROM turns WHERE scope_key=?", (scope.key,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    # ---- episodes --------------------------------------------------------------------------
+    def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any],
+                    source_ids: list[int]) -> Episode:
+        with self._tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO episodes(scope_key, tenant, agent, owner, session, kind, summary, topics,"
+                " actions, outcomes, lessons, importance, started, ended, step_from, step_to, created)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*pc.scope_cols(scope), scope.session_id or "", kind, *_episode_values(fields),
+                 time.time()))
+            eid = int(cur.lastrowid or 0)
+            conn.executemany("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
+                             [(eid, t) for t in source_ids])
+        found = self.get_episode(eid)
+        assert found is not None
+        return found
+
+    def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "UPDATE episodes SET summary=?, topics=?, actions=?, outcomes=?, lessons=?,"
+                " importance=?, started=?, ended=?, step_from=?, step_to=? WHERE id=?",
+                (*_episode_values(fields), episode_id))
+            conn.execute("DELETE FROM sources WHERE kind='episode' AND ref=?", (episode_id,))
+            conn.executemany("INSERT INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
+                             [(episode_id, t) for t in source_ids])
+            conn.execute("DELETE FROM vectors WHERE kind='episode' AND ref=?", (episode_id,))
+
+    def get_episode(self, episode_id: int) -> Episode | None:
+        row = self._read.execute("SELECT * FROM episodes WHERE id=? AND deleted IS NULL",
+                                 (episode_id,)).fetchone()
+        return pc.episode(row, self._sources("episode", episode_id)) if row else None
+
+    def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
+        sql, args = "SELECT * FROM episodes WHERE scope_key=? AND deleted IS NULL", [scope.key]
+        if session_id is not None:
+            sql, args = sql + " AND session=?", [*args, session_id]
+        rows = self._read.execute(sql + " ORDER BY ended, id", args).fetchall()
+        return [pc.episode(r, self._sources("episode", r["id"])) for r in rows]
+
+    def episodes_with(self, turn_ids: list[int]) -> list[Episode]:
+        return [e for e in (self.get_episode(i) for i in self._refs_with("episode", turn_ids)) if e]
+
+    def delete_episode(self, episode_id: int) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM episodes WHERE id=?", (episode_id,))
+            conn.execute("DELETE FROM sources WHERE kind='episode' AND ref=?", (episode_id,))
+            conn.execute("DELETE FROM vectors WHERE kind='episode' AND ref=?", (episode_id,))
+
+    def touch_episodes(self, ids: list[int], now: float) -> None:
+        with self._tx() as conn:
+            conn.executemany("UPDATE episodes SET access_count=access_count+1, accessed=? WHERE id=?",
+                             [(now, i) for i in ids])
+
+    def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:
+        """The last step of a session already folded into an episode of these kinds."""
+        marks = ",".join("?" * len(kinds))
+        row = self._read.execute(
+            f"SELECT MAX(step_to) FROM episodes WHERE scope_key=? AND session=? AND kind IN ({marks})",
+            (scope.key, session_id, *kinds)).fetchone()
+        return int(row[0] or 0)
+
+    # ---- tasks -----------------------------------------------------------------------------
+    def add_task(self, scope: Scope, goal: str, steps: list[TaskStep], scratchpad: str) -> Task:
+        now = time.time()
+        with self._tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO tasks(scope_key, tenant, agent, owner, session, goal, steps, scratchpad,"
+                " created, updated) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (*pc.scope_cols(scope), scope.session_id or "", goal, pc.steps_json(steps),
+                 scratchpad, now, now))
+            tid = int(cur.lastrowid or 0)
+        found = self.get_task(tid)
+        assert found is not None
+        return found
+
+    def get_task(self, task_id: int) -> Task | None:
+        row = self._read.execute("SELECT * FROM tasks WHERE id=? AND deleted IS NULL",
+                                 (task_id,)).fetchone()
+        return pc.task(row) if row else None
+
+    def tasks(self, scope: Scope, status: str | None = None) -> list[Task]:
+        sql, args = "SELECT * FROM tasks WHERE scope_key=? AND deleted IS NULL", [scope.key]
+        if status is not None:
+            sql, args = sql + " AND status=?", [*args, status]
+        return [pc.task(r) for r in self._read.execute(sql + " ORDER BY id", args).fetchall()]
+
+    def save_task(self, task: Task, version: int) -> Task:
+        """Write ``task``'s mutable fields if the stored version is still ``version``."""
+        with self._tx() as conn:
+            changed = conn.execute(
+                "UPDATE tasks SET steps=?, scratchpad=?, status=?, feedback=?, episode_id=?,"
+                " version=version+1, updated=? WHERE id=? AND version=? AND deleted IS NULL",
+                (pc.steps_json(task.steps), task.scratchpad, task.status, task.feedback,
+                 task.episode_id, time.time(), task.id, version)).rowcount
+        if not changed:
+            raise Conflict(f"task {task.id} was changed by someone else (version {version} is "
+                           "stale); read it again and retry")
+        found = self.get_task(task.id)
+        assert found is not None
+        return found
+
+
+def _episode_values(fields: dict[str, Any]) -> tuple[Any, ...]:
+    def dump(name: str) -> str:
+        return json.dumps(list(fields.get(name, ())), ensure_ascii=False)
+
+    return (fields["summary"], dump("topics"), dump("actions"), dump("outcomes"), dump("lessons"),
+            float(fields.get("importance", 0.5)), fields["started"], fields["ended"],
+            int(fields.get("step_from", 0)), int(fields.get("step_to", 0)))

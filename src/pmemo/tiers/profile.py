@@ -1,0 +1,129 @@
+"""Profile upsert rules (pure): how a newly stated fact changes what is known about a person.
+
+* same value again → confidence + step (capped), mentions + 1;
+* a different value with *higher* confidence → supersedes the current fact (its
+  ``valid_to`` is set, it stays in history, the new one has version + 1);
+* a different value with lower or equal confidence → recorded as a conflict, not applied.
+  Restating a conflicting value reinforces the conflict; once its confidence passes
+  the current fact's, it takes over (the person changed their mind, consistently);
+* before any of this, a key that nearly duplicates an existing one in the same category
+  is merged into it, so saying the same thing ten times makes one stronger fact.
+
+>>> c = Candidate("preference", "opinion:tea", "likes", 0.8)
+>>> decide(c, [], turn_id=1).action
+'insert'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable, Literal, Sequence
+
+from ..models import Fact
+
+Action = Literal["insert", "reinforce", "supersede", "conflict", "skip"]
+ACTIVE = ("current", "conflict")
+
+_ARTICLES = re.compile(r"^(?:the|a|an|my|some)\s+")
+_PUNCT = re.compile(r"[\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fact as one turn states it, before the upsert rules meet what is stored."""
+
+    category: str
+    key: str
+    value: str
+    confidence: float
+    source: str = "explicit"  # explicit | inferred | system | corrected
+    importance: float = 0.5
+    expires_epoch: float | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    key: str  # the key to store under (after near-duplicate merging)
+    confidence: float  # confidence of the fact that ends up current (or of the conflict)
+    target: Fact | None = None  # the current fact acted on
+    promote: Fact | None = None  # a conflict row that becomes current (supersede)
+    reinforce: Fact | None = None  # the row whose mentions grow (reinforce / conflict)
+
+
+def normalise(text: str) -> str:
+    """Case-, width- and punctuation-insensitive form of a key or value."""
+    text = unicodedata.normalize("NFKC", text).casefold().strip()
+    text = _ARTICLES.sub("", text)
+    text = _PUNCT.sub(" ", text).strip()
+    if text.endswith("s") and len(text) > 3 and not text.endswith("ss"):
+        text = text[:-1]  # "coffees" ~ "coffee": crude, but keys are short nouns
+    return " ".join(text.split())
+
+
+def _grams(text: str) -> set[str]:
+    squashed = text.replace(" ", "")
+    if len(squashed) < 2:
+        return {squashed}
+    return {squashed[i : i + 2] for i in range(len(squashed) - 1)}
+
+
+def similarity(a: str, b: str) -> float:
+    """Character-bigram Jaccard of the normalised texts (1.0 when equal); works for CJK too."""
+    na, nb = normalise(a), normalise(b)
+    if na == nb:
+        return 1.0
+    ga, gb = _grams(na), _grams(nb)
+    return len(ga & gb) / max(len(ga | gb), 1)
+
+
+def reinforced(confidence: float, step: float = 0.05, cap: float = 0.95) -> float:
+    """Confidence after one more mention: + step, capped; never lowered by the cap."""
+    return max(confidence, min(cap, confidence + step))
+
+
+def resolve_key(candidate: Candidate, facts: Sequence[Fact], threshold: float = 0.9,
+                sim: Callable[[str, str], float] = similarity) -> str:
+    """The stored key ``candidate`` nearly duplicates (same category), else its own key."""
+    best, best_sim = candidate.key, 0.0
+    for fact in facts:
+        if fact.category != candidate.category or fact.status not in ACTIVE:
+            continue
+        score = 1.0 if fact.key == candidate.key else sim(fact.key, candidate.key)
+        if score >= threshold and score > best_sim:
+            best, best_sim = fact.key, score
+    return best
+
+
+def decide(candidate: Candidate, facts: Sequence[Fact], turn_id: int, *, step: float = 0.05,
+           cap: float = 0.95, threshold: float = 0.9,
+           sim: Callable[[str, str], float] = similarity) -> Decision:
+    """What to do with ``candidate`` given the scope's stored facts (any category/key)."""
+    key = resolve_key(candidate, facts, threshold, sim)
+    same = [f for f in facts if f.category == candidate.category and f.key == key
+            and f.status in ACTIVE]
+    current = next((f for f in same if f.status == "current"), None)
+    if current is None:
+        return Decision("insert", key, candidate.confidence)
+    if any(turn_id in f.sources for f in same):
+        return Decision("skip", key, current.confidence, current)  # a re-run job: idempotent
+    if sim(current.value, candidate.value) >= threshold:
+        conf = reinforced(max(current.confidence, candidate.confidence), step, cap)
+        return Decision("reinforce", key, conf, current, reinforce=current)
+    if candidate.confidence > current.confidence:
+        return Decision("supersede", key, candidate.confidence, current)
+    rival = next((f for f in same if f.status == "conflict"
+                  and sim(f.value, candidate.value) >= threshold), None)
+    if rival is None:
+        return Decision("conflict", key, candidate.confidence, current)
+    conf = reinforced(max(rival.confidence, candidate.confidence), step, cap)
+    if conf > current.confidence:
+        return Decision("supersede", key, conf, current, promote=rival)
+    return Decision("conflict", key, conf, current, reinforce=rival)
+
+
+def merged_importance(a: float, b: float) -> float:
+    """Merging two statements of one fact keeps the larger importance."""
+    return max(a, b)
