@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from datetime import datetime
 from pathlib import Path
@@ -25,25 +26,49 @@ from typing import Any
 from . import validate
 from .config import Settings
 from .embedders import make_embedder
-from .errors import InvalidInput, NotFound
+from .errors import Forbidden, InvalidInput, NotFound
+from .forgetting import sweeper
+from .forgetting.explicit import Forgetter
 from .llms import make_llm
-from .models import Cluster, ContextPack, Hit, KeyLine, Scope, Summary, Turn, check_id
+from .models import (
+    FACT_CATEGORIES,
+    FACT_SOURCES,
+    Cluster,
+    ContextPack,
+    Episode,
+    Fact,
+    Hit,
+    KeyLine,
+    Record,
+    Scope,
+    Summary,
+    Task,
+    Turn,
+    check_id,
+)
 from .pipelines.embedding import CachedEmbedder
+from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
+from .retrieval import person
 from .retrieval.context import assemble
 from .retrieval.search import candidates, fuse
 from .retrieval.vector_index import Indexes
 from .stores.base import NewTurn, Store
 from .stores.sqlite.store import SQLiteStore
 from .text.segment import segment
+from .tiers import records
+from .tiers.episodes import Episodes
+from .tiers.profile import Candidate
 from .tiers.services import Tiers
+from .tiers.tasks import Tasks
 from .tokens import make_counter
 
 MAX_LIMIT = 1000
 MAX_BUDGET = 200_000
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
+SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
 
 
 class Memory:
@@ -156,9 +181,11 @@ class Memory:
     async def _retrieve(self, query: str, scope: Scope, session_id: str | None,
                         ) -> tuple[list[Hit], list[Hit]]:
         qvec = await asyncio.to_thread(self._embed.query, query)
-        lexical, vector, clusters = await candidates(self._store, self._indexes.turns, scope, query,
-                                                     qvec, self.settings, session_id)
-        scored = await asyncio.to_thread(fuse, self._store, lexical, vector, clusters, self.settings,
+        (lexical, vector, clusters), summaries = await asyncio.gather(
+            candidates(self._store, self._indexes.turns, scope, query, qvec, self.settings, session_id),
+            asyncio.to_thread(self._matching_summaries, scope, qvec))
+        scored = await asyncio.to_thread(fuse, self._store, qvec, lexical, vector, clusters,
+                                         [(s.source_ids, c) for s, c in summaries], self.settings,
                                          session_id)
         recalled = {c.cluster_id for c in clusters}
         top = await asyncio.to_thread(self._store.cluster_of, [s.turn.id for s in scored[:HIT_DEPTH]])
@@ -166,20 +193,20 @@ class Memory:
         windows = await asyncio.to_thread(self._store.max_steps, scope,
                                           [s.turn.session_id for s in scored[:MAX_LIMIT]])
         turn_hits = hitlib.turn_hits(scored, windows, self.settings.short_term_turns)
-        derived = await asyncio.to_thread(self._derived_hits, query, scope, qvec, vector)
+        derived = await asyncio.to_thread(self._derived_hits, query, scope, qvec, vector, summaries)
         return turn_hits, derived
 
+    def _matching_summaries(self, scope: Scope, qvec: Any) -> list[tuple[Summary, float]]:
+        found = self._indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
+        summaries = {i: self._store.get_summary(i) for i, _ in found}
+        return [(s, c) for i, c in found if (s := summaries[i]) is not None]
+
     def _derived_hits(self, query: str, scope: Scope, qvec: Any, vector: list[tuple[int, float]],
-                      ) -> list[Hit]:
-        sims = [s for _, s in vector]
-        summaries = self._indexes.summaries.search(scope.key, qvec, 5)
-        found = self._store.summaries(scope) if summaries else []
-        by_id = {s.id: s for s in found}
+                      summaries: list[tuple[Summary, float]]) -> list[Hit]:
         keys = self._store.keys(scope)
         key_vecs = self._embed.passages([k.text for k in keys]) if keys else None
-        return hitlib.derived_hits(query, [(by_id[i], c) for i, c in summaries if i in by_id],
-                                   keys, key_vecs, qvec, sims, self.settings,
-                                   lambda ids: self._store.get_turns(ids))
+        return hitlib.derived_hits(query, summaries, keys, key_vecs, qvec, [s for _, s in vector],
+                                   self.settings, lambda ids: self._store.get_turns(ids))
 
     async def _count_hits(self, cluster_ids: list[int]) -> None:
         if not cluster_ids:
@@ -207,10 +234,15 @@ class Memory:
         latest = await asyncio.to_thread(self._store.summaries, owner, session_id)
         tiers = hitlib.context_tiers(turn_hits, derived, keys, latest[-2:], recent,
                                      lambda ids: self._store.get_turns(ids))
+        tiers.update(await asyncio.to_thread(self._person_tiers, query, owner))
         s = self.settings
         shares = {"key": s.budget_key, "long_term": s.budget_long, "mid_term": s.budget_mid,
-                  "short_term": max(0.0, 1.0 - s.budget_key - s.budget_long - s.budget_mid)}
-        return assemble(query, tiers, shares, budget, self._count)
+                  "profile": s.budget_profile if tiers["profile"] else 0.0,
+                  "episodic": s.budget_episodic if tiers["episodic"] else 0.0}
+        shares["short_term"] = max(0.0, 1.0 - sum(shares.values()))
+        pack = assemble(query, tiers, shares, budget, self._count)
+        await self._touch(pack)
+        return pack
 
     async def get_turn(self, turn_id: int, *, tenant_id: str = "default") -> Turn:
         turn = (await asyncio.to_thread(self._store.get_turns, [_int_id("turn_id", turn_id)])).get(turn_id)
@@ -316,6 +348,238 @@ class Memory:
         async with self._worker._busy:
             return await asyncio.to_thread(delete_turns, self._store, self._tiers, self._indexes,
                                            self._embed, ids)
+
+    # ==== profile, episodes, tasks, records, forgetting (issue 5) ===========================
+    # Thin delegation to tiers/profile.py, tiers/episodes.py, tiers/tasks.py and forgetting/.
+
+    @functools.cached_property
+    def _episodes(self) -> Episodes:
+        return Episodes(self._store, self._tiers, self.settings)  # type: ignore[arg-type]
+
+    @functools.cached_property
+    def _forgetter(self) -> Forgetter:
+        return Forgetter(self._store, self._tiers, self._indexes, self._embed,  # type: ignore[arg-type]
+                         self._episodes)
+
+    def _person_tiers(self, query: str, owner: Scope) -> dict[str, list[Hit]]:
+        store: Any = self._store
+        now = store.conversation_now(owner) or time.time()
+        facts = person.fact_hits(query, store.facts(owner), now, self.settings,
+                                 lambda ids: self._store.get_turns(ids))
+        ranked = []
+        if self.settings.episodes_in_context and store.episodes(owner):
+            ranked = self._episodes.rank(owner, self._embed.query(query), self.settings.episodes_in_context)
+        episodic = person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)
+        return {"profile": facts, "episodic": episodic}
+
+    async def _touch(self, pack: ContextPack) -> None:
+        ids = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
+        if ids:
+            await asyncio.to_thread(self._store.touch_episodes, ids, time.time())  # type: ignore[attr-defined]
+
+    async def profile(self, user_id: str | None = None, *, history: bool = False,
+                      **scope: Any) -> list[Fact]:
+        """Current facts about a person; ``history=True`` adds superseded and conflicting ones.
+
+        >>> facts = await mem.profile("alice")  # doctest: +SKIP
+        >>> [(f.key, f.value, f.confidence) for f in facts]  # doctest: +SKIP
+        """
+        where = _scope({**scope, "user_id": user_id} if user_id is not None else scope)
+        return await asyncio.to_thread(self._store.facts, where, history)  # type: ignore[attr-defined]
+
+    async def add_fact(self, category: str, key: str, value: str, *, confidence: float = 0.9,
+                       source: str = "explicit", expires_at: datetime | str | None = None,
+                       **scope: Any) -> Fact | None:
+        """State a fact by hand; the same upsert rules as extraction apply."""
+        if category not in FACT_CATEGORIES or source not in FACT_SOURCES:
+            raise InvalidInput(f"category must be one of {', '.join(FACT_CATEGORIES)}; "
+                               f"source one of {', '.join(FACT_SOURCES)}")
+        if not 0.0 <= confidence <= 1.0 or not str(key).strip() or not str(value).strip():
+            raise InvalidInput("a fact needs a key, a value and a confidence in [0, 1]")
+        where = _scope(scope)
+        expires = validate.timestamp(expires_at).timestamp() if expires_at is not None else None
+        cand = Candidate(category, key.strip(), value.strip(), confidence, source, 0.5, expires)
+        return await asyncio.to_thread(upsert_fact, self._store, where, cand, None, time.time(),
+                                       self.settings)
+
+    async def forget(self, turn_ids: list[int] | None = None, *, query: str | None = None,
+                     hard: bool = False, dry_run: bool = False, reason: str = "",
+                     tenant_id: str = "default", **scope: Any) -> dict[str, Any]:
+        """Forget turns and everything derived from them; soft (restorable) unless ``hard``.
+
+        ``forget(turn_ids=[...])`` or ``forget(query="X", user_id="u")`` ("forget what I said
+        about X"). Returns what was removed, with the ``batch`` that ``restore`` takes.
+        """
+        ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
+        if dry_run:
+            found = await asyncio.to_thread(self._store.get_turns, ids)
+            return {"dry_run": True, "turns": ids, "texts": [found[i].content for i in ids]}
+        if not ids:
+            return {"batch": None, "mode": "hard" if hard else "soft", "turns": []}
+        async with self._worker._busy:
+            return await asyncio.to_thread(self._forgetter.forget, ids, hard, reason or
+                                           (f"forget: {query}" if query else "forget"))
+
+    async def _forget_ids(self, turn_ids: list[int] | None, query: str | None, tenant_id: str,
+                          scope: dict[str, Any]) -> list[int]:
+        if (turn_ids is None) == (query is None):
+            raise InvalidInput("give turn_ids=[...] or query='...' (what to forget), not both")
+        if turn_ids is not None:
+            ids = [_int_id("turn id", i) for i in turn_ids]
+            found = await asyncio.to_thread(self._store.get_turns, ids)
+            missing = [i for i in ids if i not in found or found[i].scope.tenant_id != tenant_id]
+            if missing:
+                raise NotFound(f"turn(s) {missing} do not exist in tenant {tenant_id!r}")
+            return sorted(found)
+        where = _scope({**scope, "tenant_id": tenant_id}).owner_scope()
+        turns = await asyncio.to_thread(self._store.list_turns, where, session_id=None,
+                                        limit=10_000_000, offset=0, since=None, until=None)
+        return self._forgetter.matching_turns(turns, validate.query(query))
+
+    async def restore(self, batch: int | None = None, *, turn_ids: list[int] | None = None,
+                      ) -> dict[str, Any]:
+        """Undo a soft forget or a sweep (by ``batch``, or the batches holding ``turn_ids``)."""
+        if (batch is None) == (turn_ids is None):
+            raise InvalidInput("give the batch a forget/sweep returned, or turn_ids=[...]")
+        store: Any = self._store
+        batches = [_int_id("batch", batch)] if batch is not None else await asyncio.to_thread(
+            store.batches_with_turns, [_int_id("turn id", i) for i in turn_ids or []])
+        if not batches:
+            raise NotFound(f"no restorable forget holds turn(s) {turn_ids}")
+        out: dict[str, Any] = {"batches": []}
+        async with self._worker._busy:
+            for b in batches:
+                done = await asyncio.to_thread(self._forgetter.restore, b)
+                out["batches"].append(b)
+                for kind, refs in done.items():
+                    if kind != "batch":
+                        out.setdefault(kind, []).extend(refs)
+        stale = [i for i in out.get("turns", []) if not (await asyncio.to_thread(
+            self._store.get_vectors, "turn", [i]))]
+        if stale:
+            await asyncio.to_thread(self._store.enqueue, "embed", stale)
+            self._worker.wake.set()
+        return out
+
+    async def purge(self, batch: int) -> dict[str, Any]:
+        """Make a soft forget or sweep permanent: its tombstones and rows are erased."""
+        async with self._worker._busy:
+            return await asyncio.to_thread(self._forgetter.purge, _int_id("batch", batch))
+
+    async def forget_log(self, *, batch: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """The forgetting log, newest first: every forget, sweep, restore and purge action."""
+        return await asyncio.to_thread(self._store.forget_log, batch, limit)  # type: ignore[attr-defined]
+
+    async def sweep(self, *, dry_run: bool = True, tenant_id: str | None = None) -> dict[str, Any]:
+        """Soft-delete faded episodes/records, enforce capacity, expire facts (logged)."""
+        async with self._worker._busy:
+            return await asyncio.to_thread(sweeper.sweep, self._store, self.settings,
+                                           dry_run=dry_run, tenant=tenant_id)
+
+    async def episodes(self, query: str | None = None, *, session_id: str | None = None,
+                       limit: int = 20, **scope: Any) -> list[Episode]:
+        """Episodes oldest first, or the best ``limit`` for ``query`` (similarity, recency, importance)."""
+        where = _scope(scope)
+        store: Any = self._store
+        if query is None:
+            return (await asyncio.to_thread(store.episodes, where, session_id))[-limit:]
+        qvec = await asyncio.to_thread(self._embed.query, validate.query(query))
+        ranked = await asyncio.to_thread(self._episodes.rank, where, qvec, limit)
+        return [e for e, _, _ in ranked if session_id is None or e.scope.session_id == session_id]
+
+    async def end_session(self, session_id: str, **scope: Any) -> Episode | None:
+        """Record a finished session as an episode now (also happens when a new one starts)."""
+        await self.drain()
+        where = _scope(scope, session_id=session_id)
+        return await asyncio.to_thread(self._episodes.close_session, where, session_id)
+
+    async def task_start(self, goal: str, *, steps: list[str] | None = None, scratchpad: str = "",
+                         session_id: str | None = None, **scope: Any) -> Task:
+        """Open a task's working memory (goal, plan, scratchpad); shown in context while running."""
+        where = _scope(scope, session_id=session_id)
+        return await asyncio.to_thread(self._taskboard.start, where, str(goal), list(steps or []),
+                                       scratchpad)
+
+    async def task_update(self, task_id: int, *, version: int | None = None, step: int | None = None,
+                          status: str | None = None, result: str | None = None,
+                          error: str | None = None, add_steps: list[str] | None = None,
+                          scratchpad: str | None = None, tenant_id: str = "default") -> Task:
+        """Change a step (status/result/error), add steps or rewrite the scratchpad.
+
+        With ``version`` the write only happens if nobody changed the task since (else Conflict).
+        """
+        task = await asyncio.to_thread(self._taskboard.get, _int_id("task_id", task_id), tenant_id)
+        changes = {"step": step, "status": status, "result": result, "error": error,
+                   "add_steps": add_steps, "scratchpad": scratchpad}
+        return await asyncio.to_thread(self._taskboard.update, task, version, changes)
+
+    async def task_finish(self, task_id: int, *, status: str = "done", outcome: str | None = None,
+                          lessons: list[str] | None = None, feedback: str | None = None,
+                          version: int | None = None, tenant_id: str = "default") -> Episode:
+        """Archive a task as an episode with its lessons; user feedback makes it important."""
+        task = await asyncio.to_thread(self._taskboard.get, _int_id("task_id", task_id), tenant_id)
+        return await asyncio.to_thread(self._taskboard.finish, task, status, outcome,
+                                       list(lessons or []), feedback, version)
+
+    async def tasks(self, *, status: str | None = None, **scope: Any) -> list[Task]:
+        return await asyncio.to_thread(self._store.tasks, _scope(scope), status)  # type: ignore[attr-defined]
+
+    @functools.cached_property
+    def _taskboard(self) -> Tasks:
+        return Tasks(self._store, self._episodes)  # type: ignore[arg-type]
+
+    # ---- records with access control ------------------------------------------------------
+    async def add_record(self, content: str, *, user_id: str, tenant_id: str = "default",
+                         agent_id: str = "default", **fields: Any) -> Record:
+        """Store a long-term record owned by ``user_id`` (private unless ``visibility`` says so)."""
+        where = _scope({"user_id": user_id, "tenant_id": tenant_id, "agent_id": agent_id})
+        clean = records.check_fields({**fields, "content": content})
+        clean["embedding_model"] = self._embed.model_id
+        rec = await asyncio.to_thread(self._store.add_record, where.tenant_id, where.agent_id,  # type: ignore[attr-defined]
+                                      user_id, clean)
+        vec = await asyncio.to_thread(self._embed.passages, [content])
+        await asyncio.to_thread(self._store.put_vectors, "record", [(rec.id, where.key, vec[0])],
+                                self._embed.model_id)
+        return rec
+
+    async def records(self, *, viewer: str, roles: list[str] | tuple[str, ...] = (),
+                      type: str | None = None, query: str | None = None, limit: int = 100,
+                      tenant_id: str = "default", agent_id: str = "default") -> list[Record]:
+        """Records ``viewer`` may read (own, shared with them or their roles, public)."""
+        check_id("viewer", viewer)
+        found = await asyncio.to_thread(self._store.list_records, tenant_id, agent_id, viewer,  # type: ignore[attr-defined]
+                                        tuple(roles), type, 100_000 if query else limit)
+        found = [r for r in found if records.can_read(r, viewer, tuple(roles))]
+        if query is not None:
+            qvec = await asyncio.to_thread(self._embed.query, validate.query(query))
+            vecs = await asyncio.to_thread(self._store.get_vectors, "record", [r.id for r in found])
+            found = records.ranked(found, vecs, qvec)[:limit]
+        return found
+
+    async def get_record(self, record_id: int, *, viewer: str, roles: list[str] | tuple[str, ...] = (),
+                         tenant_id: str = "default") -> Record:
+        rec = await asyncio.to_thread(self._store.get_record, _int_id("record_id", record_id),  # type: ignore[attr-defined]
+                                      tenant_id, check_id("viewer", viewer), tuple(roles))
+        if rec is None or not records.can_read(rec, viewer, tuple(roles)):
+            raise NotFound(f"record {record_id} does not exist or is not visible to {viewer!r}")
+        await asyncio.to_thread(self._store.touch_records, [rec.id], time.time())  # type: ignore[attr-defined]
+        return rec
+
+    async def update_record(self, record_id: int, *, version: int, viewer: str,
+                            tenant_id: str = "default", **changes: Any) -> Record:
+        """Update a record you own, if it is still at ``version`` (else ``Conflict``)."""
+        rec = await self.get_record(record_id, viewer=viewer, tenant_id=tenant_id)
+        if rec.user_id != viewer:
+            raise Forbidden(f"record {record_id} belongs to another user; only its owner edits it")
+        clean = records.check_fields(changes, partial=True)
+        return await asyncio.to_thread(self._store.update_record, rec.id, _int_id("version", version),  # type: ignore[attr-defined]
+                                       clean)
+
+    async def delete_record(self, record_id: int, *, viewer: str, tenant_id: str = "default") -> None:
+        rec = await self.get_record(record_id, viewer=viewer, tenant_id=tenant_id)
+        if rec.user_id != viewer:
+            raise Forbidden(f"record {record_id} belongs to another user; only its owner deletes it")
+        await asyncio.to_thread(self._store.delete_record, rec.id)  # type: ignore[attr-defined]
 
 
 def _scope(kwargs: dict[str, Any], session_id: str | None = None) -> Scope:

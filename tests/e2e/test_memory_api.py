@@ -12,7 +12,7 @@ from pmemo import ContextPack, Hit, KeyLine, Memory, NotFound, SyncMemory
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
 from pmemo.tiers.long_term import sentences
 
-ORDER = ["key", "long_term", "mid_term", "short_term", "input"]
+ORDER = ["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=timezone(timedelta(hours=8)))
 TOPICS = [
     "项目总预算不能超过10万元人民币，这是老板定的硬上限。",

@@ -15,7 +15,7 @@ from pmemo import SyncMemory
 from pmemo.embedders.e5 import E5Embedder
 from pmemo.text.segment import has_cjk
 
-ORDER = ["key", "long_term", "mid_term", "short_term", "input"]
+ORDER = ["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pmemo.models import Hit, Scope, Turn
 from pmemo.retrieval.context import HEADERS, assemble
 from pmemo.tokens import estimate_tokens
 
-ORDER = ["key", "long_term", "mid_term", "short_term", "input"]
+ORDER = ["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
 SCOPE = Scope("default", "default", "u:u1", "s1")
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=timezone(timedelta(hours=8)))
 

@@ -84,7 +84,7 @@ async def test_search_and_context(client: httpx.AsyncClient, memory: Any) -> Non
     pack = r.json()
     assert "Miso" in pack["text"] and pack["budget"] == 500 and pack["tokens"] <= 500
     assert all(
-        i["tier"] in {"key", "long_term", "mid_term", "short_term", "input"} for i in pack["items"]
+        i["tier"] in {"key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"} for i in pack["items"]
     )
 
 

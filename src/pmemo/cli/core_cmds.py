@@ -44,7 +44,7 @@ EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
 )
 
 CHUNK = 500  # turns per add_many transaction during import
-TIERS = ("key", "long_term", "mid_term", "short_term", "input")
+TIERS = ("key", "profile", "long_term", "mid_term", "episodic", "short_term", "input")
 # The keys a JSONL line may carry are exactly add()'s keyword arguments.
 TURN_FIELDS = frozenset(p for p in inspect.signature(Memory.add).parameters if p != "self")
 

@@ -55,7 +55,9 @@ _PRONOUN = re.compile(r"^(?:it|that|this|them|you|when|how|what|的)\b|^的", re
 _LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
 _LEAD_EN = re.compile(r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)",
                       re.I)
-_TAIL = re.compile(r"(?:\s+(?:anymore|any more|now|very much|a lot|so much|these days|at all|too))+$"
+_TAIL = re.compile(r"(?:\s+(?:anymore|any more|now|very much|a lot|so much|these days|at all|too|"
+                   r"(?:on|at|in the|every|during) (?:weekends?|weekdays?|mornings?|evenings?|nights?|"
+                   r"morning|evening|day|week|sundays?|saturdays?)))+$"
                    r"|[了啦呀的哦啊]+$", re.I)
 
 _EN_VALUE = {"love": "likes", "like": "likes", "enjoy": "likes", "adore": "likes", "prefer": "likes",

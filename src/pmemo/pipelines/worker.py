@@ -15,6 +15,7 @@ from ..models import Turn
 from ..retrieval.vector_index import Indexes
 from ..stores.base import Job, Store
 from ..tiers.services import Tiers
+from . import enrich
 from .embedding import CachedEmbedder
 
 log = logging.getLogger("pmemo")
@@ -127,3 +128,4 @@ class Worker:
                 summary = self.tiers.add_summary(present)
                 self.indexes.summaries.add(turn.scope.key, summary.id,
                                self.store.get_vectors("summary", [summary.id])[summary.id])
+        enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)

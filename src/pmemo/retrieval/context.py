@@ -1,6 +1,6 @@
 """Context assembly (pure): ranked hits per tier → one packed, ordered text within budget.
 
-Order: key → long-term → mid-term → short-term → current input.
+Order: key → profile → long-term → mid-term → episodic → short-term → current input.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from .packing import Packed, Section, pack
 
 HEADERS = {
     "key": "## Key memory",
+    "profile": "## About the user",
     "long_term": "## Long-term summaries",
     "mid_term": "## Relevant memories",
+    "episodic": "## Past episodes and tasks",
     "short_term": "## Recent conversation",
     "input": "## Current input",
 }
@@ -22,7 +24,7 @@ HEADERS = {
 def line(hit: Hit) -> str:
     if hit.tier in ("key", "input"):
         return hit.text if hit.tier == "input" else f"- {hit.text}"
-    if hit.kind == "summary":
+    if hit.kind in ("summary", "fact", "episode", "task"):
         return f"- {hit.text}"
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
@@ -65,8 +67,10 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     for _ in range(8):
         sections = [
             Section("key", tiers.get("key", []), shares["key"]),
+            Section("profile", tiers.get("profile", []), shares.get("profile", 0.0)),
             Section("long_term", tiers.get("long_term", []), shares["long_term"]),
             Section("mid_term", tiers.get("mid_term", []), shares["mid_term"]),
+            Section("episodic", tiers.get("episodic", []), shares.get("episodic", 0.0)),
             Section("short_term", tiers.get("short_term", []), shares["short_term"], newest_last=True),
             Section("input", [input_hit] if text_in else [], 1.0),
         ]

@@ -181,8 +181,8 @@ class TurnsOut(BaseModel):
 
 class HitOut(BaseModel):
     id: str = Field(examples=["turn:12"])
-    kind: Literal["turn", "cluster", "summary", "key"]
-    tier: Literal["key", "long_term", "mid_term", "short_term", "input"]
+    kind: Literal["turn", "cluster", "summary", "key", "fact", "episode", "task"]
+    tier: Literal["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
     text: str
     score: float
     why: str

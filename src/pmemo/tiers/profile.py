@@ -112,10 +112,13 @@ def decide(candidate: Candidate, facts: Sequence[Fact], turn_id: int, *, step: f
     if sim(current.value, candidate.value) >= threshold:
         conf = reinforced(max(current.confidence, candidate.confidence), step, cap)
         return Decision("reinforce", key, conf, current, reinforce=current)
-    if candidate.confidence > current.confidence:
-        return Decision("supersede", key, candidate.confidence, current)
     rival = next((f for f in same if f.status == "conflict"
                   and sim(f.value, candidate.value) >= threshold), None)
+    if candidate.confidence > current.confidence:
+        if rival is not None:  # the value stated before as a conflict now wins: one row, not two
+            conf = max(candidate.confidence, reinforced(rival.confidence, step, cap))
+            return Decision("supersede", key, conf, current, promote=rival)
+        return Decision("supersede", key, candidate.confidence, current)
     if rival is None:
         return Decision("conflict", key, candidate.confidence, current)
     conf = reinforced(max(rival.confidence, candidate.confidence), step, cap)

@@ -148,6 +148,14 @@ class ProfileStore(ForgetRows, RecordRows):
         row = self._read.execute("SELECT MAX(ts) FROM turns WHERE scope_key=?", (scope.key,)).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
+    def owner_scopes(self, tenant: str | None = None) -> list[Scope]:
+        """Every owner with turns, episodes or facts (optionally of one tenant)."""
+        where = " WHERE tenant=?" if tenant else ""
+        sql = " UNION ".join(f"SELECT DISTINCT tenant, agent, owner FROM {t}{where}"
+                             for t in ("turns", "episodes", "facts"))
+        rows = self._read.execute(sql + " ORDER BY 1, 2, 3", [tenant] * 3 if tenant else [])
+        return [Scope(r[0], r[1], r[2]) for r in rows]
+
     # ---- episodes --------------------------------------------------------------------------
     def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any],
                     source_ids: list[int]) -> Episode:

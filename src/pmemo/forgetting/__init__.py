@@ -1,0 +1,1 @@
+"""Forgetting: decay (pure), the sweeper, and explicit forget / restore / purge."""

@@ -1,0 +1,172 @@
+"""Explicit forgetting: turns and everything derived from them leave every read path.
+
+Soft (default): every row about to be deleted or rebuilt — the turns with their FTS
+text and vectors, and the clusters, summaries, key lines, facts and episodes whose
+provenance includes them — is snapshotted into a tombstone batch first; ``restore``
+puts the batch back, ``purge`` makes it permanent. Hard: the same, then the batch is
+purged at once, freed pages are zeroed and the FTS index merged (privacy).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Conflict, InvalidInput
+from ..models import Fact, Turn
+from ..pipelines.embedding import CachedEmbedder
+from ..pipelines.forget import delete_turns
+from ..retrieval.vector_index import Indexes
+from ..stores.base import FullStore
+from ..text.segment import query_terms, tokens
+from ..tiers.episodes import Episodes, episode_text
+from ..tiers.services import Tiers
+
+
+class Forgetter:
+    def __init__(self, store: FullStore, tiers: Tiers, indexes: Indexes, embed: CachedEmbedder,
+                 episodes: Episodes) -> None:
+        self.store = store
+        self.tiers = tiers
+        self.indexes = indexes
+        self.embed = embed
+        self.episodes = episodes
+
+    def forget(self, turn_ids: list[int], hard: bool, reason: str) -> dict[str, Any]:
+        turns = self.store.get_turns(turn_ids)
+        ids = sorted(turns)
+        if hard:
+            self.store.secure_delete()
+        scope_key = next(iter(turns.values())).scope.key if turns else None
+        batch = self.store.new_batch("forget", "hard" if hard else "soft", scope_key, reason)
+        texts = self._snapshot(batch, ids)
+        report = delete_turns(self.store, self.tiers, self.indexes, self.embed, ids)
+        report["facts"] = self._facts(ids)
+        report["episodes"] = self._episodes(ids)
+        self.embed.forget(texts)
+        report.update(batch=batch, mode="hard" if hard else "soft")
+        self.store.log_actions(batch, _log_rows(report, turns, reason))
+        self.store.set_batch(batch, "active", report)
+        if hard:
+            self.store.purge_batch(batch)
+            self.store.set_batch(batch, "purged")
+            self.store.scrub()
+        return report
+
+    def _snapshot(self, batch: int, ids: list[int]) -> list[str]:
+        """Tombstone every row the forget will touch; returns derived texts to drop from the cache."""
+        s = self.store
+        summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
+        keys = [k for k in s.keys_with(ids) if k.origin == "promoted"]
+        facts, episodes = s.facts_with(ids), s.episodes_with(ids)
+        chains = {(f.category, f.key) for f in facts}
+        related = {f.id for f in facts} | {
+            f.id for scope in {f.scope for f in facts} for f in s.facts(scope, history=True)
+            if (f.category, f.key) in chains}
+        s.snapshot(batch, "turn", ids)
+        s.snapshot(batch, "summary", [x.id for x in summaries])
+        s.snapshot(batch, "cluster", [x.id for x in clusters])
+        s.snapshot(batch, "key", [x.id for x in keys])
+        s.snapshot(batch, "fact", sorted(related))
+        s.snapshot(batch, "episode", [x.id for x in episodes])
+        return ([x.text for x in summaries] + [x.text for x in keys] + [f.text for f in facts]
+                + [episode_text(e) for e in episodes])
+
+    def _facts(self, ids: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        removed = set(ids)
+        for fact in self.store.facts_with(ids):
+            if set(fact.sources) - removed:
+                self.store.drop_fact_sources(fact.id, set(fact.sources) & removed)
+                out[fact.id] = "rebuilt"
+                continue
+            self.store.delete_fact(fact.id)
+            out[fact.id] = "deleted"
+            if fact.status == "current":
+                previous = _predecessor(fact, self.store.facts(fact.scope, history=True))
+                if previous is not None:
+                    self.store.reinstate_fact(previous.id)
+                    out[previous.id] = "reinstated"
+        return out
+
+    def _episodes(self, ids: list[int]) -> dict[int, str]:
+        removed = set(ids)
+        return {e.id: self.episodes.rebuild(e, removed) for e in self.store.episodes_with(ids)}
+
+    def restore(self, batch: int) -> dict[str, Any]:
+        info = self.store.get_batch(batch)
+        if info["status"] != "active":
+            raise Conflict(f"batch {batch} is {info['status']}; only an active soft forget or "
+                           "sweep can be restored")
+        if info["action"] == "sweep":
+            return self._unsweep(batch)
+        restored = self.store.restore_snapshot(batch)
+        for kind, ref, scope_key, vec in restored:
+            if vec is None:
+                continue
+            if kind == "turn":
+                self.indexes.turns.add(scope_key, ref, vec)
+            elif kind == "summary":
+                self.indexes.summaries.add(scope_key, ref, vec)
+        self.store.set_batch(batch, "restored")
+        self.store.log_actions(batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored])
+        out: dict[str, Any] = {"batch": batch}
+        for kind, ref, _, _ in restored:
+            out.setdefault(kind + "s", []).append(ref)
+        return out
+
+    def _unsweep(self, batch: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"batch": batch}
+        for kind, ref in self.store.batch_refs(batch, "soft_delete"):
+            self.store.undelete(kind, [ref])
+            out.setdefault(kind + "s", []).append(ref)
+        for _kind, ref in self.store.batch_refs(batch, "expire"):
+            self.store.unexpire_fact(ref)
+            out.setdefault("facts", []).append(ref)
+        self.store.set_batch(batch, "restored")
+        self.store.log_actions(batch, [("restore", k[:-1], r, None, "restore", {})
+                                       for k, refs in out.items() if k != "batch" for r in refs])
+        return out
+
+    def purge(self, batch: int) -> dict[str, Any]:
+        info = self.store.get_batch(batch)
+        if info["status"] != "active":
+            raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")
+        self.store.secure_delete()
+        removed = self.store.purge_batch(batch)
+        self.store.scrub()
+        self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
+        return {"batch": batch, "purged_rows": removed}
+
+    def matching_turns(self, scope_turns: list[Turn], query: str) -> list[int]:
+        """Turns that mention ``query``: all its content words, or the phrase itself."""
+        terms = query_terms(query)
+        if not terms and not query.strip():
+            raise InvalidInput("forget(query=...) needs the words of what to forget")
+        needle = query.strip().casefold()
+        out = []
+        for turn in scope_turns:
+            words = set(tokens(turn.content))
+            if needle in turn.content.casefold() or (terms and all(t in words for t in terms)):
+                out.append(turn.id)
+        return out
+
+
+def _predecessor(fact: Fact, history: list[Fact]) -> Fact | None:
+    older = [f for f in history if f.category == fact.category and f.key == fact.key
+             and f.status == "superseded" and f.id != fact.id]
+    return max(older, key=lambda f: (f.valid_to or f.valid_from, f.id), default=None)
+
+
+def _log_rows(report: dict[str, Any], turns: dict[int, Turn],
+              reason: str) -> list[tuple[str, str, int, str | None, str, dict[str, Any]]]:
+    rows: list[tuple[str, str, int, str | None, str, dict[str, Any]]] = []
+    for tid, turn in turns.items():
+        rows.append(("forget", "turn", tid, turn.scope.key, reason, {"session": turn.session_id,
+                                                                      "step": turn.step}))
+    for kind in ("clusters", "summaries", "facts", "episodes"):
+        for ref, outcome in report.get(kind, {}).items():
+            rows.append((f"forget:{outcome}", kind[:-1] if kind != "summaries" else "summary",
+                         int(ref), None, reason, {}))
+    for ref in report.get("key_lines", []):
+        rows.append(("forget:deleted", "key", int(ref), None, reason, {}))
+    return rows

@@ -1,0 +1,45 @@
+"""The background hook after each turn: profile extraction, episodes, compaction.
+
+Called once per new turn from the worker. Each part is guarded: a failure is logged
+and never fails the job (the turn and its embedding are already stored).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from ..models import Turn
+from ..tiers.episodes import Episodes
+from .extraction import extract_turn
+
+log = logging.getLogger("pmemo")
+
+
+def after_turn(worker: Any, turn: Turn) -> None:
+    """Extract facts from ``turn``; on a session's first turn, close the owner's other
+    sessions as episodes; past the compaction budget, fold the oldest turns."""
+    settings, store, tiers = worker.settings, worker.store, worker.tiers
+    if settings.extract_facts:
+        _guard("fact extraction", lambda: extract_turn(store, tiers.llm, settings, turn))
+    episodes = Episodes(store, tiers, settings)
+    if turn.step == 1:
+        _guard("session episodes", lambda: episodes.close_others(turn))
+    if settings.compact_budget_tokens:
+        _guard("compaction", lambda: _compact(worker, episodes, turn))
+
+
+def _compact(worker: Any, episodes: Episodes, turn: Turn) -> None:
+    done = episodes.compact(turn)
+    if done is not None:
+        _, summary = done
+        vec = worker.store.get_vectors("summary", [summary.id]).get(summary.id)
+        if vec is not None:
+            worker.indexes.summaries.add(turn.scope.key, summary.id, vec)
+
+
+def _guard(what: str, action: Callable[[], Any]) -> None:
+    try:
+        action()
+    except Exception:  # background enrichment must never lose or block a turn
+        log.exception("%s failed", what)

@@ -1,0 +1,193 @@
+"""Episodic tier: an episode per finished session, compacted span or finished task.
+
+An episode keeps a summary, topics, actions, outcomes, lessons and an importance; it is
+recalled by ``similarity*0.5 + recency*0.3 + importance*0.2`` (weights in Settings),
+recency in conversation time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from ..config import Settings
+from ..errors import LLMError
+from ..forgetting.decay import recency, weighted_score
+from ..models import Episode, Scope, Turn
+from ..pipelines.profile_prompts import EpisodeOut, episode_prompt
+from ..stores.base import FullStore
+from ..text.segment import query_terms
+from ..tokens import make_counter
+from .long_term import sentences
+from .services import Tiers
+
+log = logging.getLogger("pmemo")
+_REQUEST = re.compile(r"\b(please|can you|could you|help me|let's|i need)\b|请|帮我|麻烦|能不能|我们来",
+                      re.I)
+_OUTCOME = re.compile(r"\b(done|finished|decided|agreed|fixed|resolved|completed|confirmed)\b|"
+                      r"完成|决定|确定|搞定|解决|同意|定了|已经", re.I)
+_WEIGHTY = re.compile(r"\b(decided|agreed|deadline|must|budget|promise|important|never|always)\b|"
+                      r"决定|确定|必须|截止|预算|同意|承诺|重要|一定", re.I)
+SCAN = 1_000_000
+
+
+def topics_of(turns: list[Turn], k: int = 5) -> list[str]:
+    """The most frequent content words (stopwords out), most frequent first."""
+    counts: Counter[str] = Counter()
+    for turn in turns:
+        counts.update(t for t in query_terms(turn.content) if len(t) > 1 and not t.isdigit())
+    return [w for w, _ in counts.most_common(k)]
+
+
+def matching(turns: list[Turn], pattern: re.Pattern[str], role: str | None, limit: int = 5) -> list[str]:
+    out: list[str] = []
+    for turn in turns:
+        if role is not None and turn.role != role:
+            continue
+        out.extend(s for s in sentences(turn.content) if pattern.search(s))
+    return [s[:160] for s in out[:limit]]
+
+
+def importance_of(turns: list[Turn]) -> float:
+    weighty = sum(1 for t in turns for s in sentences(t.content) if _WEIGHTY.search(s))
+    return round(min(1.0, 0.3 + 0.1 * min(weighty, 5) + 0.02 * min(len(turns), 10)), 3)
+
+
+class Episodes:
+    def __init__(self, store: FullStore, tiers: Tiers, settings: Settings) -> None:
+        self.store = store
+        self.tiers = tiers
+        self.settings = settings
+
+    def fields(self, turns: list[Turn]) -> dict[str, Any]:
+        """Episode fields from turns: the LLM's, or offline ones (extractive summary, rules)."""
+        base = {"started": turns[0].timestamp.timestamp(), "ended": turns[-1].timestamp.timestamp(),
+                "step_from": turns[0].step, "step_to": turns[-1].step}
+        if self.tiers.llm is not None:
+            try:
+                out = self.tiers.llm.complete_json(*episode_prompt(turns, self.settings.summary_max_chars),
+                                                   EpisodeOut)
+                return {**base, **out.model_dump()}
+            except LLMError as exc:
+                log.warning("episode fell back to extractive: %s", exc)
+        text, _ = self.tiers.summarize(turns)
+        return {**base, "summary": text, "topics": topics_of(turns),
+                "actions": matching(turns, _REQUEST, "user"), "outcomes": matching(turns, _OUTCOME, None),
+                "lessons": [], "importance": importance_of(turns)}
+
+    def record(self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]) -> Episode:
+        episode = self.store.add_episode(scope, kind, fields, source_ids)
+        self._embed(episode)
+        return episode
+
+    def _embed(self, episode: Episode) -> np.ndarray:
+        vec = self.tiers.embed.passages([episode_text(episode)])[0]
+        self.store.put_vectors("episode", [(episode.id, episode.scope.owner_scope().key, vec)],
+                               self.tiers.embed.model_id)
+        return vec
+
+    def close_session(self, scope: Scope, session_id: str) -> Episode | None:
+        """Record the session's not-yet-covered turns as a "session" episode."""
+        owner = scope.owner_scope()
+        covered = self.store.covered_steps(owner, session_id, ("session",))
+        turns = [t for t in self.store.list_turns(owner, session_id=session_id, limit=SCAN, offset=0,
+                                                  since=None, until=None) if t.step > covered]
+        if not turns:
+            return None
+        turns.sort(key=lambda t: t.step)
+        where = Scope(owner.tenant_id, owner.agent_id, owner.owner, session_id)
+        return self.record(where, "session", self.fields(turns), [t.id for t in turns])
+
+    def close_others(self, turn: Turn) -> list[Episode]:
+        """A new session began: the owner's other sessions with new turns are finished."""
+        owner = turn.scope.owner_scope()
+        out = []
+        for info in self.store.sessions(owner):
+            sid = info["session_id"]
+            if sid != turn.session_id and self.store.covered_steps(owner, sid, ("session",)) < info["last_step"]:
+                episode = self.close_session(owner, sid)
+                if episode is not None:
+                    out.append(episode)
+        return out
+
+    def compact(self, turn: Turn) -> tuple[Episode, Any] | None:
+        """Past the token budget, fold the oldest uncompacted non-system turns (summary + episode)."""
+        budget = self.settings.compact_budget_tokens
+        if budget <= 0:
+            return None
+        owner = turn.scope.owner_scope()
+        covered = self.store.covered_steps(owner, turn.session_id, ("compaction",))
+        turns = sorted((t for t in self.store.list_turns(owner, session_id=turn.session_id, limit=SCAN,
+                                                         offset=0, since=None, until=None)
+                        if t.step > covered), key=lambda t: t.step)
+        count = make_counter(self.settings.tokenizer)
+        sizes = [count(t.content) for t in turns]
+        total = sum(sizes)
+        if total <= budget:
+            return None
+        span: list[Turn] = []
+        for t, size in zip(turns, sizes, strict=True):
+            if total <= budget // 2:
+                break
+            total -= size
+            span.append(t)
+        folded = [t for t in span if t.role != "system"]
+        if not folded:
+            return None
+        summary = self.tiers.add_summary(folded)
+        fields = {**self.fields(folded), "step_to": span[-1].step}
+        return self.record(turn.scope, "compaction", fields, [t.id for t in folded]), summary
+
+    def rebuild(self, episode: Episode, removed: set[int]) -> str:
+        """An episode whose turns were forgotten: rebuilt from the rest, or deleted."""
+        remaining = [i for i in episode.source_ids if i not in removed]
+        turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step))
+        if not turns:
+            self.store.delete_episode(episode.id)
+            return "deleted"
+        fields = self.fields(turns)
+        if episode.kind == "task":
+            fields = {**fields, "lessons": list(episode.lessons), "importance": episode.importance}
+        self.store.update_episode(episode.id, fields, [t.id for t in turns])
+        updated = self.store.get_episode(episode.id)
+        if updated is not None:
+            self._embed(updated)
+        return "rebuilt"
+
+    def rank(self, scope: Scope, qvec: np.ndarray | None, k: int) -> list[tuple[Episode, float, str]]:
+        """Top-k episodes of the owner: similarity, recency (conversation time), importance."""
+        owner = scope.owner_scope()
+        episodes = self.store.episodes(owner)
+        if not episodes:
+            return []
+        vecs = self.store.get_vectors("episode", [e.id for e in episodes])
+        now = self.store.conversation_now(owner) or max(e.ended_at.timestamp() for e in episodes)
+        s = self.settings
+        weights = (s.episode_w_similarity, s.episode_w_recency, s.episode_w_importance)
+        scored = []
+        for e in episodes:
+            vec = vecs.get(e.id)
+            if vec is None or (qvec is not None and vec.shape != qvec.shape):
+                vec = self._embed(e)
+            sim = float(np.clip(vec @ qvec, 0.0, 1.0)) if qvec is not None else 0.0
+            rec = recency(now - e.ended_at.timestamp(), s.episode_recency_half_life_days)
+            score = weighted_score(sim, rec, e.importance, weights)
+            why = f"episode: similarity {sim:.2f}, recency {rec:.2f}, importance {e.importance:.2f}"
+            scored.append((e, round(score, 6), why))
+        scored.sort(key=lambda x: (-x[1], -x[0].id))
+        return scored[:k]
+
+
+def episode_text(episode: Episode) -> str:
+    parts = [episode.summary]
+    if episode.topics:
+        parts.append("topics: " + ", ".join(episode.topics))
+    if episode.outcomes:
+        parts.append("outcomes: " + "; ".join(episode.outcomes[:3]))
+    if episode.lessons:
+        parts.append("lessons: " + "; ".join(episode.lessons[:3]))
+    return " | ".join(parts)
