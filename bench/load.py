@@ -99,7 +99,7 @@ def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess
         [pmemo_bin(), "serve", "--data", str(data), "--port", str(port)],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=(data / "server.log").open("w"),
     )
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -109,7 +109,7 @@ def start_server(data: Path, port: int, env: dict[str, str]) -> tuple[subprocess
         except httpx.HTTPError:
             pass
         if proc.poll() is not None:
-            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server died")
+            raise RuntimeError((data / "server.log").read_text()[-3000:])
         time.sleep(0.2)
     proc.kill()
     raise RuntimeError("server did not become ready")
@@ -268,6 +268,9 @@ def main() -> None:
         proc, key = start_server(Path(tmp) / "server", port, env)
         try:
             server = asyncio.run(bench_server(port, key, n, args.clients))
+        except Exception:
+            print((Path(tmp) / "server" / "server.log").read_text()[-5000:], file=sys.stderr)
+            raise
         finally:
             proc.send_signal(signal.SIGINT)  # the Ctrl-C path: a clean stop
             try:
