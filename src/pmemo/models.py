@@ -282,3 +282,10 @@ class Record:
     @property
     def scope(self) -> str:
         return self.visibility
+
+
+def epoch_of(ts: datetime) -> float:
+    """Epoch seconds of a turn time; naive times are UTC (as the store keeps them)."""
+    from datetime import timezone
+
+    return (ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)).timestamp()

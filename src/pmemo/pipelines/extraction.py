@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from ..config import Settings
 from ..errors import Conflict, LLMError
 from ..llms.base import LLM
-from ..models import Fact, Scope, Turn
+from ..models import Fact, Scope, Turn, epoch_of
 from ..stores.base import ProfileStoreProtocol
 from ..tiers.profile import Candidate, decide
 from .extract_rules import CORRECTED, extract
@@ -74,7 +74,7 @@ def extract_turn(store: ProfileStoreProtocol, llm: LLM | None, settings: Setting
     scope = turn.scope.owner_scope()
     out = []
     for cand in found:
-        fact = upsert(store, scope, cand, turn.id, turn.timestamp.timestamp(), settings)
+        fact = upsert(store, scope, cand, turn.id, epoch_of(turn.timestamp), settings)
         if fact is not None:
             out.append(fact)
     return out

@@ -17,7 +17,7 @@ import numpy as np
 from ..config import Settings
 from ..errors import LLMError
 from ..forgetting.decay import recency, weighted_score
-from ..models import Episode, Scope, Turn
+from ..models import Episode, Scope, Turn, epoch_of
 from ..pipelines.profile_prompts import EpisodeOut, episode_prompt
 from ..stores.base import FullStore
 from ..text.segment import query_terms
@@ -65,7 +65,7 @@ class Episodes:
 
     def fields(self, turns: list[Turn]) -> dict[str, Any]:
         """Episode fields from turns: the LLM's, or offline ones (extractive summary, rules)."""
-        base = {"started": turns[0].timestamp.timestamp(), "ended": turns[-1].timestamp.timestamp(),
+        base = {"started": epoch_of(turns[0].timestamp), "ended": epoch_of(turns[-1].timestamp),
                 "step_from": turns[0].step, "step_to": turns[-1].step}
         if self.tiers.llm is not None:
             try:
@@ -103,12 +103,15 @@ class Episodes:
         return self.record(where, "session", self.fields(turns), [t.id for t in turns])
 
     def close_others(self, turn: Turn) -> list[Episode]:
-        """A new session began: the owner's other sessions with new turns are finished."""
+        """A new session began: the owner's sessions that ended before it are finished."""
         owner = turn.scope.owner_scope()
+        began = epoch_of(turn.timestamp)
         out = []
         for info in self.store.sessions(owner):
             sid = info["session_id"]
-            if sid != turn.session_id and self.store.covered_steps(owner, sid, ("session",)) < info["last_step"]:
+            if sid == turn.session_id or info["last"].timestamp() >= began:
+                continue
+            if self.store.covered_steps(owner, sid, ("session",)) < info["last_step"]:
                 episode = self.close_session(owner, sid)
                 if episode is not None:
                     out.append(episode)

@@ -149,7 +149,7 @@ MIGRATIONS: list[str] = [
     CREATE TABLE records(
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         tenant TEXT NOT NULL, agent TEXT NOT NULL, user_id TEXT NOT NULL,
-        type TEXT NOT NULL, visibility TEXT NOT NULL DEFAULT 'private',
+        type TEXT NOT NULL DEFAULT 'note', visibility TEXT NOT NULL DEFAULT 'private',
         content TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '', structured TEXT NOT NULL DEFAULT '{}',
         embedding_model TEXT, importance REAL NOT NULL DEFAULT 0.5, confidence REAL NOT NULL DEFAULT 1.0,
         tags TEXT NOT NULL DEFAULT '[]', source TEXT NOT NULL DEFAULT 'explicit',
