@@ -1,0 +1,134 @@
+"""``pmemo forget``, ``pmemo restore`` and ``pmemo profile``: a thin shell over the library.
+
+    pmemo forget --dry-run                       # what the sweeper would soft-delete
+    pmemo forget                                 # run the sweeper (logged, restorable)
+    pmemo forget --query 咖啡 --user mei          # forget what mei said about 咖啡
+    pmemo forget --turn 12 --turn 13 --hard      # erase two turns and what came from them
+    pmemo restore 3                              # undo forget/sweep batch 3
+    pmemo profile --user mei --history
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from .core_cmds import (
+    AgentOpt,
+    DataOpt,
+    EmbedderOpt,
+    GroupOpt,
+    JsonOpt,
+    TenantOpt,
+    UserOpt,
+    _catch_up,
+    _console,
+    _errors_to_exit,
+    _memory,
+    _owner,
+    _print_json,
+    _row,
+    _short,
+    _table,
+)
+
+
+@_errors_to_exit
+def forget(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would go; change nothing.")] = False,
+    query: Annotated[str | None, typer.Option("--query", help="Forget turns that mention this.")] = None,
+    turn: Annotated[list[int] | None, typer.Option("--turn", help="A turn id to forget (repeatable).")] = None,
+    hard: Annotated[bool, typer.Option("--hard", help="Erase at once (not restorable).")] = False,
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    as_json: JsonOpt = False,
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Run the sweeper, or forget turns (by --query or --turn) and everything derived."""
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        if query is None and not turn:
+            report = mem.sweep(dry_run=dry_run, tenant_id=None if tenant == "default" else tenant)
+        elif query is not None:
+            scope = _owner(user, group, tenant, agent)
+            report = mem.forget(query=query, hard=hard, dry_run=dry_run, **scope)
+        else:
+            report = mem.forget(turn_ids=list(turn or []), hard=hard, dry_run=dry_run, tenant_id=tenant)
+    if as_json:
+        _print_json(report)
+        return
+    _show(report)
+
+
+def _show(report: dict[str, Any]) -> None:
+    if "actions" in report:
+        verb = "would" if report["dry_run"] else "did"
+        table = _table("action", "kind", "id", "strength", "reason",
+                       title=f"sweeper ({verb}; batch {report['batch'] or '-'})")
+        for a in report["actions"]:
+            _row(table, a["action"], a["kind"], a["ref"], a["strength"], a["reason"])
+        _console().print(table)
+        return
+    if report.get("dry_run"):
+        table = _table("id", "text", title="would forget")
+        for tid, text in zip(report["turns"], report["texts"], strict=True):
+            _row(table, tid, _short(text))
+        _console().print(table)
+        return
+    parts = [f"{len(report['turns'])} turn(s)"]
+    for name in ("summaries", "clusters", "facts", "episodes"):
+        if report.get(name):
+            parts.append(f"{len(report[name])} {name}")
+    if report.get("key_lines"):
+        parts.append(f"{len(report['key_lines'])} key line(s)")
+    how = "erased" if report.get("mode") == "hard" else f"forgot (restore with: pmemo restore {report['batch']})"
+    typer.echo(f"{how}: " + ", ".join(parts))
+
+
+@_errors_to_exit
+def restore(
+    batch: Annotated[int, typer.Argument(help="The batch a forget or sweep printed.")],
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Undo a soft forget or a sweep."""
+    with _memory(data, embedder) as mem:
+        report = mem.restore(batch)
+    counts = ", ".join(f"{len(v)} {k}" for k, v in report.items() if k != "batches")
+    typer.echo(f"restored batch {batch}: {counts or 'nothing'}")
+
+
+@_errors_to_exit
+def profile(
+    user: Annotated[str, typer.Option("--user", help="The person.")],
+    history: Annotated[bool, typer.Option("--history", help="Also superseded/conflicting facts.")] = False,
+    tenant: TenantOpt = "default",
+    agent: AgentOpt = "default",
+    as_json: JsonOpt = False,
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """What is known about a person: facts with confidence, mentions and validity."""
+    with _memory(data, embedder) as mem:
+        _catch_up(mem)
+        facts = mem.profile(user, history=history, tenant_id=tenant, agent_id=agent)
+    if as_json:
+        _print_json([{**f.__dict__, "scope": None} for f in facts])
+        return
+    table = _table("id", "category", "key", "value", "confidence", "mentions", "status", "since",
+                   title=f"profile of {user}")
+    for f in facts:
+        _row(table, f.id, f.category, f.key, _short(f.value, 80), f"{f.confidence:.2f}", f.mentions,
+             f.status, f"{f.valid_from:%Y-%m-%d}")
+    _console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add forget, restore and profile to ``app``."""
+    app.command("forget")(forget)
+    app.command("restore")(restore)
+    app.command("profile")(profile)
