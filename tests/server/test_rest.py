@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 import pytest
 
 from pmemo import errors  # noqa
+from pmemo.models import Tier
 from pmemo.server import create_app
 from pmemo.server.problems import STATUS
 
@@ -83,9 +84,7 @@ async def test_search_and_context(client: httpx.AsyncClient, memory: Any) -> Non
     assert r.status_code == 200, r.text
     pack = r.json()
     assert "Miso" in pack["text"] and pack["budget"] == 500 and pack["tokens"] <= 500
-    assert all(
-        i["tier"] in {"key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"} for i in pack["items"]
-    )
+    assert all(i["tier"] in get_args(Tier) for i in pack["items"])
 
 
 async def test_turns_sessions_owners(client: httpx.AsyncClient) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,14 @@ DataOpt = Annotated[
     str | None,
     typer.Option("--data", help="Data directory (default: $PMEMO_DATA, then ./pmemo_data)."),
 ]
+
+
+def _logging() -> None:
+    # Entry points only: warnings and errors (with their traceback) go to stderr, which
+    # is also what keeps stdout clean for MCP over stdio.
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
 
 
 def _settings(data: str | None) -> Any:
@@ -54,6 +63,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the REST API, MCP (/mcp) and the web inspector (/). Ctrl-C stops it."""
+    _logging()
     settings = _settings(data)
     try:
         asyncio.run(_serve(settings, host, port, cors or []))
@@ -183,6 +193,7 @@ def mcp(
             typer.echo("an admin key has no tenant; use a tenant key", err=True)
             raise typer.Exit(2)
         tenant = info.tenant
+    _logging()
     asyncio.run(_mcp(settings, tenant or "default"))
 
 

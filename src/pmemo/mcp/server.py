@@ -78,7 +78,7 @@ def build_server(
     ``tenant`` is used when the transport has no headers (stdio); over HTTP, ``keys``
     resolves the caller's bearer key to its tenant on each call.
     """
-    server = MCPServer("pmemo", instructions=INSTRUCTIONS)
+    server = MCPServer("pmemo", instructions=INSTRUCTIONS, log_level="WARNING")
 
     def tenant_of(ctx: Context | None) -> str:
         headers = ctx.headers if ctx is not None else None

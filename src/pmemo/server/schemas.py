@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models import Cluster as ClusterModel
-from ..models import ContextPack, Hit, KeyLine, Summary, Turn
+from ..models import ContextPack, Hit, KeyLine, Kind, Summary, Tier, Turn
 
 ID = r"^[A-Za-z0-9_.:@\-]{1,128}$"
 MAX_CONTENT = 100_000
@@ -181,8 +181,8 @@ class TurnsOut(BaseModel):
 
 class HitOut(BaseModel):
     id: str = Field(examples=["turn:12"])
-    kind: Literal["turn", "cluster", "summary", "key", "fact", "episode", "task"]
-    tier: Literal["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
+    kind: Kind  # the models' own literals: a new tier or kind needs no change here
+    tier: Tier
     text: str
     score: float
     why: str
