@@ -42,8 +42,11 @@ def score(rows: list[dict[str, Any]], facts: list[Any], history: list[Any]) -> d
     statements, want, stated = expected(rows)
     got = {f.key: f.value for f in facts}
     right = [k for k, v in want.items() if k in got and got[k].startswith(v)]
-    kept = [k for k, vals in stated.items()
-            if all(any(h.key == k and h.value.startswith(v) for h in history) for v in vals)]
+    kept = [
+        k
+        for k, vals in stated.items()
+        if all(any(h.key == k and h.value.startswith(v) for h in history) for v in vals)
+    ]
     extra = sorted(set(got) - set(want))
     return {
         "statements": statements,

@@ -21,7 +21,20 @@ from .errors import (
     StoreLocked,
 )
 from .memory import Memory
-from .models import Cluster, ContextPack, Hit, KeyLine, Scope, Summary, Turn
+from .models import (
+    Cluster,
+    ContextPack,
+    Episode,
+    Fact,
+    Hit,
+    KeyLine,
+    Record,
+    Scope,
+    Summary,
+    Task,
+    TaskStep,
+    Turn,
+)
 from .sync import SyncMemory
 
 __version__ = "0.1.0"
@@ -32,6 +45,8 @@ __all__ = [
     "Conflict",
     "ContextPack",
     "EmbedderError",
+    "Episode",
+    "Fact",
     "Forbidden",
     "Hit",
     "InvalidInput",
@@ -40,6 +55,7 @@ __all__ = [
     "Memory",
     "NotFound",
     "PMemoError",
+    "Record",
     "Scope",
     "Settings",
     "StoreCorrupt",
@@ -47,6 +63,8 @@ __all__ = [
     "StoreLocked",
     "Summary",
     "SyncMemory",
+    "Task",
+    "TaskStep",
     "Turn",
     "errors",
 ]

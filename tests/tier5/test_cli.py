@@ -32,7 +32,12 @@ def run(data: Path, *args: str) -> str:
 def test_profile_forget_restore_and_sweep(tmp_path: Path) -> None:
     data = tmp_path / "d"
     with SyncMemory.open(data, embedder="hashing") as m:
-        m.add(user_id="mei", session_id="s1", content="我喜欢喝咖啡。", timestamp="2023-01-01T10:00:00")
+        m.add(
+            user_id="mei",
+            session_id="s1",
+            content="我喜欢喝咖啡。",
+            timestamp="2023-01-01T10:00:00",
+        )
         m.add(user_id="mei", session_id="s2", content="hello", timestamp="2024-06-01T10:00:00")
         m.drain()
     assert "profile of mei" in run(data, "profile", "--user", "mei")
@@ -47,4 +52,6 @@ def test_profile_forget_restore_and_sweep(tmp_path: Path) -> None:
     assert len(done["turns"]) == 1
     assert json.loads(run(data, "profile", "--user", "mei", "--json")) == []
     assert "restored" in run(data, "restore", str(done["batch"]))
-    assert [f["key"] for f in json.loads(run(data, "profile", "--user", "mei", "--json"))] == ["opinion:咖啡"]
+    assert [f["key"] for f in json.loads(run(data, "profile", "--user", "mei", "--json"))] == [
+        "opinion:咖啡"
+    ]

@@ -29,9 +29,16 @@ def _fill(mem: SyncMemory) -> int:
         "Train tickets are booked for April 2.",
         "我喜欢喝茶。",
     ]
-    turns = [mem.add(user_id="u1", session_id="s1", content=t,
-                     timestamp=f"2024-03-0{i + 1}T10:00:00") for i, t in enumerate(base)]
-    mem.add(user_id="u1", session_id="s2", content="New day, new plans.", timestamp="2024-03-09T10:00:00")
+    turns = [
+        mem.add(user_id="u1", session_id="s1", content=t, timestamp=f"2024-03-0{i + 1}T10:00:00")
+        for i, t in enumerate(base)
+    ]
+    mem.add(
+        user_id="u1",
+        session_id="s2",
+        content="New day, new plans.",
+        timestamp="2024-03-09T10:00:00",
+    )
     mem.drain()
     for _ in range(3):  # recall the cluster so it is promoted to a key line
         mem.search("purple giraffes zebra-7731", user_id="u1")
@@ -63,10 +70,18 @@ def _texts(mem: SyncMemory) -> list[str]:
 def _db_hits(data: Path, model: str, texts: list[str]) -> dict[str, int]:
     conn = sqlite3.connect(data / "pmemo.db")
     try:
-        fts = conn.execute("SELECT COUNT(*) FROM turns_fts WHERE turns_fts MATCH 'giraffes OR zebra'").fetchone()[0]
-        cache = sum(conn.execute("SELECT COUNT(*) FROM embed_cache WHERE key=?",
-                                 (cache_key(model, t),)).fetchone()[0] for t in texts)
-        raw = conn.execute("SELECT COUNT(*) FROM turns WHERE content LIKE '%giraffe%'").fetchone()[0]
+        fts = conn.execute(
+            "SELECT COUNT(*) FROM turns_fts WHERE turns_fts MATCH 'giraffes OR zebra'"
+        ).fetchone()[0]
+        cache = sum(
+            conn.execute(
+                "SELECT COUNT(*) FROM embed_cache WHERE key=?", (cache_key(model, t),)
+            ).fetchone()[0]
+            for t in texts
+        )
+        raw = conn.execute("SELECT COUNT(*) FROM turns WHERE content LIKE '%giraffe%'").fetchone()[
+            0
+        ]
         facts = conn.execute("SELECT COUNT(*) FROM facts WHERE key LIKE '%giraffe%'").fetchone()[0]
     finally:
         conn.close()
@@ -76,8 +91,12 @@ def _db_hits(data: Path, model: str, texts: list[str]) -> dict[str, int]:
 def _vectors(data: Path, ids: list[int]) -> int:
     conn = sqlite3.connect(data / "pmemo.db")
     try:
-        return sum(conn.execute("SELECT COUNT(*) FROM vectors WHERE kind='turn' AND ref=?",
-                                (i,)).fetchone()[0] for i in ids)
+        return sum(
+            conn.execute(
+                "SELECT COUNT(*) FROM vectors WHERE kind='turn' AND ref=?", (i,)
+            ).fetchone()[0]
+            for i in ids
+        )
     finally:
         conn.close()
 
@@ -101,7 +120,9 @@ def test_before_forget_the_text_is_everywhere(filled: Any) -> None:
     assert any("giraffe" in f.key for f in mem.profile("u1"))
     assert any("giraffe" in s.text.lower() for s in mem.summaries(user_id="u1"))
     assert any("giraffe" in k.text.lower() for k in mem.key_memory(user_id="u1"))
-    assert any("giraffe" in (e.summary + " ".join(e.topics)).lower() for e in mem.episodes(user_id="u1"))
+    assert any(
+        "giraffe" in (e.summary + " ".join(e.topics)).lower() for e in mem.episodes(user_id="u1")
+    )
 
 
 def test_soft_forget_by_query_leaves_no_trace_and_restore_brings_it_back(filled: Any) -> None:
@@ -116,7 +137,11 @@ def test_soft_forget_by_query_leaves_no_trace_and_restore_brings_it_back(filled:
     assert _leaks(mem) == []
     secret_texts = [SECRET, "The giraffes at the zoo were purple in my dream, zebra-7731 again."]
     assert _db_hits(data, mem._memory._embed.model_id, secret_texts) == {
-        "fts": 0, "cache": 0, "turns": 0, "facts": 0}
+        "fts": 0,
+        "cache": 0,
+        "turns": 0,
+        "facts": 0,
+    }
     assert _vectors(data, report["turns"]) == 0
     assert mem._memory._indexes.turns.search("u1", mem._memory._embed.query(SECRET), 50) == []
     log = mem.forget_log(batch=report["batch"])

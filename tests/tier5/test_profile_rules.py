@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,14 +11,38 @@ from pmemo.forgetting.decay import recency, strength, weighted_score
 from pmemo.models import Fact, Scope
 from pmemo.tiers.profile import Candidate, decide, normalise, reinforced, resolve_key, similarity
 
-T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
 SCOPE = Scope.of(user_id="u")
 
 
-def fact(id_: int, key: str, value: str, conf: float, status: str = "current",
-         sources: tuple[int, ...] = (1,), category: str = "preference", version: int = 1) -> Fact:
-    return Fact(id_, SCOPE, category, key, value, conf, 1, T0, T0, T0, None, None, "explicit",
-                sources, status, version)
+def fact(
+    id_: int,
+    key: str,
+    value: str,
+    conf: float,
+    status: str = "current",
+    sources: tuple[int, ...] = (1,),
+    category: str = "preference",
+    version: int = 1,
+) -> Fact:
+    return Fact(
+        id_,
+        SCOPE,
+        category,
+        key,
+        value,
+        conf,
+        1,
+        T0,
+        T0,
+        T0,
+        None,
+        None,
+        "explicit",
+        sources,
+        status,
+        version,
+    )
 
 
 def test_first_statement_inserts() -> None:
@@ -34,12 +58,17 @@ def test_same_value_reinforces_and_caps() -> None:
 
 def test_same_turn_again_is_skipped() -> None:
     cur = fact(1, "opinion:tea", "likes", 0.8, sources=(7,))
-    assert decide(Candidate("preference", "opinion:tea", "likes", 0.8), [cur], turn_id=7).action == "skip"
+    assert (
+        decide(Candidate("preference", "opinion:tea", "likes", 0.8), [cur], turn_id=7).action
+        == "skip"
+    )
 
 
 def test_higher_confidence_supersedes_lower_is_a_conflict() -> None:
     cur = fact(1, "opinion:tea", "likes", 0.85)
-    up = decide(Candidate("preference", "opinion:tea", "dislikes", 0.97, "corrected"), [cur], turn_id=2)
+    up = decide(
+        Candidate("preference", "opinion:tea", "dislikes", 0.97, "corrected"), [cur], turn_id=2
+    )
     assert up.action == "supersede" and up.target == cur and up.promote is None
     down = decide(Candidate("preference", "opinion:tea", "dislikes", 0.8), [cur], turn_id=2)
     assert down.action == "conflict" and down.reinforce is None
@@ -54,8 +83,13 @@ def test_a_repeated_conflict_takes_over_once_it_is_more_confident() -> None:
 
 def test_near_duplicate_keys_merge_within_a_category() -> None:
     cur = fact(1, "opinion:coffee", "likes", 0.8)
-    assert resolve_key(Candidate("preference", "opinion:Coffees", "likes", 0.8), [cur]) == "opinion:coffee"
-    assert resolve_key(Candidate("habit", "opinion:coffee", "likes", 0.8), [cur]) == "opinion:coffee"
+    assert (
+        resolve_key(Candidate("preference", "opinion:Coffees", "likes", 0.8), [cur])
+        == "opinion:coffee"
+    )
+    assert (
+        resolve_key(Candidate("habit", "opinion:coffee", "likes", 0.8), [cur]) == "opinion:coffee"
+    )
     assert resolve_key(Candidate("preference", "opinion:tea", "likes", 0.8), [cur]) == "opinion:tea"
 
 
@@ -79,10 +113,13 @@ def test_similarity_is_symmetric_bounded_and_reflexive(a: str, b: str) -> None:
 
 
 @given(values, confs, st.lists(st.tuples(values, confs), max_size=6), st.integers(1, 50))
-def test_decide_never_keeps_two_current_values(value: str, conf: float,
-                                               stored: list[tuple[str, float]], turn: int) -> None:
-    facts = [fact(i + 100, "k", v, c, status="current" if i == 0 else "conflict", sources=(i + 100,))
-             for i, (v, c) in enumerate(stored)]
+def test_decide_never_keeps_two_current_values(
+    value: str, conf: float, stored: list[tuple[str, float]], turn: int
+) -> None:
+    facts = [
+        fact(i + 100, "k", v, c, status="current" if i == 0 else "conflict", sources=(i + 100,))
+        for i, (v, c) in enumerate(stored)
+    ]
     d = decide(Candidate("preference", "k", value, conf), facts, turn_id=turn)
     if not facts:
         assert d.action == "insert"
@@ -105,7 +142,9 @@ def test_strength_is_monotone_in_age(a: float, b: float, imp: float, h: int) -> 
 
 
 @given(ages, imps, imps, heat, heat)
-def test_strength_grows_with_importance_and_heat(age: float, i1: float, i2: float, h1: int, h2: int) -> None:
+def test_strength_grows_with_importance_and_heat(
+    age: float, i1: float, i2: float, h1: int, h2: int
+) -> None:
     lo, hi = sorted((i1, i2))
     assert strength(age, lo, h1) <= strength(age, hi, h1) + 1e-12
     h_lo, h_hi = sorted((h1, h2))
@@ -113,7 +152,9 @@ def test_strength_grows_with_importance_and_heat(age: float, i1: float, i2: floa
 
 
 @given(ages, imps, heat, st.floats(min_value=0, max_value=1))
-def test_strength_has_a_floor_and_stays_in_unit_range(age: float, imp: float, h: int, floor: float) -> None:
+def test_strength_has_a_floor_and_stays_in_unit_range(
+    age: float, imp: float, h: int, floor: float
+) -> None:
     s = strength(age, imp, h, floor=floor)
     assert floor * imp - 1e-12 <= s <= 1.0
 

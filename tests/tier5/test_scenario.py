@@ -21,6 +21,9 @@ def test_scenario_profile_matches_the_script() -> None:
     assert result["statements"] > result["facts_stated"] >= 10
     assert result["facts_stored_per_fact_stated"] == 1.0
     assert result["current_value_right"] == f"{result['facts_stated']}/{result['facts_stated']}"
-    assert result["history_keeps_every_value"].split("/")[0] == result["history_keeps_every_value"].split("/")[1]
+    assert (
+        result["history_keeps_every_value"].split("/")[0]
+        == result["history_keeps_every_value"].split("/")[1]
+    )
     assert result["wrong"] == {} and result["unexpected_keys"] == []
     assert result["episodes"] == 3  # sessions 1-3 closed when the next one began

@@ -13,9 +13,18 @@ from pmemo.errors import Conflict, Forbidden, InvalidInput, NotFound
 def test_sweeper_dry_run_then_real_run_logs_and_restores(tmp_path: Path) -> None:
     settings = Settings(decay_half_life_days=10, decay_floor=0.0, max_episodes_per_scope=100)
     with SyncMemory.open(tmp_path / "d", settings=settings, embedder="hashing") as m:
-        m.add(user_id="u", session_id="old", content="small talk about nothing", timestamp="2023-01-01T10:00:00")
-        m.add(user_id="u", session_id="mid", content="I have a dentist appointment on 2023-06-10.",
-              timestamp="2023-06-01T10:00:00")
+        m.add(
+            user_id="u",
+            session_id="old",
+            content="small talk about nothing",
+            timestamp="2023-01-01T10:00:00",
+        )
+        m.add(
+            user_id="u",
+            session_id="mid",
+            content="I have a dentist appointment on 2023-06-10.",
+            timestamp="2023-06-01T10:00:00",
+        )
         m.add(user_id="u", session_id="new", content="hello again", timestamp="2024-06-01T10:00:00")
         m.drain()
         assert len(m.episodes(user_id="u")) == 2
@@ -23,14 +32,18 @@ def test_sweeper_dry_run_then_real_run_logs_and_restores(tmp_path: Path) -> None
         plan = m.sweep(dry_run=True)
         kinds = {(a["action"], a["kind"]) for a in plan["actions"]}
         assert kinds == {("soft_delete", "episode"), ("expire", "fact")}
-        assert len(m.episodes(user_id="u")) == 2 and m.forget_log() == []  # a dry run writes nothing
+        assert (
+            len(m.episodes(user_id="u")) == 2 and m.forget_log() == []
+        )  # a dry run writes nothing
         done = m.sweep(dry_run=False)
         assert done["batch"] and len(done["actions"]) == len(plan["actions"])
         assert m.episodes(user_id="u") == []
         assert not any(f.key == "event:appointment" for f in m.profile("u"))
         assert any(f.status == "expired" for f in m.profile("u", history=True))
         log = m.forget_log(batch=done["batch"])
-        assert {r["action"] for r in log} == {"soft_delete", "expire"} and all(r["reason"] for r in log)
+        assert {r["action"] for r in log} == {"soft_delete", "expire"} and all(
+            r["reason"] for r in log
+        )
         m.restore(done["batch"])
         assert len(m.episodes(user_id="u")) == 2
         assert any(f.key == "event:appointment" for f in m.profile("u"))
@@ -40,7 +53,12 @@ def test_sweeper_enforces_capacity_by_lowest_strength(tmp_path: Path) -> None:
     settings = Settings(max_episodes_per_scope=1, decay_floor=0.0)
     with SyncMemory.open(tmp_path / "d", settings=settings, embedder="hashing") as m:
         for n, sid in enumerate(("a", "b", "c")):
-            m.add(user_id="u", session_id=sid, content=f"topic {sid}", timestamp=f"2024-0{n + 1}-01T10:00:00")
+            m.add(
+                user_id="u",
+                session_id=sid,
+                content=f"topic {sid}",
+                timestamp=f"2024-0{n + 1}-01T10:00:00",
+            )
             m.drain()
             m.end_session(sid, user_id="u")
         done = m.sweep(dry_run=False)
@@ -50,15 +68,29 @@ def test_sweeper_enforces_capacity_by_lowest_strength(tmp_path: Path) -> None:
 
 def test_private_records_are_never_read_by_another_user(tmp_path: Path) -> None:
     with SyncMemory.open(tmp_path / "d", embedder="hashing") as m:
-        secret = m.add_record("alice's salary is 30k", user_id="alice", type="fact",
-                              importance=0.9, tags=["hr"], structured={"amount": 30000})
-        shared = m.add_record("team offsite in May", user_id="alice", visibility="shared",
-                              allowed_users=["bob"], allowed_roles=["manager"])
+        secret = m.add_record(
+            "alice's salary is 30k",
+            user_id="alice",
+            type="fact",
+            importance=0.9,
+            tags=["hr"],
+            structured={"amount": 30000},
+        )
+        shared = m.add_record(
+            "team offsite in May",
+            user_id="alice",
+            visibility="shared",
+            allowed_users=["bob"],
+            allowed_roles=["manager"],
+        )
         public = m.add_record("office wifi is pmemo-guest", user_id="alice", visibility="public")
         assert secret.visibility == secret.scope == "private" and secret.embedding_model
         assert {r.id for r in m.records(viewer="alice")} == {secret.id, shared.id, public.id}
         assert {r.id for r in m.records(viewer="bob")} == {shared.id, public.id}
-        assert {r.id for r in m.records(viewer="carol", roles=["manager"])} == {shared.id, public.id}
+        assert {r.id for r in m.records(viewer="carol", roles=["manager"])} == {
+            shared.id,
+            public.id,
+        }
         assert {r.id for r in m.records(viewer="mallory")} == {public.id}
         assert all(r.id != secret.id for r in m.records(viewer="bob", query="alice salary"))
         with pytest.raises(NotFound):
@@ -86,12 +118,29 @@ def test_record_updates_check_the_version(tmp_path: Path) -> None:
 
 def test_profile_pinned_api(tmp_path: Path) -> None:
     with SyncMemory.open(tmp_path / "d", embedder="hashing") as m:
-        m.add(user_id="mei", session_id="s", content="我喜欢喝咖啡。", timestamp="2024-01-01T10:00:00")
-        m.add(user_id="mei", session_id="s", content="我现在不喜欢咖啡了。", timestamp="2024-03-01T10:00:00")
+        m.add(
+            user_id="mei", session_id="s", content="我喜欢喝咖啡。", timestamp="2024-01-01T10:00:00"
+        )
+        m.add(
+            user_id="mei",
+            session_id="s",
+            content="我现在不喜欢咖啡了。",
+            timestamp="2024-03-01T10:00:00",
+        )
         m.drain()
         (cur,) = m.profile("mei")
-        assert (cur.category, cur.key, cur.value, cur.mentions) == ("preference", "opinion:咖啡", "dislikes", 1)
-        assert cur.confidence > 0.9 and cur.valid_to is None and cur.valid_from.year == 2024 and cur.sources
+        assert (cur.category, cur.key, cur.value, cur.mentions) == (
+            "preference",
+            "opinion:咖啡",
+            "dislikes",
+            1,
+        )
+        assert (
+            cur.confidence > 0.9
+            and cur.valid_to is None
+            and cur.valid_from.year == 2024
+            and cur.sources
+        )
         old = [f for f in m.profile("mei", history=True) if f.status == "superseded"]
         assert [f.value for f in old] == ["likes"] and old[0].valid_to == cur.valid_from
         assert cur.version == old[0].version + 1

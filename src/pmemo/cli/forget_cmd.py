@@ -1,11 +1,11 @@
 """``pmemo forget``, ``pmemo restore`` and ``pmemo profile``: a thin shell over the library.
 
-    pmemo forget --dry-run                       # what the sweeper would soft-delete
-    pmemo forget                                 # run the sweeper (logged, restorable)
-    pmemo forget --query 咖啡 --user mei          # forget what mei said about 咖啡
-    pmemo forget --turn 12 --turn 13 --hard      # erase two turns and what came from them
-    pmemo restore 3                              # undo forget/sweep batch 3
-    pmemo profile --user mei --history
+pmemo forget --dry-run                       # what the sweeper would soft-delete
+pmemo forget                                 # run the sweeper (logged, restorable)
+pmemo forget --query 咖啡 --user mei          # forget what mei said about 咖啡
+pmemo forget --turn 12 --turn 13 --hard      # erase two turns and what came from them
+pmemo restore 3                              # undo forget/sweep batch 3
+pmemo profile --user mei --history
 """
 
 from __future__ import annotations
@@ -36,9 +36,15 @@ from .core_cmds import (
 
 @_errors_to_exit
 def forget(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would go; change nothing.")] = False,
-    query: Annotated[str | None, typer.Option("--query", help="Forget turns that mention this.")] = None,
-    turn: Annotated[list[int] | None, typer.Option("--turn", help="A turn id to forget (repeatable).")] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would go; change nothing.")
+    ] = False,
+    query: Annotated[
+        str | None, typer.Option("--query", help="Forget turns that mention this.")
+    ] = None,
+    turn: Annotated[
+        list[int] | None, typer.Option("--turn", help="A turn id to forget (repeatable).")
+    ] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Erase at once (not restorable).")] = False,
     user: UserOpt = None,
     group: GroupOpt = None,
@@ -57,7 +63,9 @@ def forget(
             scope = _owner(user, group, tenant, agent)
             report = mem.forget(query=query, hard=hard, dry_run=dry_run, **scope)
         else:
-            report = mem.forget(turn_ids=list(turn or []), hard=hard, dry_run=dry_run, tenant_id=tenant)
+            report = mem.forget(
+                turn_ids=list(turn or []), hard=hard, dry_run=dry_run, tenant_id=tenant
+            )
     if as_json:
         _print_json(report)
         return
@@ -67,8 +75,14 @@ def forget(
 def _show(report: dict[str, Any]) -> None:
     if "actions" in report:
         verb = "would" if report["dry_run"] else "did"
-        table = _table("action", "kind", "id", "strength", "reason",
-                       title=f"sweeper ({verb}; batch {report['batch'] or '-'})")
+        table = _table(
+            "action",
+            "kind",
+            "id",
+            "strength",
+            "reason",
+            title=f"sweeper ({verb}; batch {report['batch'] or '-'})",
+        )
         for a in report["actions"]:
             _row(table, a["action"], a["kind"], a["ref"], a["strength"], a["reason"])
         _console().print(table)
@@ -85,7 +99,11 @@ def _show(report: dict[str, Any]) -> None:
             parts.append(f"{len(report[name])} {name}")
     if report.get("key_lines"):
         parts.append(f"{len(report['key_lines'])} key line(s)")
-    how = "erased" if report.get("mode") == "hard" else f"forgot (restore with: pmemo restore {report['batch']})"
+    how = (
+        "erased"
+        if report.get("mode") == "hard"
+        else f"forgot (restore with: pmemo restore {report['batch']})"
+    )
     typer.echo(f"{how}: " + ", ".join(parts))
 
 
@@ -105,7 +123,9 @@ def restore(
 @_errors_to_exit
 def profile(
     user: Annotated[str, typer.Option("--user", help="The person.")],
-    history: Annotated[bool, typer.Option("--history", help="Also superseded/conflicting facts.")] = False,
+    history: Annotated[
+        bool, typer.Option("--history", help="Also superseded/conflicting facts.")
+    ] = False,
     tenant: TenantOpt = "default",
     agent: AgentOpt = "default",
     as_json: JsonOpt = False,
@@ -119,11 +139,29 @@ def profile(
     if as_json:
         _print_json([{**f.__dict__, "scope": None} for f in facts])
         return
-    table = _table("id", "category", "key", "value", "confidence", "mentions", "status", "since",
-                   title=f"profile of {user}")
+    table = _table(
+        "id",
+        "category",
+        "key",
+        "value",
+        "confidence",
+        "mentions",
+        "status",
+        "since",
+        title=f"profile of {user}",
+    )
     for f in facts:
-        _row(table, f.id, f.category, f.key, _short(f.value, 80), f"{f.confidence:.2f}", f.mentions,
-             f.status, f"{f.valid_from:%Y-%m-%d}")
+        _row(
+            table,
+            f.id,
+            f.category,
+            f.key,
+            _short(f.value, 80),
+            f"{f.confidence:.2f}",
+            f.mentions,
+            f.status,
+            f"{f.valid_from:%Y-%m-%d}",
+        )
     _console().print(table)
 
 

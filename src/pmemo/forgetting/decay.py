@@ -23,13 +23,20 @@ import math
 DAY = 86400.0
 
 
-def strength(age_s: float, importance: float, access_count: int, half_life_days: float = 90.0,
-             floor: float = 0.5) -> float:
+def strength(
+    age_s: float,
+    importance: float,
+    access_count: int,
+    half_life_days: float = 90.0,
+    floor: float = 0.5,
+) -> float:
     """0..1; non-increasing in age, non-decreasing in importance and access count."""
     importance = min(max(importance, 0.0), 1.0)
     if half_life_days <= 0:
         return 1.0
-    half_life = half_life_days * DAY * (1.0 + importance) * (1.0 + math.log1p(max(access_count, 0)) / 2)
+    half_life = (
+        half_life_days * DAY * (1.0 + importance) * (1.0 + math.log1p(max(access_count, 0)) / 2)
+    )
     raw = 0.5 ** (max(age_s, 0.0) / half_life)
     return max(min(max(floor, 0.0), 1.0) * importance, raw)
 
@@ -41,8 +48,12 @@ def recency(age_s: float, half_life_days: float) -> float:
     return 0.5 ** (max(age_s, 0.0) / (half_life_days * DAY))
 
 
-def weighted_score(similarity: float, recency_: float, importance: float,
-                   weights: tuple[float, float, float] = (0.5, 0.3, 0.2)) -> float:
+def weighted_score(
+    similarity: float,
+    recency_: float,
+    importance: float,
+    weights: tuple[float, float, float] = (0.5, 0.3, 0.2),
+) -> float:
     """The episodic score: similarity*0.5 + recency*0.3 + importance*0.2 by default."""
     w_sim, w_rec, w_imp = weights
     return w_sim * similarity + w_rec * recency_ + w_imp * importance

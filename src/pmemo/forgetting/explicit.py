@@ -23,8 +23,14 @@ from ..tiers.services import Tiers
 
 
 class Forgetter:
-    def __init__(self, store: FullStore, tiers: Tiers, indexes: Indexes, embed: CachedEmbedder,
-                 episodes: Episodes) -> None:
+    def __init__(
+        self,
+        store: FullStore,
+        tiers: Tiers,
+        indexes: Indexes,
+        embed: CachedEmbedder,
+        episodes: Episodes,
+    ) -> None:
         self.store = store
         self.tiers = tiers
         self.indexes = indexes
@@ -60,16 +66,23 @@ class Forgetter:
         facts, episodes = s.facts_with(ids), s.episodes_with(ids)
         chains = {(f.category, f.key) for f in facts}
         related = {f.id for f in facts} | {
-            f.id for scope in {f.scope for f in facts} for f in s.facts(scope, history=True)
-            if (f.category, f.key) in chains}
+            f.id
+            for scope in {f.scope for f in facts}
+            for f in s.facts(scope, history=True)
+            if (f.category, f.key) in chains
+        }
         s.snapshot(batch, "turn", ids)
         s.snapshot(batch, "summary", [x.id for x in summaries])
         s.snapshot(batch, "cluster", [x.id for x in clusters])
         s.snapshot(batch, "key", [x.id for x in keys])
         s.snapshot(batch, "fact", sorted(related))
         s.snapshot(batch, "episode", [x.id for x in episodes])
-        return ([x.text for x in summaries] + [x.text for x in keys] + [f.text for f in facts]
-                + [episode_text(e) for e in episodes])
+        return (
+            [x.text for x in summaries]
+            + [x.text for x in keys]
+            + [f.text for f in facts]
+            + [episode_text(e) for e in episodes]
+        )
 
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -95,8 +108,10 @@ class Forgetter:
     def restore(self, batch: int) -> dict[str, Any]:
         info = self.store.get_batch(batch)
         if info["status"] != "active":
-            raise Conflict(f"batch {batch} is {info['status']}; only an active soft forget or "
-                           "sweep can be restored")
+            raise Conflict(
+                f"batch {batch} is {info['status']}; only an active soft forget or "
+                "sweep can be restored"
+            )
         if info["action"] == "sweep":
             return self._unsweep(batch)
         restored = self.store.restore_snapshot(batch)
@@ -108,7 +123,9 @@ class Forgetter:
             elif kind == "summary":
                 self.indexes.summaries.add(scope_key, ref, vec)
         self.store.set_batch(batch, "restored")
-        self.store.log_actions(batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored])
+        self.store.log_actions(
+            batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored]
+        )
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
             out.setdefault(kind + "s", []).append(ref)
@@ -123,8 +140,15 @@ class Forgetter:
             self.store.unexpire_fact(ref)
             out.setdefault("facts", []).append(ref)
         self.store.set_batch(batch, "restored")
-        self.store.log_actions(batch, [("restore", k[:-1], r, None, "restore", {})
-                                       for k, refs in out.items() if k != "batch" for r in refs])
+        self.store.log_actions(
+            batch,
+            [
+                ("restore", k[:-1], r, None, "restore", {})
+                for k, refs in out.items()
+                if k != "batch"
+                for r in refs
+            ],
+        )
         return out
 
     def purge(self, batch: int) -> dict[str, Any]:
@@ -152,21 +176,44 @@ class Forgetter:
 
 
 def _predecessor(fact: Fact, history: list[Fact]) -> Fact | None:
-    older = [f for f in history if f.category == fact.category and f.key == fact.key
-             and f.status == "superseded" and f.id != fact.id]
+    older = [
+        f
+        for f in history
+        if f.category == fact.category
+        and f.key == fact.key
+        and f.status == "superseded"
+        and f.id != fact.id
+    ]
     return max(older, key=lambda f: (f.valid_to or f.valid_from, f.id), default=None)
 
 
-def _log_rows(report: dict[str, Any], turns: dict[int, Turn],
-              reason: str) -> list[tuple[str, str, int, str | None, str, dict[str, Any]]]:
+def _log_rows(
+    report: dict[str, Any], turns: dict[int, Turn], reason: str
+) -> list[tuple[str, str, int, str | None, str, dict[str, Any]]]:
     rows: list[tuple[str, str, int, str | None, str, dict[str, Any]]] = []
     for tid, turn in turns.items():
-        rows.append(("forget", "turn", tid, turn.scope.key, reason, {"session": turn.session_id,
-                                                                      "step": turn.step}))
+        rows.append(
+            (
+                "forget",
+                "turn",
+                tid,
+                turn.scope.key,
+                reason,
+                {"session": turn.session_id, "step": turn.step},
+            )
+        )
     for kind in ("clusters", "summaries", "facts", "episodes"):
         for ref, outcome in report.get(kind, {}).items():
-            rows.append((f"forget:{outcome}", kind[:-1] if kind != "summaries" else "summary",
-                         int(ref), None, reason, {}))
+            rows.append(
+                (
+                    f"forget:{outcome}",
+                    kind[:-1] if kind != "summaries" else "summary",
+                    int(ref),
+                    None,
+                    reason,
+                    {},
+                )
+            )
     for ref in report.get("key_lines", []):
         rows.append(("forget:deleted", "key", int(ref), None, reason, {}))
     return rows

@@ -26,9 +26,19 @@ from .decay import strength
 class Plan:
     actions: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, action: str, kind: str, ref: int, scope_key: str, reason: str, value: float) -> None:
-        self.actions.append({"action": action, "kind": kind, "ref": ref, "scope_key": scope_key,
-                             "reason": reason, "strength": round(value, 4)})
+    def add(
+        self, action: str, kind: str, ref: int, scope_key: str, reason: str, value: float
+    ) -> None:
+        self.actions.append(
+            {
+                "action": action,
+                "kind": kind,
+                "ref": ref,
+                "scope_key": scope_key,
+                "reason": reason,
+                "strength": round(value, 4),
+            }
+        )
 
 
 def plan_sweep(store: FullStore, settings: Settings, tenant: str | None = None) -> Plan:
@@ -43,14 +53,27 @@ def plan_sweep(store: FullStore, settings: Settings, tenant: str | None = None) 
     return plan
 
 
-def _plan_episodes(store: FullStore, settings: Settings, owner: Scope, now: float, plan: Plan) -> None:
+def _plan_episodes(
+    store: FullStore, settings: Settings, owner: Scope, now: float, plan: Plan
+) -> None:
     scored = []
     for ep in store.episodes(owner):
-        value = strength(now - ep.ended_at.timestamp(), ep.importance, ep.access_count,
-                         settings.decay_half_life_days, settings.decay_floor)
+        value = strength(
+            now - ep.ended_at.timestamp(),
+            ep.importance,
+            ep.access_count,
+            settings.decay_half_life_days,
+            settings.decay_floor,
+        )
         if value < settings.sweep_episode_threshold:
-            plan.add("soft_delete", "episode", ep.id, owner.key,
-                     f"strength {value:.3f} < {settings.sweep_episode_threshold}", value)
+            plan.add(
+                "soft_delete",
+                "episode",
+                ep.id,
+                owner.key,
+                f"strength {value:.3f} < {settings.sweep_episode_threshold}",
+                value,
+            )
         else:
             scored.append((value, ep.id))
     scored.sort()
@@ -62,24 +85,44 @@ def _plan_records(store: FullStore, settings: Settings, tenant: str | None, plan
     by_scope: dict[str, list[tuple[float, int]]] = defaultdict(list)
     now = time.time()
     for rec in store.all_records(tenant):
-        value = strength(now - rec.accessed_at.timestamp(), rec.importance,
-                         store.record_heat(rec.id), settings.decay_half_life_days, settings.decay_floor)
+        value = strength(
+            now - rec.accessed_at.timestamp(),
+            rec.importance,
+            store.record_heat(rec.id),
+            settings.decay_half_life_days,
+            settings.decay_floor,
+        )
         key = f"{rec.tenant_id}|{rec.agent_id}|u:{rec.user_id}"
         if value < settings.sweep_record_threshold:
-            plan.add("soft_delete", "record", rec.id, key,
-                     f"decay score {value:.3f} < {settings.sweep_record_threshold}", value)
+            plan.add(
+                "soft_delete",
+                "record",
+                rec.id,
+                key,
+                f"decay score {value:.3f} < {settings.sweep_record_threshold}",
+                value,
+            )
         else:
             by_scope[key].append((value, rec.id))
-        plan.actions.append({"action": "decay", "kind": "record", "ref": rec.id, "scope_key": key,
-                             "reason": "", "strength": round(value, 4)})
+        plan.actions.append(
+            {
+                "action": "decay",
+                "kind": "record",
+                "ref": rec.id,
+                "scope_key": key,
+                "reason": "",
+                "strength": round(value, 4),
+            }
+        )
     for key, scored in by_scope.items():
         scored.sort()
         for value, ref in scored[: max(0, len(scored) - settings.max_records_per_scope)]:
             plan.add("soft_delete", "record", ref, key, "over capacity", value)
 
 
-def sweep(store: FullStore, settings: Settings, *, dry_run: bool = True,
-          tenant: str | None = None) -> dict[str, Any]:
+def sweep(
+    store: FullStore, settings: Settings, *, dry_run: bool = True, tenant: str | None = None
+) -> dict[str, Any]:
     """Run (or with ``dry_run`` only plan) one sweep; returns the batch and its actions."""
     plan = plan_sweep(store, settings, tenant)
     shown = [a for a in plan.actions if a["action"] != "decay"]
@@ -92,8 +135,20 @@ def sweep(store: FullStore, settings: Settings, *, dry_run: bool = True,
             store.soft_delete(a["kind"], [a["ref"]], a["reason"])
         elif a["action"] == "expire":
             store.expire_fact(a["ref"], time.time())
-    store.log_actions(batch, [(a["action"], a["kind"], a["ref"], a["scope_key"], a["reason"],
-                               {"strength": a["strength"]}) for a in shown])
+    store.log_actions(
+        batch,
+        [
+            (
+                a["action"],
+                a["kind"],
+                a["ref"],
+                a["scope_key"],
+                a["reason"],
+                {"strength": a["strength"]},
+            )
+            for a in shown
+        ],
+    )
     report = {"dry_run": False, "batch": batch, "actions": shown}
     store.set_batch(batch, "active" if shown else "empty", {"actions": len(shown)})
     return report

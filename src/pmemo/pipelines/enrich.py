@@ -7,7 +7,8 @@ and never fails the job (the turn and its embedding are already stored).
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..models import Turn
 from ..tiers.episodes import Episodes

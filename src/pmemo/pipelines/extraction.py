@@ -8,7 +8,7 @@ the same turn changes nothing (a fact already sourced from the turn is skipped).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..config import Settings
 from ..errors import Conflict, LLMError
@@ -40,25 +40,44 @@ def _from_llm(out: FactOut) -> Candidate | None:
     expires = None
     if out.expires:
         try:
-            day = datetime.fromisoformat(out.expires[:10]).replace(tzinfo=timezone.utc)
+            day = datetime.fromisoformat(out.expires[:10]).replace(tzinfo=UTC)
             expires = day.timestamp() + 86400
         except ValueError:
             expires = None
     if out.correction:
-        return Candidate(out.category, out.key.strip(), out.value.strip(), max(out.confidence, CORRECTED),
-                         "corrected", 0.6, expires)
-    return Candidate(out.category, out.key.strip(), out.value.strip(), out.confidence, "explicit",
-                     0.5, expires)
+        return Candidate(
+            out.category,
+            out.key.strip(),
+            out.value.strip(),
+            max(out.confidence, CORRECTED),
+            "corrected",
+            0.6,
+            expires,
+        )
+    return Candidate(
+        out.category, out.key.strip(), out.value.strip(), out.confidence, "explicit", 0.5, expires
+    )
 
 
-def upsert(store: ProfileStoreProtocol, scope: Scope, cand: Candidate, turn_id: int | None,
-           at: float, settings: Settings) -> Fact | None:
+def upsert(
+    store: ProfileStoreProtocol,
+    scope: Scope,
+    cand: Candidate,
+    turn_id: int | None,
+    at: float,
+    settings: Settings,
+) -> Fact | None:
     """Apply the upsert rules for one candidate; re-read and retry if another writer won."""
     for attempt in range(RETRIES):
         facts = store.facts(scope, history=True)
-        decision = decide(cand, facts, turn_id if turn_id is not None else -1,
-                          step=settings.fact_confidence_step, cap=settings.fact_confidence_cap,
-                          threshold=settings.fact_merge_similarity)
+        decision = decide(
+            cand,
+            facts,
+            turn_id if turn_id is not None else -1,
+            step=settings.fact_confidence_step,
+            cap=settings.fact_confidence_cap,
+            threshold=settings.fact_merge_similarity,
+        )
         try:
             return store.upsert_fact(scope, decision, cand, turn_id, at)
         except Conflict:
@@ -67,8 +86,9 @@ def upsert(store: ProfileStoreProtocol, scope: Scope, cand: Candidate, turn_id: 
     return None
 
 
-def extract_turn(store: ProfileStoreProtocol, llm: LLM | None, settings: Settings,
-                 turn: Turn) -> list[Fact]:
+def extract_turn(
+    store: ProfileStoreProtocol, llm: LLM | None, settings: Settings, turn: Turn
+) -> list[Fact]:
     """Extract and store the facts one turn states; returns the facts touched."""
     found, _ = candidates(turn, llm)
     scope = turn.scope.owner_scope()

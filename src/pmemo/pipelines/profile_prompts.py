@@ -43,7 +43,7 @@ FACTS_SYSTEM = (
     "are NOT facts. Use short stable keys such as 'name', 'preferred_name', 'tone', "
     "'opinion:<thing>', 'diet:<food>', 'favorite:<kind>', 'event:<what>'; keep values in the "
     "message's language. Set correction=true when the speaker says this changes what was true "
-    "before. Return {\"facts\": []} when there is nothing explicit."
+    'before. Return {"facts": []} when there is nothing explicit.'
 )
 
 EPISODE_SYSTEM = (

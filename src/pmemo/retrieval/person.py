@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ..config import Settings
 from ..models import Episode, Fact, Hit, Task, Turn
@@ -27,19 +27,33 @@ def usable(fact: Fact, now: float, min_confidence: float) -> bool:
     return fact.status == "current" and fact.confidence >= min_confidence and not expired
 
 
-def fact_hits(query: str, facts: list[Fact], now: float, settings: Settings,
-              lookup: TurnLookup) -> list[Hit]:
+def fact_hits(
+    query: str, facts: list[Fact], now: float, settings: Settings, lookup: TurnLookup
+) -> list[Hit]:
     """At most ``fact_max_in_context`` usable facts, the ones the query names first."""
-    ranked = sorted((f for f in facts if usable(f, now, settings.fact_min_confidence)),
-                    key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.mentions, f.id))
+    ranked = sorted(
+        (f for f in facts if usable(f, now, settings.fact_min_confidence)),
+        key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.mentions, f.id),
+    )
     out = []
     for fact in ranked[: settings.fact_max_in_context]:
         found = lookup(fact.sources)
         score = round(0.5 * _overlap(query, fact.text) + 0.5 * fact.confidence, 6)
-        why = (f"profile fact, confidence {fact.confidence:.2f}, said {fact.mentions}×"
-               + (f", {fact.source}" if fact.source != "explicit" else ""))
-        out.append(Hit(f"fact:{fact.id}", "fact", "profile", fact_line(fact), score, why,
-                       tuple(found[i] for i in fact.sources if i in found), fact.last_seen))
+        why = f"profile fact, confidence {fact.confidence:.2f}, said {fact.mentions}×" + (
+            f", {fact.source}" if fact.source != "explicit" else ""
+        )
+        out.append(
+            Hit(
+                f"fact:{fact.id}",
+                "fact",
+                "profile",
+                fact_line(fact),
+                score,
+                why,
+                tuple(found[i] for i in fact.sources if i in found),
+                fact.last_seen,
+            )
+        )
     return out
 
 
@@ -56,8 +70,19 @@ def fact_line(fact: Fact) -> str:
 
 def episode_hits(ranked: list[tuple[Episode, float, str]]) -> list[Hit]:
     # no ``sources``: an episode stands for a whole span, it does not quote its turns
-    return [Hit(f"episode:{e.id}", "episode", "episodic", f"[{e.ended_at:%Y-%m-%d}] {episode_text(e)}",
-                score, why, (), e.ended_at) for e, score, why in ranked]
+    return [
+        Hit(
+            f"episode:{e.id}",
+            "episode",
+            "episodic",
+            f"[{e.ended_at:%Y-%m-%d}] {episode_text(e)}",
+            score,
+            why,
+            (),
+            e.ended_at,
+        )
+        for e, score, why in ranked
+    ]
 
 
 def task_hits(tasks: list[Task]) -> list[Hit]:
@@ -65,11 +90,25 @@ def task_hits(tasks: list[Task]) -> list[Hit]:
     for task in tasks:
         if task.status != "running":
             continue
-        steps = "; ".join(f"{MARK.get(s.status, '[ ]')} {s.text}" + (f" → {s.result}" if s.result else "")
-                          + (f" (error: {s.error})" if s.error else "") for s in task.steps)
+        steps = "; ".join(
+            f"{MARK.get(s.status, '[ ]')} {s.text}"
+            + (f" → {s.result}" if s.result else "")
+            + (f" (error: {s.error})" if s.error else "")
+            for s in task.steps
+        )
         text = f"Task in progress: {task.goal}" + (f" | plan: {steps}" if steps else "")
         if task.scratchpad:
             text += f" | notes: {task.scratchpad[:300]}"
-        out.append(Hit(f"task:{task.id}", "task", "episodic", text, 1.0, "running task", (),
-                       task.updated_at))
+        out.append(
+            Hit(
+                f"task:{task.id}",
+                "task",
+                "episodic",
+                text,
+                1.0,
+                "running task",
+                (),
+                task.updated_at,
+            )
+        )
     return out

@@ -26,12 +26,19 @@ from .long_term import sentences
 from .services import Tiers
 
 log = logging.getLogger("pmemo")
-_REQUEST = re.compile(r"\b(please|can you|could you|help me|let's|i need)\b|请|帮我|麻烦|能不能|我们来",
-                      re.I)
-_OUTCOME = re.compile(r"\b(done|finished|decided|agreed|fixed|resolved|completed|confirmed)\b|"
-                      r"完成|决定|确定|搞定|解决|同意|定了|已经", re.I)
-_WEIGHTY = re.compile(r"\b(decided|agreed|deadline|must|budget|promise|important|never|always)\b|"
-                      r"决定|确定|必须|截止|预算|同意|承诺|重要|一定", re.I)
+_REQUEST = re.compile(
+    r"\b(please|can you|could you|help me|let's|i need)\b|请|帮我|麻烦|能不能|我们来", re.I
+)
+_OUTCOME = re.compile(
+    r"\b(done|finished|decided|agreed|fixed|resolved|completed|confirmed)\b|"
+    r"完成|决定|确定|搞定|解决|同意|定了|已经",
+    re.I,
+)
+_WEIGHTY = re.compile(
+    r"\b(decided|agreed|deadline|must|budget|promise|important|never|always)\b|"
+    r"决定|确定|必须|截止|预算|同意|承诺|重要|一定",
+    re.I,
+)
 SCAN = 1_000_000
 
 
@@ -43,7 +50,9 @@ def topics_of(turns: list[Turn], k: int = 5) -> list[str]:
     return [w for w, _ in counts.most_common(k)]
 
 
-def matching(turns: list[Turn], pattern: re.Pattern[str], role: str | None, limit: int = 5) -> list[str]:
+def matching(
+    turns: list[Turn], pattern: re.Pattern[str], role: str | None, limit: int = 5
+) -> list[str]:
     out: list[str] = []
     for turn in turns:
         if role is not None and turn.role != role:
@@ -65,37 +74,58 @@ class Episodes:
 
     def fields(self, turns: list[Turn]) -> dict[str, Any]:
         """Episode fields from turns: the LLM's, or offline ones (extractive summary, rules)."""
-        base = {"started": epoch_of(turns[0].timestamp), "ended": epoch_of(turns[-1].timestamp),
-                "step_from": turns[0].step, "step_to": turns[-1].step}
+        base = {
+            "started": epoch_of(turns[0].timestamp),
+            "ended": epoch_of(turns[-1].timestamp),
+            "step_from": turns[0].step,
+            "step_to": turns[-1].step,
+        }
         if self.tiers.llm is not None:
             try:
-                out = self.tiers.llm.complete_json(*episode_prompt(turns, self.settings.summary_max_chars),
-                                                   EpisodeOut)
+                out = self.tiers.llm.complete_json(
+                    *episode_prompt(turns, self.settings.summary_max_chars), EpisodeOut
+                )
                 return {**base, **out.model_dump()}
             except LLMError as exc:
                 log.warning("episode fell back to extractive: %s", exc)
         text, _ = self.tiers.summarize(turns)
-        return {**base, "summary": text, "topics": topics_of(turns),
-                "actions": matching(turns, _REQUEST, "user"), "outcomes": matching(turns, _OUTCOME, None),
-                "lessons": [], "importance": importance_of(turns)}
+        return {
+            **base,
+            "summary": text,
+            "topics": topics_of(turns),
+            "actions": matching(turns, _REQUEST, "user"),
+            "outcomes": matching(turns, _OUTCOME, None),
+            "lessons": [],
+            "importance": importance_of(turns),
+        }
 
-    def record(self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]) -> Episode:
+    def record(
+        self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]
+    ) -> Episode:
         episode = self.store.add_episode(scope, kind, fields, source_ids)
         self._embed(episode)
         return episode
 
     def _embed(self, episode: Episode) -> np.ndarray:
         vec = self.tiers.embed.passages([episode_text(episode)])[0]
-        self.store.put_vectors("episode", [(episode.id, episode.scope.owner_scope().key, vec)],
-                               self.tiers.embed.model_id)
+        self.store.put_vectors(
+            "episode",
+            [(episode.id, episode.scope.owner_scope().key, vec)],
+            self.tiers.embed.model_id,
+        )
         return vec
 
     def close_session(self, scope: Scope, session_id: str) -> Episode | None:
         """Record the session's not-yet-covered turns as a "session" episode."""
         owner = scope.owner_scope()
         covered = self.store.covered_steps(owner, session_id, ("session",))
-        turns = [t for t in self.store.list_turns(owner, session_id=session_id, limit=SCAN, offset=0,
-                                                  since=None, until=None) if t.step > covered]
+        turns = [
+            t
+            for t in self.store.list_turns(
+                owner, session_id=session_id, limit=SCAN, offset=0, since=None, until=None
+            )
+            if t.step > covered
+        ]
         if not turns:
             return None
         turns.sort(key=lambda t: t.step)
@@ -124,9 +154,16 @@ class Episodes:
             return None
         owner = turn.scope.owner_scope()
         covered = self.store.covered_steps(owner, turn.session_id, ("compaction",))
-        turns = sorted((t for t in self.store.list_turns(owner, session_id=turn.session_id, limit=SCAN,
-                                                         offset=0, since=None, until=None)
-                        if t.step > covered), key=lambda t: t.step)
+        turns = sorted(
+            (
+                t
+                for t in self.store.list_turns(
+                    owner, session_id=turn.session_id, limit=SCAN, offset=0, since=None, until=None
+                )
+                if t.step > covered
+            ),
+            key=lambda t: t.step,
+        )
         count = make_counter(self.settings.tokenizer)
         sizes = [count(t.content) for t in turns]
         total = sum(sizes)
@@ -148,7 +185,9 @@ class Episodes:
     def rebuild(self, episode: Episode, removed: set[int]) -> str:
         """An episode whose turns were forgotten: rebuilt from the rest, or deleted."""
         remaining = [i for i in episode.source_ids if i not in removed]
-        turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step))
+        turns = sorted(
+            self.store.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step)
+        )
         if not turns:
             self.store.delete_episode(episode.id)
             return "deleted"
@@ -161,7 +200,9 @@ class Episodes:
             self._embed(updated)
         return "rebuilt"
 
-    def rank(self, scope: Scope, qvec: np.ndarray | None, k: int) -> list[tuple[Episode, float, str]]:
+    def rank(
+        self, scope: Scope, qvec: np.ndarray | None, k: int
+    ) -> list[tuple[Episode, float, str]]:
         """Top-k episodes of the owner: similarity, recency (conversation time), importance."""
         owner = scope.owner_scope()
         episodes = self.store.episodes(owner)

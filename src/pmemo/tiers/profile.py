@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from ..models import Fact
 
@@ -55,9 +56,9 @@ class Decision:
 
 def normalise(text: str) -> str:
     """Case-, width- and punctuation-insensitive form of a key or value."""
-    text = unicodedata.normalize("NFKC", text).casefold().strip()
-    text = _ARTICLES.sub("", text)
+    text = unicodedata.normalize("NFKC", text).casefold()
     text = _PUNCT.sub(" ", text).strip()
+    text = _ARTICLES.sub("", text)
     if text.endswith("s") and len(text) > 3 and not text.endswith("ss"):
         text = text[:-1]  # "coffees" ~ "coffee": crude, but keys are short nouns
     return " ".join(text.split())
@@ -84,8 +85,12 @@ def reinforced(confidence: float, step: float = 0.05, cap: float = 0.95) -> floa
     return max(confidence, min(cap, confidence + step))
 
 
-def resolve_key(candidate: Candidate, facts: Sequence[Fact], threshold: float = 0.9,
-                sim: Callable[[str, str], float] = similarity) -> str:
+def resolve_key(
+    candidate: Candidate,
+    facts: Sequence[Fact],
+    threshold: float = 0.9,
+    sim: Callable[[str, str], float] = similarity,
+) -> str:
     """The stored key ``candidate`` nearly duplicates (same category), else its own key."""
     best, best_sim = candidate.key, 0.0
     for fact in facts:
@@ -97,13 +102,21 @@ def resolve_key(candidate: Candidate, facts: Sequence[Fact], threshold: float = 
     return best
 
 
-def decide(candidate: Candidate, facts: Sequence[Fact], turn_id: int, *, step: float = 0.05,
-           cap: float = 0.95, threshold: float = 0.9,
-           sim: Callable[[str, str], float] = similarity) -> Decision:
+def decide(
+    candidate: Candidate,
+    facts: Sequence[Fact],
+    turn_id: int,
+    *,
+    step: float = 0.05,
+    cap: float = 0.95,
+    threshold: float = 0.9,
+    sim: Callable[[str, str], float] = similarity,
+) -> Decision:
     """What to do with ``candidate`` given the scope's stored facts (any category/key)."""
     key = resolve_key(candidate, facts, threshold, sim)
-    same = [f for f in facts if f.category == candidate.category and f.key == key
-            and f.status in ACTIVE]
+    same = [
+        f for f in facts if f.category == candidate.category and f.key == key and f.status in ACTIVE
+    ]
     current = next((f for f in same if f.status == "current"), None)
     if current is None:
         return Decision("insert", key, candidate.confidence)
@@ -112,8 +125,10 @@ def decide(candidate: Candidate, facts: Sequence[Fact], turn_id: int, *, step: f
     if sim(current.value, candidate.value) >= threshold:
         conf = reinforced(max(current.confidence, candidate.confidence), step, cap)
         return Decision("reinforce", key, conf, current, reinforce=current)
-    rival = next((f for f in same if f.status == "conflict"
-                  and sim(f.value, candidate.value) >= threshold), None)
+    rival = next(
+        (f for f in same if f.status == "conflict" and sim(f.value, candidate.value) >= threshold),
+        None,
+    )
     if candidate.confidence > current.confidence:
         if rival is not None:  # the value stated before as a conflict now wins: one row, not two
             conf = max(candidate.confidence, reinforced(rival.confidence, step, cap))

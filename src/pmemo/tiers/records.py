@@ -17,9 +17,20 @@ from ..errors import InvalidInput
 from ..models import Record
 
 VISIBILITY = ("private", "shared", "public")
-FIELDS = {"type": str, "visibility": str, "content": str, "summary": str, "structured": dict,
-          "importance": float, "confidence": float, "tags": list, "source": str,
-          "relations": list, "allowed_users": list, "allowed_roles": list}
+FIELDS = {
+    "type": str,
+    "visibility": str,
+    "content": str,
+    "summary": str,
+    "structured": dict,
+    "importance": float,
+    "confidence": float,
+    "tags": list,
+    "source": str,
+    "relations": list,
+    "allowed_users": list,
+    "allowed_roles": list,
+}
 
 
 def can_read(record: Record, viewer: str, roles: tuple[str, ...] = ()) -> bool:
@@ -39,7 +50,11 @@ def check_fields(fields: dict[str, Any], partial: bool = False) -> dict[str, Any
     for name, value in fields.items():
         kind = FIELDS[name]
         if kind is float:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0 <= value <= 1
+            ):
                 raise InvalidInput(f"record {name} must be a number in [0, 1]")
             value = float(value)
         elif kind is list:
@@ -58,6 +73,7 @@ def check_fields(fields: dict[str, Any], partial: bool = False) -> dict[str, Any
 
 def ranked(found: list[Record], vecs: dict[int, np.ndarray], qvec: np.ndarray) -> list[Record]:
     """Best match first: cosine × (0.5 + 0.5 × decay score) — decay lowers, never hides."""
+
     def score(r: Record) -> float:
         vec = vecs.get(r.id)
         cos = float(vec @ qvec) if vec is not None and vec.shape == qvec.shape else 0.0

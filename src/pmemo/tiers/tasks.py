@@ -18,19 +18,30 @@ STEP_STATUS = ("pending", "running", "done", "failed", "skipped")
 FEEDBACK_IMPORTANCE = 0.9
 
 
-def updated_steps(steps: tuple[TaskStep, ...], index: int | None, status: str | None,
-                  result: str | None, error: str | None, add: list[str] | None) -> tuple[TaskStep, ...]:
+def updated_steps(
+    steps: tuple[TaskStep, ...],
+    index: int | None,
+    status: str | None,
+    result: str | None,
+    error: str | None,
+    add: list[str] | None,
+) -> tuple[TaskStep, ...]:
     """The plan after one update (pure)."""
     out = list(steps)
     if index is not None:
         if not 0 <= index < len(out):
-            raise InvalidInput(f"step {index} does not exist (the plan has {len(out)} steps, from 0)")
+            raise InvalidInput(
+                f"step {index} does not exist (the plan has {len(out)} steps, from 0)"
+            )
         if status is not None and status not in STEP_STATUS:
             raise InvalidInput(f"step status must be one of {', '.join(STEP_STATUS)}")
         old = out[index]
-        out[index] = TaskStep(old.text, status or old.status,
-                              result if result is not None else old.result,
-                              error if error is not None else old.error)
+        out[index] = TaskStep(
+            old.text,
+            status or old.status,
+            result if result is not None else old.result,
+            error if error is not None else old.error,
+        )
     out.extend(TaskStep(text) for text in add or [])
     return tuple(out)
 
@@ -44,7 +55,9 @@ def task_importance(task: Task, status: str, feedback: str | None) -> float:
 def task_lessons(task: Task, lessons: list[str], feedback: str | None) -> list[str]:
     """Given lessons, plus what failed steps and feedback teach."""
     out = list(lessons)
-    out += [f"step '{s.text}' failed: {s.error}" for s in task.steps if s.status == "failed" and s.error]
+    out += [
+        f"step '{s.text}' failed: {s.error}" for s in task.steps if s.status == "failed" and s.error
+    ]
     if feedback:
         out.append(f"user feedback: {feedback}")
     return out
@@ -69,14 +82,29 @@ class Tasks:
     def update(self, task: Task, version: int | None, changes: dict[str, Any]) -> Task:
         if task.status != "running":
             raise InvalidInput(f"task {task.id} is {task.status}; only running tasks change")
-        steps = updated_steps(task.steps, changes.get("step"), changes.get("status"),
-                              changes.get("result"), changes.get("error"), changes.get("add_steps"))
+        steps = updated_steps(
+            task.steps,
+            changes.get("step"),
+            changes.get("status"),
+            changes.get("result"),
+            changes.get("error"),
+            changes.get("add_steps"),
+        )
         pad = changes.get("scratchpad")
-        new = dataclasses.replace(task, steps=steps, scratchpad=task.scratchpad if pad is None else pad)
+        new = dataclasses.replace(
+            task, steps=steps, scratchpad=task.scratchpad if pad is None else pad
+        )
         return self.store.save_task(new, task.version if version is None else version)
 
-    def finish(self, task: Task, status: str, outcome: str | None, lessons: list[str],
-               feedback: str | None, version: int | None) -> Episode:
+    def finish(
+        self,
+        task: Task,
+        status: str,
+        outcome: str | None,
+        lessons: list[str],
+        feedback: str | None,
+        version: int | None,
+    ) -> Episode:
         if status not in ("done", "failed"):
             raise InvalidInput("a task finishes as 'done' or 'failed'")
         if task.status != "running":
@@ -90,10 +118,12 @@ class Tasks:
             "outcomes": [outcome] if outcome else [status],
             "lessons": learned,
             "importance": task_importance(task, status, feedback),
-            "started": task.created_at.timestamp(), "ended": task.updated_at.timestamp(),
+            "started": task.created_at.timestamp(),
+            "ended": task.updated_at.timestamp(),
         }
         episode = self.episodes.record(task.scope, "task", fields, [])
-        self.store.save_task(dataclasses.replace(task, status=status, feedback=feedback,
-                                                 episode_id=episode.id),
-                             task.version if version is None else version)
+        self.store.save_task(
+            dataclasses.replace(task, status=status, feedback=feedback, episode_id=episode.id),
+            task.version if version is None else version,
+        )
         return episode

@@ -12,16 +12,25 @@ import base64
 import json
 import sqlite3
 import time
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import Conflict, NotFound
 from . import codec
 
-TABLES = {"turn": "turns", "summary": "summaries", "cluster": "clusters", "key": "key_lines",
-          "fact": "facts", "episode": "episodes", "record": "records", "task": "tasks"}
+TABLES = {
+    "turn": "turns",
+    "summary": "summaries",
+    "cluster": "clusters",
+    "key": "key_lines",
+    "fact": "facts",
+    "episode": "episodes",
+    "record": "records",
+    "task": "tasks",
+}
 # restore order: turns first (derived rows point at them)
 ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task")
 SOFT = ("fact", "episode", "record", "task")  # tables with deleted / deleted_reason columns
@@ -46,8 +55,10 @@ class ForgetRows:
     # ---- batches and the log ---------------------------------------------------------------
     def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str) -> int:
         with self._tx() as conn:
-            cur = conn.execute("INSERT INTO forget_batches(at, action, mode, scope_key, reason)"
-                               " VALUES(?,?,?,?,?)", (time.time(), action, mode, scope_key, reason))
+            cur = conn.execute(
+                "INSERT INTO forget_batches(at, action, mode, scope_key, reason) VALUES(?,?,?,?,?)",
+                (time.time(), action, mode, scope_key, reason),
+            )
             return int(cur.lastrowid or 0)
 
     def get_batch(self, batch: int) -> dict[str, Any]:
@@ -61,19 +72,27 @@ class ForgetRows:
             if report is None:
                 conn.execute("UPDATE forget_batches SET status=? WHERE id=?", (status, batch))
             else:
-                conn.execute("UPDATE forget_batches SET status=?, report=? WHERE id=?",
-                             (status, json.dumps(report, default=str, ensure_ascii=False), batch))
+                conn.execute(
+                    "UPDATE forget_batches SET status=?, report=? WHERE id=?",
+                    (status, json.dumps(report, default=str, ensure_ascii=False), batch),
+                )
 
-    def log_actions(self, batch: int | None, rows: Iterable[tuple[str, str, int, str | None, str,
-                                                                  dict[str, Any]]]) -> None:
+    def log_actions(
+        self,
+        batch: int | None,
+        rows: Iterable[tuple[str, str, int, str | None, str, dict[str, Any]]],
+    ) -> None:
         """(action, kind, ref, scope_key, reason, detail) per line."""
         now = time.time()
         with self._tx() as conn:
             conn.executemany(
                 "INSERT INTO forget_log(batch, at, action, kind, ref, scope_key, reason, detail)"
                 " VALUES(?,?,?,?,?,?,?,?)",
-                [(batch, now, a, k, r, s, why, json.dumps(d, default=str, ensure_ascii=False))
-                 for a, k, r, s, why, d in rows])
+                [
+                    (batch, now, a, k, r, s, why, json.dumps(d, default=str, ensure_ascii=False))
+                    for a, k, r, s, why, d in rows
+                ],
+            )
 
     def forget_log(self, batch: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
         sql, args = "SELECT * FROM forget_log", []
@@ -83,8 +102,9 @@ class ForgetRows:
         return [{**dict(r), "detail": json.loads(r["detail"])} for r in rows]
 
     def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]:
-        rows = self._read.execute("SELECT kind, ref FROM forget_log WHERE batch=? AND action=?",
-                                  (batch, action))
+        rows = self._read.execute(
+            "SELECT kind, ref FROM forget_log WHERE batch=? AND action=?", (batch, action)
+        )
         return [(r[0], r[1]) for r in rows]
 
     def batches_with_turns(self, turn_ids: list[int]) -> list[int]:
@@ -92,7 +112,8 @@ class ForgetRows:
         rows = self._read.execute(
             f"SELECT DISTINCT t.batch FROM tombstones t JOIN forget_batches b ON b.id=t.batch"
             f" WHERE t.kind='turn' AND t.ref IN ({marks}) AND b.status='active' ORDER BY 1",
-            turn_ids)
+            turn_ids,
+        )
         return [r[0] for r in rows]
 
     # ---- tombstones ------------------------------------------------------------------------
@@ -105,7 +126,8 @@ class ForgetRows:
                 if data is not None:
                     count += conn.execute(
                         "INSERT OR IGNORE INTO tombstones(batch, kind, ref, data) VALUES(?,?,?,?)",
-                        (batch, kind, ref, json.dumps(data, ensure_ascii=False))).rowcount
+                        (batch, kind, ref, json.dumps(data, ensure_ascii=False)),
+                    ).rowcount
         return count
 
     @staticmethod
@@ -114,14 +136,21 @@ class ForgetRows:
         if row is None:
             return None
         data: dict[str, Any] = {"row": {k: _enc(row[k]) for k in row.keys()}}
-        data["sources"] = [r[0] for r in conn.execute(
-            "SELECT turn_id FROM sources WHERE kind=? AND ref=?", (kind, ref))]
-        vec = conn.execute("SELECT scope_key, model, vec FROM vectors WHERE kind=? AND ref=?",
-                           (kind, ref)).fetchone()
+        data["sources"] = [
+            r[0]
+            for r in conn.execute("SELECT turn_id FROM sources WHERE kind=? AND ref=?", (kind, ref))
+        ]
+        vec = conn.execute(
+            "SELECT scope_key, model, vec FROM vectors WHERE kind=? AND ref=?", (kind, ref)
+        ).fetchone()
         data["vector"] = [vec[0], vec[1], _enc(vec[2])] if vec else None
         if kind == "cluster":
-            data["members"] = [r[0] for r in conn.execute(
-                "SELECT turn_id FROM cluster_members WHERE cluster_id=?", (ref,))]
+            data["members"] = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT turn_id FROM cluster_members WHERE cluster_id=?", (ref,)
+                )
+            ]
         if kind == "turn":
             fts = conn.execute("SELECT scope, body FROM turns_fts WHERE rowid=?", (ref,)).fetchone()
             data["fts"] = [fts[0], fts[1]] if fts else None
@@ -129,17 +158,20 @@ class ForgetRows:
 
     def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
         """Put a batch's rows back; returns (kind, ref, scope_key, vector) for the caches."""
-        rows = self._read.execute("SELECT kind, ref, data FROM tombstones WHERE batch=?",
-                                  (batch,)).fetchall()
-        items = sorted(((r[0], r[1], json.loads(r[2])) for r in rows),
-                       key=lambda x: (ORDER.index(x[0]), x[1]))
+        rows = self._read.execute(
+            "SELECT kind, ref, data FROM tombstones WHERE batch=?", (batch,)
+        ).fetchall()
+        items = sorted(
+            ((r[0], r[1], json.loads(r[2])) for r in rows), key=lambda x: (ORDER.index(x[0]), x[1])
+        )
         out = []
         with self._tx() as conn:
             for kind, ref, data in items:
                 self._put_back(conn, kind, ref, data)
                 vec = data["vector"]
-                out.append((kind, ref, vec[0] if vec else "",
-                            codec.unblob(_dec(vec[2])) if vec else None))
+                out.append(
+                    (kind, ref, vec[0] if vec else "", codec.unblob(_dec(vec[2])) if vec else None)
+                )
             conn.execute("DELETE FROM tombstones WHERE batch=?", (batch,))
         return out
 
@@ -147,42 +179,56 @@ class ForgetRows:
     def _put_back(conn: sqlite3.Connection, kind: str, ref: int, data: dict[str, Any]) -> None:
         row = {k: _dec(v) for k, v in data["row"].items()}
         if kind == "turn":
-            taken = conn.execute("SELECT id FROM turns WHERE scope_key=? AND session=? AND step=?"
-                                 " AND id<>?", (row["scope_key"], row["session"], row["step"],
-                                                ref)).fetchone()
+            taken = conn.execute(
+                "SELECT id FROM turns WHERE scope_key=? AND session=? AND step=? AND id<>?",
+                (row["scope_key"], row["session"], row["step"], ref),
+            ).fetchone()
             if taken:
-                raise Conflict(f"cannot restore turn {ref}: session {row['session']!r} has a new "
-                               f"turn at step {row['step']} (turn {taken[0]}); delete it first")
+                raise Conflict(
+                    f"cannot restore turn {ref}: session {row['session']!r} has a new "
+                    f"turn at step {row['step']} (turn {taken[0]}); delete it first"
+                )
         table = TABLES[kind]
         conn.execute(f"DELETE FROM {table} WHERE id=?", (ref,))
         cols = ",".join(row)
-        conn.execute(f"INSERT INTO {table}({cols}) VALUES({','.join('?' * len(row))})",
-                     list(row.values()))
+        conn.execute(
+            f"INSERT INTO {table}({cols}) VALUES({','.join('?' * len(row))})", list(row.values())
+        )
         conn.execute("DELETE FROM sources WHERE kind=? AND ref=?", (kind, ref))
-        conn.executemany("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES(?,?,?)",
-                         [(kind, ref, t) for t in data["sources"]])
+        conn.executemany(
+            "INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES(?,?,?)",
+            [(kind, ref, t) for t in data["sources"]],
+        )
         if data["vector"]:
             sk, model, vec = data["vector"]
-            conn.execute("INSERT OR REPLACE INTO vectors(kind, ref, scope_key, model, vec)"
-                         " VALUES(?,?,?,?,?)", (kind, ref, sk, model, _dec(vec)))
+            conn.execute(
+                "INSERT OR REPLACE INTO vectors(kind, ref, scope_key, model, vec)"
+                " VALUES(?,?,?,?,?)",
+                (kind, ref, sk, model, _dec(vec)),
+            )
         if kind == "cluster":
             conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (ref,))
-            conn.executemany("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
-                             [(t, ref) for t in data["members"]])
+            conn.executemany(
+                "INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
+                [(t, ref) for t in data["members"]],
+            )
         if kind == "turn" and data.get("fts"):
             conn.execute("DELETE FROM turns_fts WHERE rowid=?", (ref,))
-            conn.execute("INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)",
-                         (ref, *data["fts"]))
+            conn.execute(
+                "INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)", (ref, *data["fts"])
+            )
 
     def purge_batch(self, batch: int) -> int:
         """Drop a batch's tombstones and rows it soft-deleted: the forget becomes permanent."""
         with self._tx() as conn:
             n = conn.execute("DELETE FROM tombstones WHERE batch=?", (batch,)).rowcount
-            for kind, ref in conn.execute("SELECT kind, ref FROM forget_log WHERE batch=? AND"
-                                          " action='soft_delete'", (batch,)).fetchall():
+            for kind, ref in conn.execute(
+                "SELECT kind, ref FROM forget_log WHERE batch=? AND action='soft_delete'", (batch,)
+            ).fetchall():
                 if kind in SOFT:
-                    n += conn.execute(f"DELETE FROM {TABLES[kind]} WHERE id=? AND deleted IS NOT NULL",
-                                      (ref,)).rowcount
+                    n += conn.execute(
+                        f"DELETE FROM {TABLES[kind]} WHERE id=? AND deleted IS NOT NULL", (ref,)
+                    ).rowcount
                     conn.execute("DELETE FROM sources WHERE kind=? AND ref=?", (kind, ref))
                     conn.execute("DELETE FROM vectors WHERE kind=? AND ref=?", (kind, ref))
             conn.execute("UPDATE forget_batches SET status='purged' WHERE id=?", (batch,))
@@ -197,13 +243,18 @@ class ForgetRows:
     # ---- soft delete by column (sweeper) ------------------------------------------------------
     def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:
         with self._tx() as conn:
-            conn.executemany(f"UPDATE {TABLES[kind]} SET deleted=?, deleted_reason=? WHERE id=?"
-                             " AND deleted IS NULL", [(time.time(), reason, i) for i in ids])
+            conn.executemany(
+                f"UPDATE {TABLES[kind]} SET deleted=?, deleted_reason=? WHERE id=?"
+                " AND deleted IS NULL",
+                [(time.time(), reason, i) for i in ids],
+            )
 
     def undelete(self, kind: str, ids: list[int]) -> None:
         with self._tx() as conn:
-            conn.executemany(f"UPDATE {TABLES[kind]} SET deleted=NULL, deleted_reason=NULL"
-                             " WHERE id=?", [(i,) for i in ids])
+            conn.executemany(
+                f"UPDATE {TABLES[kind]} SET deleted=NULL, deleted_reason=NULL WHERE id=?",
+                [(i,) for i in ids],
+            )
 
     # ---- privacy -----------------------------------------------------------------------------
     def secure_delete(self) -> None:

@@ -16,23 +16,44 @@ def maybe_utc(epoch: float | None) -> datetime | None:
 
 def fact(row: sqlite3.Row, sources: tuple[int, ...]) -> Fact:
     return Fact(
-        id=row["id"], scope=scope_of(row), category=row["category"], key=row["key"],
-        value=row["value"], confidence=round(row["confidence"], 6), mentions=row["mentions"],
-        first_seen=utc(row["first_seen"]), last_seen=utc(row["last_seen"]),
-        valid_from=utc(row["valid_from"]), valid_to=maybe_utc(row["valid_to"]),
-        expires_at=maybe_utc(row["expires"]), source=row["source"], sources=sources,
-        status=row["status"], version=row["version"], importance=row["importance"],
+        id=row["id"],
+        scope=scope_of(row),
+        category=row["category"],
+        key=row["key"],
+        value=row["value"],
+        confidence=round(row["confidence"], 6),
+        mentions=row["mentions"],
+        first_seen=utc(row["first_seen"]),
+        last_seen=utc(row["last_seen"]),
+        valid_from=utc(row["valid_from"]),
+        valid_to=maybe_utc(row["valid_to"]),
+        expires_at=maybe_utc(row["expires"]),
+        source=row["source"],
+        sources=sources,
+        status=row["status"],
+        version=row["version"],
+        importance=row["importance"],
     )
 
 
 def episode(row: sqlite3.Row, sources: tuple[int, ...]) -> Episode:
     return Episode(
-        id=row["id"], scope=scope_of(row, row["session"]), kind=row["kind"], summary=row["summary"],
-        topics=tuple(json.loads(row["topics"])), actions=tuple(json.loads(row["actions"])),
-        outcomes=tuple(json.loads(row["outcomes"])), lessons=tuple(json.loads(row["lessons"])),
-        importance=row["importance"], started_at=utc(row["started"]), ended_at=utc(row["ended"]),
-        source_ids=sources, step_from=row["step_from"], step_to=row["step_to"],
-        access_count=row["access_count"], created_at=utc(row["created"]),
+        id=row["id"],
+        scope=scope_of(row, row["session"]),
+        kind=row["kind"],
+        summary=row["summary"],
+        topics=tuple(json.loads(row["topics"])),
+        actions=tuple(json.loads(row["actions"])),
+        outcomes=tuple(json.loads(row["outcomes"])),
+        lessons=tuple(json.loads(row["lessons"])),
+        importance=row["importance"],
+        started_at=utc(row["started"]),
+        ended_at=utc(row["ended"]),
+        source_ids=sources,
+        step_from=row["step_from"],
+        step_to=row["step_to"],
+        access_count=row["access_count"],
+        created_at=utc(row["created"]),
     )
 
 
@@ -43,22 +64,41 @@ def steps_json(steps: tuple[TaskStep, ...] | list[TaskStep]) -> str:
 def task(row: sqlite3.Row) -> Task:
     steps = tuple(TaskStep(**s) for s in json.loads(row["steps"]))
     return Task(
-        id=row["id"], scope=scope_of(row, row["session"] or None), goal=row["goal"], steps=steps,
-        scratchpad=row["scratchpad"], status=row["status"], feedback=row["feedback"],
-        episode_id=row["episode_id"], version=row["version"], created_at=utc(row["created"]),
+        id=row["id"],
+        scope=scope_of(row, row["session"] or None),
+        goal=row["goal"],
+        steps=steps,
+        scratchpad=row["scratchpad"],
+        status=row["status"],
+        feedback=row["feedback"],
+        episode_id=row["episode_id"],
+        version=row["version"],
+        created_at=utc(row["created"]),
         updated_at=utc(row["updated"]),
     )
 
 
 def record(row: sqlite3.Row) -> Record:
     return Record(
-        id=row["id"], tenant_id=row["tenant"], agent_id=row["agent"], user_id=row["user_id"],
-        type=row["type"], visibility=row["visibility"], content=row["content"],
-        summary=row["summary"], structured=json.loads(row["structured"]),
-        embedding_model=row["embedding_model"], importance=row["importance"],
-        confidence=row["confidence"], tags=tuple(json.loads(row["tags"])), source=row["source"],
-        version=row["version"], created_at=utc(row["created"]), updated_at=utc(row["updated"]),
-        accessed_at=utc(row["accessed"]), decay_score=row["decay_score"],
+        id=row["id"],
+        tenant_id=row["tenant"],
+        agent_id=row["agent"],
+        user_id=row["user_id"],
+        type=row["type"],
+        visibility=row["visibility"],
+        content=row["content"],
+        summary=row["summary"],
+        structured=json.loads(row["structured"]),
+        embedding_model=row["embedding_model"],
+        importance=row["importance"],
+        confidence=row["confidence"],
+        tags=tuple(json.loads(row["tags"])),
+        source=row["source"],
+        version=row["version"],
+        created_at=utc(row["created"]),
+        updated_at=utc(row["updated"]),
+        accessed_at=utc(row["accessed"]),
+        decay_score=row["decay_score"],
         relations=tuple(json.loads(row["relations"])),
         allowed_users=tuple(json.loads(row["allowed_users"])),
         allowed_roles=tuple(json.loads(row["allowed_roles"])),

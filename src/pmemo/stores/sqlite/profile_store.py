@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ...errors import Conflict
 from ...models import Episode, Fact, Scope, Task, TaskStep
@@ -19,9 +20,11 @@ from . import profile_codec as pc
 from .forget_store import ForgetRows
 from .records_store import RecordRows
 
-FACT_COLS = ("scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
-             " mentions, first_seen, last_seen, valid_from, expires, source, status, version,"
-             " created, updated")
+FACT_COLS = (
+    "scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
+    " mentions, first_seen, last_seen, valid_from, expires, source, status, version,"
+    " created, updated"
+)
 
 
 class ProfileStore(ForgetRows, RecordRows):
@@ -41,15 +44,17 @@ class ProfileStore(ForgetRows, RecordRows):
         return [pc.fact(r, self._sources("fact", r["id"])) for r in rows.fetchall()]
 
     def get_fact(self, fact_id: int) -> Fact | None:
-        row = self._read.execute("SELECT * FROM facts WHERE id=? AND deleted IS NULL",
-                                 (fact_id,)).fetchone()
+        row = self._read.execute(
+            "SELECT * FROM facts WHERE id=? AND deleted IS NULL", (fact_id,)
+        ).fetchone()
         return pc.fact(row, self._sources("fact", fact_id)) if row else None
 
     def facts_with(self, turn_ids: list[int]) -> list[Fact]:
         return [f for f in (self.get_fact(i) for i in self._refs_with("fact", turn_ids)) if f]
 
-    def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
-                    at: float) -> Fact | None:
+    def upsert_fact(
+        self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None, at: float
+    ) -> Fact | None:
         """Apply one upsert decision atomically; ``Conflict`` if a fact changed meanwhile."""
         if decision.action == "skip":
             return decision.target
@@ -66,40 +71,76 @@ class ProfileStore(ForgetRows, RecordRows):
             else:
                 fid = self._insert_fact(conn, scope, decision, cand, at, "conflict", 1)
             if turn_id is not None:
-                conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('fact',?,?)",
-                             (fid, turn_id))
+                conn.execute(
+                    "INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('fact',?,?)",
+                    (fid, turn_id),
+                )
         return self.get_fact(fid)
 
     @staticmethod
-    def _insert_fact(conn: sqlite3.Connection, scope: Scope, d: Decision, cand: Candidate,
-                     at: float, status: str, version: int) -> int:
+    def _insert_fact(
+        conn: sqlite3.Connection,
+        scope: Scope,
+        d: Decision,
+        cand: Candidate,
+        at: float,
+        status: str,
+        version: int,
+    ) -> int:
         cur = conn.execute(
             f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?)",
-            (*pc.scope_cols(scope), cand.category, d.key, cand.value, d.confidence,
-             cand.importance, at, at, at, cand.expires_epoch, cand.source, status, version,
-             time.time(), time.time()))
+            (
+                *pc.scope_cols(scope),
+                cand.category,
+                d.key,
+                cand.value,
+                d.confidence,
+                cand.importance,
+                at,
+                at,
+                at,
+                cand.expires_epoch,
+                cand.source,
+                status,
+                version,
+                time.time(),
+                time.time(),
+            ),
+        )
         return int(cur.lastrowid or 0)
 
     @staticmethod
-    def _reinforce(conn: sqlite3.Connection, fact: Fact, confidence: float, cand: Candidate,
-                   at: float) -> int:
+    def _reinforce(
+        conn: sqlite3.Connection, fact: Fact, confidence: float, cand: Candidate, at: float
+    ) -> int:
         changed = conn.execute(
             "UPDATE facts SET confidence=?, mentions=mentions+1, last_seen=MAX(last_seen, ?),"
             " importance=MAX(importance, ?), expires=COALESCE(?, expires), version=version+1,"
             " updated=? WHERE id=? AND version=? AND deleted IS NULL",
-            (confidence, at, cand.importance, cand.expires_epoch, time.time(), fact.id,
-             fact.version)).rowcount
+            (
+                confidence,
+                at,
+                cand.importance,
+                cand.expires_epoch,
+                time.time(),
+                fact.id,
+                fact.version,
+            ),
+        ).rowcount
         if not changed:
             raise Conflict(f"fact {fact.id} changed while it was being updated; retry")
         return fact.id
 
-    def _supersede(self, conn: sqlite3.Connection, scope: Scope, d: Decision, cand: Candidate,
-                   at: float) -> int:
+    def _supersede(
+        self, conn: sqlite3.Connection, scope: Scope, d: Decision, cand: Candidate, at: float
+    ) -> int:
         old = d.target
         assert old is not None
         changed = conn.execute(
             "UPDATE facts SET status='superseded', valid_to=?, updated=? WHERE id=? AND version=?"
-            " AND status='current' AND deleted IS NULL", (at, time.time(), old.id, old.version)).rowcount
+            " AND status='current' AND deleted IS NULL",
+            (at, time.time(), old.id, old.version),
+        ).rowcount
         if not changed:
             raise Conflict(f"fact {old.id} changed while it was being superseded; retry")
         if d.promote is None:
@@ -107,30 +148,40 @@ class ProfileStore(ForgetRows, RecordRows):
         changed = conn.execute(
             "UPDATE facts SET status='current', confidence=?, mentions=mentions+1, last_seen=?,"
             " valid_from=?, version=?, updated=? WHERE id=? AND version=? AND status='conflict'",
-            (d.confidence, at, at, old.version + 1, time.time(), d.promote.id,
-             d.promote.version)).rowcount
+            (d.confidence, at, at, old.version + 1, time.time(), d.promote.id, d.promote.version),
+        ).rowcount
         if not changed:
             raise Conflict(f"fact {d.promote.id} changed while it was being promoted; retry")
         return d.promote.id
 
     def expire_fact(self, fact_id: int, at: float) -> None:
         with self._tx() as conn:
-            conn.execute("UPDATE facts SET status='expired', valid_to=?, version=version+1"
-                         " WHERE id=? AND status='current'", (at, fact_id))
+            conn.execute(
+                "UPDATE facts SET status='expired', valid_to=?, version=version+1"
+                " WHERE id=? AND status='current'",
+                (at, fact_id),
+            )
 
     def unexpire_fact(self, fact_id: int) -> None:
         with self._tx() as conn:
-            conn.execute("UPDATE facts SET status='current', valid_to=NULL, version=version+1"
-                         " WHERE id=? AND status='expired'", (fact_id,))
+            conn.execute(
+                "UPDATE facts SET status='current', valid_to=NULL, version=version+1"
+                " WHERE id=? AND status='expired'",
+                (fact_id,),
+            )
 
     def drop_fact_sources(self, fact_id: int, turn_ids: Iterable[int]) -> None:
         """A forgotten turn leaves a fact that other turns also stated: one mention less."""
         gone = list(turn_ids)
         with self._tx() as conn:
-            conn.executemany("DELETE FROM sources WHERE kind='fact' AND ref=? AND turn_id=?",
-                             [(fact_id, t) for t in gone])
-            conn.execute("UPDATE facts SET mentions=MAX(1, mentions-?), version=version+1 WHERE id=?",
-                         (len(gone), fact_id))
+            conn.executemany(
+                "DELETE FROM sources WHERE kind='fact' AND ref=? AND turn_id=?",
+                [(fact_id, t) for t in gone],
+            )
+            conn.execute(
+                "UPDATE facts SET mentions=MAX(1, mentions-?), version=version+1 WHERE id=?",
+                (len(gone), fact_id),
+            )
 
     def delete_fact(self, fact_id: int) -> None:
         with self._tx() as conn:
@@ -140,53 +191,75 @@ class ProfileStore(ForgetRows, RecordRows):
     def reinstate_fact(self, fact_id: int) -> None:
         """A superseded fact becomes current again (its successor was forgotten)."""
         with self._tx() as conn:
-            conn.execute("UPDATE facts SET status='current', valid_to=NULL, version=version+1"
-                         " WHERE id=? AND status='superseded'", (fact_id,))
+            conn.execute(
+                "UPDATE facts SET status='current', valid_to=NULL, version=version+1"
+                " WHERE id=? AND status='superseded'",
+                (fact_id,),
+            )
 
     def conversation_now(self, scope: Scope) -> float | None:
         """The newest turn's time in the owner scope: the clock decay and expiry run on."""
-        row = self._read.execute("SELECT MAX(ts) FROM turns WHERE scope_key=?", (scope.key,)).fetchone()
+        row = self._read.execute(
+            "SELECT MAX(ts) FROM turns WHERE scope_key=?", (scope.key,)
+        ).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def owner_scopes(self, tenant: str | None = None) -> list[Scope]:
         """Every owner with turns, episodes or facts (optionally of one tenant)."""
         where = " WHERE tenant=?" if tenant else ""
-        sql = " UNION ".join(f"SELECT DISTINCT tenant, agent, owner FROM {t}{where}"
-                             for t in ("turns", "episodes", "facts"))
+        sql = " UNION ".join(
+            f"SELECT DISTINCT tenant, agent, owner FROM {t}{where}"
+            for t in ("turns", "episodes", "facts")
+        )
         rows = self._read.execute(sql + " ORDER BY 1, 2, 3", [tenant] * 3 if tenant else [])
         return [Scope(r[0], r[1], r[2]) for r in rows]
 
     # ---- episodes --------------------------------------------------------------------------
-    def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any],
-                    source_ids: list[int]) -> Episode:
+    def add_episode(
+        self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]
+    ) -> Episode:
         with self._tx() as conn:
             cur = conn.execute(
                 "INSERT INTO episodes(scope_key, tenant, agent, owner, session, kind, summary, topics,"
                 " actions, outcomes, lessons, importance, started, ended, step_from, step_to, created)"
                 " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (*pc.scope_cols(scope), scope.session_id or "", kind, *_episode_values(fields),
-                 time.time()))
+                (
+                    *pc.scope_cols(scope),
+                    scope.session_id or "",
+                    kind,
+                    *_episode_values(fields),
+                    time.time(),
+                ),
+            )
             eid = int(cur.lastrowid or 0)
-            conn.executemany("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
-                             [(eid, t) for t in source_ids])
+            conn.executemany(
+                "INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
+                [(eid, t) for t in source_ids],
+            )
         found = self.get_episode(eid)
         assert found is not None
         return found
 
-    def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None:
+    def update_episode(
+        self, episode_id: int, fields: dict[str, Any], source_ids: list[int]
+    ) -> None:
         with self._tx() as conn:
             conn.execute(
                 "UPDATE episodes SET summary=?, topics=?, actions=?, outcomes=?, lessons=?,"
                 " importance=?, started=?, ended=?, step_from=?, step_to=? WHERE id=?",
-                (*_episode_values(fields), episode_id))
+                (*_episode_values(fields), episode_id),
+            )
             conn.execute("DELETE FROM sources WHERE kind='episode' AND ref=?", (episode_id,))
-            conn.executemany("INSERT INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
-                             [(episode_id, t) for t in source_ids])
+            conn.executemany(
+                "INSERT INTO sources(kind, ref, turn_id) VALUES('episode',?,?)",
+                [(episode_id, t) for t in source_ids],
+            )
             conn.execute("DELETE FROM vectors WHERE kind='episode' AND ref=?", (episode_id,))
 
     def get_episode(self, episode_id: int) -> Episode | None:
-        row = self._read.execute("SELECT * FROM episodes WHERE id=? AND deleted IS NULL",
-                                 (episode_id,)).fetchone()
+        row = self._read.execute(
+            "SELECT * FROM episodes WHERE id=? AND deleted IS NULL", (episode_id,)
+        ).fetchone()
         return pc.episode(row, self._sources("episode", episode_id)) if row else None
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
@@ -207,15 +280,18 @@ class ProfileStore(ForgetRows, RecordRows):
 
     def touch_episodes(self, ids: list[int], now: float) -> None:
         with self._tx() as conn:
-            conn.executemany("UPDATE episodes SET access_count=access_count+1, accessed=? WHERE id=?",
-                             [(now, i) for i in ids])
+            conn.executemany(
+                "UPDATE episodes SET access_count=access_count+1, accessed=? WHERE id=?",
+                [(now, i) for i in ids],
+            )
 
     def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:
         """The last step of a session already folded into an episode of these kinds."""
         marks = ",".join("?" * len(kinds))
         row = self._read.execute(
             f"SELECT MAX(step_to) FROM episodes WHERE scope_key=? AND session=? AND kind IN ({marks})",
-            (scope.key, session_id, *kinds)).fetchone()
+            (scope.key, session_id, *kinds),
+        ).fetchone()
         return int(row[0] or 0)
 
     # ---- tasks -----------------------------------------------------------------------------
@@ -225,16 +301,25 @@ class ProfileStore(ForgetRows, RecordRows):
             cur = conn.execute(
                 "INSERT INTO tasks(scope_key, tenant, agent, owner, session, goal, steps, scratchpad,"
                 " created, updated) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                (*pc.scope_cols(scope), scope.session_id or "", goal, pc.steps_json(steps),
-                 scratchpad, now, now))
+                (
+                    *pc.scope_cols(scope),
+                    scope.session_id or "",
+                    goal,
+                    pc.steps_json(steps),
+                    scratchpad,
+                    now,
+                    now,
+                ),
+            )
             tid = int(cur.lastrowid or 0)
         found = self.get_task(tid)
         assert found is not None
         return found
 
     def get_task(self, task_id: int) -> Task | None:
-        row = self._read.execute("SELECT * FROM tasks WHERE id=? AND deleted IS NULL",
-                                 (task_id,)).fetchone()
+        row = self._read.execute(
+            "SELECT * FROM tasks WHERE id=? AND deleted IS NULL", (task_id,)
+        ).fetchone()
         return pc.task(row) if row else None
 
     def tasks(self, scope: Scope, status: str | None = None) -> list[Task]:
@@ -249,11 +334,22 @@ class ProfileStore(ForgetRows, RecordRows):
             changed = conn.execute(
                 "UPDATE tasks SET steps=?, scratchpad=?, status=?, feedback=?, episode_id=?,"
                 " version=version+1, updated=? WHERE id=? AND version=? AND deleted IS NULL",
-                (pc.steps_json(task.steps), task.scratchpad, task.status, task.feedback,
-                 task.episode_id, time.time(), task.id, version)).rowcount
+                (
+                    pc.steps_json(task.steps),
+                    task.scratchpad,
+                    task.status,
+                    task.feedback,
+                    task.episode_id,
+                    time.time(),
+                    task.id,
+                    version,
+                ),
+            ).rowcount
         if not changed:
-            raise Conflict(f"task {task.id} was changed by someone else (version {version} is "
-                           "stale); read it again and retry")
+            raise Conflict(
+                f"task {task.id} was changed by someone else (version {version} is "
+                "stale); read it again and retry"
+            )
         found = self.get_task(task.id)
         assert found is not None
         return found
@@ -263,6 +359,15 @@ def _episode_values(fields: dict[str, Any]) -> tuple[Any, ...]:
     def dump(name: str) -> str:
         return json.dumps(list(fields.get(name, ())), ensure_ascii=False)
 
-    return (fields["summary"], dump("topics"), dump("actions"), dump("outcomes"), dump("lessons"),
-            float(fields.get("importance", 0.5)), fields["started"], fields["ended"],
-            int(fields.get("step_from", 0)), int(fields.get("step_to", 0)))
+    return (
+        fields["summary"],
+        dump("topics"),
+        dump("actions"),
+        dump("outcomes"),
+        dump("lessons"),
+        float(fields.get("importance", 0.5)),
+        fields["started"],
+        fields["ended"],
+        int(fields.get("step_from", 0)),
+        int(fields.get("step_to", 0)),
+    )

@@ -17,15 +17,30 @@ from ...models import Record
 from . import profile_codec as pc
 
 JSON_FIELDS = ("structured", "tags", "relations", "allowed_users", "allowed_roles")
-MUTABLE = ("type", "visibility", "content", "summary", "structured", "importance", "confidence",
-           "tags", "source", "relations", "allowed_users", "allowed_roles", "embedding_model")
+MUTABLE = (
+    "type",
+    "visibility",
+    "content",
+    "summary",
+    "structured",
+    "importance",
+    "confidence",
+    "tags",
+    "source",
+    "relations",
+    "allowed_users",
+    "allowed_roles",
+    "embedding_model",
+)
 
 
 def _visible(viewer: str, roles: tuple[str, ...]) -> tuple[str, list[Any]]:
     role_marks = ",".join("?" * len(roles)) or "NULL"
-    sql = ("(user_id=? OR visibility='public' OR (visibility='shared' AND ("
-           "EXISTS(SELECT 1 FROM json_each(allowed_users) WHERE value=?)"
-           f" OR EXISTS(SELECT 1 FROM json_each(allowed_roles) WHERE value IN ({role_marks})))))")
+    sql = (
+        "(user_id=? OR visibility='public' OR (visibility='shared' AND ("
+        "EXISTS(SELECT 1 FROM json_each(allowed_users) WHERE value=?)"
+        f" OR EXISTS(SELECT 1 FROM json_each(allowed_roles) WHERE value IN ({role_marks})))))"
+    )
     return sql, [viewer, viewer, *roles]
 
 
@@ -46,27 +61,38 @@ class RecordRows:
             cur = conn.execute(
                 f"INSERT INTO records(tenant, agent, user_id, {', '.join(names)}, created, updated,"
                 f" accessed) VALUES(?,?,?,{','.join('?' * len(names))},?,?,?)",
-                (tenant, agent, user_id, *(_value(n, fields[n]) for n in names), now, now, now))
+                (tenant, agent, user_id, *(_value(n, fields[n]) for n in names), now, now, now),
+            )
             rid = int(cur.lastrowid or 0)
         found = self._record(rid)
         assert found is not None
         return found
 
     def _record(self, record_id: int) -> Record | None:
-        row = self._read.execute("SELECT * FROM records WHERE id=? AND deleted IS NULL",
-                                 (record_id,)).fetchone()
+        row = self._read.execute(
+            "SELECT * FROM records WHERE id=? AND deleted IS NULL", (record_id,)
+        ).fetchone()
         return pc.record(row) if row else None
 
-    def get_record(self, record_id: int, tenant: str, viewer: str,
-                   roles: tuple[str, ...] = ()) -> Record | None:
+    def get_record(
+        self, record_id: int, tenant: str, viewer: str, roles: tuple[str, ...] = ()
+    ) -> Record | None:
         cond, args = _visible(viewer, roles)
         row = self._read.execute(
             f"SELECT * FROM records WHERE id=? AND tenant=? AND deleted IS NULL AND {cond}",
-            (record_id, tenant, *args)).fetchone()
+            (record_id, tenant, *args),
+        ).fetchone()
         return pc.record(row) if row else None
 
-    def list_records(self, tenant: str, agent: str, viewer: str, roles: tuple[str, ...] = (),
-                     type_: str | None = None, limit: int = 100) -> list[Record]:
+    def list_records(
+        self,
+        tenant: str,
+        agent: str,
+        viewer: str,
+        roles: tuple[str, ...] = (),
+        type_: str | None = None,
+        limit: int = 100,
+    ) -> list[Record]:
         cond, args = _visible(viewer, roles)
         sql = f"SELECT * FROM records WHERE tenant=? AND agent=? AND deleted IS NULL AND {cond}"
         params: list[Any] = [tenant, agent, *args]
@@ -89,27 +115,35 @@ class RecordRows:
             changed = conn.execute(
                 f"UPDATE records SET {sets}version=version+1, updated=? WHERE id=? AND version=?"
                 " AND deleted IS NULL",
-                (*(_value(n, changes[n]) for n in names), time.time(), record_id, version)).rowcount
+                (*(_value(n, changes[n]) for n in names), time.time(), record_id, version),
+            ).rowcount
         if not changed:
-            raise Conflict(f"record {record_id} is not at version {version} (someone else updated "
-                           "it); read it again and retry")
+            raise Conflict(
+                f"record {record_id} is not at version {version} (someone else updated "
+                "it); read it again and retry"
+            )
         found = self._record(record_id)
         assert found is not None
         return found
 
     def touch_records(self, ids: list[int], now: float) -> None:
         with self._tx() as conn:
-            conn.executemany("UPDATE records SET accessed=?, access_count=access_count+1 WHERE id=?",
-                             [(now, i) for i in ids])
+            conn.executemany(
+                "UPDATE records SET accessed=?, access_count=access_count+1 WHERE id=?",
+                [(now, i) for i in ids],
+            )
 
     def record_heat(self, record_id: int) -> int:
-        row = self._read.execute("SELECT access_count FROM records WHERE id=?", (record_id,)).fetchone()
+        row = self._read.execute(
+            "SELECT access_count FROM records WHERE id=?", (record_id,)
+        ).fetchone()
         return int(row[0]) if row else 0
 
     def set_decay(self, scores: list[tuple[int, float]]) -> None:
         with self._tx() as conn:
-            conn.executemany("UPDATE records SET decay_score=? WHERE id=?",
-                             [(s, i) for i, s in scores])
+            conn.executemany(
+                "UPDATE records SET decay_score=? WHERE id=?", [(s, i) for i, s in scores]
+            )
 
     def delete_record(self, record_id: int) -> None:
         with self._tx() as conn:
