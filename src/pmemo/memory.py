@@ -346,8 +346,10 @@ class Memory:
 
     async def _delete(self, ids: list[int]) -> dict[str, Any]:
         async with self._worker._busy:
-            return await asyncio.to_thread(delete_turns, self._store, self._tiers, self._indexes,
-                                           self._embed, ids)
+            report = await asyncio.to_thread(delete_turns, self._store, self._tiers, self._indexes,
+                                             self._embed, ids)
+            report.update(await asyncio.to_thread(self._forgetter.derived, ids))  # facts, episodes
+            return report
 
     # ==== profile, episodes, tasks, records, forgetting (issue 5) ===========================
     # Thin delegation to tiers/profile.py, tiers/episodes.py, tiers/tasks.py and forgetting/.

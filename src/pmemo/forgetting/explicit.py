@@ -84,6 +84,10 @@ class Forgetter:
             + [episode_text(e) for e in episodes]
         )
 
+    def derived(self, ids: list[int]) -> dict[str, Any]:
+        """After a plain delete of turns: their facts and episodes are deleted or rebuilt too."""
+        return {"facts": self._facts(ids), "episodes": self._episodes(ids)}
+
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         removed = set(ids)
