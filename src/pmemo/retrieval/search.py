@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,8 +12,8 @@ from ..config import Settings
 from ..models import Scope, Turn
 from ..stores.base import Store
 from ..text.segment import query_terms
-from .fusion import max_normalised, weighted
-from .signals import above_floor, neighbour_bonus, recency
+from .fusion import weighted
+from .signals import neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
@@ -56,44 +57,75 @@ def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
     return [ClusterRecall(ids[int(i)], float(sims[int(i)])) for i in top if sims[int(i)] >= floor]
 
 
-def fuse(store: Store, lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
-         clusters: list[ClusterRecall], settings: Settings, session_id: str | None) -> list[Scored]:
-    """Weighted fusion of lexical, vector, recency, cluster and neighbour signals."""
-    lex = max_normalised(dict(lexical))
-    vec = above_floor(dict(vector))
-    recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
-    membership = store.cluster_of([*lex, *vec]) if recalled else {}
-    in_cluster = {t: recalled[c] for t, c in membership.items() if c in recalled}
-    turns = store.get_turns([*lex, *vec])
+def fuse(store: Store, qvec: np.ndarray | None, lexical: list[tuple[int, float]],
+         vector: list[tuple[int, float]], clusters: list[ClusterRecall],
+         summaries: list[tuple[tuple[int, ...], float]], settings: Settings,
+         session_id: str | None) -> list[Scored]:
+    """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
+    recency bonuses. Every candidate gets its exact cosine, not only the vector top-k."""
+    turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
     if session_id is not None:
         turns = {i: t for i, t in turns.items() if t.session_id == session_id}
+    if not turns:
+        return []
     ids = list(turns)
-    base = dict(weighted([
-        (settings.w_lexical, {i: lex.get(i, 0.0) for i in ids}),
-        (settings.w_vector, {i: vec.get(i, 0.0) for i in ids}),
-        (settings.w_recency, recency({i: turns[i].timestamp.timestamp() for i in ids})),
-        (0.05, {i: in_cluster.get(i, 0.0) for i in ids}),
-    ]))
+    bm25 = dict(lexical)
+    cosine = dict(vector)
+    if qvec is not None:
+        missing = [i for i in ids if i not in cosine]
+        cosine.update({i: float(v @ qvec) for i, v in store.get_vectors("turn", missing).items()})
+        pool = [cosine[i] for i in ids if i in cosine]
+        floor = min(pool) if pool else 0.0
+    z_lex = zscores({i: bm25.get(i, 0.0) for i in ids})
+    z_vec = zscores({i: cosine.get(i, floor) for i in ids}) if qvec is not None else {}
+    base = dict(weighted([(settings.w_lexical, z_lex), (settings.w_vector, z_vec)]))
+    bonus = _bonuses(store, turns, base, clusters, summaries, cosine, settings)
+    final = weighted([(1.0, base), *bonus.values()])
+    return [Scored(turns[i], _squash(score), _why(i, lexical, vector, cosine, bonus))
+            for i, score in final]
+
+
+def _bonuses(store: Store, turns: dict[int, Turn], base: dict[int, float],
+             clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
+             cosine: dict[int, float], settings: Settings) -> dict[str, tuple[float, dict[int, float]]]:
+    recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
+    membership = store.cluster_of(list(turns)) if recalled else {}
+    in_cluster = {t: recalled[c] for t, c in membership.items() if c in recalled}
+    covered: dict[int, float] = {}
+    pool = list(cosine.values())
+    spread = (max(pool) - min(pool)) if pool else 0.0
+    for sources, sim in summaries:
+        strength = (sim - min(pool)) / spread if spread > 1e-9 else 0.0
+        for turn_id in sources:
+            covered[turn_id] = max(covered.get(turn_id, 0.0), min(max(strength, 0.0), 1.0))
     position = {(t.scope.key, t.session_id, t.step): i for i, t in turns.items()}
-    neighbours = {
-        i: [n for n in (position.get((t.scope.key, t.session_id, t.step + d)) for d in (-1, 1)) if n]
-        for i, t in turns.items()
+    neighbours = {i: [n for n in (position.get((t.scope.key, t.session_id, t.step + d)) for d in (-1, 1))
+                      if n] for i, t in turns.items()}
+    positive = {i: max(v, 0.0) for i, v in base.items()}
+    return {
+        "cluster": (settings.w_cluster, {i: in_cluster.get(i, 0.0) for i in turns}),
+        "summary": (settings.w_summary, {i: covered.get(i, 0.0) for i in turns}),
+        "neighbour": (settings.w_neighbour, neighbour_bonus(positive, neighbours)),
+        "recency": (settings.w_recency, recency({i: t.timestamp.timestamp() for i, t in turns.items()})),
     }
-    bonus = neighbour_bonus(base, neighbours)
-    final = weighted([(1.0, base), (settings.w_neighbour, bonus)])
-    lex_rank = {i: r for r, (i, _) in enumerate(lexical, 1)}
-    vec_rank = {i: r for r, (i, _) in enumerate(vector, 1)}
-    vec_raw = dict(vector)
-    out = []
-    for turn_id, score in final:
-        why = []
-        if turn_id in lex_rank:
-            why.append(f"keywords (bm25 rank {lex_rank[turn_id]})")
-        if turn_id in vec_rank:
-            why.append(f"meaning (cosine {vec_raw[turn_id]:.3f}, rank {vec_rank[turn_id]})")
-        if turn_id in in_cluster:
-            why.append("in a recalled cluster")
-        if bonus.get(turn_id, 0.0) > 0.5:
-            why.append("next to a strong match")
-        out.append(Scored(turns[turn_id], score, "; ".join(why)))
-    return out
+
+
+def _squash(score: float) -> float:
+    """A 0..1 display score (logistic of the fused z-score sum); the ranking is unchanged."""
+    return 1.0 / (1.0 + math.exp(-max(min(score, 30.0), -30.0)))
+
+
+def _why(turn_id: int, lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
+         cosine: dict[int, float], bonus: dict[str, tuple[float, dict[int, float]]]) -> str:
+    lex_rank = next((r for r, (i, _) in enumerate(lexical, 1) if i == turn_id), None)
+    vec_rank = next((r for r, (i, _) in enumerate(vector, 1) if i == turn_id), None)
+    why = []
+    if lex_rank:
+        why.append(f"keywords (bm25 rank {lex_rank})")
+    if turn_id in cosine:
+        why.append(f"meaning (cosine {cosine[turn_id]:.3f}" + (f", rank {vec_rank})" if vec_rank else ")"))
+    for name, text in (("cluster", "in a recalled cluster"), ("summary", "covered by a matching summary"),
+                       ("neighbour", "next to a strong match")):
+        if bonus[name][1].get(turn_id, 0.0) > 0.5:
+            why.append(text)
+    return "; ".join(why)

@@ -1,18 +1,31 @@
-"""Turning raw retrieval scores into comparable 0..1 signals (pure)."""
+"""Turning raw retrieval scores into comparable signals (pure)."""
 
 from __future__ import annotations
 
+import math
 from typing import Mapping, TypeVar
 
 K = TypeVar("K")
 
 
-def above_floor(scores: Mapping[K, float]) -> dict[K, float]:
-    """Cosines rescaled so the weakest candidate is 0 and the best 1.
+def zscores(scores: Mapping[K, float]) -> dict[K, float]:
+    """Standard scores over the candidate pool, so signals of different units can be added.
 
-    Embedding cosines sit in a narrow high band (e5: 0.75-0.9), so the raw value says
-    little; the distance above the weakest retrieved candidate is what separates them.
+    Embedding cosines sit in a narrow high band (e5: 0.75-0.9) and bm25 is unbounded; what
+    separates candidates is how far each stands above the pool, in the pool's own spread.
     """
+    if not scores:
+        return {}
+    values = list(scores.values())
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    if spread <= 1e-9:
+        return {key: 0.0 for key in scores}
+    return {key: (value - mean) / spread for key, value in scores.items()}
+
+
+def above_floor(scores: Mapping[K, float]) -> dict[K, float]:
+    """Scores rescaled so the weakest candidate is 0 and the best 1."""
     if not scores:
         return {}
     low, high = min(scores.values()), max(scores.values())

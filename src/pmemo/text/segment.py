@@ -4,7 +4,7 @@ FTS5's unicode61 tokenizer does not split Chinese, so text is segmented here and
 FTS table stores space-separated tokens.
 
 >>> segment("预算不能超过10万元 Budget OK")
-'预算 不能 超过 10 万元 budget ok'
+'预算 不能 超过 10 万元 budget ok 预算 算不 不能 能超 超过'
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import threading
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_]+", re.UNICODE)
+_WORD = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+)
 _lock = threading.Lock()
 _jieba = None
 
@@ -55,16 +57,29 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def bigrams(text: str) -> list[str]:
+    """Character bigrams of the Chinese runs longer than two characters.
+
+    jieba's words miss matches across different segmentations (预算案 / 预算); bigrams,
+    indexed beside the words, catch them, as character n-grams do in Chinese IR.
+    """
+    out: list[str] = []
+    for run in _CJK.findall(text):
+        if len(run) > 2:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
 def segment(text: str) -> str:
-    """Text as space-separated tokens, ready for an FTS5 unicode61 index."""
-    return " ".join(tokens(text))
+    """Text as space-separated tokens (words, plus Chinese bigrams), for an FTS5 index."""
+    return " ".join([*tokens(text), *bigrams(text)])
 
 
 @lru_cache(maxsize=4096)
 def query_terms(text: str) -> tuple[str, ...]:
-    """Distinct content tokens of a query, stopwords removed, order kept."""
+    """Distinct content tokens of a query (words, Chinese bigrams), stopwords removed."""
     seen: dict[str, None] = {}
-    for tok in tokens(text):
+    for tok in [*tokens(text), *bigrams(text)]:
         if tok not in STOPWORDS and tok not in seen:
             seen[tok] = None
     return tuple(seen)
