@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test eval bench lint clean
+.PHONY: run test eval bench lint browser clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -11,10 +11,16 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e '.[server,eval,postgres,redis,dev]'
 	touch $(STAMP)
 
+# The web inspector's tests drive Debian's Chromium (no browser download at run time).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "note: Chromium not installed (sudo apt-get install chromium); web tests will skip"; fi; }
+
 run: $(STAMP)
 	$(VENV)/bin/pmemo serve
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -q
 
 eval: $(STAMP)
@@ -22,9 +28,11 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/core.py
+	$(PY) bench/load.py
+	$(PY) bench/scenario.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff check src tests bench
 
 clean:
 	rm -rf $(VENV) pmemo_data

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import InvalidInput
 
@@ -103,14 +104,14 @@ class Settings:
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
 
-    def replace(self, **changes: Any) -> "Settings":
+    def replace(self, **changes: Any) -> Settings:
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
             raise InvalidInput(f"unknown setting(s): {', '.join(sorted(unknown))}")
         return dataclasses.replace(self, **changes)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Defaults, then PMEMO_* variables, then explicit overrides."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}

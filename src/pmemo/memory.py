@@ -45,6 +45,7 @@ from .models import (
     Task,
     Turn,
     check_id,
+    indexed_text,
 )
 from .pipelines.embedding import CachedEmbedder
 from .pipelines.extraction import upsert as upsert_fact
@@ -165,9 +166,10 @@ class Memory:
         check_id("session_id", item["session_id"])
         scope = _scope(item, session_id=item["session_id"])
         text = validate.content(item.get("content"), self.settings)
+        speaker = validate.actor(item.get("actor"))
         return NewTurn(scope, validate.role(item.get("role", "user")), text,
-                       validate.actor(item.get("actor")), validate.timestamp(item.get("timestamp")),
-                       validate.metadata(item.get("metadata")), segment(text))
+                       speaker, validate.timestamp(item.get("timestamp")),
+                       validate.metadata(item.get("metadata")), segment(indexed_text(speaker, text)))
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from .errors import InvalidInput
@@ -98,6 +98,16 @@ class Turn:
     @property
     def text(self) -> str:
         return self.content
+
+    @property
+    def indexed(self) -> str:
+        """What the lexical and vector indexes see: the speaker's name with the words, so
+        "what did Mei say about…" finds Mei's turns."""
+        return indexed_text(self.actor, self.content)
+
+
+def indexed_text(actor: str | None, content: str) -> str:
+    return f"{actor}: {content}" if actor else content
 
 
 @dataclass(frozen=True)
@@ -286,6 +296,5 @@ class Record:
 
 def epoch_of(ts: datetime) -> float:
     """Epoch seconds of a turn time; naive times are UTC (as the store keeps them)."""
-    from datetime import timezone
 
-    return (ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)).timestamp()
+    return (ts if ts.tzinfo is not None else ts.replace(tzinfo=UTC)).timestamp()

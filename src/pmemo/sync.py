@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .memory import Memory
 

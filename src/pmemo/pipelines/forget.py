@@ -28,7 +28,7 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
     store.delete_turns(ids)
     for turn_id in ids:
         indexes.turns.remove(turn_id)
-    embed.forget([t.content for t in turns.values()])
+    embed.forget([t.indexed for t in turns.values()])
     removed = set(ids)
     for cluster in clusters:
         report["clusters"][cluster.id] = tiers.rebuild_cluster(cluster, removed)

@@ -87,7 +87,7 @@ class Worker:
                                  for i in job.payload))
         found = self.store.get_turns(ids)
         turns = [found[i] for i in ids if i in found]
-        vectors = self.embed.passages([t.content for t in turns])
+        vectors = self.embed.passages([t.indexed for t in turns])
         rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(turns)]
         self.store.put_vectors("turn", rows, self.embed.model_id)
         for turn_id, scope_key, vec in rows:

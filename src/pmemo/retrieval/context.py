@@ -5,7 +5,7 @@ Order: key → profile → long-term → mid-term → episodic → short-term �
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..models import ContextPack, Hit
 from .packing import Packed, Section, pack

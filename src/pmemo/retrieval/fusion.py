@@ -8,7 +8,8 @@ Both functions are order-stable: equal scores keep the order of first appearance
 
 from __future__ import annotations
 
-from typing import Hashable, Mapping, Sequence, TypeVar
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
 

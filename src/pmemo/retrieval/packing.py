@@ -8,8 +8,9 @@ section's display order.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Mapping, TypeVar
+from collections.abc import Mapping
+from typing import TypeVar
 
 K = TypeVar("K")
 

@@ -7,9 +7,10 @@ calls them off the event loop.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 

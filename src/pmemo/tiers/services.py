@@ -94,7 +94,7 @@ class Tiers:
                 return reply.summary.strip()[:limit], "llm"
             except LLMError as exc:
                 log.warning("summary fell back to extractive: %s", exc)
-        vectors = self.embed.passages([t.content for t in turns])
+        vectors = self.embed.passages([t.indexed for t in turns])
         centre = vectors.mean(axis=0)
         centrality = [float(v @ centre) for v in vectors]
         pairs = [(t.actor or t.role, t.content) for t in turns]
@@ -137,7 +137,7 @@ class Tiers:
             except LLMError as exc:
                 log.warning("promotion fell back to the central sentence: %s", exc)
         if not line:
-            vectors = self.embed.passages([t.content for t in turns])
+            vectors = self.embed.passages([t.indexed for t in turns])
             centroid = mid_term.centroid_of(vectors)
             line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
         key = self.store.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))

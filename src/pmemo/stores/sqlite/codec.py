@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import numpy as np
 
@@ -14,19 +14,19 @@ from ...models import Cluster, KeyLine, Scope, Summary, Turn
 def to_epoch(ts: datetime) -> tuple[float, int | None]:
     """Epoch seconds (naive = UTC) and the UTC offset in seconds to restore it."""
     if ts.tzinfo is None:
-        return ts.replace(tzinfo=timezone.utc).timestamp(), None
+        return ts.replace(tzinfo=UTC).timestamp(), None
     offset = ts.utcoffset()
     return ts.timestamp(), int(offset.total_seconds()) if offset is not None else 0
 
 
 def from_epoch(epoch: float, offset: int | None) -> datetime:
     if offset is None:
-        return datetime.fromtimestamp(epoch, timezone.utc).replace(tzinfo=None)
+        return datetime.fromtimestamp(epoch, UTC).replace(tzinfo=None)
     return datetime.fromtimestamp(epoch, timezone(timedelta(seconds=offset)))
 
 
 def utc(epoch: float) -> datetime:
-    return datetime.fromtimestamp(epoch, timezone.utc)
+    return datetime.fromtimestamp(epoch, UTC)
 
 
 def blob(vec: np.ndarray) -> bytes:
