@@ -44,8 +44,8 @@ def start(data: Path, port: int) -> tuple[subprocess.Popen[str], list[str]]:
     raise AssertionError("server did not answer")
 
 
-def stop(proc: subprocess.Popen[str]) -> int:
-    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+def stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT) -> int:
+    proc.send_signal(sig)  # SIGINT is what Ctrl-C sends; SIGTERM what systemd/docker send
     return proc.wait(30)
 
 
@@ -72,4 +72,4 @@ def test_serve_first_start_ctrl_c_and_restart(tmp_path: Path) -> None:
         r = httpx.get(f"{base}/v1/stats", headers={"Authorization": f"Bearer {key}"})
         assert r.json()["stats"]["turns"] == len(sample_turns())
     finally:
-        assert stop(proc) == 0
+        assert stop(proc, signal.SIGTERM) == 0

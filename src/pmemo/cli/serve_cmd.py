@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -88,10 +89,18 @@ async def _serve(settings: Any, host: str, port: int, cors: list[str]) -> None:
         typer.echo(f"Inspector: {base}/#key={demo_key}")
         typer.echo(f"API docs:  {base}/docs")
         typer.echo(f"MCP:       {base}/mcp   (Ctrl-C to stop)")
+        # uvicorn re-raises the signal that stopped it once it has shut down; for SIGTERM
+        # (systemd, docker) that would kill the process before the memory is closed.
+        signal.signal(signal.SIGTERM, _exit_on_term)
         await server.serve()
     finally:
+        typer.echo("Stopping (first finishing any background batch in progress)…", err=True)
         await memory.close()
         keys.close()
+
+
+def _exit_on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 async def ensure_demo(memory: Any, keys: Any, data_dir: Path) -> str:
