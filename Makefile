@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 # The web inspector's tests drive Debian's Chromium (no browser download at run time).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	  else echo "note: Chromium not installed (sudo apt-get install chromium); web tests will skip"; fi; }
 
 run: $(STAMP)
