@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 
 import numpy as np
 
 from ..embedders.base import Embedder
 from ..stores.base import VectorStore
+
+
+QUERY_CACHE = 64
 
 
 def cache_key(model_id: str, text: str) -> str:
@@ -19,6 +23,8 @@ class CachedEmbedder:
         self.embedder = embedder
         self.store = store
         self.batch = max(1, batch)
+        self._queries: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -39,7 +45,15 @@ class CachedEmbedder:
         return np.stack([found[k] for k in keys])
 
     def query(self, text: str) -> np.ndarray:
-        return self.embedder.embed_query(text)
+        """The query's vector; the last few are kept, since one context() asks several tiers."""
+        vec = self._queries.get(text)
+        if vec is None:
+            vec = self.embedder.embed_query(text)
+            with self._lock:
+                if len(self._queries) >= QUERY_CACHE:
+                    self._queries.pop(next(iter(self._queries)))
+                self._queries[text] = vec
+        return vec
 
     def forget(self, texts: list[str]) -> None:
         """Drop cached vectors of deleted texts (nothing derived from them stays behind)."""

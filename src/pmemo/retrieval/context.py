@@ -64,6 +64,13 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     text_in = fit_input(query, budget, count)
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget
+    costs: dict[tuple[str, str], int] = {}
+
+    def cost(hit: Hit) -> int:  # each line is counted once, however often packing asks
+        if (hit.tier, hit.id) not in costs:
+            costs[hit.tier, hit.id] = count(line(hit)) + 1
+        return costs[hit.tier, hit.id]
+
     for _ in range(8):
         sections = [
             Section("key", tiers.get("key", []), shares["key"]),
@@ -76,7 +83,7 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
         ]
         # the input is reserved first: every other section packs around it
         reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
-        packed = pack(sections[:-1], max(room - reserve, 0), lambda h: count(line(h)) + 1,
+        packed = pack(sections[:-1], max(room - reserve, 0), cost,
                       lambda name: count(HEADERS[name]) + 2)
         packed.append(Packed("input", list(sections[-1].items), reserve))
         text = render(packed)

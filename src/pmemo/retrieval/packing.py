@@ -36,10 +36,13 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
     chosen: list[list[int]] = [[] for _ in sections]
     used = [0] * len(sections)
     total = 0
+    costs: dict[tuple[int, int], int] = {}
 
     def try_take(si: int, ii: int, limit: float) -> None:
         nonlocal total
-        c = cost(sections[si].items[ii])
+        if (si, ii) not in costs:
+            costs[si, ii] = cost(sections[si].items[ii])
+        c = costs[si, ii]
         head = header_cost(sections[si].name) if not chosen[si] else 0
         if used[si] + c + head <= limit and total + c + head <= budget:
             chosen[si].append(ii)
