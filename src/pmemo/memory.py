@@ -108,6 +108,7 @@ class Memory:
 
     async def close(self) -> None:
         """Stop background work (pending jobs stay queued for the next open) and close the store."""
+        self._worker.stopping.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -7,6 +7,7 @@ and then parked as failed, and never touches the turn it was about.
 from __future__ import annotations
 
 import asyncio
+import threading
 import logging
 from typing import Any
 
@@ -20,6 +21,10 @@ from .embedding import CachedEmbedder
 
 log = logging.getLogger("pmemo")
 MAX_ATTEMPTS = 3
+
+
+class Interrupted(Exception):
+    """The memory is closing: stop between chunks; the jobs run again after the next open."""
 CLAIM = 64
 
 
@@ -34,6 +39,7 @@ class Worker:
         self.wake = asyncio.Event()
         self._busy = asyncio.Lock()
         self._inflight: asyncio.Future[None] | None = None
+        self.stopping = threading.Event()
 
     async def run_forever(self) -> None:
         while True:
@@ -74,6 +80,8 @@ class Worker:
     def _guard(self, jobs: list[Job], action: Any) -> None:
         try:
             action(jobs)
+        except Interrupted:
+            return  # left 'running': the next open puts them back in the queue
         except Exception as exc:  # a job may fail; the turns it was about stay stored
             log.exception("background job failed")
             for job in jobs:
@@ -87,11 +95,15 @@ class Worker:
                                  for i in job.payload))
         found = self.store.get_turns(ids)
         turns = [found[i] for i in ids if i in found]
-        vectors = self.embed.passages([t.indexed for t in turns])
-        rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(turns)]
-        self.store.put_vectors("turn", rows, self.embed.model_id)
-        for turn_id, scope_key, vec in rows:
-            self.indexes.turns.add(scope_key, turn_id, vec)
+        for start in range(0, len(turns), self.embed.batch):
+            if self.stopping.is_set():  # a closing memory does not wait for the whole backlog
+                raise Interrupted
+            chunk = turns[start : start + self.embed.batch]
+            vectors = self.embed.passages([t.indexed for t in chunk])
+            rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
+            self.store.put_vectors("turn", rows, self.embed.model_id)
+            for turn_id, scope_key, vec in rows:
+                self.indexes.turns.add(scope_key, turn_id, vec)
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
         for turn in turns:
             if turn.id in after:
