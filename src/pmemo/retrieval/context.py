@@ -73,12 +73,14 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
 
     for _ in range(8):
         sections = [
-            Section("key", tiers.get("key", []), shares["key"]),
-            Section("profile", tiers.get("profile", []), shares.get("profile", 0.0)),
-            Section("long_term", tiers.get("long_term", []), shares["long_term"]),
+            # unused budget goes first to relevant turns, then recent ones, then the rest
+            Section("key", tiers.get("key", []), shares["key"], leftover_rank=2),
+            Section("profile", tiers.get("profile", []), shares.get("profile", 0.0), leftover_rank=2),
+            Section("long_term", tiers.get("long_term", []), shares["long_term"], leftover_rank=2),
             Section("mid_term", tiers.get("mid_term", []), shares["mid_term"]),
-            Section("episodic", tiers.get("episodic", []), shares.get("episodic", 0.0)),
-            Section("short_term", tiers.get("short_term", []), shares["short_term"], newest_last=True),
+            Section("episodic", tiers.get("episodic", []), shares.get("episodic", 0.0), leftover_rank=2),
+            Section("short_term", tiers.get("short_term", []), shares["short_term"], newest_last=True,
+                    leftover_rank=1),
             Section("input", [input_hit] if text_in else [], 1.0),
         ]
         # the input is reserved first: every other section packs around it

@@ -21,6 +21,7 @@ class Section(Generic[T]):
     items: Sequence[T]  # in priority order (most wanted first)
     share: float  # fraction of the budget reserved for this section
     newest_last: bool = False  # display in reverse priority order (short-term: oldest first)
+    leftover_rank: int = 0  # who gets unused budget first (lower first; ties in section order)
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Packed(Generic[T]):
 
 def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
          header_cost: Callable[[str], int] = lambda _: 0) -> list[Packed[T]]:
-    """Greedy two-pass fill: each section up to its share, then leftovers in section order."""
+    """Greedy two-pass fill: each section up to its share, then leftovers by ``leftover_rank``."""
     chosen: list[list[int]] = [[] for _ in sections]
     used = [0] * len(sections)
     total = 0
@@ -52,7 +53,8 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
     for si, section in enumerate(sections):
         for ii in range(len(section.items)):
             try_take(si, ii, section.share * budget)
-    for si, section in enumerate(sections):
+    for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)):
+        section = sections[si]
         taken = set(chosen[si])
         for ii in range(len(section.items)):
             if ii not in taken:
