@@ -81,8 +81,8 @@ def fuse(store: Store, qvec: np.ndarray | None, lexical: list[tuple[int, float]]
     base = dict(weighted([(settings.w_lexical, z_lex), (settings.w_vector, z_vec)]))
     bonus = _bonuses(store, turns, base, clusters, summaries, cosine, settings)
     final = weighted([(1.0, base), *bonus.values()])
-    return [Scored(turns[i], _squash(score), _why(i, lexical, vector, cosine, bonus))
-            for i, score in final]
+    ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
+    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus)) for i, score in final]
 
 
 def _bonuses(store: Store, turns: dict[int, Turn], base: dict[int, float],
@@ -115,10 +115,9 @@ def _squash(score: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(score, 30.0), -30.0)))
 
 
-def _why(turn_id: int, lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
-         cosine: dict[int, float], bonus: dict[str, tuple[float, dict[int, float]]]) -> str:
-    lex_rank = next((r for r, (i, _) in enumerate(lexical, 1) if i == turn_id), None)
-    vec_rank = next((r for r, (i, _) in enumerate(vector, 1) if i == turn_id), None)
+def _why(turn_id: int, ranks: tuple[dict[int, int], dict[int, int]], cosine: dict[int, float],
+         bonus: dict[str, tuple[float, dict[int, float]]]) -> str:
+    lex_rank, vec_rank = ranks[0].get(turn_id), ranks[1].get(turn_id)
     why = []
     if lex_rank:
         why.append(f"keywords (bm25 rank {lex_rank})")
