@@ -132,3 +132,32 @@ async def test_tools_over_stdio(tmp_path: Path) -> None:
     )
     async with Client(params) as client:
         await exercise(client)
+
+
+async def test_forget_restore_profile_tools(memory: Any) -> None:
+    async with Client(build_server(memory, tenant="t1")) as client:
+        turn = data(
+            await client.call_tool("remember", {**U, "session_id": "s1", "content": "我不吃辣"})
+        )
+        await memory.drain()
+        facts = data(await client.call_tool("profile", U))["facts"]
+        assert any("辣" in f["key"] for f in facts), facts
+        gone = data(await client.call_tool("forget", {"id": f"turn:{turn['id']}"}))
+        assert gone["mode"] == "soft" and gone["batch"]
+        assert data(await client.call_tool("profile", U))["facts"] == []
+        back = data(await client.call_tool("restore", {"batch": gone["batch"]}))
+        assert turn["id"] in back["restored"]["turns"]
+        assert data(await client.call_tool("profile", {**U, "history": True}))["facts"]
+        again = await client.call_tool("restore", {"batch": gone["batch"]})
+        assert again.is_error and "conflict" in again.content[0].text
+        bad = await client.call_tool("restore", {})
+        assert bad.is_error and "invalid_input" in bad.content[0].text
+        gone = data(await client.call_tool("forget", {"id": str(turn["id"])}))
+        assert data(await client.call_tool("restore", {"turn_ids": [turn["id"]]}))["restored"]
+        hard = data(await client.call_tool("forget", {"id": str(turn["id"]), "hard": True}))
+        assert hard["batch"] is None
+    # another tenant cannot restore t1's batch
+    async with Client(build_server(memory, tenant="t2")) as client:
+        other = await client.call_tool("restore", {"batch": gone["batch"]})
+        assert other.is_error and "not_found" in other.content[0].text
+        assert data(await client.call_tool("profile", U))["facts"] == []

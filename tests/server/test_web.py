@@ -145,3 +145,23 @@ def test_inspector_asks_for_a_key(page: Any, live: LiveServer) -> None:
     page.click("#key-form button")
     page.wait_for_selector("#short-turns li.turn")
     shot(page, "web-00-key-prompt.png")
+
+
+def test_inspector_profile_and_episodes(page: Any, live: LiveServer) -> None:
+    with api(live) as c:
+        r = c.post("/v1/turns", json={"user_id": "demo", "session_id": "s9", "content": "我不吃辣"})
+        assert r.status_code == 201, r.text
+    page.goto(f"{live.url}/#key={live.key}")
+    page.wait_for_selector("#short-turns li.turn")
+    # facts are extracted in the background: reload until the column shows one
+    for _ in range(50):
+        if "辣" in page.locator("#facts").inner_text():
+            break
+        page.wait_for_timeout(200)
+        page.click("#reload")
+    facts = page.locator("#facts").inner_text()
+    assert "辣" in facts and "confidence" in facts, facts
+    assert page.locator("#episodes li").count() >= 1
+    page.check("#profile-history")
+    page.wait_for_selector("#facts li.fact")
+    shot(page, "web-05-profile.png")

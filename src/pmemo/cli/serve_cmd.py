@@ -62,17 +62,28 @@ def serve(
     cors: Annotated[
         list[str] | None, typer.Option(help="An origin to allow (CORS is off by default).")
     ] = None,
+    sweep_every: Annotated[
+        float,
+        typer.Option(
+            "--sweep-every",
+            min=0,
+            help="Run the forgetting sweeper every SECONDS (0 disables).",
+            metavar="SECONDS",
+        ),
+    ] = 3600,
 ) -> None:
     """Run the REST API, MCP (/mcp) and the web inspector (/). Ctrl-C stops it."""
     _logging()
     settings = _settings(data)
     try:
-        asyncio.run(_serve(settings, host, port, cors or []))
+        asyncio.run(_serve(settings, host, port, cors or [], sweep_every))
     except KeyboardInterrupt:
         pass
 
 
-async def _serve(settings: Any, host: str, port: int, cors: list[str]) -> None:
+async def _serve(
+    settings: Any, host: str, port: int, cors: list[str], sweep_every: float = 3600
+) -> None:
     import uvicorn
 
     from .. import Memory
@@ -82,7 +93,7 @@ async def _serve(settings: Any, host: str, port: int, cors: list[str]) -> None:
     keys = _key_store(settings.data)
     try:
         demo_key = await ensure_demo(memory, keys, Path(settings.data))
-        app = create_app(memory, keys, host=host, cors_origins=cors)
+        app = create_app(memory, keys, host=host, cors_origins=cors, sweep_every=sweep_every)
         server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
         base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
         typer.echo(f"pmemo data: {Path(settings.data).resolve()}")

@@ -19,7 +19,7 @@ from pydantic_core import to_jsonable_python
 
 from .. import errors
 from ..server.keys import KeyStore
-from ..server.schemas import ContextOut, HitOut, KeyLineOut, TurnOut
+from ..server.schemas import ContextOut, FactOut, HitOut, KeyLineOut, TurnOut
 
 TOOLS = (
     "remember",
@@ -29,13 +29,16 @@ TOOLS = (
     "core_memory_replace",
     "conversation_search",
     "forget",
+    "restore",
+    "profile",
 )
 
 INSTRUCTIONS = (
     "pmemo keeps what was said across sessions. Call `remember` with each message, "
     "`get_context` before answering, `recall` or `conversation_search` to look things up, "
     "`core_memory_append`/`core_memory_replace` for facts that must always be in context, "
-    "and `forget` when the user asks to delete something."
+    "`profile` for what is known about the person, `forget` when the user asks to delete "
+    "something, and `restore` to undo a forget."
 )
 
 UserId = Annotated[str | None, Field(description="Whose memory: the user id (or give group_id).")]
@@ -247,8 +250,13 @@ def build_server(
                 "'key:3' or 'summary:5', as ids appear in other tools' results."
             ),
         ],
+        hard: Annotated[
+            bool,
+            Field(description="For a turn: erase at once instead of a restorable forget."),
+        ] = False,
     ) -> dict[str, Any]:
-        """Delete one memory by id. Deleting a turn also removes what was derived from it."""
+        """Delete one memory by id. Forgetting a turn also removes what was derived from it
+        and is restorable (pass the returned `batch` to `restore`) unless `hard`."""
         with _mapped():
             t = tenant_of(ctx)
             kind, _, num = id.rpartition(":")
@@ -256,7 +264,12 @@ def build_server(
                 raise errors.InvalidInput(f"{id!r} is not an id like 'turn:12'")
             n = int(num)
             if kind in ("", "turn"):
-                return {"removed": to_jsonable_python(await memory.delete_turn(n, tenant_id=t))}
+                report = await memory.forget([n], hard=hard, tenant_id=t)
+                return {
+                    "batch": None if hard else report.get("batch"),
+                    "mode": report.get("mode", "hard" if hard else "soft"),
+                    "removed": to_jsonable_python(report),
+                }
             if kind == "key":
                 await memory.delete_key(n, tenant_id=t)
             elif kind == "summary":
@@ -264,5 +277,44 @@ def build_server(
             else:
                 raise errors.InvalidInput(f"cannot forget a {kind!r}; use turn:, key: or summary:")
             return {"removed": {kind: [n]}}
+
+    @server.tool()
+    async def restore(
+        ctx: Context,
+        batch: Annotated[
+            int | None, Field(description="The `batch` a forget returned.", ge=1)
+        ] = None,
+        turn_ids: Annotated[
+            list[int] | None,
+            Field(description="Or: ids of forgotten turns to bring back.", max_length=1000),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Undo a restorable forget: give its `batch`, or the forgotten `turn_ids`."""
+        from ..server.routes_person import check_restore
+
+        with _mapped():
+            if (batch is None) == (turn_ids is None):
+                raise errors.InvalidInput("give the batch a forget returned, or turn_ids")
+            await check_restore(memory, tenant_of(ctx), batch, turn_ids)
+            if batch is not None:
+                out = await memory.restore(batch)
+            else:
+                out = await memory.restore(turn_ids=sorted(set(turn_ids or [])))
+            return {"restored": to_jsonable_python(out)}
+
+    @server.tool()
+    async def profile(
+        ctx: Context,
+        user_id: UserId = None,
+        history: Annotated[
+            bool, Field(description="Also superseded, conflicting and expired facts.")
+        ] = False,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """What is known about the person: facts (category, key, value, confidence)."""
+        with _mapped():
+            facts = await memory.profile(history=history, **scope(ctx, user_id, group_id, agent_id))
+            return {"facts": [_dump(FactOut.of(f)) for f in facts]}
 
     return server

@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
+import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -15,10 +18,12 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
-from . import docs, problems, routes_admin, routes_inspect, routes_memory
+from . import docs, problems, routes_admin, routes_inspect, routes_memory, routes_person
 from .keys import KeyStore
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
+
+log = logging.getLogger("pmemo.server")
 
 DESCRIPTION = """Memory for LLM agents over HTTP.
 
@@ -36,10 +41,12 @@ def create_app(
     mcp: bool = True,
     web: bool = True,
     host: str = "127.0.0.1",
+    sweep_every: float = 0,
 ) -> FastAPI:
     """Build the server over an open ``Memory``; the caller opens and closes both stores.
 
-    CORS is off unless ``cors_origins`` names the origins to allow.
+    CORS is off unless ``cors_origins`` names the origins to allow. With ``sweep_every``
+    (seconds, 0 = off) the app runs ``memory.sweep(dry_run=False)`` that often while it is up.
     """
     mcp_server = _mcp_server(memory, keys) if mcp else None
 
@@ -48,6 +55,10 @@ def create_app(
         async with AsyncExitStack() as stack:
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
+            if sweep_every > 0:
+                task = asyncio.create_task(sweep_forever(memory, sweep_every))
+                app.state.sweeper = task
+                stack.push_async_callback(_cancel, task)
             yield
 
     app = FastAPI(
@@ -64,7 +75,7 @@ def create_app(
     app.state.keys = keys
     problems.install(app)
     app.state.docs = docs.install(app)
-    for module in (routes_memory, routes_inspect, routes_admin):
+    for module in (routes_memory, routes_inspect, routes_person, routes_admin):
         app.include_router(
             module.router,
             responses={
@@ -89,6 +100,29 @@ def create_app(
             allow_headers=["Authorization", "Content-Type"],
         )
     return app
+
+
+async def sweep_forever(memory: Any, every: float) -> None:
+    """``memory.sweep(dry_run=False)`` every ``every`` seconds (first after one interval);
+    a failed sweep is logged and the next one still runs."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            report = await memory.sweep(dry_run=False)
+            if report.get("actions"):
+                log.info(
+                    "sweep: batch %s, %d action(s)", report.get("batch"), len(report["actions"])
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - keep sweeping; the log says why this one failed
+            log.exception("scheduled sweep failed")
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def problems_model() -> type:

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models import Cluster as ClusterModel
-from ..models import ContextPack, Hit, KeyLine, Kind, Summary, Tier, Turn
+from ..models import ContextPack, Episode, Fact, Hit, KeyLine, Kind, Summary, Task, Tier, Turn
 
 ID = r"^[A-Za-z0-9_.:@\-]{1,128}$"
 MAX_CONTENT = 100_000
@@ -353,3 +353,226 @@ class Problem(BaseModel):
     code: str
     detail: str
     errors: list[dict[str, Any]] | None = None
+
+
+# profile, episodes, tasks, forgetting (issue 5) ----------------------------
+
+MAX_FORGET_IDS = 1_000
+
+
+class ForgetIn(Strict):
+    """``Memory.forget``: ``turn_ids`` or ``query`` (the latter with exactly one owner)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"user_id": "alice", "query": "my sister"}, {"turn_ids": [12, 13]}]
+        },
+    )
+
+    turn_ids: list[int] | None = Field(None, min_length=1, max_length=MAX_FORGET_IDS)
+    query: str | None = Field(None, min_length=1, max_length=4_000)
+    user_id: str | None = _id(None)
+    group_id: str | None = _id(None)
+    agent_id: str = _id("default")
+    hard: bool = Field(False, description="Erase at once (not restorable).")
+    reason: str = Field("", max_length=500)
+
+    @model_validator(mode="after")
+    def _what(self) -> ForgetIn:
+        if (self.turn_ids is None) == (self.query is None):
+            raise ValueError("give turn_ids or query (what to forget), not both")
+        if self.turn_ids is not None:
+            if any(not 1 <= i <= 2**62 for i in self.turn_ids):
+                raise ValueError("turn ids are positive integers")
+            if self.user_id is not None or self.group_id is not None:
+                raise ValueError("turn_ids need no user_id/group_id")
+        elif (self.user_id is None) == (self.group_id is None):
+            raise ValueError("a query needs exactly one of user_id or group_id")
+        return self
+
+    def scope(self) -> dict[str, Any]:
+        if self.turn_ids is not None:
+            return {}
+        return {"user_id": self.user_id, "group_id": self.group_id, "agent_id": self.agent_id}
+
+
+class ForgetOut(BaseModel):
+    """What a forget removed; ``batch`` is what ``/v1/restore`` takes (null when hard or empty)."""
+
+    batch: int | None
+    mode: str
+    turns: list[int]
+    removed: dict[str, Any]
+
+
+class RestoreIn(Strict):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"batch": 3}, {"turn_ids": [12]}]}
+    )
+
+    batch: int | None = Field(None, ge=1, le=2**62)
+    turn_ids: list[int] | None = Field(None, min_length=1, max_length=MAX_FORGET_IDS)
+
+    @model_validator(mode="after")
+    def _one(self) -> RestoreIn:
+        if (self.batch is None) == (self.turn_ids is None):
+            raise ValueError("give the batch a forget/sweep returned, or turn_ids")
+        if self.turn_ids is not None and any(not 1 <= i <= 2**62 for i in self.turn_ids):
+            raise ValueError("turn ids are positive integers")
+        return self
+
+
+class RestoredOut(BaseModel):
+    batches: list[int]
+    restored: dict[str, Any]
+
+
+class ForgetLogOut(BaseModel):
+    entries: list[dict[str, Any]]
+
+
+class SweepIn(Strict):
+    dry_run: bool = Field(True, description="Only plan (the default); false soft-deletes.")
+
+
+class SweepOut(BaseModel):
+    dry_run: bool
+    batch: int | None
+    actions: list[dict[str, Any]]
+
+
+class FactOut(BaseModel):
+    id: int
+    user_id: str | None
+    group_id: str | None
+    agent_id: str
+    category: str
+    key: str
+    value: str
+    confidence: float
+    mentions: int
+    status: str
+    source: str
+    source_ids: list[int]
+    importance: float
+    version: int
+    first_seen: datetime
+    last_seen: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    expires_at: datetime | None
+
+    @classmethod
+    def of(cls, f: Fact) -> FactOut:
+        return cls(
+            id=f.id,
+            user_id=f.scope.user_id,
+            group_id=f.scope.group_id,
+            agent_id=f.scope.agent_id,
+            category=f.category,
+            key=f.key,
+            value=f.value,
+            confidence=_finite(float(f.confidence)),
+            mentions=f.mentions,
+            status=f.status,
+            source=f.source,
+            source_ids=list(f.sources),
+            importance=_finite(float(f.importance)),
+            version=f.version,
+            first_seen=f.first_seen,
+            last_seen=f.last_seen,
+            valid_from=f.valid_from,
+            valid_to=f.valid_to,
+            expires_at=f.expires_at,
+        )
+
+
+class FactsOut(BaseModel):
+    facts: list[FactOut]
+
+
+class EpisodeOut(BaseModel):
+    id: int
+    kind: str
+    session_id: str | None
+    summary: str
+    topics: list[str]
+    actions: list[str]
+    outcomes: list[str]
+    lessons: list[str]
+    importance: float
+    started_at: datetime
+    ended_at: datetime
+    source_ids: list[int]
+    step_from: int
+    step_to: int
+    access_count: int
+
+    @classmethod
+    def of(cls, e: Episode) -> EpisodeOut:
+        return cls(
+            id=e.id,
+            kind=e.kind,
+            session_id=e.scope.session_id,
+            summary=e.summary,
+            topics=list(e.topics),
+            actions=list(e.actions),
+            outcomes=list(e.outcomes),
+            lessons=list(e.lessons),
+            importance=_finite(float(e.importance)),
+            started_at=e.started_at,
+            ended_at=e.ended_at,
+            source_ids=list(e.source_ids),
+            step_from=e.step_from,
+            step_to=e.step_to,
+            access_count=e.access_count,
+        )
+
+
+class EpisodesOut(BaseModel):
+    episodes: list[EpisodeOut]
+
+
+class TaskStepOut(BaseModel):
+    text: str
+    status: str
+    result: str | None
+    error: str | None
+
+
+class TaskOut(BaseModel):
+    id: int
+    session_id: str | None
+    goal: str
+    steps: list[TaskStepOut]
+    scratchpad: str
+    status: str
+    feedback: str | None
+    episode_id: int | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, t: Task) -> TaskOut:
+        return cls(
+            id=t.id,
+            session_id=t.scope.session_id,
+            goal=t.goal,
+            steps=[
+                TaskStepOut(text=s.text, status=s.status, result=s.result, error=s.error)
+                for s in t.steps
+            ],
+            scratchpad=t.scratchpad,
+            status=t.status,
+            feedback=t.feedback,
+            episode_id=t.episode_id,
+            version=t.version,
+            created_at=t.created_at,
+            updated_at=t.updated_at,
+        )
+
+
+class TasksOut(BaseModel):
+    tasks: list[TaskOut]

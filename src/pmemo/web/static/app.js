@@ -97,26 +97,35 @@ async function loadAll() {
 async function loadTiers() {
   const q = ownerQuery();
   const sq = state.session ? `&session_id=${encodeURIComponent(state.session)}` : "";
-  const [key, sums, clus, turns, stats] = await Promise.all([
+  const hist = $("profile-history").checked ? "&history=true" : "";
+  const [key, sums, clus, turns, stats, prof, eps] = await Promise.all([
     api("GET", `/v1/key?${q}`),
     api("GET", `/v1/summaries?${q}${sq}`),
     api("GET", `/v1/clusters?${q}`),
     api("GET", `/v1/turns?${q}${sq}&limit=1000`),
     api("GET", "/v1/stats"),
+    api("GET", `/v1/profile?${q}${hist}`),
+    api("GET", `/v1/episodes?${q}${sq}&limit=100`),
   ]);
   state.turns = turns.turns;
-  state.snapshot = snapshot(key.lines, sums.summaries, clus.clusters, turns.turns);
+  state.snapshot = snapshot(key.lines, sums.summaries, clus.clusters, turns.turns, prof.facts,
+    eps.episodes);
   renderKey(key.lines);
   renderSummaries(sums.summaries);
   renderClusters(clus.clusters);
+  renderFacts(prof.facts);
+  renderEpisodes(eps.episodes);
   renderShort(turns.turns.slice(-20));
   renderTimeline(turns.turns);
   $("stats").textContent = "Tenant " + stats.tenant + ": " +
     Object.entries(stats.stats).filter(([, v]) => typeof v !== "object").map(([k, v]) => `${k} ${v}`).join(" · ");
 }
 
-function snapshot(key, sums, clus, turns) {
+function snapshot(key, sums, clus, turns, facts = [], episodes = []) {
   return {
+    facts: new Map(facts.filter((f) => f.status === "current")
+      .map((f) => [f.id, `${f.category} · ${f.key}: ${f.value}`])),
+    episodes: new Map(episodes.map((e) => [e.id, e.summary])),
     key: new Map(key.map((k) => [k.id, k.text])),
     summaries: new Map(sums.map((s) => [s.id, `steps ${s.step_from}-${s.step_to}: ${s.text}`])),
     clusters: new Map(clus.map((c) => [c.id, `${c.label} (${c.size} turns)`])),
@@ -175,6 +184,27 @@ function renderClusters(rows) {
   empty(ul, "No clusters yet (turns move here when short-term overflows).");
 }
 
+function renderFacts(facts) {
+  const ul = $("facts");
+  ul.replaceChildren(...facts.map((f) => el("li",
+    { "data-id": f.id, class: "fact" + (f.status === "current" ? "" : " fact-old") },
+    el("span", { class: "meta" }, `${f.category} · confidence ${Number(f.confidence).toFixed(2)}` +
+      ` · ${f.source}${f.source_ids.length ? " · from turns " + f.source_ids.join(", ") : ""}`,
+      f.status === "current" ? "" : el("span", { class: "fact-status" }, ` · ${f.status}`)),
+    el("span", { class: "fact-key" }, f.key), ": ", el("span", { class: "fact-value" }, f.value))));
+  empty(ul, "No facts yet.");
+}
+
+function renderEpisodes(rows) {
+  const ul = $("episodes");
+  ul.replaceChildren(...rows.slice().reverse().map((e) => el("li", { "data-id": e.id, class: "episode" },
+    el("span", { class: "meta" }, `${e.kind}${e.session_id ? " · " + e.session_id : ""} · ` +
+      `${fmtTime(e.started_at)} – ${fmtTime(e.ended_at)} · importance ${Number(e.importance).toFixed(2)}`),
+    e.summary,
+    e.lessons.length ? el("span", { class: "meta" }, "lessons: " + e.lessons.join("; ")) : "")));
+  empty(ul, "No episodes yet (a session becomes one when it ends).");
+}
+
 function turnItem(t) {
   return el("li", { "data-id": t.id, class: "turn role-" + t.role },
     el("span", { class: "meta" }, `#${t.step} · ${t.role}${t.actor ? " (" + t.actor + ")" : ""} · ` +
@@ -217,7 +247,7 @@ async function deleteTurn(t) {
 function showRemoved(turn, removed, before, after) {
   const box = $("removed");
   const rows = [];
-  for (const tier of ["turns", "key", "summaries", "clusters"]) {
+  for (const tier of ["turns", "key", "summaries", "clusters", "facts", "episodes"]) {
     for (const [id, text] of before[tier]) {
       if (!after[tier].has(id)) rows.push(el("li", {}, `${tier} ${id} removed: ${text}`));
       else if (after[tier].get(id) !== text) rows.push(el("li", {}, `${tier} ${id} rebuilt: ${after[tier].get(id)}`));
@@ -269,6 +299,10 @@ $("session").addEventListener("change", async () => {
   try { await loadTiers(); } catch (e) { status(e.message, true); }
 });
 $("reload").addEventListener("click", loadAll);
+$("profile-history").addEventListener("change", async () => {
+  if (!state.owner) return;
+  try { await loadTiers(); } catch (e) { status(e.message, true); }
+});
 $("search-form").addEventListener("submit", runSearch);
 $("key-add").addEventListener("submit", async (ev) => {
   ev.preventDefault();

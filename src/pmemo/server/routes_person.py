@@ -1,0 +1,196 @@
+"""What pmemo knows about a person and how it forgets: profile, episodes, tasks, forget,
+restore, the forgetting log and the sweeper (issue 5), for the key's tenant only.
+
+The library's forget log and batches are global to a data directory; here every batch
+and log line is checked against the caller's tenant (by the scope keys its lines carry)
+before it is shown or restored. Another tenant's batch is reported as not found.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.encoders import jsonable_encoder
+
+from ..errors import NotFound
+from .deps import Mem, Owner, Tenant
+from .schemas import (
+    ID,
+    EpisodeOut,
+    EpisodesOut,
+    FactOut,
+    FactsOut,
+    ForgetIn,
+    ForgetLogOut,
+    ForgetOut,
+    RestoredOut,
+    RestoreIn,
+    SweepIn,
+    SweepOut,
+    TaskOut,
+    TasksOut,
+)
+
+router = APIRouter(prefix="/v1", tags=["person"])
+
+LOG_SCAN = 100_000  # forget-log lines read to find a tenant's lines
+
+
+def _mine(scope_key: str | None, tenant: str) -> bool:
+    # tenant ids never contain "|" (schemas.ID), so the prefix is exact
+    return scope_key is not None and scope_key.startswith(tenant + "|")
+
+
+async def _batch_is_tenants(memory: Any, batch: int, tenant: str) -> bool:
+    """A batch belongs to a tenant when every line that names a scope names that tenant."""
+    rows = await memory.forget_log(batch=batch, limit=LOG_SCAN)
+    keys = {r.get("scope_key") for r in rows} - {None}
+    return bool(keys) and all(_mine(k, tenant) for k in keys)
+
+
+async def check_restore(
+    memory: Any, tenant: str, batch: int | None, turn_ids: list[int] | None
+) -> None:
+    """NotFound unless the batch, or the forget of every turn, belongs to ``tenant``."""
+    if batch is not None:
+        if not await _batch_is_tenants(memory, batch, tenant):
+            raise NotFound(f"forget batch {batch} does not exist")
+        return
+    wanted = set(turn_ids or [])
+    rows = await memory.forget_log(limit=LOG_SCAN)
+    own = {
+        r["ref"]
+        for r in rows
+        if r["kind"] == "turn" and r["action"] == "forget" and _mine(r["scope_key"], tenant)
+    }
+    if not wanted <= own:
+        raise NotFound(f"no restorable forget holds turn(s) {sorted(wanted - own)}")
+
+
+# profile, episodes, tasks -----------------------------------------------------
+@router.get("/profile", response_model=FactsOut)
+async def profile(
+    memory: Mem,
+    tenant: Tenant,
+    owner: Owner,
+    history: bool = False,
+) -> FactsOut:
+    """Current facts about a user or group (`Memory.profile`); `history=true` adds
+    superseded, conflicting and expired ones."""
+    facts = await memory.profile(history=history, tenant_id=tenant, **owner)
+    return FactsOut(facts=[FactOut.of(f) for f in facts])
+
+
+@router.get("/episodes", response_model=EpisodesOut)
+async def episodes(
+    memory: Mem,
+    tenant: Tenant,
+    owner: Owner,
+    session_id: Annotated[str | None, Query(pattern=ID, max_length=128)] = None,
+    query: Annotated[str | None, Query(min_length=1, max_length=4_000)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 20,
+) -> EpisodesOut:
+    """Episodes (sessions, compactions, finished tasks) oldest first, or the best `limit`
+    for `query` (`Memory.episodes`)."""
+    rows = await memory.episodes(
+        query, session_id=session_id, limit=limit, tenant_id=tenant, **owner
+    )
+    return EpisodesOut(episodes=[EpisodeOut.of(e) for e in rows])
+
+
+@router.get("/tasks", response_model=TasksOut)
+async def tasks(
+    memory: Mem,
+    tenant: Tenant,
+    owner: Owner,
+    status: Annotated[str | None, Query(pattern=r"^(running|done|failed)$")] = None,
+) -> TasksOut:
+    """Tasks' working memory (goal, steps, scratchpad), optionally by status (`Memory.tasks`)."""
+    rows = await memory.tasks(status=status, tenant_id=tenant, **owner)
+    return TasksOut(tasks=[TaskOut.of(t) for t in rows])
+
+
+# forgetting -------------------------------------------------------------------
+@router.post("/forget", response_model=ForgetOut)
+async def forget(body: ForgetIn, memory: Mem, tenant: Tenant) -> ForgetOut:
+    """Forget turns and everything derived from them (`Memory.forget`): by `turn_ids`, or
+    by `query` within one user's or group's memory ("forget what I said about X").
+
+    Soft by default: the returned `batch` can be given to `/v1/restore`. `hard: true`
+    erases at once.
+    """
+    report = await memory.forget(
+        body.turn_ids,
+        query=body.query,
+        hard=body.hard,
+        reason=body.reason,
+        tenant_id=tenant,
+        **body.scope(),
+    )
+    turns = report.get("turns") or []
+    if isinstance(turns, dict):
+        turns = list(turns)
+    return ForgetOut(
+        batch=report.get("batch") if not body.hard else None,
+        mode=str(report.get("mode", "hard" if body.hard else "soft")),
+        turns=sorted(int(t) for t in turns),
+        removed=jsonable_encoder(report),
+    )
+
+
+@router.post("/restore", response_model=RestoredOut)
+async def restore(body: RestoreIn, memory: Mem, tenant: Tenant) -> RestoredOut:
+    """Undo a soft forget or a sweep, by its `batch` or by the forgotten `turn_ids`."""
+    await check_restore(memory, tenant, body.batch, body.turn_ids)
+    if body.batch is not None:
+        out = await memory.restore(body.batch)
+    else:
+        out = await memory.restore(turn_ids=sorted(set(body.turn_ids or [])))
+    batches = list(out.get("batches") or [])
+    restored = {k: v for k, v in out.items() if k != "batches"}
+    return RestoredOut(batches=batches, restored=jsonable_encoder(restored))
+
+
+@router.get("/forget-log", response_model=ForgetLogOut)
+async def forget_log(
+    memory: Mem,
+    tenant: Tenant,
+    batch: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> ForgetLogOut:
+    """The forgetting log, newest first: every forget, sweep, restore and purge of this tenant."""
+    rows = await memory.forget_log(batch=batch, limit=LOG_SCAN)
+    owned: dict[Any, bool] = {}
+    out = []
+    for r in rows:
+        b = r.get("batch")
+        if r.get("scope_key") is not None:
+            ok = _mine(r["scope_key"], tenant)
+        elif b is None:
+            ok = False
+        else:
+            if b not in owned:
+                owned[b] = await _batch_is_tenants(memory, b, tenant)
+            ok = owned[b]
+        if ok:
+            out.append(r)
+            if len(out) >= limit:
+                break
+    return ForgetLogOut(entries=jsonable_encoder(out))
+
+
+@router.post("/sweep", response_model=SweepOut)
+async def sweep(memory: Mem, tenant: Tenant, body: SweepIn | None = None) -> SweepOut:
+    """Fade out this tenant's weak episodes and records, enforce capacity, expire facts.
+
+    `dry_run` (the default) only lists what would go; otherwise the result's `batch`
+    can be restored.
+    """
+    dry_run = True if body is None else body.dry_run
+    report = await memory.sweep(dry_run=dry_run, tenant_id=tenant)
+    return SweepOut(
+        dry_run=bool(report.get("dry_run", dry_run)),
+        batch=report.get("batch"),
+        actions=jsonable_encoder(report.get("actions") or []),
+    )
