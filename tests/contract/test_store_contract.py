@@ -445,3 +445,17 @@ def test_stats(store: Store):
     t2 = store.stats("t2")
     assert (t2["turns"], t2["owners"], t2["sessions"], t2["clusters"]) == (1, 1, 1, 0)
     assert store.stats("nobody")["turns"] == 0
+
+
+def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
+    a, b, c = store.add_turns([new(ALICE, "one"), new(ALICE, "two"), new(ALICE, "three")])
+    keep = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "keep")
+    gone = store.add_cluster(owner(ALICE), vec(0, 1), [b.id, c.id], "gone")
+    store.add_hits([gone], 1000.0, 0.0)
+    store.merge_clusters(keep, gone, vec(1, 1), None)
+    merged = store.get_cluster(keep)
+    assert store.get_cluster(gone) is None
+    assert (merged.size, merged.label, merged.member_ids) == (3, "keep", (a.id, b.id, c.id))
+    assert merged.hits == 1.0
+    assert store.cluster_of([b.id]) == {b.id: keep}
+    assert [x.id for x in store.clusters_with([c.id])] == [keep]

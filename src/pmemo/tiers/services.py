@@ -53,15 +53,15 @@ class Tiers:
         return cid
 
     def _merge_closest(self, scope: Scope) -> None:
-        ids, centroids, _ = self.store.centroids(scope)
+        ids, centroids, sizes = self.store.centroids(scope)
         i, j = mid_term.closest_pair(centroids)
-        keep, gone = self.store.get_cluster(ids[i]), self.store.get_cluster(ids[j])
-        if keep is None or gone is None:
-            return
-        members = sorted({*keep.member_ids, *gone.member_ids})
-        centroid = mid_term.centroid_of(np.stack([centroids[i] * keep.size, centroids[j] * gone.size]))
-        self.store.delete_cluster(gone.id)
-        self.store.save_cluster(keep.id, centroid, members, self._label(members, centroid))
+        centroid = mid_term.centroid_of(np.stack([centroids[i] * sizes[i], centroids[j] * sizes[j]]))
+        label = None
+        if mid_term.relabel_due(sizes[i] + sizes[j]):
+            keep, gone = self.store.get_cluster(ids[i]), self.store.get_cluster(ids[j])
+            members = [*(keep.member_ids if keep else ()), *(gone.member_ids if gone else ())]
+            label = self._label(members, centroid)
+        self.store.merge_clusters(ids[i], ids[j], centroid, label)
 
     def _label(self, member_ids: list[int], centroid: np.ndarray) -> str:
         vectors = self.store.get_vectors("turn", member_ids)

@@ -400,6 +400,20 @@ class SQLiteStore(ProfileStore):
             out.update({r[0]: r[1] for r in rows})
         return out
 
+    def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None:
+        """Fold cluster ``gone`` into ``keep``: members, provenance and hits move over."""
+        with self._tx() as conn:
+            row = conn.execute("SELECT size, hits FROM clusters WHERE id=?", (gone,)).fetchone()
+            if row is None:
+                return
+            conn.execute("UPDATE cluster_members SET cluster_id=? WHERE cluster_id=?", (keep, gone))
+            conn.execute("UPDATE OR IGNORE sources SET ref=? WHERE kind='cluster' AND ref=?", (keep, gone))
+            conn.execute("DELETE FROM sources WHERE kind='cluster' AND ref=?", (gone,))
+            conn.execute("UPDATE clusters SET centroid=?, size=size+?, hits=hits+?,"
+                         " label=COALESCE(?, label), updated=? WHERE id=?",
+                         (codec.blob(centroid), row[0], row[1], label, time.time(), keep))
+            conn.execute("DELETE FROM clusters WHERE id=?", (gone,))
+
     def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> None:
         with self._tx() as conn:
             conn.execute("UPDATE clusters SET centroid=?, size=size+1, label=COALESCE(?, label), updated=?"
