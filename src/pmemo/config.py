@@ -66,6 +66,9 @@ class Settings:
     # limits
     max_content_chars: int = 100_000
     faiss_min_vectors: int = 20_000
+    # BLAS threads for the process (0 = leave as is): on a small busy box, threads that
+    # spin for tiny matrix products turn 0.3 ms into 2-8 ms (DESIGN.md, measured)
+    blas_threads: int = 1
     # profile facts (issue 5): extraction in the background, upsert rules, context share
     extract_facts: bool = True
     fact_min_confidence: float = 0.6

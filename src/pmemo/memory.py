@@ -91,6 +91,7 @@ class Memory:
     async def open(cls, path: str | Path | None = None, *, settings: Settings | None = None,
                    embedder: Any = None, llm: Any = None) -> Memory:
         settings = settings or Settings.from_env()
+        _limit_blas(settings.blas_threads)
         store = await asyncio.to_thread(SQLiteStore.open, path or settings.data)
         try:
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
@@ -617,3 +618,11 @@ def _load_indexes(store: Store, indexes: Indexes, model_id: str) -> None:
         # centroids and summary vectors of the old model are not comparable: rebuild them
         store.enqueue("reindex", {"recluster": store.reset_clusters()})
     store.set_meta("embed_model", model_id)
+
+
+def _limit_blas(threads: int) -> None:
+    """Cap BLAS threads process-wide (numpy's matrix products in search and clustering)."""
+    if threads > 0:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(threads, user_api="blas")
