@@ -119,3 +119,16 @@ def test_llm_failure_falls_back_to_rules(bad: object) -> None:
 
 def test_assistant_turns_state_no_facts_about_the_user() -> None:
     assert candidates(_turn("I love hiking.", role="assistant"), None) == ([], "skipped")
+
+
+def test_diet_and_allergies_are_explicit_facts():
+    from pmemo.pipelines.extract_rules import extract
+
+    def facts(text):
+        return {(c.category, c.key, c.value) for c in extract(text, None)}
+
+    assert facts("I'm vegetarian.") == {("preference", "diet", "vegetarian")}
+    assert facts("我吃素。") == {("preference", "diet", "素食")}
+    assert facts("I'm allergic to peanuts.") == {("fact", "allergy:peanuts", "allergic")}
+    assert facts("我对花生过敏") == {("fact", "allergy:花生", "allergic")}
+    assert facts("I think I am vegetarian?") == set()  # hedged questions stay out

@@ -76,6 +76,12 @@ _FAV_EN = re.compile(
     r"(?=[.,!;]| now\b|$)",
     re.I,
 )
+_DIET_EN = re.compile(
+    r"\bI(?:'m| am)(?: a| an)?(?: strict)? (vegetarian|vegan|pescatarian|halal|kosher|teetotal)\b", re.I
+)
+_DIET_ZH = re.compile(r"我(?:是|一直)?(?:吃素|素食者|素食主义者|吃全素)")
+_ALLERGY_EN = re.compile(r"\bI(?:'m| am) allergic to ([\w -]{2,30}?)(?=[,.!;]|$| and )", re.I)
+_ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fffA-Za-z]{1,10})过敏")
 _PRONOUN = re.compile(r"^(?:it|that|this|them|you|when|how|what|的)\b|^的", re.I)
 _LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
 _LEAD_EN = re.compile(
@@ -182,6 +188,14 @@ def _clause_facts(clause: str, sentence: str) -> list[Candidate]:
                     changed,
                 )
             )
+    for m in _DIET_EN.finditer(clause):
+        out.append(_cand("preference", "diet", m.group(1).lower(), EXPLICIT, changed, 0.7))
+    if _DIET_ZH.search(clause):
+        out.append(_cand("preference", "diet", "素食", EXPLICIT, changed, 0.7))
+    for pat in (_ALLERGY_EN, _ALLERGY_ZH):
+        for m in pat.finditer(clause):
+            out.append(_cand("fact", f"allergy:{m.group(1).strip().lower()}", "allergic", EXPLICIT,
+                             changed, 0.9))
     for m in _LIKE_EN.finditer(clause):
         out.extend(_opinion(m.group(1).lower(), m.group(2), clause, english=True))
     for m in _LIKE_ZH.finditer(clause):
