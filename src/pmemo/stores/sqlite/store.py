@@ -100,6 +100,12 @@ class SQLiteStore(ProfileStore):
                 self._readers.append(conn)
         return conn
 
+    def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]:
+        """Rows of ``sql`` whose ``IN ({})`` takes ``values``, in chunks SQLite accepts."""
+        for start in range(0, len(values), 500):
+            chunk = values[start : start + 500]
+            yield from self._read.execute(sql.format(",".join("?" * len(chunk))), [*args, *chunk])
+
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         with self._write_lock:
@@ -156,13 +162,8 @@ class SQLiteStore(ProfileStore):
 
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
         ids = list(dict.fromkeys(int(i) for i in ids))
-        out: dict[int, Turn] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for row in self._read.execute(f"SELECT * FROM turns WHERE id IN ({marks})", chunk):
-                out[row["id"]] = codec.turn(row)
-        return out
+        return {row["id"]: codec.turn(row)
+                for row in self._select_in("SELECT * FROM turns WHERE id IN ({})", [], ids)}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
@@ -253,14 +254,8 @@ class SQLiteStore(ProfileStore):
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
         refs = list(refs)
-        out: dict[int, np.ndarray] = {}
-        for start in range(0, len(refs), 500):
-            chunk = refs[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for r in self._read.execute(f"SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({marks})",
-                                        [kind, *chunk]):
-                out[r[0]] = codec.unblob(r[1])
-        return out
+        sql = "SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({})"
+        return {r[0]: codec.unblob(r[1]) for r in self._select_in(sql, [kind], refs)}
 
     def scan_vectors(self, kind: str, model: str) -> Iterable[tuple[int, str, np.ndarray]]:
         for r in self._read.execute("SELECT ref, scope_key, vec FROM vectors WHERE kind=? AND model=?",
@@ -278,13 +273,8 @@ class SQLiteStore(ProfileStore):
             conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?", [(kind, r) for r in refs])
 
     def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        for start in range(0, len(keys), 500):
-            chunk = keys[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for r in self._read.execute(f"SELECT key, vec FROM embed_cache WHERE key IN ({marks})", chunk):
-                out[r[0]] = codec.unblob(r[1])
-        return out
+        sql = "SELECT key, vec FROM embed_cache WHERE key IN ({})"
+        return {r[0]: codec.unblob(r[1]) for r in self._select_in(sql, [], keys)}
 
     def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None:
         with self._tx() as conn:
@@ -390,15 +380,8 @@ class SQLiteStore(ProfileStore):
                 [r[2] for r in rows])
 
     def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
-        ids = list(turn_ids)
-        out: dict[int, int] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._read.execute(
-                f"SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({marks})", chunk)
-            out.update({r[0]: r[1] for r in rows})
-        return out
+        sql = "SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({})"
+        return {r[0]: r[1] for r in self._select_in(sql, [], list(turn_ids))}
 
     def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None:
         """Fold cluster ``gone`` into ``keep``: members, provenance and hits move over."""
