@@ -58,9 +58,10 @@ class Settings:
     w_lexical: float = 0.3
     w_vector: float = 0.7
     w_recency: float = 0.05
-    w_neighbour: float = 0.3
+    w_neighbour: float = 0.6
     w_cluster: float = 0.05
     w_summary: float = 0.1
+    w_speaker: float = 0.6
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits

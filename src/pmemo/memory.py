@@ -188,7 +188,7 @@ class Memory:
         (lexical, vector, clusters), summaries = await asyncio.gather(
             candidates(self._store, self._indexes.turns, scope, query, qvec, self.settings, session_id),
             asyncio.to_thread(self._matching_summaries, scope, qvec))
-        scored = await asyncio.to_thread(fuse, self._store, qvec, lexical, vector, clusters,
+        scored = await asyncio.to_thread(fuse, self._store, query, qvec, lexical, vector, clusters,
                                          [(s.source_ids, c) for s, c in summaries], self.settings,
                                          session_id)
         recalled = {c.cluster_id for c in clusters}

@@ -89,6 +89,15 @@ def test_get_turns_skips_missing_ids(store: Store):
     assert store.get_turns([]) == {}
 
 
+def test_adjacent_turns_stay_in_their_session_and_scope(store: Store):
+    a = store.add_turns([new(ALICE, f"a{i}", i) for i in range(5)])
+    other = store.add_turns([new(ALICE_S2, "s2", 9), new(BOB, "bob", 9)])
+    assert set(store.adjacent_turns([a[2].id])) == {a[1].id, a[2].id, a[3].id}
+    assert set(store.adjacent_turns([a[0].id, a[4].id], 2)) == {t.id for t in a}
+    assert set(store.adjacent_turns([other[0].id])) == {other[0].id}
+    assert store.adjacent_turns([]) == {}
+
+
 def test_list_last_turn_at(store: Store):
     turns = store.add_turns(
         [new(ALICE, f"turn {i}", i) for i in range(6)] + [new(ALICE_S2, "other session", 10)]
@@ -163,7 +172,7 @@ def test_lexical_chinese_and_english(store: Store):
         owner(ALICE), list(query_terms("Who was charged twice by the payment service?")), 10
     )
     assert en[0][0] == turns[2].id
-    assert [i for i, _ in store.lexical(owner(ALICE), ["grapes"], 10)] == [turns[3].id]
+    assert [i for i, _ in store.lexical(owner(ALICE), list(query_terms("grapes")), 10)] == [turns[3].id]
     only_s2 = store.lexical(owner(ALICE), ["预算"], 10, session_id="s2")
     assert [i for i, _ in only_s2] == [turns[4].id]
     assert store.lexical(owner(ALICE), [], 10) == []

@@ -71,7 +71,8 @@ def test_longmemeval_sorts_sessions_hides_ids_and_flags() -> None:
 def test_madial_memories_are_units_and_the_dialogue_is_the_query() -> None:
     bart, lisa = load("madial", FIX / "eval_madial.json")
     assert [u.uid for u in bart.units] == ["1", "2", "3"]  # date order
-    assert {u.session for u in bart.units} == {"memories"}
+    # each memory event is its own record, not a turn of one long dialogue
+    assert [u.session for u in bart.units] == ["memory-1", "memory-2", "memory-3"]
     assert {u.actor for u in bart.units} == {"Bart"} and bart.owner == {"user_id": "Bart"}
     (probe,) = bart.probes
     assert (

@@ -287,7 +287,7 @@ def load_madial(
         by_user.setdefault(user, []).append(
             Unit(
                 str(ev["id"]),
-                "memories",
+                f"memory-{ev['id']}",  # independent events, not one dialogue
                 "user",
                 names.get(user, f"user{user}"),
                 when,

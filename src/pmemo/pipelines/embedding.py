@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from ..embedders.base import Embedder
+from ..embedders.base import Embedder, normalise
 from ..stores.base import VectorStore
 
 
@@ -45,10 +45,15 @@ class CachedEmbedder:
         return np.stack([found[k] for k in keys])
 
     def query(self, text: str) -> np.ndarray:
-        """The query's vector; the last few are kept, since one context() asks several tiers."""
+        """The query's vector; the last few are kept, since one context() asks several tiers.
+
+        A multi-line query (a stretch of dialogue) is embedded whole and by its last line,
+        and the two are added: what was just said matters most, the rest gives it context.
+        """
         vec = self._queries.get(text)
         if vec is None:
-            vec = self.embedder.embed_query(text)
+            rows = [self.embedder.embed_query(view) for view in query_views(text)]
+            vec = rows[0] if len(rows) == 1 else normalise(np.sum(rows, axis=0))
             with self._lock:
                 if len(self._queries) >= QUERY_CACHE:
                     self._queries.pop(next(iter(self._queries)))
@@ -58,3 +63,15 @@ class CachedEmbedder:
     def forget(self, texts: list[str]) -> None:
         """Drop cached vectors of deleted texts (nothing derived from them stays behind)."""
         self.store.cache_delete([cache_key(self.model_id, t) for t in texts])
+
+
+def query_views(text: str) -> list[str]:
+    """The texts a query is embedded as: itself, and for a dialogue its last line too.
+
+    >>> query_views("Mei: hi\\nBo: where was the party?")
+    ['Mei: hi\\nBo: where was the party?', 'Bo: where was the party?']
+    >>> query_views("where was the party?")
+    ['where was the party?']
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    return [text, lines[-1]] if len(lines) > 1 else [text]

@@ -13,10 +13,11 @@ from ..models import Scope, Turn
 from ..stores.base import Store
 from ..text.segment import query_terms
 from .fusion import weighted
-from .signals import neighbour_bonus, recency, zscores
+from .signals import mentioned, neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
+SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring turns join the pool
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,16 @@ def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
     return [ClusterRecall(ids[int(i)], float(sims[int(i)])) for i in top if sims[int(i)] >= floor]
 
 
-def fuse(store: Store, qvec: np.ndarray | None, lexical: list[tuple[int, float]],
+def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[int, float]],
          vector: list[tuple[int, float]], clusters: list[ClusterRecall],
          summaries: list[tuple[tuple[int, ...], float]], settings: Settings,
          session_id: str | None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
     recency bonuses. Every candidate gets its exact cosine, not only the vector top-k."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
+    # an answer often sits one turn after the question that matches ("anywhere you'd
+    # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
+    turns.update(store.adjacent_turns([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]]))
     if session_id is not None:
         turns = {i: t for i, t in turns.items() if t.session_id == session_id}
     if not turns:
@@ -80,6 +84,8 @@ def fuse(store: Store, qvec: np.ndarray | None, lexical: list[tuple[int, float]]
     z_vec = zscores({i: cosine.get(i, floor) for i in ids}) if qvec is not None else {}
     base = dict(weighted([(settings.w_lexical, z_lex), (settings.w_vector, z_vec)]))
     bonus = _bonuses(store, turns, base, clusters, summaries, cosine, settings)
+    named = mentioned({t.actor for t in turns.values() if t.actor}, query)
+    bonus["speaker"] = (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()})
     final = weighted([(1.0, base), *bonus.values()])
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
     return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus)) for i, score in final]

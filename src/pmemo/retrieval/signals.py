@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -45,3 +46,13 @@ def neighbour_bonus(scores: Mapping[K, float], neighbours: Mapping[K, list[K]]) 
     """Each candidate's best neighbouring candidate's score: context often spans adjacent turns."""
     return {key: max((scores.get(n, 0.0) for n in neighbours.get(key, [])), default=0.0)
             for key in scores}
+
+
+def mentioned(names: set[str], text: str) -> set[str]:
+    """The names (speakers) that ``text`` mentions as whole words, in any case.
+
+    >>> sorted(mentioned({"Mei", "Bo", "李雷", "韩梅梅"}, "What did mei tell 李雷说 about Bob?"))
+    ['Mei', '李雷']
+    """
+    return {name for name in names
+            if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}

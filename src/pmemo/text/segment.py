@@ -3,8 +3,12 @@
 FTS5's unicode61 tokenizer does not split Chinese, so text is segmented here and the
 FTS table stores space-separated tokens.
 
->>> segment("预算不能超过10万元 Budget OK")
-'预算 不能 超过 10 万元 budget ok 预算 算不 不能 能超 超过'
+>>> segment("预算不能超过10万元 Budget OK, paintings")
+'预算 不能 超过 10 万元 budget ok paint 预算 算不 不能 能超 超过'
+
+English words are stemmed (Snowball/Porter2), so "painting", "paintings" and "painted"
+meet. Changing what ``segment`` returns means bumping ``FTS_VERSION``: the store then
+re-indexes its turns on open.
 """
 
 from __future__ import annotations
@@ -14,12 +18,18 @@ import re
 import threading
 from functools import lru_cache
 
+import snowballstemmer
+
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(
     r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\W_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 )
 _lock = threading.Lock()
 _jieba = None
+_english = snowballstemmer.stemmer("english")
+
+# The version of what segment() produces; a store re-indexes when it changes.
+FTS_VERSION = 2
 
 STOPWORDS = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being
@@ -45,15 +55,21 @@ def _cut(text: str) -> list[str]:
     return [w for w in _jieba.lcut(text) if w.strip()]
 
 
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The English stem of a lower-cased word (other scripts come back unchanged)."""
+    return _english.stemWord(word) if word.isascii() else word
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens; Chinese runs are cut with jieba."""
+    """Lower-cased word tokens: Chinese runs cut with jieba, other words stemmed."""
     out: list[str] = []
     for match in _WORD.finditer(text.lower()):
         piece = match.group(0)
         if _CJK.fullmatch(piece):
             out.extend(_cut(piece) if len(piece) > 1 else [piece])
-        else:
-            out.append(piece)
+        elif piece not in STOPWORDS:
+            out.append(stem(piece))
     return out
 
 

@@ -165,6 +165,15 @@ class SQLiteStore(ProfileStore):
         return {row["id"]: codec.turn(row)
                 for row in self._select_in("SELECT * FROM turns WHERE id IN ({})", [], ids)}
 
+    def adjacent_turns(self, ids: Iterable[int], radius: int = 1) -> dict[int, Turn]:
+        """Turns up to ``radius`` steps before or after the given ones, in the same session
+        and scope (the given turns themselves included)."""
+        sql = ("SELECT DISTINCT n.* FROM turns t JOIN turns n ON n.scope_key=t.scope_key"
+               " AND n.session=t.session AND n.step BETWEEN t.step-? AND t.step+?"
+               " WHERE t.id IN ({})")
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        return {row["id"]: codec.turn(row) for row in self._select_in(sql, [radius, radius], ids)}
+
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
         sql, args = "SELECT * FROM turns WHERE scope_key=?", [scope.key]
