@@ -62,6 +62,8 @@ class Settings:
     w_cluster: float = 0.05
     w_summary: float = 0.1
     w_speaker: float = 0.6
+    w_date: float = 2.0
+    w_diversity: float = 1.0
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits

@@ -190,7 +190,7 @@ class Memory:
             asyncio.to_thread(self._matching_summaries, scope, qvec))
         scored = await asyncio.to_thread(fuse, self._store, query, qvec, lexical, vector, clusters,
                                          [(s.source_ids, c) for s, c in summaries], self.settings,
-                                         session_id)
+                                         session_id, self._tiers.threshold)
         recalled = {c.cluster_id for c in clusters}
         top = await asyncio.to_thread(self._store.cluster_of, [s.turn.id for s in scored[:HIT_DEPTH]])
         await self._count_hits(sorted(recalled & set(top.values())))

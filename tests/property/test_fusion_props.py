@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.retrieval.fusion import max_normalised, rrf, weighted
+from pmemo.retrieval.fusion import max_normalised, mmr, rrf, weighted
 
 keys = st.integers(min_value=0, max_value=40)
 rankings = st.lists(st.lists(keys, unique=True, max_size=15), max_size=5)
@@ -86,3 +86,17 @@ def test_max_normalised_bounds(scores):
 
 def test_max_normalised_empty():
     assert max_normalised({}) == {}
+
+
+@given(st.lists(st.floats(-10, 10), max_size=30), st.integers(0, 40), st.floats(0, 3))
+def test_mmr_reorders_only_the_head_and_loses_nothing(scores, depth, weight):
+    import numpy as np
+
+    ranked = sorted(enumerate(scores), key=lambda kv: -kv[1])
+    rng = np.random.default_rng(len(scores))
+    red = rng.uniform(0, 1, (depth, depth))
+    out = mmr(ranked, (red + red.T) / 2, weight)
+    assert sorted(k for k, _ in out) == sorted(k for k, _ in ranked)
+    assert [k for k, _ in out[depth:]] == [k for k, _ in ranked[depth:]]
+    assert [s for _, s in out] == sorted((s for _, s in out), reverse=True)
+    assert mmr(ranked, np.zeros((depth, depth)), weight) == ranked

@@ -24,3 +24,26 @@ def test_mentioned_speakers_are_whole_names_in_any_case_and_script():
     names = {"Mei", "Meiling", "李雷", "Jo"}
     assert mentioned(names, "what did MEI and 李雷说 say?") == {"Mei", "李雷"}
     assert mentioned(names, "Joanna's plans") == set()
+
+
+def test_dates_a_query_names_become_ranges():
+    from datetime import date
+
+    from pmemo.text.dates import date_ranges
+
+    assert date_ranges("on October 13, 2023 and in July 2023") == [
+        (date(2023, 10, 13), date(2023, 10, 13)), (date(2023, 7, 1), date(2023, 7, 31))]
+    assert date_ranges("2024年3月的会议, 2024-02-30, Octember 2023") == [
+        (date(2024, 3, 1), date(2024, 3, 31)), (date(2024, 2, 1), date(2024, 2, 29))]
+    assert date_ranges("no dates here, 13 o'clock") == []
+
+
+def test_turns_near_a_named_date_score_by_distance():
+    from datetime import date
+
+    from pmemo.retrieval.signals import near_dates
+
+    days = {"in": date(2023, 7, 2), "near": date(2023, 7, 5), "far": date(2023, 8, 1)}
+    got = near_dates(days, [(date(2023, 7, 1), date(2023, 7, 2))])
+    assert got["in"] == 1.0 and 0.0 < got["near"] < 1.0 and got["far"] == 0.0
+    assert near_dates(days, []) == {"in": 0.0, "near": 0.0, "far": 0.0}

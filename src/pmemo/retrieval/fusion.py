@@ -8,8 +8,10 @@ Both functions are order-stable: equal scores keep the order of first appearance
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
+
+import numpy as np
 
 K = TypeVar("K", bound=Hashable)
 
@@ -45,3 +47,30 @@ def weighted(signals: Sequence[tuple[float, Mapping[K, float]]]) -> list[tuple[K
 def _ranked(scores: dict[K, float]) -> list[tuple[K, float]]:
     order = {key: i for i, key in enumerate(scores)}
     return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+
+
+def mmr(ranked: Sequence[tuple[K, float]], redundancy: np.ndarray, weight: float,
+        ) -> list[tuple[K, float]]:
+    """Maximal marginal relevance over the head of ``ranked``: each next pick is the item
+    whose score minus ``weight`` × its redundancy with an earlier pick (``redundancy[i, j]``
+    in 0..1, for the first ``len(redundancy)`` items) is best, so near-repeats of one line
+    make room for other evidence. A head item's score becomes that marginal score, and the
+    tail's are capped below the head's last, so the list stays sorted by score.
+
+    >>> same = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1]], dtype=float)
+    >>> mmr([("a1", 3.0), ("a2", 2.9), ("b1", 2.5)], same, 1.0)
+    [('a1', 3.0), ('b1', 2.5), ('a2', 1.9)]
+    """
+    depth = min(len(redundancy), len(ranked))
+    scores = np.array([score for _, score in ranked[:depth]], dtype=float)
+    worst = np.zeros(depth)  # each item's redundancy with what is already picked
+    left = np.ones(depth, dtype=bool)
+    out: list[tuple[K, float]] = []
+    for _ in range(depth):
+        marginal = np.where(left, scores - weight * worst, -np.inf)
+        pick = int(np.argmax(marginal))
+        out.append((ranked[pick][0], float(marginal[pick])))
+        left[pick] = False
+        worst = np.maximum(worst, redundancy[pick, :depth])
+    floor = out[-1][1] if out else np.inf
+    return out + [(key, min(score, floor)) for key, score in ranked[depth:]]

@@ -12,11 +12,13 @@ from ..config import Settings
 from ..models import Scope, Turn
 from ..stores.base import Store
 from ..text.segment import query_terms
-from .fusion import weighted
-from .signals import mentioned, neighbour_bonus, recency, zscores
+from .fusion import mmr, weighted
+from ..text.dates import date_ranges
+from .signals import mentioned, near_dates, neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
+MMR_DEPTH = 40
 SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring turns join the pool
 
 
@@ -61,7 +63,7 @@ def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
 def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[int, float]],
          vector: list[tuple[int, float]], clusters: list[ClusterRecall],
          summaries: list[tuple[tuple[int, ...], float]], settings: Settings,
-         session_id: str | None) -> list[Scored]:
+         session_id: str | None, same_topic: float = 0.9) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
     recency bonuses. Every candidate gets its exact cosine, not only the vector top-k."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
@@ -86,9 +88,25 @@ def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[
     bonus = _bonuses(store, turns, base, clusters, summaries, cosine, settings)
     named = mentioned({t.actor for t in turns.values() if t.actor}, query)
     bonus["speaker"] = (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()})
+    bonus["date"] = (settings.w_date, near_dates({i: t.timestamp.date() for i, t in turns.items()},
+                                                 date_ranges(query)))
     final = weighted([(1.0, base), *bonus.values()])
+    if settings.w_diversity > 0 and qvec is not None:
+        final = _diversify(store, final, same_topic, settings.w_diversity)
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
     return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus)) for i, score in final]
+
+
+def _diversify(store: Store, ranked: list[tuple[int, float]], same_topic: float,
+               weight: float) -> list[tuple[int, float]]:
+    """MMR over the head: a turn that repeats a better one (cosine past the embedder's
+    same-topic threshold) gives way to other evidence."""
+    head = [i for i, _ in ranked[:MMR_DEPTH]]
+    vecs = store.get_vectors("turn", head)
+    if len(vecs) != len(head) or same_topic >= 1.0:
+        return ranked
+    m = np.stack([vecs[i] for i in head])
+    return mmr(ranked, np.clip((m @ m.T - same_topic) / (1.0 - same_topic), 0.0, 1.0), weight)
 
 
 def _bonuses(store: Store, turns: dict[int, Turn], base: dict[int, float],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from datetime import date
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -56,3 +58,20 @@ def mentioned(names: set[str], text: str) -> set[str]:
     """
     return {name for name in names
             if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}
+
+
+def near_dates(days: Mapping[K, date], ranges: Sequence[tuple[date, date]],
+               slack_days: int = 7) -> dict[K, float]:
+    """1 for a day inside one of ``ranges``, falling to 0 at ``slack_days`` outside it
+    (what happened "last week" is told a few days later).
+
+    >>> near_dates({"a": date(2023, 7, 9), "b": date(2023, 7, 20)}, [(date(2023, 7, 1), date(2023, 7, 2))])
+    {'a': 0.0, 'b': 0.0}
+    >>> near_dates({"a": date(2023, 7, 5), "b": date(2023, 7, 2)}, [(date(2023, 7, 1), date(2023, 7, 2))])
+    {'a': 0.5714285714285714, 'b': 1.0}
+    """
+    def closeness(day: date) -> float:
+        gaps = [max((start - day).days, (day - end).days, 0) for start, end in ranges]
+        return max(0.0, 1.0 - min(gaps) / slack_days) if gaps else 0.0
+
+    return {key: closeness(day) for key, day in days.items()}
