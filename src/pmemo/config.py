@@ -51,9 +51,9 @@ class Settings:
     hit_half_life_days: float = 30.0
     # context budget: total tokens and the share each tier may take (rest: short-term)
     budget_tokens: int = 2000
-    budget_key: float = 0.15
-    budget_long: float = 0.2
-    budget_mid: float = 0.35
+    budget_key: float = 0.1
+    budget_long: float = 0.1
+    budget_mid: float = 0.55
     # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
     w_lexical: float = 0.3
     w_vector: float = 0.7
@@ -79,14 +79,14 @@ class Settings:
     fact_confidence_step: float = 0.05
     fact_confidence_cap: float = 0.95
     fact_merge_similarity: float = 0.9
-    budget_profile: float = 0.1
+    budget_profile: float = 0.05
     # episodes: score = similarity*w_sim + recency*w_rec + importance*w_imp (conversation time)
     episode_w_similarity: float = 0.5
     episode_w_recency: float = 0.3
     episode_w_importance: float = 0.2
     episode_recency_half_life_days: float = 30.0
     episodes_in_context: int = 3
-    budget_episodic: float = 0.1
+    budget_episodic: float = 0.05
     # compaction: fold the oldest turns of a session past this many raw tokens (0 = off)
     compact_budget_tokens: int = 0
     # forgetting: strength halves every half-life (stretched by importance and access heat)

@@ -10,7 +10,6 @@ import numpy as np
 from ..embedders.base import Embedder, normalise
 from ..stores.base import VectorStore
 
-
 QUERY_CACHE = 64
 
 

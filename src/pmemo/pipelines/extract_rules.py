@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from ..text.segment import STOPWORDS
 from ..tiers.profile import Candidate
 
 EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
@@ -203,10 +204,15 @@ def _clause_facts(clause: str, sentence: str) -> list[Candidate]:
     return out
 
 
+def _only_function_words(text: str) -> bool:
+    """'to', 'it all', 'that so much': no object a preference could be about."""
+    return all(word in STOPWORDS for word in text.lower().split())
+
+
 def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]:
     obj = _TAIL.sub("", obj.strip()).strip()
     obj = (_LEAD_EN if english else _LEAD_ZH).sub("", obj).strip()
-    if not obj or len(obj) > 40 or _PRONOUN.search(obj):
+    if not obj or len(obj) > 40 or _PRONOUN.search(obj) or _only_function_words(obj):
         return []
     if english:
         negative = verb.startswith(("don't", "do not", "no longer", "never", "can"))

@@ -7,8 +7,8 @@ and then parked as failed, and never touches the turn it was about.
 from __future__ import annotations
 
 import asyncio
-import threading
 import logging
+import threading
 from typing import Any
 
 from ..config import Settings

@@ -1,11 +1,14 @@
 """Context assembly (pure): ranked hits per tier → one packed, ordered text within budget.
 
 Order: key → profile → long-term → mid-term → episodic → short-term → current input.
+Recalled turns (mid-term) are shown in time order under one date line per day: the story
+reads in order, and the date is paid for once, not on every line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 
 from ..models import ContextPack, Hit
 from .packing import Packed, Section, pack
@@ -32,14 +35,34 @@ def line(hit: Hit) -> str:
     who = turn.actor or turn.role
     if hit.tier == "short_term":
         return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.content}"
-    return f"- [{turn.timestamp:%Y-%m-%d}] {who}: {turn.content}"
+    return f"- {who}: {turn.content}"
+
+
+def _day(hit: Hit) -> str | None:
+    turn = hit.sources[0] if hit.tier == "mid_term" and hit.kind == "turn" and hit.sources else None
+    return f"[{turn.timestamp:%Y-%m-%d}]" if turn else None
+
+
+def _in_time_order(hits: Sequence[Hit]) -> list[str]:
+    """Mid-term lines oldest first, a date line opening each day."""
+    lines: list[str] = []
+    last = None
+    for hit in sorted(hits, key=lambda h: (h.sources[0].timestamp, h.sources[0].id) if _day(h) else
+                      (datetime.min.replace(tzinfo=UTC), 0)):
+        day = _day(hit)
+        if day and day != last:
+            lines.append(day)
+            last = day
+        lines.append(line(hit))
+    return lines
 
 
 def render(packed: Sequence[Packed[Hit]]) -> str:
     blocks = []
     for part in packed:
         if part.items:
-            blocks.append("\n".join([HEADERS[part.name], *(line(h) for h in part.items)]))
+            body = _in_time_order(part.items) if part.name == "mid_term" else [line(h) for h in part.items]
+            blocks.append("\n".join([HEADERS[part.name], *body]))
     return "\n\n".join(blocks)
 
 

@@ -8,7 +8,7 @@ Both functions are order-stable: equal scores keep the order of first appearance
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np

@@ -11,9 +11,9 @@ import numpy as np
 from ..config import Settings
 from ..models import Scope, Turn
 from ..stores.base import Store
+from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import mmr, weighted
-from ..text.dates import date_ranges
 from .signals import mentioned, near_dates, neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
-from collections.abc import Mapping
 from typing import TypeVar
 
 K = TypeVar("K")
