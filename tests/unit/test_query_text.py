@@ -47,3 +47,30 @@ def test_turns_near_a_named_date_score_by_distance():
     got = near_dates(days, [(date(2023, 7, 1), date(2023, 7, 2))])
     assert got["in"] == 1.0 and 0.0 < got["near"] < 1.0 and got["far"] == 0.0
     assert near_dates(days, []) == {"in": 0.0, "near": 0.0, "far": 0.0}
+
+
+def test_relative_dates_resolve_against_when_they_were_said():
+    from datetime import date
+
+    from pmemo.text.dates import resolve_relative
+
+    monday = date(2023, 5, 8)
+    got = dict(resolve_relative("Yesterday was fun; last Friday, next Monday, 3 days ago, "
+                                "last month, next year, 昨天 and 上周", monday))
+    assert got == {"Yesterday": "7 May 2023", "last Friday": "5 May 2023",
+                   "next Monday": "15 May 2023", "3 days ago": "5 May 2023",
+                   "last month": "April 2023", "next year": "2024", "昨天": "7 May 2023",
+                   "上周": "the week of 1 May 2023"}
+    assert resolve_relative("nothing relative here, 2023-05-01", monday) == []
+
+
+def test_context_lines_keep_the_words_and_add_what_relative_dates_meant():
+    from datetime import datetime, timezone
+
+    from pmemo.models import Hit, Scope, Turn
+    from pmemo.retrieval.context import line
+
+    said = Turn(1, Scope.of(user_id="u"), 1, "user", "I went to the group yesterday.", "Mei",
+                datetime(2023, 5, 8, 13, 0, tzinfo=timezone.utc), {})
+    hit = Hit("turn:1", "turn", "mid_term", said.content, 1.0, "", (said,))
+    assert line(hit) == "- Mei: I went to the group yesterday. (yesterday = 7 May 2023)"

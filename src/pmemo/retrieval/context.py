@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from ..models import ContextPack, Hit
+from ..models import ContextPack, Hit, Turn
+from ..text.dates import resolve_relative
 from .packing import Packed, Section, pack
 
 HEADERS = {
@@ -34,8 +35,15 @@ def line(hit: Hit) -> str:
         return f"- {hit.text}"
     who = turn.actor or turn.role
     if hit.tier == "short_term":
-        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.content}"
-    return f"- {who}: {turn.content}"
+        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.content}{_dated(turn)}"
+    return f"- {who}: {turn.content}{_dated(turn)}"
+
+
+def _dated(turn: Turn) -> str:
+    """What the turn's relative dates meant when it was said, after its words (which stay
+    verbatim): " (yesterday = 7 May 2023)"."""
+    notes = resolve_relative(turn.content, turn.timestamp.date())
+    return f" ({'; '.join(f'{said} = {meant}' for said, meant in notes)})" if notes else ""
 
 
 def _day(hit: Hit) -> str | None:

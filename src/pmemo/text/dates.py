@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date
+from datetime import date, timedelta
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}, sept=9)
@@ -57,3 +57,93 @@ def date_ranges(text: str) -> list[tuple[date, date]]:
         else:
             found.append((date(year, month, 1), date(year, month, last)))
     return found
+
+
+# ---- relative dates, resolved against when a turn was said ---------------------------------
+_WEEKDAYS = [d.lower() for d in calendar.day_name]
+_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_RELATIVE = re.compile(
+    r"\b(?P<word>yesterday|today|tonight|tomorrow|last night|this morning)\b"
+    r"|\b(?P<which>last|this|next)\s+(?P<unit>week|weekend|month|year|"
+    + "|".join(_WEEKDAYS) + r")\b"
+    r"|\b(?P<n>\d+|a|an|" + "|".join(_NUMBERS) + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago\b"
+    r"|(?P<zh>前天|昨天|昨晚|今天|今晚|明天|后天|上周末|上周|上个?星期|这周|下周|上个月|下个月|去年|今年|明年)",
+    re.IGNORECASE,
+)
+_ZH = {"前天": -2, "昨天": -1, "昨晚": -1, "今天": 0, "今晚": 0, "明天": 1, "后天": 2}
+
+
+def _month_shift(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _fmt(day: date) -> str:
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def _week_of(day: date) -> str:
+    return f"the week of {_fmt(day - timedelta(days=day.weekday()))}"
+
+
+def _resolve(match: re.Match[str], said: date) -> str | None:
+    word, which, unit = match.group("word"), match.group("which"), match.group("unit")
+    if word:
+        word = word.lower()
+        shift = {"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0)
+        return _fmt(said + timedelta(days=shift))
+    if match.group("zh"):
+        zh = match.group("zh")
+        if zh in _ZH:
+            return _fmt(said + timedelta(days=_ZH[zh]))
+        if zh in ("上周末", "上周", "上星期", "上个星期", "这周", "下周"):
+            return _week_of(said + timedelta(days={"这周": 0, "下周": 7}.get(zh, -7)))
+        if zh in ("上个月", "下个月"):
+            month = _month_shift(said, -1 if zh != "下个月" else 1)
+            return f"{calendar.month_name[month.month]} {month.year}"
+        return str(said.year + {"去年": -1, "今年": 0, "明年": 1}[zh])
+    if which:
+        which, unit = which.lower(), unit.lower()
+        step = {"last": -1, "this": 0, "next": 1}[which]
+        if unit in ("week", "weekend"):
+            return _week_of(said + timedelta(days=7 * step))
+        if unit == "month":
+            month = _month_shift(said, step)
+            return f"{calendar.month_name[month.month]} {month.year}"
+        if unit == "year":
+            return str(said.year + step)
+        target = _WEEKDAYS.index(unit)
+        if step < 0:  # the last such weekday before the day it was said
+            return _fmt(said - timedelta(days=(said.weekday() - target) % 7 or 7))
+        if step > 0:
+            return _fmt(said + timedelta(days=(target - said.weekday()) % 7 or 7))
+        return _fmt(said + timedelta(days=target - said.weekday()))
+    count = match.group("n").lower()
+    n = _NUMBERS.get(count, 1) if not count.isdigit() else int(count)
+    unit = match.group("ago_unit").lower()
+    if unit == "day":
+        return _fmt(said - timedelta(days=n))
+    if unit == "week":
+        return _week_of(said - timedelta(days=7 * n))
+    if unit == "month":
+        month = _month_shift(said, -n)
+        return f"{calendar.month_name[month.month]} {month.year}"
+    return str(said.year - n)
+
+
+def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
+    """The relative dates in ``text`` ("yesterday", "last week", "3 days ago", "上个月"),
+    each with the date it meant when said on ``said``.
+
+    >>> resolve_relative("I went yesterday, and last Friday too", date(2023, 5, 8))
+    [('yesterday', '7 May 2023'), ('last Friday', '5 May 2023')]
+    >>> resolve_relative("我们上个月见过, two weeks ago", date(2024, 1, 10))
+    [('上个月', 'December 2023'), ('two weeks ago', 'the week of 25 December 2023')]
+    """
+    out: list[tuple[str, str]] = []
+    for match in _RELATIVE.finditer(text):
+        meant = _resolve(match, said)
+        if meant and (match.group(0), meant) not in out:
+            out.append((match.group(0), meant))
+    return out
