@@ -8,8 +8,11 @@ Each number is printed beside a baseline measured in the same run:
 - search over N turns in one scope: pmemo's fused search (lexical + vector + clusters +
   summaries), with the real e5 query embedding and without it (a precomputed-speed query
   embedder); baseline: plain BM25 over turns (one FTS5 bm25 query on the same table).
-  The stored vectors of the N synthetic turns are pseudo-random 384-d rows (embedding
-  100k turns with e5 would take an hour); their count and shape are what costs time.
+  The N turns come from bench/corpus.py: Zipf-distributed words over a ~27k-word English
+  and Chinese vocabulary, so query terms have posting lists of natural length (see its
+  docstring for why). Their stored vectors are 384-d rows made by ``BenchEmbedder``
+  (each turn's topic centroid plus noise; embedding 100k turns with e5 would take
+  hours): their count, shape and clustering are what costs time, not their meaning.
 - ingest: turns/s of add()+drain() with the default e5 embedder vs e5's own batch
   throughput on the same texts.
 """
@@ -19,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
 import sqlite3
 import tempfile
 import time
@@ -27,6 +29,7 @@ import zlib
 from importlib import resources
 from pathlib import Path
 
+import corpus
 import numpy as np
 
 from pmemo import Memory, Settings
@@ -37,19 +40,27 @@ from pmemo.text.segment import query_terms
 
 
 class BenchEmbedder:
-    """Cheap pseudo-random vectors for passages (seeded by the text), and a real e5 or a
-    hashing query embedding. Only the count and shape of stored vectors matter for timing."""
+    """Cheap passage vectors: the topic centroid of a corpus turn plus noise seeded by the
+    text (cosine ~0.7 to the centroid, ~0.5 between turns of a topic, ~0 across topics, as
+    real embeddings cluster); a real e5 or a hashing query embedding."""
 
-    cluster_threshold = 0.25
+    cluster_threshold = 0.4
 
-    def __init__(self, real_queries: bool) -> None:
+    def __init__(self, real_queries: bool, topics: dict[str, int] | None = None) -> None:
         self._hash = HashingEmbedder(384)
         self._e5 = E5Embedder() if real_queries else None
+        self._topics = topics or {}
+        self._centroids = normalise(np.random.default_rng(0).standard_normal((corpus.TOPICS, 384)))
         self.dim = 384
-        self.model_id = "bench-random-384"
+        self.model_id = "bench-topics-384"
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        rows = [np.random.default_rng(zlib.crc32(t.encode())).standard_normal(384) for t in texts]
+        rows = []
+        for text in texts:
+            rng = np.random.default_rng(zlib.crc32(text.encode()))
+            noise = rng.standard_normal(384) / 384**0.5
+            topic = self._topics.get(text)
+            rows.append(noise if topic is None else self._centroids[topic] + noise)
         return normalise(np.asarray(rows, dtype=np.float32).reshape(len(texts), 384))
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -61,22 +72,10 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))] * 1000
 
 
-def sample_texts() -> list[dict]:
-    raw = resources.files("pmemo").joinpath("data/sample_conversation.jsonl").read_text("utf-8")
-    return [json.loads(line) for line in raw.splitlines() if line.strip()]
-
-
-def synthetic(n: int, seed: int = 7) -> list[str]:
-    base = [t["content"] for t in sample_texts()]
-    rng = random.Random(seed)
-    words = " ".join(base).split()
-    return [f"{rng.choice(base)} #{i} {' '.join(rng.sample(words, 6))}" for i in range(n)]
-
-
 async def bench_add(n: int) -> dict:
     with tempfile.TemporaryDirectory() as d:
         mem = await Memory.open(d, embedder="hashing")
-        texts = synthetic(n)
+        texts = [t.text for t in corpus.generate(n)]
         lat = []
         for i, text in enumerate(texts):
             t0 = time.perf_counter()
@@ -104,16 +103,17 @@ async def bench_search(n: int, queries: int) -> dict:
     out: dict = {"turns": n}
     with tempfile.TemporaryDirectory() as d:
         settings = Settings(short_term_turns=20, summary_every=10)
-        mem = await Memory.open(d, settings=settings, embedder=BenchEmbedder(real_queries=False))
-        texts = synthetic(n)
+        turns = corpus.generate(n)
+        topics = {t.text: t.topic for t in turns}
+        mem = await Memory.open(d, settings=settings, embedder=BenchEmbedder(False, topics))
         t0 = time.perf_counter()
         for start in range(0, n, 1000):
-            await mem.add_many([{"user_id": "u", "session_id": f"s{(start + i) // 500}", "content": t}
-                                for i, t in enumerate(texts[start : start + 1000])])
+            await mem.add_many([{"user_id": "u", "session_id": t.session, "content": t.text,
+                                 "timestamp": t.timestamp} for t in turns[start : start + 1000]])
         await mem.drain()
         out["load_s"] = time.perf_counter() - t0
         for label, real in (("without_embedding", False), ("with_e5_query_embedding", True)):
-            mem._embed.embedder = BenchEmbedder(real_queries=real)  # noqa: SLF001 - bench only
+            mem._embed.embedder = BenchEmbedder(real, topics)  # noqa: SLF001 - bench only
             lat = []
             for i in range(queries):
                 t1 = time.perf_counter()
@@ -140,7 +140,7 @@ async def bench_search(n: int, queries: int) -> dict:
 
 
 async def bench_ingest(n: int) -> dict:
-    rows = sample_texts()
+    rows = corpus.sample_rows()
     texts = [f"{rows[i % len(rows)]['content']} ({i})" for i in range(n)]
     e5 = E5Embedder()
     t0 = time.perf_counter()
