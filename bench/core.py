@@ -123,15 +123,15 @@ async def bench_search(n: int, queries: int) -> dict:
             out[f"search_{label}_p50_ms"] = pct(lat, 50)
             out[f"search_{label}_p95_ms"] = pct(lat, 95)
         db = sqlite3.connect(Path(d) / "pmemo.db")
-        from pmemo.stores.sqlite.store import _fts_query, scope_token
+        from pmemo.stores.sqlite import fts
 
-        token = scope_token("default|default|u:u")
+        token = fts.scope_token("default|default|u:u")
         lat = []
         for i in range(queries):
             terms = list(query_terms(qs[i % len(qs)]))
             t1 = time.perf_counter()
             db.execute("SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT 10",
-                       (_fts_query(token, terms),)).fetchall()
+                       (fts.match(token, terms),)).fetchall()
             lat.append(time.perf_counter() - t1)
         out["baseline_bm25_p50_ms"] = pct(lat, 50)
         db.close()

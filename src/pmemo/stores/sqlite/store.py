@@ -7,7 +7,6 @@ reads use a connection per thread, which WAL lets run beside the writer.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import sqlite3
@@ -23,21 +22,11 @@ import numpy as np
 from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import Job, NewTurn
-from . import codec
+from . import codec, fts
 from .profile_store import ProfileStore
 from .schema import migrate
 
 DB_NAME = "pmemo.db"
-
-
-def scope_token(scope_key: str) -> str:
-    """The owner scope as one FTS token, so the lexical index filters by scope itself."""
-    return "k" + hashlib.sha1(scope_key.encode()).hexdigest()[:20]
-
-
-def _fts_query(token: str, terms: list[str]) -> str:
-    quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-    return f"scope : {token} AND body : ({quoted})"
 
 
 class SQLiteStore(ProfileStore):
@@ -51,6 +40,7 @@ class SQLiteStore(ProfileStore):
         self._readers: list[sqlite3.Connection] = []
         self._writer = self._connect()
         migrate(self._writer)
+        fts.ensure_current(self._writer)
 
     @classmethod
     def open(cls, directory: str | os.PathLike[str]) -> SQLiteStore:
@@ -150,8 +140,7 @@ class SQLiteStore(ProfileStore):
                      json.dumps(new.metadata, ensure_ascii=False), now),
                 )
                 turn_id = int(cur.lastrowid or 0)
-                conn.execute("INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)",
-                             (turn_id, scope_token(sk), new.index_text))
+                fts.insert(conn, turn_id, sk, new.index_text)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
                                 new.timestamp, dict(new.metadata)))
             conn.execute(
@@ -231,15 +220,15 @@ class SQLiteStore(ProfileStore):
                 session_id: str | None = None) -> list[tuple[int, float]]:
         if not terms:
             return []
-        query = _fts_query(scope_token(scope.key), terms)
+        query = fts.match(fts.scope_token(scope.key), terms)
         if session_id is None:
             rows = self._read.execute(
-                "SELECT rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts WHERE turns_fts MATCH ?"
-                " ORDER BY rank LIMIT ?", (query, limit))
+                "SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT ?",
+                (query, limit))
         else:
             rows = self._read.execute(
-                "SELECT f.rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts f JOIN turns t ON t.id=f.rowid"
-                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY rank LIMIT ?",
+                "SELECT f.rowid, f.rank FROM turns_fts f JOIN turns t ON t.id=f.rowid"
+                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY f.rank LIMIT ?",
                 (query, session_id, limit))
         return [(r[0], -r[1]) for r in rows]
 
