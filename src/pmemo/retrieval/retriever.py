@@ -81,7 +81,7 @@ class Retriever:
         scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic)
+                      self.same_topic, max(depth, HIT_DEPTH))
         recalled = {c.cluster_id for c in m.clusters}
         top = self.store.cluster_of([s.turn.id for s in scored[:HIT_DEPTH]]) if recalled else {}
         kept = scored[:depth]

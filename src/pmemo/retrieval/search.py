@@ -66,10 +66,12 @@ def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
 def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | None,
          lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
-         settings: Settings, session_id: str | None, same_topic: float = 0.9) -> list[Scored]:
+         settings: Settings, session_id: str | None, same_topic: float = 0.9,
+         limit: int | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
     recency bonuses. Every candidate gets its exact cosine, not only the vector top-k: the
-    others' vectors come from ``vectors`` (the in-memory index), not the database."""
+    others' vectors come from ``vectors`` (the in-memory index), not the database. The
+    best ``limit`` are returned (all by default); the whole pool is scored either way."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
     # an answer often sits one turn after the question that matches ("anywhere you'd
     # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
@@ -98,7 +100,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     if settings.w_diversity > 0 and qvec is not None:
         final = _diversify(vectors, final, same_topic, settings.w_diversity)
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
-    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus)) for i, score in final]
+    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus))
+            for i, score in final[:limit]]
 
 
 def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topic: float,
