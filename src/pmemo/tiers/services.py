@@ -145,7 +145,10 @@ class Tiers:
             except LLMError as exc:
                 log.warning("promotion fell back to the central sentence: %s", exc)
         if not line:
-            vectors = self.embed.passages([t.indexed for t in turns])
+            # the members' stored vectors (a big cluster has thousands: no cache round trip)
+            stored = self.store.get_vectors("turn", [t.id for t in turns])
+            vectors = (np.stack([stored[t.id] for t in turns]) if len(stored) == len(turns)
+                       else self.embed.passages([t.indexed for t in turns]))
             centroid = mid_term.centroid_of(vectors)
             line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
         key = self.store.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))
