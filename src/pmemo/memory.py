@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import time
 from datetime import datetime
@@ -54,7 +55,7 @@ from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
 from .retrieval import person
 from .retrieval.context import assemble
-from .retrieval.search import candidates, fuse
+from .retrieval.retriever import Retrieved, Retriever, later
 from .retrieval.vector_index import Indexes
 from .stores.base import NewTurn, Store
 from .stores.sqlite.store import SQLiteStore
@@ -68,8 +69,6 @@ from .tokens import make_counter
 
 MAX_LIMIT = 1000
 MAX_BUDGET = 200_000
-HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
-SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
 
 
 class Memory:
@@ -84,6 +83,7 @@ class Memory:
         self._indexes = indexes
         self._count = make_counter(settings.tokenizer)
         self._worker = Worker(store, embed, indexes, tiers, settings)
+        self._retriever = Retriever(store, embed, indexes, settings, tiers.threshold)
         self._task: asyncio.Task[None] | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -179,50 +179,18 @@ class Memory:
         """Ranked hits from every tier: turns, summaries and key lines, best first."""
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
-        turn_hits, derived = await self._retrieve(validate.query(query), where, session_id)
-        return hitlib.merge(turn_hits, derived)[:limit]
+        found = await self._retrieve(validate.query(query), where, session_id, limit)
+        hits = hitlib.merge(found.turn_hits, found.derived)[:limit]
+        if any(h.kind in ("summary", "key") for h in hits):
+            hits = await asyncio.to_thread(self._retriever.with_sources, hits)
+        return hits
 
     async def _retrieve(self, query: str, scope: Scope, session_id: str | None,
-                        ) -> tuple[list[Hit], list[Hit]]:
-        qvec = await asyncio.to_thread(self._embed.query, query)
-        (lexical, vector, clusters), summaries = await asyncio.gather(
-            candidates(self._store, self._indexes.turns, scope, query, qvec, self.settings, session_id),
-            asyncio.to_thread(self._matching_summaries, scope, qvec))
-        scored = await asyncio.to_thread(fuse, self._store, query, qvec, lexical, vector, clusters,
-                                         [(s.source_ids, c) for s, c in summaries], self.settings,
-                                         session_id, self._tiers.threshold)
-        recalled = {c.cluster_id for c in clusters}
-        top = await asyncio.to_thread(self._store.cluster_of, [s.turn.id for s in scored[:HIT_DEPTH]])
-        await self._count_hits(sorted(recalled & set(top.values())))
-        windows = await asyncio.to_thread(self._store.max_steps, scope,
-                                          [s.turn.session_id for s in scored[:MAX_LIMIT]])
-        turn_hits = hitlib.turn_hits(scored, windows, self.settings.short_term_turns)
-        derived = await asyncio.to_thread(self._derived_hits, query, scope, qvec, vector, summaries)
-        return turn_hits, derived
-
-    def _matching_summaries(self, scope: Scope, qvec: Any) -> list[tuple[Summary, float]]:
-        found = self._indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
-        summaries = {i: self._store.get_summary(i) for i, _ in found}
-        return [(s, c) for i, c in found if (s := summaries[i]) is not None]
-
-    def _derived_hits(self, query: str, scope: Scope, qvec: Any, vector: list[tuple[int, float]],
-                      summaries: list[tuple[Summary, float]]) -> list[Hit]:
-        keys = self._store.keys(scope)
-        key_vecs = self._embed.passages([k.text for k in keys]) if keys else None
-        return hitlib.derived_hits(query, summaries, keys, key_vecs, qvec, [s for _, s in vector],
-                                   self.settings, lambda ids: self._store.get_turns(ids))
-
-    async def _count_hits(self, cluster_ids: list[int]) -> None:
-        if not cluster_ids:
-            return
-        half_life = self.settings.hit_half_life_days * 86400
-        updated = await asyncio.to_thread(self._store.add_hits, cluster_ids, time.time(), half_life)
-        for cluster in updated:
-            if cluster.hits >= self.settings.promote_hits - 1e-6:  # decay shaves a hair off
-                promoted = await asyncio.to_thread(self._store.is_promoted, cluster.id)
-                if not promoted:
-                    await asyncio.to_thread(self._store.enqueue, "promote", {"cluster_id": cluster.id})
-                    self._worker.wake.set()
+                        depth: int) -> Retrieved:
+        found = await self._retriever.retrieve(query, scope, session_id, depth)
+        if found.promote:
+            self._worker.wake.set()
+        return found
 
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, **scope: Any) -> ContextPack:
@@ -231,13 +199,13 @@ class Memory:
                                        MAX_BUDGET)
         where = _scope(scope, session_id=session_id)
         owner = where.owner_scope()
-        turn_hits, derived = await self._retrieve(validate.query(query), owner, None)
+        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT)
         recent = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
                                           self.settings.short_term_turns)) if session_id else []
-        keys = await asyncio.to_thread(self._store.keys, owner)
+        keys = await asyncio.to_thread(self._store.keys, owner, False)
         latest = await asyncio.to_thread(self._store.summaries, owner, session_id)
-        tiers = hitlib.context_tiers(turn_hits, derived, keys, latest[-2:], recent,
-                                     lambda ids: self._store.get_turns(ids))
+        tiers = hitlib.context_tiers(found.turn_hits, found.derived, keys, latest[-2:], recent,
+                                     later)
         tiers.update(await asyncio.to_thread(self._person_tiers, query, owner))
         s = self.settings
         shares = {"key": s.budget_key, "long_term": s.budget_long, "mid_term": s.budget_mid,
@@ -245,6 +213,8 @@ class Memory:
                   "episodic": s.budget_episodic if tiers["episodic"] else 0.0}
         shares["short_term"] = max(0.0, 1.0 - sum(shares.values()))
         pack = assemble(query, tiers, shares, budget, self._count)
+        pack = dataclasses.replace(pack, items=tuple(
+            await asyncio.to_thread(self._retriever.with_sources, list(pack.items))))
         await self._touch(pack)
         return pack
 

@@ -329,15 +329,13 @@ def test_cluster_hits_decay_and_promotion_flag(store: Store):
     (a,) = store.add_turns([new(ALICE, "a")])
     cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "a")
     now, day = 1_700_000_000.0, 86_400.0
-    (c,) = store.add_hits([cid], now, day)
-    assert c.hits == pytest.approx(1.0)
-    (c,) = store.add_hits([cid], now, day)
-    assert c.hits == pytest.approx(2.0)
-    (c,) = store.add_hits([cid], now + day, day)  # 2 halves to 1, plus this hit
-    assert c.hits == pytest.approx(2.0)
-    (c,) = store.add_hits([cid], now + 3 * day, day)
-    assert c.hits == pytest.approx(1.5)
-    assert store.add_hits([424242], now, day) == []
+    assert store.add_hits([cid], now, day) == {cid: pytest.approx(1.0)}
+    assert store.add_hits([cid], now, day) == {cid: pytest.approx(2.0)}
+    # 2 halves to 1, plus this hit
+    assert store.add_hits([cid], now + day, day) == {cid: pytest.approx(2.0)}
+    assert store.add_hits([cid, 424242], now + 3 * day, day) == {cid: pytest.approx(1.5)}
+    assert store.get_cluster(cid).hits == pytest.approx(1.5)
+    assert store.add_hits([424242], now, day) == {}
     # busiest cluster first
     (b,) = store.add_turns([new(ALICE, "b")])
     busy = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "b")
@@ -388,6 +386,10 @@ def test_key_lines_lifecycle_and_provenance(store: Store):
     promoted = store.add_key(owner(ALICE), "promoted line", "promoted", [a.id, b.id])
     user = store.add_key(owner(ALICE), "预算上限13万元", "user", [])
     assert [k.id for k in store.keys(owner(ALICE))] == [user.id, promoted.id]  # user lines first
+    assert [k.source_ids for k in store.keys(owner(ALICE))] == [(), (a.id, b.id)]
+    light = store.keys(owner(ALICE), sources=False)
+    assert [(k.id, k.text, k.source_ids) for k in light] == [(user.id, user.text, ()),
+                                                              (promoted.id, promoted.text, ())]
     assert promoted.source_ids == (a.id, b.id) and promoted.origin == "promoted"
     assert user.source_ids == () and user.scope.key == ALICE.key
     assert store.get_key(user.id) == user

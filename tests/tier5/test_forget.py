@@ -10,7 +10,9 @@ import pytest
 
 from pmemo import Settings, SyncMemory
 from pmemo.errors import Conflict, InvalidInput, NotFound
+from pmemo.models import Scope
 from pmemo.pipelines.embedding import cache_key
+from pmemo.stores.sqlite import fts as fts_index
 
 SECRET = "I love purple giraffes, my locker code is zebra-7731"
 NEEDLES = ("giraffe", "zebra-7731", "7731")
@@ -70,8 +72,10 @@ def _texts(mem: SyncMemory) -> list[str]:
 def _db_hits(data: Path, model: str, texts: list[str]) -> dict[str, int]:
     conn = sqlite3.connect(data / "pmemo.db")
     try:
+        token = fts_index.scope_token(Scope.of(user_id="u1").key)
+        words = fts_index.match(token, ["giraffes", "zebra"])
         fts = conn.execute(
-            "SELECT COUNT(*) FROM turns_fts WHERE turns_fts MATCH 'giraffes OR zebra'"
+            "SELECT COUNT(*) FROM turns_fts WHERE turns_fts MATCH ?", (words,)
         ).fetchone()[0]
         cache = sum(
             conn.execute(
@@ -117,6 +121,7 @@ def filled(tmp_path: Path) -> Any:
 def test_before_forget_the_text_is_everywhere(filled: Any) -> None:
     mem, data, _ = filled
     assert _leaks(mem)
+    assert _db_hits(data, mem._memory._embed.model_id, [SECRET])["fts"] == 2
     assert any("giraffe" in f.key for f in mem.profile("u1"))
     assert any("giraffe" in s.text.lower() for s in mem.summaries(user_id="u1"))
     assert any("giraffe" in k.text.lower() for k in mem.key_memory(user_id="u1"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -11,6 +12,10 @@ from ..embedders.base import Embedder, normalise
 from ..stores.base import VectorStore
 
 QUERY_CACHE = 64
+# the last passage vectors are also kept in memory (the store's cache is the durable one):
+# a scope's key lines are embedded again for every query
+RECENT = 1024
+RECENT_CALL = 256
 
 
 def cache_key(model_id: str, text: str) -> str:
@@ -23,6 +28,7 @@ class CachedEmbedder:
         self.store = store
         self.batch = max(1, batch)
         self._queries: dict[str, np.ndarray] = {}
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -31,7 +37,9 @@ class CachedEmbedder:
 
     def passages(self, texts: list[str]) -> np.ndarray:
         keys = [cache_key(self.model_id, t) for t in texts]
-        found = self.store.cache_get(list(dict.fromkeys(keys)))
+        with self._lock:
+            found = {k: v for k in keys if (v := self._recent.get(k)) is not None}
+        found.update(self.store.cache_get([k for k in dict.fromkeys(keys) if k not in found]))
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         for start in range(0, len(missing), self.batch):
             chunk = missing[start : start + self.batch]
@@ -41,6 +49,13 @@ class CachedEmbedder:
             found.update(fresh)
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        if len(keys) <= RECENT_CALL:  # a bulk call (a cluster's members) would flush the rest
+            with self._lock:
+                for k in keys:
+                    self._recent[k] = found[k]
+                    self._recent.move_to_end(k)
+                while len(self._recent) > RECENT:
+                    self._recent.popitem(last=False)
         return np.stack([found[k] for k in keys])
 
     def query(self, text: str) -> np.ndarray:
@@ -61,7 +76,11 @@ class CachedEmbedder:
 
     def forget(self, texts: list[str]) -> None:
         """Drop cached vectors of deleted texts (nothing derived from them stays behind)."""
-        self.store.cache_delete([cache_key(self.model_id, t) for t in texts])
+        keys = [cache_key(self.model_id, t) for t in texts]
+        with self._lock:
+            for k in keys:
+                self._recent.pop(k, None)
+        self.store.cache_delete(keys)
 
 
 def query_views(text: str) -> list[str]:

@@ -105,9 +105,13 @@ class Worker:
             for turn_id, scope_key, vec in rows:
                 self.indexes.turns.add(scope_key, turn_id, vec)
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
+        spans: list[list[Turn]] = []
         for turn in turns:
             if turn.id in after:
-                self._after_turn(turn)
+                self._after_turn(turn, spans)
+        # the batch's summaries are embedded together, like its turns
+        for summary, vec in self.tiers.add_summaries(spans) if spans else []:
+            self.indexes.summaries.add(summary.scope.key, summary.id, vec)
 
     def _reindex(self, recluster: list[int]) -> None:
         """After an embedder change: re-embed summaries and rebuild clusters from their members."""
@@ -123,7 +127,9 @@ class Worker:
             if turn_id in vectors and not self.store.cluster_of([turn_id]):
                 self.tiers.absorb(turns[turn_id], vectors[turn_id])
 
-    def _after_turn(self, turn: Turn) -> None:
+    def _after_turn(self, turn: Turn, spans: list[list[Turn]]) -> None:
+        """Mid-term overflow, extraction and episodes for one new turn; a span due for a
+        long-term summary is added to ``spans``."""
         n, every = self.settings.short_term_turns, self.settings.summary_every
         if turn.step > n:
             leaving = self.store.turn_at(turn.scope, turn.session_id, turn.step - n)
@@ -137,7 +143,5 @@ class Worker:
             present = [t for t in span if t is not None]
             done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
             if present and (present[0].step, present[-1].step) not in done:  # a re-run job is a no-op
-                summary = self.tiers.add_summary(present)
-                self.indexes.summaries.add(turn.scope.key, summary.id,
-                               self.store.get_vectors("summary", [summary.id])[summary.id])
+                spans.append(present)
         enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -29,8 +31,14 @@ def overlap(query: str, text: str) -> float:
     terms = query_terms(query)
     if not terms:
         return 0.0
-    present = set(tokens(text))
+    present = _words(text)
     return sum(t in present for t in terms) / len(terms)
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """A text's words, kept: the same key lines and summaries meet query after query."""
+    return frozenset(tokens(text))
 
 
 def _relative(cosine: float, sims: list[float]) -> float:
@@ -58,6 +66,15 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
         score = settings.w_vector * _relative(cosine, sims) + settings.w_lexical * overlap(query, key.text)
         out.append(key_hit(key, lookup, round(score, 6)))
     return out
+
+
+def with_sources(hits: list[Hit], source_ids: Callable[[Hit], tuple[int, ...]],
+                 lookup: TurnLookup) -> list[Hit]:
+    """Summary and key hits built without their sources, given them (one turn lookup)."""
+    wanted = {h.id: source_ids(h) for h in hits if h.kind in ("summary", "key") and not h.sources}
+    turns = lookup([i for ids in wanted.values() for i in ids]) if wanted else {}
+    return [dataclasses.replace(h, sources=tuple(turns[i] for i in wanted[h.id] if i in turns))
+            if h.id in wanted else h for h in hits]
 
 
 def summary_text(summary: Summary) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +20,8 @@ from .vector_index import VectorIndex
 POOL = 100  # candidates per retriever
 MMR_DEPTH = 40
 SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring turns join the pool
+# turn ids → (the ids found, their vectors as rows): VectorIndex.vectors for one scope
+VectorLookup = Callable[[list[int]], tuple[list[int], np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -35,18 +37,19 @@ class ClusterRecall:
     similarity: float
 
 
-async def candidates(store: Store, index: VectorIndex, scope: Scope, query: str,
-                     qvec: np.ndarray | None, settings: Settings, session_id: str | None,
-                     cluster_floor: float = 0.0) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[ClusterRecall]]:
-    """The three tier reads, run concurrently."""
-    terms = list(query_terms(query))
-    lexical = asyncio.to_thread(store.lexical, scope, terms, POOL, session_id)
-    if qvec is None:
-        return await lexical, [], []
-    vector = asyncio.to_thread(index.search, scope.key, qvec, POOL if session_id is None else POOL * 5)
-    clusters = asyncio.to_thread(recall_clusters, store, scope, qvec, settings.top_k_clusters,
-                                 cluster_floor)
-    return await asyncio.gather(lexical, vector, clusters)
+def lexical(store: Store, scope: Scope, query: str,
+            session_id: str | None) -> list[tuple[int, float]]:
+    """Keyword candidates: bm25 over the query's content words."""
+    return store.lexical(scope, list(query_terms(query)), POOL, session_id)
+
+
+def by_meaning(store: Store, index: VectorIndex, scope: Scope, qvec: np.ndarray,
+               settings: Settings, session_id: str | None, cluster_floor: float = 0.0,
+               ) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
+    """Vector candidates and the recalled clusters. Each read is well under a millisecond;
+    the caller runs them together, beside the keyword search."""
+    vector = index.search(scope.key, qvec, POOL if session_id is None else POOL * 5)
+    return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
 
 
 def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
@@ -60,12 +63,15 @@ def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
     return [ClusterRecall(ids[int(i)], float(sims[int(i)])) for i in top if sims[int(i)] >= floor]
 
 
-def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[int, float]],
-         vector: list[tuple[int, float]], clusters: list[ClusterRecall],
-         summaries: list[tuple[tuple[int, ...], float]], settings: Settings,
-         session_id: str | None, same_topic: float = 0.9) -> list[Scored]:
+def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | None,
+         lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
+         clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
+         settings: Settings, session_id: str | None, same_topic: float = 0.9,
+         limit: int | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
-    recency bonuses. Every candidate gets its exact cosine, not only the vector top-k."""
+    recency bonuses. Every candidate gets its exact cosine, not only the vector top-k: the
+    others' vectors come from ``vectors`` (the in-memory index), not the database. The
+    best ``limit`` are returned (all by default); the whole pool is scored either way."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
     # an answer often sits one turn after the question that matches ("anywhere you'd
     # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
@@ -78,8 +84,8 @@ def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[
     bm25 = dict(lexical)
     cosine = dict(vector)
     if qvec is not None:
-        missing = [i for i in ids if i not in cosine]
-        cosine.update({i: float(v @ qvec) for i, v in store.get_vectors("turn", missing).items()})
+        found, rows = vectors([i for i in ids if i not in cosine])
+        cosine.update(zip(found, (rows @ qvec).tolist(), strict=True))
         pool = [cosine[i] for i in ids if i in cosine]
         floor = min(pool) if pool else 0.0
     z_lex = zscores({i: bm25.get(i, 0.0) for i in ids})
@@ -92,20 +98,20 @@ def fuse(store: Store, query: str, qvec: np.ndarray | None, lexical: list[tuple[
                                                  date_ranges(query)))
     final = weighted([(1.0, base), *bonus.values()])
     if settings.w_diversity > 0 and qvec is not None:
-        final = _diversify(store, final, same_topic, settings.w_diversity)
+        final = _diversify(vectors, final, same_topic, settings.w_diversity)
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
-    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus)) for i, score in final]
+    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus))
+            for i, score in final[:limit]]
 
 
-def _diversify(store: Store, ranked: list[tuple[int, float]], same_topic: float,
+def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topic: float,
                weight: float) -> list[tuple[int, float]]:
     """MMR over the head: a turn that repeats a better one (cosine past the embedder's
     same-topic threshold) gives way to other evidence."""
     head = [i for i, _ in ranked[:MMR_DEPTH]]
-    vecs = store.get_vectors("turn", head)
-    if len(vecs) != len(head) or same_topic >= 1.0:
+    found, m = vectors(head)
+    if len(found) != len(head) or same_topic >= 1.0:
         return ranked
-    m = np.stack([vecs[i] for i in head])
     return mmr(ranked, np.clip((m @ m.T - same_topic) / (1.0 - same_topic), 0.0, 1.0), weight)
 
 

@@ -1,7 +1,9 @@
 """In-memory vector index per scope: a rebuildable cache over the vectors in the store.
 
 Exact numpy search below ``faiss_min`` vectors; FAISS HNSW above (deleted ids are
-filtered out and the graph is rebuilt once a fifth of it is dead).
+filtered out and the graph is rebuilt once a fifth of it is dead). Rows live in buffers
+that grow geometrically, so new vectors are appended in place: a search after an add does
+not copy the whole matrix.
 """
 
 from __future__ import annotations
@@ -15,15 +17,18 @@ class ScopeIndex:
     def __init__(self, dim: int, faiss_min: int) -> None:
         self.dim = dim
         self.faiss_min = faiss_min
+        self._n = 0  # rows in use; the buffers below may be longer
         self._ids = np.zeros(0, dtype=np.int64)
         self._mat = np.zeros((0, dim), dtype=np.float32)
+        self._row: dict[int, int] = {}
         self._pending: list[tuple[int, np.ndarray]] = []
         self._dead: set[int] = set()
         self._hnsw = None
         self._hnsw_size = 0
 
     def __len__(self) -> int:
-        return len(self._ids) + len(self._pending) - len(self._dead)
+        self._flush()
+        return self._n - len(self._dead)
 
     def add(self, ref: int, vec: np.ndarray) -> None:
         self._dead.discard(ref)
@@ -34,25 +39,54 @@ class ScopeIndex:
 
     def _flush(self) -> None:
         if self._pending:
-            new_ids = np.fromiter((r for r, _ in self._pending), dtype=np.int64)
-            keep = ~np.isin(self._ids, new_ids)
-            self._ids = np.concatenate([self._ids[keep], new_ids])
-            self._mat = np.vstack([self._mat[keep], np.stack([v for _, v in self._pending])])
+            latest = dict(self._pending)  # a ref added twice keeps its last vector
             self._pending.clear()
-            self._hnsw = None if self._hnsw is not None and not keep.all() else self._hnsw
-        if self._dead and (len(self._dead) * 5 > len(self._ids) or self._hnsw is None):
-            keep = ~np.isin(self._ids, np.fromiter(self._dead, dtype=np.int64))
-            self._ids, self._mat = self._ids[keep], self._mat[keep]
+            replaced = {r for r in latest if r in self._row}
+            if replaced:  # re-embedded (another model, a restore): the old rows go
+                self._drop(replaced)
+            self._append(np.fromiter(latest, dtype=np.int64, count=len(latest)),
+                         np.stack(list(latest.values())))
+        if self._dead and (len(self._dead) * 5 > self._n or self._hnsw is None):
+            self._drop(self._dead & self._row.keys())
             self._dead.clear()
-            self._hnsw = None
+
+    def _append(self, ids: np.ndarray, rows: np.ndarray) -> None:
+        end = self._n + len(ids)
+        if end > len(self._ids):
+            size = max(end, len(self._ids) * 5 // 4, 256)  # amortised O(1) per row
+            self._ids = np.concatenate([self._ids[: self._n], np.zeros(size - self._n, np.int64)])
+            mat = np.zeros((size, self.dim), dtype=np.float32)
+            mat[: self._n] = self._mat[: self._n]
+            self._mat = mat
+        self._ids[self._n : end] = ids
+        self._mat[self._n : end] = rows
+        self._row.update((int(r), self._n + i) for i, r in enumerate(ids))
+        self._n = end
+
+    def _drop(self, refs: set[int]) -> None:
+        """Remove rows (O(n), and the HNSW graph is rebuilt): rare, amortised by ``_dead``."""
+        if not refs:
+            return
+        keep = ~np.isin(self._ids[: self._n], np.fromiter(refs, dtype=np.int64, count=len(refs)))
+        ids, mat = self._ids[: self._n][keep], self._mat[: self._n][keep]
+        self._n = 0
+        self._ids, self._mat, self._row = ids[:0], mat[:0], {}
+        self._append(ids, mat)
+        self._hnsw = None
+
+    def vectors(self, refs: list[int]) -> tuple[list[int], np.ndarray]:
+        """The stored vectors of ``refs`` that are here (ids, rows), in the order asked."""
+        self._flush()
+        found = [r for r in refs if r in self._row and r not in self._dead]
+        return found, self._mat[[self._row[r] for r in found]]
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         self._flush()
-        n = len(self._ids)
+        n = self._n
         if n == 0:
             return []
         if n < self.faiss_min:
-            sims = self._mat @ query
+            sims = self._mat[:n] @ query
             k = min(k, n)
             top = np.argpartition(-sims, k - 1)[:k]
             top = top[np.argsort(-sims[top], kind="stable")]
@@ -62,15 +96,15 @@ class ScopeIndex:
     def _search_hnsw(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         import faiss
 
-        if self._hnsw is None or self._hnsw_size < len(self._ids):
+        if self._hnsw is None or self._hnsw_size < self._n:
             if self._hnsw is None:
                 index = faiss.IndexHNSWFlat(self.dim, 32, faiss.METRIC_INNER_PRODUCT)
                 index.hnsw.efConstruction = 80
-                index.add(self._mat)
+                index.add(self._mat[: self._n])
                 self._hnsw = index
             else:
-                self._hnsw.add(self._mat[self._hnsw_size :])
-            self._hnsw_size = len(self._ids)
+                self._hnsw.add(self._mat[self._hnsw_size : self._n])
+            self._hnsw_size = self._n
             self._hnsw.hnsw.efSearch = 128
         sims, rows = self._hnsw.search(query.reshape(1, -1), k + len(self._dead))
         out = []
@@ -109,6 +143,14 @@ class VectorIndex:
         with self._lock:
             index = self._scopes.get(scope_key)
             return index.search(query, k) if index is not None else []
+
+    def vectors(self, scope_key: str, refs: list[int]) -> tuple[list[int], np.ndarray]:
+        """The vectors of ``refs`` in that scope (ids found, rows): no database read."""
+        with self._lock:
+            index = self._scopes.get(scope_key)
+            if index is None:
+                return [], np.zeros((0, self.dim), dtype=np.float32)
+            return index.vectors(refs)
 
     def size(self, scope_key: str) -> int:
         with self._lock:

@@ -101,13 +101,21 @@ class Tiers:
         return extractive_summary(pairs, centrality, limit), "extractive"
 
     def add_summary(self, turns: list[Turn]) -> Summary:
-        text, method = self.summarize(turns)
-        first = turns[0]
-        summary = self.store.add_summary(first.scope, turns[0].step, turns[-1].step, text, method,
-                                         [t.id for t in turns])
-        self.store.put_vectors("summary", [(summary.id, first.scope.key, self.embed.passages([text])[0])],
-                               self.embed.model_id)
-        return summary
+        return self.add_summaries([turns])[0][0]
+
+    def add_summaries(self, spans: list[list[Turn]]) -> list[tuple[Summary, np.ndarray]]:
+        """A summary of each span, with its vector; the texts are embedded in one batch."""
+        made = [(span, *self.summarize(span)) for span in spans]
+        vectors = self.embed.passages([text for _, text, _ in made])
+        out = []
+        for (span, text, method), vec in zip(made, vectors, strict=True):
+            first = span[0]
+            summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
+                                             [t.id for t in span])
+            self.store.put_vectors("summary", [(summary.id, first.scope.key, vec)],
+                                   self.embed.model_id)
+            out.append((summary, vec))
+        return out
 
     def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:
         remaining = [i for i in summary.source_ids if i not in removed]
@@ -137,7 +145,10 @@ class Tiers:
             except LLMError as exc:
                 log.warning("promotion fell back to the central sentence: %s", exc)
         if not line:
-            vectors = self.embed.passages([t.indexed for t in turns])
+            # the members' stored vectors (a big cluster has thousands: no cache round trip)
+            stored = self.store.get_vectors("turn", [t.id for t in turns])
+            vectors = (np.stack([stored[t.id] for t in turns]) if len(stored) == len(turns)
+                       else self.embed.passages([t.indexed for t in turns]))
             centroid = mid_term.centroid_of(vectors)
             line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
         key = self.store.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))

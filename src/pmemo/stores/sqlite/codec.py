@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +24,12 @@ def to_epoch(ts: datetime) -> tuple[float, int | None]:
 def from_epoch(epoch: float, offset: int | None) -> datetime:
     if offset is None:
         return datetime.fromtimestamp(epoch, UTC).replace(tzinfo=None)
-    return datetime.fromtimestamp(epoch, timezone(timedelta(seconds=offset)))
+    return datetime.fromtimestamp(epoch, _zone(offset))
+
+
+@lru_cache(maxsize=256)
+def _zone(offset: int) -> timezone:
+    return timezone(timedelta(seconds=offset))
 
 
 def utc(epoch: float) -> datetime:
@@ -41,17 +48,23 @@ def scope_of(row: sqlite3.Row, session: str | None = None) -> Scope:
     return Scope(row["tenant"], row["agent"], row["owner"], session)
 
 
-def turn(row: sqlite3.Row) -> Turn:
-    return Turn(
-        id=row["id"],
-        scope=scope_of(row, row["session"]),
-        step=row["step"],
-        role=row["role"],
-        content=row["content"],
-        actor=row["actor"],
-        timestamp=from_epoch(row["ts"], None if row["tz"] is None else int(row["tz"])),
-        metadata=json.loads(row["metadata"]),
-    )
+# the columns turn() reads, by position: a search decodes a few hundred turns
+TURN_FIELDS = ("id", "tenant", "agent", "owner", "session", "step", "role", "content", "actor",
+               "ts", "tz", "metadata")
+TURN_COLUMNS = ", ".join(TURN_FIELDS)
+
+
+@lru_cache(maxsize=4096)
+def _scope(tenant: str, agent: str, owner: str, session: str | None) -> Scope:
+    return Scope(tenant, agent, owner, session)  # frozen: one object per scope can be shared
+
+
+def turn(row: sqlite3.Row | tuple[Any, ...]) -> Turn:
+    """A Turn from a row of ``SELECT {TURN_COLUMNS}``."""
+    id_, tenant, agent, owner, session, step, role, content, actor, ts, tz, metadata = row
+    return Turn(id_, _scope(tenant, agent, owner, session), step, role, content, actor,
+                from_epoch(ts, None if tz is None else int(tz)),
+                {} if metadata == "{}" else json.loads(metadata))
 
 
 def cluster(row: sqlite3.Row, members: tuple[int, ...]) -> Cluster:

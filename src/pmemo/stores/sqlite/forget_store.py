@@ -1,7 +1,7 @@
 """SQLite rows for forgetting: batches, the action log and tombstones (row snapshots).
 
 A soft forget snapshots every row it is about to delete or rebuild into ``tombstones``
-(the row, its provenance, cluster members, vector and FTS text), then runs the ordinary
+(the row, its provenance, cluster members and vector), then runs the ordinary
 delete. Restoring puts the snapshots back under their own ids (ids are AUTOINCREMENT, so
 never reused); purging drops the snapshots, after which nothing of the text remains.
 """
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import Conflict, NotFound
-from . import codec
+from . import codec, fts
 
 TABLES = {
     "turn": "turns",
@@ -118,7 +118,7 @@ class ForgetRows:
 
     # ---- tombstones ------------------------------------------------------------------------
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
-        """Copy rows (with provenance, vector, FTS text) into the batch's tombstones."""
+        """Copy rows (with provenance and vector) into the batch's tombstones."""
         count = 0
         with self._tx() as conn:
             for ref in refs:
@@ -151,9 +151,6 @@ class ForgetRows:
                     "SELECT turn_id FROM cluster_members WHERE cluster_id=?", (ref,)
                 )
             ]
-        if kind == "turn":
-            fts = conn.execute("SELECT scope, body FROM turns_fts WHERE rowid=?", (ref,)).fetchone()
-            data["fts"] = [fts[0], fts[1]] if fts else None
         return data
 
     def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
@@ -212,11 +209,9 @@ class ForgetRows:
                 "INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
                 [(t, ref) for t in data["members"]],
             )
-        if kind == "turn" and data.get("fts"):
+        if kind == "turn":  # re-indexed from the row: the index may have been rebuilt since
             conn.execute("DELETE FROM turns_fts WHERE rowid=?", (ref,))
-            conn.execute(
-                "INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)", (ref, *data["fts"])
-            )
+            fts.insert(conn, ref, row["scope_key"], fts.turn_text(row["actor"], row["content"]))
 
     def purge_batch(self, batch: int) -> int:
         """Drop a batch's tombstones and rows it soft-deleted: the forget becomes permanent."""

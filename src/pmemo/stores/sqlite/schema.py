@@ -179,6 +179,13 @@ MIGRATIONS: list[str] = [
         data TEXT NOT NULL, PRIMARY KEY(batch, kind, ref)
     );
     """,
+    # the lexical index keeps each word's scope in the word itself (fts.py); emptied here and
+    # refilled from the turns on open, since its words come from segment()
+    """
+    DROP TABLE turns_fts;
+    CREATE VIRTUAL TABLE turns_fts USING fts5(body, tokenize='unicode61');
+    DELETE FROM meta WHERE key='fts_version';
+    """,
 ]
 
 

@@ -7,7 +7,6 @@ reads use a connection per thread, which WAL lets run beside the writer.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import sqlite3
@@ -23,21 +22,11 @@ import numpy as np
 from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import Job, NewTurn
-from . import codec
+from . import codec, fts
 from .profile_store import ProfileStore
 from .schema import migrate
 
 DB_NAME = "pmemo.db"
-
-
-def scope_token(scope_key: str) -> str:
-    """The owner scope as one FTS token, so the lexical index filters by scope itself."""
-    return "k" + hashlib.sha1(scope_key.encode()).hexdigest()[:20]
-
-
-def _fts_query(token: str, terms: list[str]) -> str:
-    quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-    return f"scope : {token} AND body : ({quoted})"
 
 
 class SQLiteStore(ProfileStore):
@@ -51,6 +40,7 @@ class SQLiteStore(ProfileStore):
         self._readers: list[sqlite3.Connection] = []
         self._writer = self._connect()
         migrate(self._writer)
+        fts.ensure_current(self._writer)
 
     @classmethod
     def open(cls, directory: str | os.PathLike[str]) -> SQLiteStore:
@@ -150,8 +140,7 @@ class SQLiteStore(ProfileStore):
                      json.dumps(new.metadata, ensure_ascii=False), now),
                 )
                 turn_id = int(cur.lastrowid or 0)
-                conn.execute("INSERT INTO turns_fts(rowid, scope, body) VALUES(?,?,?)",
-                             (turn_id, scope_token(sk), new.index_text))
+                fts.insert(conn, turn_id, sk, new.index_text)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
                                 new.timestamp, dict(new.metadata)))
             conn.execute(
@@ -162,21 +151,22 @@ class SQLiteStore(ProfileStore):
 
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
         ids = list(dict.fromkeys(int(i) for i in ids))
-        return {row["id"]: codec.turn(row)
-                for row in self._select_in("SELECT * FROM turns WHERE id IN ({})", [], ids)}
+        sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id IN ({{}})"
+        return {row[0]: codec.turn(row) for row in self._select_in(sql, [], ids)}
 
     def adjacent_turns(self, ids: Iterable[int], radius: int = 1) -> dict[int, Turn]:
         """Turns up to ``radius`` steps before or after the given ones, in the same session
         and scope (the given turns themselves included)."""
-        sql = ("SELECT DISTINCT n.* FROM turns t JOIN turns n ON n.scope_key=t.scope_key"
+        columns = ", ".join(f"n.{c}" for c in codec.TURN_FIELDS)
+        sql = (f"SELECT DISTINCT {columns} FROM turns t JOIN turns n ON n.scope_key=t.scope_key"
                " AND n.session=t.session AND n.step BETWEEN t.step-? AND t.step+?"
                " WHERE t.id IN ({})")
         ids = list(dict.fromkeys(int(i) for i in ids))
-        return {row["id"]: codec.turn(row) for row in self._select_in(sql, [radius, radius], ids)}
+        return {row[0]: codec.turn(row) for row in self._select_in(sql, [radius, radius], ids)}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
-        sql, args = "SELECT * FROM turns WHERE scope_key=?", [scope.key]
+        sql, args = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=?", [scope.key]
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
         if since is not None:
@@ -188,23 +178,24 @@ class SQLiteStore(ProfileStore):
 
     def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
         rows = self._read.execute(
-            "SELECT * FROM turns WHERE scope_key=? AND session=? ORDER BY step DESC LIMIT ?",
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=? AND session=?"
+            " ORDER BY step DESC LIMIT ?",
             (scope.key, session_id, n),
         ).fetchall()
         return [codec.turn(r) for r in reversed(rows)]
 
     def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
-        row = self._read.execute("SELECT * FROM turns WHERE scope_key=? AND session=? AND step=?",
+        row = self._read.execute(f"SELECT {codec.TURN_COLUMNS} FROM turns"
+                                 " WHERE scope_key=? AND session=? AND step=?",
                                  (scope.key, session_id, step)).fetchone()
         return codec.turn(row) if row else None
 
     def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
-        out = {}
-        for session in set(sessions):
-            row = self._read.execute("SELECT MAX(step) FROM turns WHERE scope_key=? AND session=?",
-                                     (scope.key, session)).fetchone()
-            out[session] = row[0] or 0
-        return out
+        # one statement, one index seek per session (GROUP BY would read every step)
+        rows = self._read.execute(
+            "SELECT j.value, (SELECT MAX(step) FROM turns WHERE scope_key=? AND session=j.value)"
+            " FROM json_each(?) j", (scope.key, json.dumps(list(set(sessions)))))
+        return {r[0]: r[1] or 0 for r in rows}
 
     def sessions(self, scope: Scope) -> list[dict[str, Any]]:
         rows = self._read.execute(
@@ -231,15 +222,15 @@ class SQLiteStore(ProfileStore):
                 session_id: str | None = None) -> list[tuple[int, float]]:
         if not terms:
             return []
-        query = _fts_query(scope_token(scope.key), terms)
+        query = fts.match(fts.scope_token(scope.key), terms)
         if session_id is None:
             rows = self._read.execute(
-                "SELECT rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts WHERE turns_fts MATCH ?"
-                " ORDER BY rank LIMIT ?", (query, limit))
+                "SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT ?",
+                (query, limit))
         else:
             rows = self._read.execute(
-                "SELECT f.rowid, bm25(turns_fts, 0.0, 1.0) FROM turns_fts f JOIN turns t ON t.id=f.rowid"
-                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY rank LIMIT ?",
+                "SELECT f.rowid, f.rank FROM turns_fts f JOIN turns t ON t.id=f.rowid"
+                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY f.rank LIMIT ?",
                 (query, session_id, limit))
         return [(r[0], -r[1]) for r in rows]
 
@@ -415,16 +406,17 @@ class SQLiteStore(ProfileStore):
             conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('cluster',?,?)",
                          (cluster_id, turn_id))
 
-    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> list[Cluster]:
+    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> dict[int, float]:
         from ...tiers.decay import decayed
 
+        out = {}
         with self._tx() as conn:
             for cid in cluster_ids:
                 row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
                 if row:
-                    hits = decayed(row[0], now - row[1], half_life_s) + 1.0
-                    conn.execute("UPDATE clusters SET hits=?, hits_at=? WHERE id=?", (hits, now, cid))
-        return [c for c in (self.get_cluster(cid) for cid in cluster_ids) if c is not None]
+                    out[cid] = decayed(row[0], now - row[1], half_life_s) + 1.0
+                    conn.execute("UPDATE clusters SET hits=?, hits_at=? WHERE id=?", (out[cid], now, cid))
+        return out
 
     def is_promoted(self, cluster_id: int) -> bool:
         row = self._read.execute("SELECT promoted FROM clusters WHERE id=?", (cluster_id,)).fetchone()
@@ -492,11 +484,11 @@ class SQLiteStore(ProfileStore):
         assert found is not None
         return found
 
-    def keys(self, scope: Scope) -> list[KeyLine]:
+    def keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
         rows = self._read.execute(
             "SELECT * FROM key_lines WHERE scope_key=? ORDER BY origin='user' DESC, id", (scope.key,)
         ).fetchall()
-        return [codec.key_line(r, self._sources("key", r["id"])) for r in rows]
+        return [codec.key_line(r, self._sources("key", r["id"]) if sources else ()) for r in rows]
 
     def get_key(self, key_id: int) -> KeyLine | None:
         row = self._read.execute("SELECT * FROM key_lines WHERE id=?", (key_id,)).fetchone()

@@ -1,0 +1,125 @@
+"""One retrieval end to end: the tier reads, fusion and hits, in three trips off the event loop.
+
+The keyword search runs in one thread while another embeds the query and reads what the
+vector finds (turns, clusters, summaries: each well under a millisecond, so together);
+fusion, hit building and the recalled clusters' hit counts take one more trip. Each trip
+costs a thread wake-up and an event-loop wake-up, which on a busy 2-core box cost about
+as much as one of those reads, so they are not split further.
+
+Derived hits (summaries, key lines) are ranked without their source turns; only the ones
+a caller keeps get them (``with_sources``): a key line promoted from a cluster comes from
+thousands of turns in a large store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..config import Settings
+from ..models import Hit, Scope, Summary, Turn
+from ..pipelines.embedding import CachedEmbedder
+from ..stores.base import Store
+from . import hits as hitlib
+from .search import ClusterRecall, by_meaning, fuse, lexical
+from .vector_index import Indexes
+
+HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
+SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    turn_hits: list[Hit]
+    derived: list[Hit]  # summaries and key lines, sources not yet filled in
+    promote: list[int]  # clusters queued for promotion by this retrieval's hits
+
+
+@dataclass(frozen=True)
+class _Meaning:
+    qvec: np.ndarray
+    vector: list[tuple[int, float]]
+    clusters: list[ClusterRecall]
+    summaries: list[tuple[Summary, float]]
+
+
+class Retriever:
+    def __init__(self, store: Store, embed: CachedEmbedder, indexes: Indexes,
+                 settings: Settings, same_topic: float = 0.9) -> None:
+        self.store = store
+        self.embed = embed
+        self.indexes = indexes
+        self.settings = settings
+        self.same_topic = same_topic  # the cluster threshold: cosine of turns on one topic
+
+    async def retrieve(self, query: str, scope: Scope, session_id: str | None,
+                       depth: int) -> Retrieved:
+        """Turn hits (the best ``depth``), derived hits, and the hit counts recorded."""
+        keywords, meaning = await asyncio.gather(
+            asyncio.to_thread(lexical, self.store, scope, query, session_id),
+            asyncio.to_thread(self._by_meaning, query, scope, session_id))
+        return await asyncio.to_thread(self._rank, query, scope, keywords, meaning, session_id, depth)
+
+    def _by_meaning(self, query: str, scope: Scope, session_id: str | None) -> _Meaning:
+        qvec = self.embed.query(query)
+        vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
+                                      session_id)
+        return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec))
+
+    def _matching_summaries(self, scope: Scope, qvec: np.ndarray) -> list[tuple[Summary, float]]:
+        found = self.indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
+        summaries = {i: self.store.get_summary(i) for i, _ in found}
+        return [(s, c) for i, c in found if (s := summaries[i]) is not None]
+
+    def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]], m: _Meaning,
+              session_id: str | None, depth: int) -> Retrieved:
+        scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
+                      m.qvec, keywords, m.vector, m.clusters,
+                      [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
+                      self.same_topic, max(depth, HIT_DEPTH))
+        recalled = {c.cluster_id for c in m.clusters}
+        top = self.store.cluster_of([s.turn.id for s in scored[:HIT_DEPTH]]) if recalled else {}
+        kept = scored[:depth]
+        windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
+        turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
+        derived = self._derived_hits(query, scope, m)
+        return Retrieved(turn_hits, derived, self._count_hits(sorted(recalled & set(top.values()))))
+
+    def _derived_hits(self, query: str, scope: Scope, m: _Meaning) -> list[Hit]:
+        keys = self.store.keys(scope, sources=False)
+        key_vecs = self.embed.passages([k.text for k in keys]) if keys else None
+        return hitlib.derived_hits(query, m.summaries, keys, key_vecs, m.qvec,
+                                   [s for _, s in m.vector], self.settings, later)
+
+    def _count_hits(self, cluster_ids: list[int]) -> list[int]:
+        """Record a hit on each cluster; queue the ones that crossed the promotion threshold."""
+        if not cluster_ids:
+            return []
+        half_life = self.settings.hit_half_life_days * 86400
+        queued = []
+        for cluster_id, hits in self.store.add_hits(cluster_ids, time.time(), half_life).items():
+            # decay shaves a hair off
+            if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
+                self.store.enqueue("promote", {"cluster_id": cluster_id})
+                queued.append(cluster_id)
+        return queued
+
+    def with_sources(self, hits: list[Hit]) -> list[Hit]:
+        """The derived hits among ``hits``, given their source turns."""
+        return hitlib.with_sources(hits, self._source_ids, self.store.get_turns)
+
+    def _source_ids(self, hit: Hit) -> tuple[int, ...]:
+        kind, _, ref = hit.id.partition(":")
+        found = (self.store.get_key(int(ref)) if kind == "key"
+                 else self.store.get_summary(int(ref)) if kind == "summary" else None)
+        return found.source_ids if found is not None else ()
+
+
+def later(ids: Any) -> dict[int, Turn]:
+    """The turn lookup for derived hits while ranking: none yet (see ``with_sources``)."""
+    return {}

@@ -1,0 +1,65 @@
+"""Fusion reads candidate vectors from the in-memory index; derived hits get their sources
+only once they are kept."""
+
+from __future__ import annotations
+
+import functools
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from pmemo import Settings, SyncMemory
+from pmemo.embedders.hashing import HashingEmbedder
+from pmemo.models import Scope, indexed_text
+from pmemo.retrieval.search import fuse
+from pmemo.retrieval.vector_index import VectorIndex
+from pmemo.stores.base import NewTurn
+from pmemo.stores.sqlite.store import SQLiteStore
+from pmemo.text.segment import segment
+
+ALICE = Scope.of(user_id="alice", session_id="s1")
+
+
+def test_lexical_only_candidates_get_their_exact_cosine_from_the_index(tmp_path: Path) -> None:
+    store = SQLiteStore.open(tmp_path)
+    texts = ["budget is 10k", "the cat sleeps", "launch on Monday", "not embedded yet"]
+    turns = store.add_turns([NewTurn(ALICE, "user", t, None, datetime(2024, 1, 1, tzinfo=UTC), {},
+                                     segment(indexed_text(None, t))) for t in texts])
+    emb = HashingEmbedder(64)
+    vecs = emb.embed_passages(texts)
+    index = VectorIndex(64)
+    for turn, vec in list(zip(turns, vecs, strict=True))[:3]:
+        index.add(ALICE.key, turn.id, vec)
+    qvec = emb.embed_query("budget launch")
+    a, b, c, d = (t.id for t in turns)
+    scored = fuse(store, functools.partial(index.vectors, ALICE.key), "budget launch", qvec,
+                  lexical=[(a, 3.0), (c, 2.0), (d, 1.0)], vector=[(b, float(vecs[1] @ qvec))],
+                  clusters=[], summaries=[], settings=Settings(), session_id=None)
+    why = {s.turn.id: s.why for s in scored}
+    assert set(why) == {a, b, c, d}
+    for turn_id, vec in ((a, vecs[0]), (c, vecs[2])):  # lexical only: cosine from the index
+        assert f"meaning (cosine {float(vec @ qvec):.3f})" in why[turn_id]
+    assert "meaning" not in why[d]  # no vector yet: keywords only
+    assert "rank 1" in why[b]
+    store.close()
+
+
+def test_derived_hits_keep_their_sources(tmp_path: Path) -> None:
+    mem = SyncMemory.open(tmp_path, settings=Settings(summary_every=3), embedder="hashing")
+    turns = [mem.add(user_id="u", session_id="s1", content=t)
+             for t in ("budget is 10k yuan", "budget raised to 13k", "the launch is in May")]
+    mem.drain()
+    key = mem.add_key("budget cap is 13k", user_id="u")
+    mem._memory._store.add_key(key.scope, "budget line promoted", "promoted",  # noqa: SLF001
+                               [turns[0].id, turns[1].id])
+    hits = mem.search("budget", user_id="u", limit=50)
+    by_kind = {h.id.split(":")[0]: h for h in hits if h.kind != "turn"}
+    promoted = next(h for h in hits if h.text == "budget line promoted")
+    assert [t.id for t in promoted.sources] == [turns[0].id, turns[1].id]
+    assert [t.id for t in by_kind["summary"].sources] == [t.id for t in turns]
+    ctx = mem.context("budget", user_id="u", session_id="s1", budget_tokens=2000)
+    packed = next(h for h in ctx.items if h.text == "budget line promoted")
+    assert [t.id for t in packed.sources] == [turns[0].id, turns[1].id]
+    assert next(h for h in ctx.items if h.kind == "summary").sources
+    mem.close()
