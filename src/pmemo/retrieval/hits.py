@@ -46,7 +46,7 @@ def _relative(cosine: float, sims: list[float]) -> float:
     if not sims:
         return 1.0
     low, high = min(sims), max(sims)
-    return float(np.clip((cosine - low) / max(high - low, 1e-9), 0.0, 1.0))
+    return min(max((cosine - low) / max(high - low, 1e-9), 0.0), 1.0)  # np.clip: 5 µs a call
 
 
 def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[KeyLine],
