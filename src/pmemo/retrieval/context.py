@@ -51,7 +51,7 @@ def _day(hit: Hit) -> str | None:
     return f"[{turn.timestamp:%Y-%m-%d}]" if turn else None
 
 
-def _in_time_order(hits: Sequence[Hit]) -> list[str]:
+def _in_time_order(hits: Sequence[Hit], line: Callable[[Hit], str] = line) -> list[str]:
     """Mid-term lines oldest first, a date line opening each day."""
     lines: list[str] = []
     last = None
@@ -65,11 +65,12 @@ def _in_time_order(hits: Sequence[Hit]) -> list[str]:
     return lines
 
 
-def render(packed: Sequence[Packed[Hit]]) -> str:
+def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line) -> str:
     blocks = []
     for part in packed:
         if part.items:
-            body = _in_time_order(part.items) if part.name == "mid_term" else [line(h) for h in part.items]
+            body = (_in_time_order(part.items, line) if part.name == "mid_term"
+                    else [line(h) for h in part.items])
             blocks.append("\n".join([HEADERS[part.name], *body]))
     return "\n\n".join(blocks)
 
@@ -95,12 +96,13 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     text_in = fit_input(query, budget, count)
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget
-    costs: dict[tuple[str, str], int] = {}
+    lines: dict[tuple[str, str], tuple[str, int]] = {}
 
-    def cost(hit: Hit) -> int:  # each line is counted once, however often packing asks
-        if (hit.tier, hit.id) not in costs:
-            costs[hit.tier, hit.id] = count(line(hit)) + 1
-        return costs[hit.tier, hit.id]
+    def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once
+        if (hit.tier, hit.id) not in lines:
+            text = line(hit)
+            lines[hit.tier, hit.id] = text, count(text) + 1
+        return lines[hit.tier, hit.id]
 
     for _ in range(8):
         sections = [
@@ -116,10 +118,10 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
         ]
         # the input is reserved first: every other section packs around it
         reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
-        packed = pack(sections[:-1], max(room - reserve, 0), cost,
+        packed = pack(sections[:-1], max(room - reserve, 0), lambda h: written(h)[1],
                       lambda name: count(HEADERS[name]) + 2)
         packed.append(Packed("input", list(sections[-1].items), reserve))
-        text = render(packed)
+        text = render(packed, lambda h: written(h)[0])
         tokens = count(text)
         if tokens <= budget:
             items = tuple(h for part in packed for h in part.items)
