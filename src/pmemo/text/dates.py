@@ -1,7 +1,7 @@
 """Calendar dates a query names, as time ranges (pure).
 
 "What did Mei do on 25 February, 2022?" names one day; "in July 2023" a month; "2023年7月"
-too. Turns from that time are then favoured (retrieval/signals.py ``in_ranges``).
+too. Turns from that time are then favoured (retrieval/signals.py ``near_dates``).
 
 >>> date_ranges("What did Jon find on 1 February, 2023 or in July 2023?")
 [(datetime.date(2023, 2, 1), datetime.date(2023, 2, 1)), (datetime.date(2023, 7, 1), datetime.date(2023, 7, 31))]
@@ -71,7 +71,17 @@ _RELATIVE = re.compile(
     r"|(?P<zh>前天|昨天|昨晚|今天|今晚|明天|后天|上周末|上周|上个?星期|这周|下周|上个月|下个月|去年|今年|明年)",
     re.IGNORECASE,
 )
-_ZH = {"前天": -2, "昨天": -1, "昨晚": -1, "今天": 0, "今晚": 0, "明天": 1, "后天": 2}
+# each relative expression as (unit, how many of them from the day it was said)
+_FIXED = {
+    "yesterday": ("day", -1), "last night": ("day", -1), "today": ("day", 0),
+    "tonight": ("day", 0), "this morning": ("day", 0), "tomorrow": ("day", 1),
+    "前天": ("day", -2), "昨天": ("day", -1), "昨晚": ("day", -1), "今天": ("day", 0),
+    "今晚": ("day", 0), "明天": ("day", 1), "后天": ("day", 2),
+    "上周末": ("week", -1), "上周": ("week", -1), "上星期": ("week", -1), "上个星期": ("week", -1),
+    "这周": ("week", 0), "下周": ("week", 1), "上个月": ("month", -1), "下个月": ("month", 1),
+    "去年": ("year", -1), "今年": ("year", 0), "明年": ("year", 1),
+}
+_STEP = {"last": -1, "this": 0, "next": 1}
 
 
 def _month_shift(day: date, months: int) -> date:
@@ -83,53 +93,40 @@ def _fmt(day: date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def _week_of(day: date) -> str:
-    return f"the week of {_fmt(day - timedelta(days=day.weekday()))}"
-
-
-def _resolve(match: re.Match[str], said: date) -> str | None:
-    word, which, unit = match.group("word"), match.group("which"), match.group("unit")
-    if word:
-        word = word.lower()
-        shift = {"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0)
-        return _fmt(said + timedelta(days=shift))
-    if match.group("zh"):
-        zh = match.group("zh")
-        if zh in _ZH:
-            return _fmt(said + timedelta(days=_ZH[zh]))
-        if zh in ("上周末", "上周", "上星期", "上个星期", "这周", "下周"):
-            return _week_of(said + timedelta(days={"这周": 0, "下周": 7}.get(zh, -7)))
-        if zh in ("上个月", "下个月"):
-            month = _month_shift(said, -1 if zh != "下个月" else 1)
-            return f"{calendar.month_name[month.month]} {month.year}"
-        return str(said.year + {"去年": -1, "今年": 0, "明年": 1}[zh])
-    if which:
-        which, unit = which.lower(), unit.lower()
-        step = {"last": -1, "this": 0, "next": 1}[which]
-        if unit in ("week", "weekend"):
-            return _week_of(said + timedelta(days=7 * step))
-        if unit == "month":
-            month = _month_shift(said, step)
-            return f"{calendar.month_name[month.month]} {month.year}"
-        if unit == "year":
-            return str(said.year + step)
-        target = _WEEKDAYS.index(unit)
-        if step < 0:  # the last such weekday before the day it was said
-            return _fmt(said - timedelta(days=(said.weekday() - target) % 7 or 7))
-        if step > 0:
-            return _fmt(said + timedelta(days=(target - said.weekday()) % 7 or 7))
-        return _fmt(said + timedelta(days=target - said.weekday()))
-    count = match.group("n").lower()
-    n = _NUMBERS.get(count, 1) if not count.isdigit() else int(count)
-    unit = match.group("ago_unit").lower()
+def _shifted(said: date, unit: str, n: int) -> str:
+    """The day, week, month or year ``n`` units from ``said``, written out."""
     if unit == "day":
-        return _fmt(said - timedelta(days=n))
-    if unit == "week":
-        return _week_of(said - timedelta(days=7 * n))
+        return _fmt(said + timedelta(days=n))
+    if unit in ("week", "weekend"):
+        day = said + timedelta(days=7 * n)
+        return f"the week of {_fmt(day - timedelta(days=day.weekday()))}"
     if unit == "month":
-        month = _month_shift(said, -n)
+        month = _month_shift(said, n)
         return f"{calendar.month_name[month.month]} {month.year}"
-    return str(said.year - n)
+    return str(said.year + n)
+
+
+def _weekday(said: date, target: int, step: int) -> str:
+    """Last, this or next ``target`` weekday as seen from ``said``."""
+    if step < 0:  # the last such weekday before the day it was said
+        return _fmt(said - timedelta(days=(said.weekday() - target) % 7 or 7))
+    if step > 0:
+        return _fmt(said + timedelta(days=(target - said.weekday()) % 7 or 7))
+    return _fmt(said + timedelta(days=target - said.weekday()))
+
+
+def _resolve(match: re.Match[str], said: date) -> str:
+    fixed = match.group("word") or match.group("zh")
+    if fixed:
+        return _shifted(said, *_FIXED[fixed.lower()])
+    if match.group("which"):
+        step, unit = _STEP[match.group("which").lower()], match.group("unit").lower()
+        if unit in _WEEKDAYS:
+            return _weekday(said, _WEEKDAYS.index(unit), step)
+        return _shifted(said, unit, step)
+    count = match.group("n").lower()
+    n = int(count) if count.isdigit() else _NUMBERS.get(count, 1)
+    return _shifted(said, match.group("ago_unit").lower(), -n)
 
 
 def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
@@ -144,6 +141,6 @@ def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for match in _RELATIVE.finditer(text):
         meant = _resolve(match, said)
-        if meant and (match.group(0), meant) not in out:
+        if (match.group(0), meant) not in out:
             out.append((match.group(0), meant))
     return out
