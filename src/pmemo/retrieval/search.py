@@ -68,8 +68,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None) -> list[Scored]:
-    """Fuse z-scored lexical and vector evidence, plus small cluster, summary, neighbour and
-    recency bonuses. Every candidate gets its exact cosine, not only the vector top-k: the
+    """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
+    cluster, summary, recency) and MMR. Every candidate gets its exact cosine, not only the vector top-k: the
     others' vectors come from ``vectors`` (the in-memory index), not the database. The
     best ``limit`` are returned (all by default); the whole pool is scored either way."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
@@ -91,11 +91,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     z_lex = zscores({i: bm25.get(i, 0.0) for i in ids})
     z_vec = zscores({i: cosine.get(i, floor) for i in ids}) if qvec is not None else {}
     base = dict(weighted([(settings.w_lexical, z_lex), (settings.w_vector, z_vec)]))
-    bonus = _bonuses(store, turns, base, clusters, summaries, cosine, settings)
-    named = mentioned({t.actor for t in turns.values() if t.actor}, query)
-    bonus["speaker"] = (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()})
-    bonus["date"] = (settings.w_date, near_dates({i: t.timestamp.date() for i, t in turns.items()},
-                                                 date_ranges(query)))
+    bonus = _bonuses(store, query, turns, base, clusters, summaries, cosine, settings)
     final = weighted([(1.0, base), *bonus.values()])
     if settings.w_diversity > 0 and qvec is not None:
         final = _diversify(vectors, final, same_topic, settings.w_diversity)
@@ -115,7 +111,7 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
     return mmr(ranked, np.clip((m @ m.T - same_topic) / (1.0 - same_topic), 0.0, 1.0), weight)
 
 
-def _bonuses(store: Store, turns: dict[int, Turn], base: dict[int, float],
+def _bonuses(store: Store, query: str, turns: dict[int, Turn], base: dict[int, float],
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
              cosine: dict[int, float], settings: Settings) -> dict[str, tuple[float, dict[int, float]]]:
     recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
@@ -132,11 +128,15 @@ def _bonuses(store: Store, turns: dict[int, Turn], base: dict[int, float],
     neighbours = {i: [n for n in (position.get((t.scope.key, t.session_id, t.step + d)) for d in (-1, 1))
                       if n] for i, t in turns.items()}
     positive = {i: max(v, 0.0) for i, v in base.items()}
+    named = mentioned({t.actor for t in turns.values() if t.actor}, query)
+    days = {i: t.timestamp.date() for i, t in turns.items()}
     return {
         "cluster": (settings.w_cluster, {i: in_cluster.get(i, 0.0) for i in turns}),
         "summary": (settings.w_summary, {i: covered.get(i, 0.0) for i in turns}),
         "neighbour": (settings.w_neighbour, neighbour_bonus(positive, neighbours)),
         "recency": (settings.w_recency, recency({i: t.timestamp.timestamp() for i, t in turns.items()})),
+        "speaker": (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()}),
+        "date": (settings.w_date, near_dates(days, date_ranges(query))),
     }
 
 
