@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Response
 from fastapi.encoders import jsonable_encoder
 
-from .deps import Mem, Owner, Tenant
+from .deps import IdQuery, Mem, Owner, Tenant
 from .schemas import (
     ID,
     ClusterOut,
@@ -31,7 +31,6 @@ from .schemas import (
 router = APIRouter(prefix="/v1", tags=["inspect"])
 
 RowId = Annotated[int, Path(ge=1, le=2**62)]
-SessionQ = Annotated[str | None, Query(pattern=ID, max_length=128)]
 
 
 def _removed(result: Any) -> Removed:
@@ -44,7 +43,7 @@ async def list_turns(
     memory: Mem,
     tenant: Tenant,
     owner: Owner,
-    session_id: SessionQ = None,
+    session_id: IdQuery = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     since: datetime | None = None,
@@ -142,7 +141,7 @@ async def delete_key(key_id: RowId, memory: Mem, tenant: Tenant) -> Response:
 # summaries and clusters --------------------------------------------------
 @router.get("/summaries", response_model=SummariesOut)
 async def list_summaries(
-    memory: Mem, tenant: Tenant, owner: Owner, session_id: SessionQ = None
+    memory: Mem, tenant: Tenant, owner: Owner, session_id: IdQuery = None
 ) -> SummariesOut:
     """Long-term summaries with the step range each covers."""
     rows = await memory.summaries(session_id=session_id, tenant_id=tenant, **owner)

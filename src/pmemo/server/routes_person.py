@@ -14,9 +14,8 @@ from fastapi import APIRouter, Query
 from fastapi.encoders import jsonable_encoder
 
 from ..errors import NotFound
-from .deps import Mem, Owner, Tenant
+from .deps import IdQuery, Mem, Owner, Tenant
 from .schemas import (
-    ID,
     EpisodeOut,
     EpisodesOut,
     FactOut,
@@ -87,7 +86,7 @@ async def episodes(
     memory: Mem,
     tenant: Tenant,
     owner: Owner,
-    session_id: Annotated[str | None, Query(pattern=ID, max_length=128)] = None,
+    session_id: IdQuery = None,
     query: Annotated[str | None, Query(min_length=1, max_length=4_000)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 20,
 ) -> EpisodesOut:
