@@ -74,3 +74,25 @@ def test_context_lines_keep_the_words_and_add_what_relative_dates_meant():
                 datetime(2023, 5, 8, 13, 0, tzinfo=timezone.utc), {})
     hit = Hit("turn:1", "turn", "mid_term", said.content, 1.0, "", (said,))
     assert line(hit) == "- Mei: I went to the group yesterday. (yesterday = 7 May 2023)"
+
+
+def test_a_turn_that_only_asks_is_told_apart_from_one_that_tells():
+    from pmemo.retrieval.signals import asks
+
+    assert asks("Where did you go? [image: a photo of a beach]") and asks("你去哪儿了？")
+    assert not asks("I went to Lisbon. Have you been?!") and not asks("Lisbon, in May.")
+
+
+def test_the_question_penalty_ranks_the_telling_turn_above_the_asking_one(tmp_path):
+    from pmemo import Settings, SyncMemory
+
+    def ranked(weight: float) -> list[str]:
+        store = tmp_path / f"w{weight}"
+        with SyncMemory.open(store, settings=Settings(w_question=weight), embedder="hashing") as mem:
+            mem.add(user_id="u", session_id="a", content="holiday in Lisbon.")
+            mem.add(user_id="u", session_id="b", content="holiday in Lisbon?")
+            mem.drain()
+            return [h.text for h in mem.search("holiday in Lisbon", user_id="u")]
+
+    assert ranked(0.0)[0] == "holiday in Lisbon?"  # the same words; the newer wins
+    assert ranked(0.6)[0] == "holiday in Lisbon."

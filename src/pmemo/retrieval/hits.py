@@ -113,8 +113,17 @@ def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],
     short = [Hit(f"turn:{t.id}", "turn", "short_term", t.content, 0.0, "recent turn of this session",
                  (t,), t.timestamp) for t in reversed(recent)]
     mid = [h if h.tier == "mid_term" else _as_mid(h) for h in turn_hits if h.sources[0].id not in recent_ids]
-    return {"key": [key_hit(k, lookup) for k in keys], "long_term": matching, "mid_term": mid,
+    return {"key": key_tier(keys, derived, lookup), "long_term": matching, "mid_term": mid,
             "short_term": short}
+
+
+def key_tier(keys: list[KeyLine], derived: list[Hit], lookup: TurnLookup) -> list[Hit]:
+    """Key lines in priority order: the user's own as they set them, then the promoted ones
+    most relevant to this query first (a busy store promotes many; the budget keeps the best)."""
+    relevance = {h.id: h.score for h in derived if h.kind == "key"}
+    promoted = sorted((k for k in keys if k.origin != "user"),
+                      key=lambda k: -relevance.get(f"key:{k.id}", 0.0))
+    return [key_hit(k, lookup) for k in [*(k for k in keys if k.origin == "user"), *promoted]]
 
 
 def _as_mid(hit: Hit) -> Hit:

@@ -14,7 +14,7 @@ from ..stores.base import Store
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import mmr, weighted
-from .signals import mentioned, near_dates, neighbour_bonus, recency, zscores
+from .signals import asks, mentioned, near_dates, neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
@@ -69,9 +69,10 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
-    cluster, summary, recency) and MMR. Every candidate gets its exact cosine, not only the vector top-k: the
-    others' vectors come from ``vectors`` (the in-memory index), not the database. The
-    best ``limit`` are returned (all by default); the whole pool is scored either way."""
+    cluster, summary, recency; a penalty for questions) and MMR. Every candidate gets its
+    exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
+    in-memory index), not the database. The best ``limit`` are returned (all by default);
+    the whole pool is scored either way."""
     turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
     # an answer often sits one turn after the question that matches ("anywhere you'd
     # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
@@ -137,6 +138,7 @@ def _bonuses(store: Store, query: str, turns: dict[int, Turn], base: dict[int, f
         "recency": (settings.w_recency, recency({i: t.timestamp.timestamp() for i, t in turns.items()})),
         "speaker": (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()}),
         "date": (settings.w_date, near_dates(days, date_ranges(query))),
+        "question": (settings.w_question, {i: -float(asks(t.content)) for i, t in turns.items()}),
     }
 
 

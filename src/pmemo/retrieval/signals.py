@@ -59,6 +59,19 @@ def mentioned(names: set[str], text: str) -> set[str]:
             if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}
 
 
+_MEDIA = re.compile(r"\[(?:image|photo|video|file)[^\]]*\]\s*$", re.IGNORECASE)
+
+
+def asks(text: str) -> bool:
+    """Whether a turn ends by asking (a trailing media caption aside): "what about you?"
+    passes relevance to the answer after it rather than holding the fact itself.
+
+    >>> asks("Did you go? [image: a beach]"), asks("你去了吗？"), asks("I went. Why not?!")
+    (True, True, False)
+    """
+    return _MEDIA.sub("", text).rstrip().endswith(("?", "？"))
+
+
 def near_dates(days: Mapping[K, date], ranges: Sequence[tuple[date, date]],
                slack_days: int = 7) -> dict[K, float]:
     """1 for a day inside one of ``ranges``, falling to 0 at ``slack_days`` outside it
