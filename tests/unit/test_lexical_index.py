@@ -44,12 +44,13 @@ def answers(store: SQLiteStore) -> dict[tuple[str, str], list[int]]:
 def test_each_scope_finds_only_its_own_turns(tmp_path: Path) -> None:
     store = SQLiteStore.open(tmp_path)
     ids = fill(store)
-    assert found(store, ALICE, "预算") == [ids["alice"][0]]
-    assert found(store, BOB, "预算") == [ids["bob"][0]]
+    # the turn saying it first; the turn after it too, by its context (the previous turn's words)
+    assert found(store, ALICE, "预算") == ids["alice"][:2]
+    assert found(store, BOB, "预算") == ids["bob"][:2]
     assert found(store, ALICE, "louis") == [ids["alice"][3]]  # the speaker's name is indexed
     assert found(store, BOB, "louis") == []
     assert found(store, ALICE, "预算", session="s2") == []
-    assert found(store, ALICE, "预算", session="s1") == [ids["alice"][0]]
+    assert found(store, ALICE, "预算", session="s1") == ids["alice"][:2]
     store.close()
 
 
@@ -83,7 +84,7 @@ def test_rebuild_uses_the_segmentation_of_the_new_version(tmp_path: Path,
     monkeypatch.setattr(fts, "segment", prefixes)
     monkeypatch.setattr(fts, "FTS_VERSION", FTS_VERSION + 1)
     store = SQLiteStore.open(tmp_path)
-    assert found(store, ALICE, "luc") == [ids["alice"][2]]
+    assert found(store, ALICE, "luc") == ids["alice"][2:4]  # and the reply, by its context
     assert found(store, BOB, "luc") == [ids["bob"][2]]
     assert store.get_meta(fts.META_KEY) == str(FTS_VERSION + 1)
     store.close()

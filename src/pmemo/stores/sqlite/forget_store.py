@@ -209,9 +209,9 @@ class ForgetRows:
                 "INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
                 [(t, ref) for t in data["members"]],
             )
-        if kind == "turn":  # re-indexed from the row: the index may have been rebuilt since
-            conn.execute("DELETE FROM turns_fts WHERE rowid=?", (ref,))
-            fts.insert(conn, ref, row["scope_key"], fts.turn_text(row["actor"], row["content"]))
+        if kind == "turn":  # re-indexed from the row: the index may have been rebuilt since;
+            # the turn after it gets its words back as context
+            fts.reindex(conn, [ref, *fts.following(conn, [ref])])
 
     def purge_batch(self, batch: int) -> int:
         """Drop a batch's tombstones and rows it soft-deleted: the forget becomes permanent."""

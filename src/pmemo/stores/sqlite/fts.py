@@ -7,6 +7,12 @@ own and ANDing it into every query made each query walk that token's posting lis
 in a one-scope store is every row: 6.4 ms against 1.5 ms at 100k turns.) With one scope per
 store bm25 scores are unchanged; with several, a term's document frequency is its scope's.
 
+Each row has two columns: the turn's own words (``body``) and, as its ``context``, the
+words of the turn before it in its session, weighted lower (``CONTEXT_WEIGHT``). A reply
+("Yes! I also like holding them.") is found by the words of what it answers ("…your
+turtles?"). A turn's words therefore live in two rows: deleting or restoring a turn
+re-indexes the turn after it (``reindex``, ``following``).
+
 The indexed words come from ``segment()``; when its output changes (``FTS_VERSION``), or
 the layout here changes (a migration empties the table), the index is rebuilt from the
 turns on open.
@@ -26,6 +32,13 @@ from ...text.segment import FTS_VERSION, segment
 
 log = logging.getLogger("pmemo")
 META_KEY = "fts_version"
+CONTEXT_WEIGHT = 1.0  # bm25 weight of the previous turn's words (0.25-1.5 measured; 1.0 best)
+RANK = f"bm25(1.0, {CONTEXT_WEIGHT})"
+
+# each turn with the content of the turn before it in its session (NULL for the first)
+_ROWS = ("SELECT t.id, t.scope_key, t.actor, t.content, (SELECT p.content FROM turns p"
+         " WHERE p.scope_key=t.scope_key AND p.session=t.session AND p.step<t.step"
+         " ORDER BY p.step DESC LIMIT 1) FROM turns t")
 
 
 def scope_token(scope_key: str) -> str:
@@ -47,9 +60,39 @@ def match(token: str, terms: list[str]) -> str:
     return " OR ".join('"' + (token + t).replace('"', '""') + '"' for t in terms)
 
 
-def insert(conn: sqlite3.Connection, turn_id: int, scope_key: str, text: str) -> None:
-    conn.execute("INSERT INTO turns_fts(rowid, body) VALUES(?,?)",
-                 (turn_id, body(scope_token(scope_key), text)))
+def insert(conn: sqlite3.Connection, turn_id: int, scope_key: str, text: str,
+           before: str | None) -> None:
+    """Index one new turn: its segmented ``text`` and the content of the turn ``before`` it."""
+    token = scope_token(scope_key)
+    conn.execute("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
+                 (turn_id, body(token, text), body(token, segment(before)) if before else ""))
+
+
+def _row(r: sqlite3.Row | tuple) -> tuple[int, str, str]:
+    token = scope_token(r[1])
+    return r[0], body(token, turn_text(r[2], r[3])), body(token, segment(r[4])) if r[4] else ""
+
+
+def reindex(conn: sqlite3.Connection, ids: list[int]) -> None:
+    """Rewrite the rows of these turns from the turns table (ids no longer there are dropped)."""
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        conn.executemany("DELETE FROM turns_fts WHERE rowid=?", [(i,) for i in chunk])
+        rows = conn.execute(f"{_ROWS} WHERE t.id IN ({','.join('?' * len(chunk))})", chunk)
+        conn.executemany("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
+                         [_row(r) for r in rows.fetchall()])
+
+
+def following(conn: sqlite3.Connection, ids: list[int]) -> list[int]:
+    """The turn after each given one in its session: the turns whose context they are."""
+    out = []
+    for turn_id in ids:
+        row = conn.execute(
+            "SELECT n.id FROM turns t JOIN turns n ON n.scope_key=t.scope_key AND n.session=t.session"
+            " AND n.step>t.step WHERE t.id=? ORDER BY n.step LIMIT 1", (turn_id,)).fetchone()
+        if row:
+            out.append(row[0])
+    return out
 
 
 def ensure_current(conn: sqlite3.Connection) -> int:
@@ -64,12 +107,12 @@ def ensure_current(conn: sqlite3.Connection) -> int:
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute("DELETE FROM turns_fts")
-        rows = conn.execute("SELECT id, scope_key, actor, content FROM turns").fetchall()
+        rows = conn.execute(_ROWS).fetchall()
         if rows:
             log.warning("re-indexing %d turns for lexical search (segmentation version %s)",
                         len(rows), FTS_VERSION)
-        conn.executemany("INSERT INTO turns_fts(rowid, body) VALUES(?,?)",
-                         [(r[0], body(scope_token(r[1]), turn_text(r[2], r[3]))) for r in rows])
+        conn.executemany("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
+                         [_row(r) for r in rows])
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)",
                      (META_KEY, str(FTS_VERSION)))
     except BaseException:

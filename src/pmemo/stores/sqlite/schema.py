@@ -186,6 +186,12 @@ MIGRATIONS: list[str] = [
     CREATE VIRTUAL TABLE turns_fts USING fts5(body, tokenize='unicode61');
     DELETE FROM meta WHERE key='fts_version';
     """,
+    # a second column: the previous turn's words, as the turn's context (fts.py)
+    """
+    DROP TABLE turns_fts;
+    CREATE VIRTUAL TABLE turns_fts USING fts5(body, context, tokenize='unicode61');
+    DELETE FROM meta WHERE key='fts_version';
+    """,
 ]
 
 

@@ -122,15 +122,15 @@ class SQLiteStore(ProfileStore):
         now = time.time()
         out: list[Turn] = []
         with self._tx() as conn:
-            next_step: dict[tuple[str, str], int] = {}
+            last: dict[tuple[str, str], tuple[int, str | None]] = {}  # step and content
             for new in turns:
                 sk, session = new.scope.key, new.scope.session_id or ""
-                if (sk, session) not in next_step:
-                    row = conn.execute("SELECT MAX(step) FROM turns WHERE scope_key=? AND session=?",
-                                       (sk, session)).fetchone()
-                    next_step[(sk, session)] = (row[0] or 0) + 1
-                step = next_step[(sk, session)]
-                next_step[(sk, session)] = step + 1
+                if (sk, session) not in last:
+                    row = conn.execute("SELECT step, content FROM turns WHERE scope_key=? AND session=?"
+                                       " ORDER BY step DESC LIMIT 1", (sk, session)).fetchone()
+                    last[(sk, session)] = (row[0], row[1]) if row else (0, None)
+                step, before = last[(sk, session)][0] + 1, last[(sk, session)][1]
+                last[(sk, session)] = (step, new.content)
                 epoch, offset = codec.to_epoch(new.timestamp)
                 cur = conn.execute(
                     "INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor,"
@@ -140,7 +140,7 @@ class SQLiteStore(ProfileStore):
                      json.dumps(new.metadata, ensure_ascii=False), now),
                 )
                 turn_id = int(cur.lastrowid or 0)
-                fts.insert(conn, turn_id, sk, new.index_text)
+                fts.insert(conn, turn_id, sk, new.index_text, before)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
                                 new.timestamp, dict(new.metadata)))
             conn.execute(
@@ -225,23 +225,25 @@ class SQLiteStore(ProfileStore):
         query = fts.match(fts.scope_token(scope.key), terms)
         if session_id is None:
             rows = self._read.execute(
-                "SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT ?",
-                (query, limit))
+                "SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH ? AND rank MATCH ?"
+                " ORDER BY rank LIMIT ?", (query, fts.RANK, limit))
         else:
             rows = self._read.execute(
                 "SELECT f.rowid, f.rank FROM turns_fts f JOIN turns t ON t.id=f.rowid"
-                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY f.rank LIMIT ?",
-                (query, session_id, limit))
+                " WHERE turns_fts MATCH ? AND f.rank MATCH ? AND t.session=? ORDER BY f.rank LIMIT ?",
+                (query, fts.RANK, session_id, limit))
         return [(r[0], -r[1]) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:
         with self._tx() as conn:
             count = 0
+            after = fts.following(conn, ids)  # their words are these turns' context
             for turn_id in ids:
                 count += conn.execute("DELETE FROM turns WHERE id=?", (turn_id,)).rowcount
                 conn.execute("DELETE FROM turns_fts WHERE rowid=?", (turn_id,))
                 conn.execute("DELETE FROM vectors WHERE kind='turn' AND ref=?", (turn_id,))
                 conn.execute("DELETE FROM cluster_members WHERE turn_id=?", (turn_id,))
+            fts.reindex(conn, [i for i in after if i not in set(ids)])
             return count
 
     # ---- vectors -------------------------------------------------------------------------
