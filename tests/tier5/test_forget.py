@@ -121,7 +121,8 @@ def filled(tmp_path: Path) -> Any:
 def test_before_forget_the_text_is_everywhere(filled: Any) -> None:
     mem, data, _ = filled
     assert _leaks(mem)
-    assert _db_hits(data, mem._memory._embed.model_id, [SECRET])["fts"] == 2
+    # two turns say it; the turn after one of them has it as context
+    assert _db_hits(data, mem._memory._embed.model_id, [SECRET])["fts"] == 3
     assert any("giraffe" in f.key for f in mem.profile("u1"))
     assert any("giraffe" in s.text.lower() for s in mem.summaries(user_id="u1"))
     assert any("giraffe" in k.text.lower() for k in mem.key_memory(user_id="u1"))
@@ -157,6 +158,7 @@ def test_soft_forget_by_query_leaves_no_trace_and_restore_brings_it_back(filled:
     assert {t.id for t in mem.turns(user_id="u1", limit=1000)} == before_turns
     assert {(f.key, f.value) for f in mem.profile("u1", history=True)} == before_facts
     assert any(SECRET == h.text for h in mem.search("purple giraffes", user_id="u1"))
+    assert _db_hits(data, mem._memory._embed.model_id, [SECRET])["fts"] == 3  # context too
     assert any("giraffe" in k.text.lower() for k in mem.key_memory(user_id="u1"))
     with pytest.raises(Conflict):
         mem.restore(report["batch"])  # a batch is restored once

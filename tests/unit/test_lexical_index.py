@@ -84,7 +84,7 @@ def test_rebuild_uses_the_segmentation_of_the_new_version(tmp_path: Path,
     monkeypatch.setattr(fts, "segment", prefixes)
     monkeypatch.setattr(fts, "FTS_VERSION", FTS_VERSION + 1)
     store = SQLiteStore.open(tmp_path)
-    assert found(store, ALICE, "luc") == ids["alice"][2:4]  # and the reply, by its context
+    assert set(found(store, ALICE, "luc")) == set(ids["alice"][2:4])  # and the reply, by context
     assert found(store, BOB, "luc") == [ids["bob"][2]]
     assert store.get_meta(fts.META_KEY) == str(FTS_VERSION + 1)
     store.close()
