@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from ..text.segment import segment
+
+_MEDIA = re.compile(r"\[(?:image|photo|video|file):[^\]]*\]", re.IGNORECASE)  # shared-media captions
 _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 
 
@@ -18,19 +21,21 @@ def sentences(text: str) -> list[str]:
 
 def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[float],
                        max_chars: int) -> str:
-    """The most central turns' first sentences, in conversation order, within ``max_chars``.
+    """The most telling sentence of the most telling turns, in conversation order, within
+    ``max_chars``.
 
     ``turns`` are (speaker, text) pairs; ``centrality`` scores each (higher = more typical).
+    A sentence tells as much as the content words it holds (stopwords out, so "Hey Mel!"
+    and "Thanks, that's great!" tell little); a question tells half. Central turns break ties.
     """
-    order = sorted(range(len(turns)), key=lambda i: (-centrality[i], i))
+    best = [_telling(text) for _, text in turns]
+    order = sorted((i for i in range(len(turns)) if best[i]),
+                   key=lambda i: (-best[i][0] * (1.0 + max(centrality[i], 0.0)), i))
     chosen: dict[int, str] = {}
     used = 0
     for i in order:
-        speaker, text = turns[i]
-        parts = sentences(text)
-        if not parts:
-            continue
-        line = f"{speaker}: {parts[0]}" if speaker else parts[0]
+        speaker, sentence = turns[i][0], best[i][1]
+        line = f"{speaker}: {sentence}" if speaker else sentence
         cost = len(line) + (1 if chosen else 0)
         if used + cost > max_chars:
             if not chosen:  # at least one (cut) sentence, and then nothing more fits
@@ -40,6 +45,13 @@ def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[flo
         chosen[i] = line
         used += cost
     return " ".join(chosen[i] for i in sorted(chosen))
+
+
+def _telling(text: str) -> tuple[float, str] | None:
+    """A turn's sentence with the most content words, and how many (a question: half)."""
+    scored = [(len(set(segment(s).split())) * (0.5 if s.endswith(("?", "？")) else 1.0), s)
+              for s in sentences(_MEDIA.sub(" ", text)) if s in text]  # verbatim only
+    return max(scored, key=lambda p: p[0]) if scored else None
 
 
 def central_sentence(text: str, max_chars: int = 200) -> str:
