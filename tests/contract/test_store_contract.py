@@ -98,6 +98,28 @@ def test_adjacent_turns_stay_in_their_session_and_scope(store: Store):
     assert store.adjacent_turns([]) == {}
 
 
+def test_turn_refs_carry_what_ranking_needs_and_reach_neighbours(store: Store):
+    a = store.add_turns([new(ALICE, f"a{i}", i, actor="Louis" if i == 1 else None)
+                         for i in range(5)])
+    other = store.add_turns([new(ALICE_S2, "s2", 9), new(BOB, "bob", 9)])
+    (naive,) = store.add_turns([NewTurn(TEAM, "user", "x", None, datetime(2024, 1, 2, 23, 30),
+                                        {}, "x")])
+    refs = store.turn_refs([a[1].id, a[1].id, naive.id, 999_999])
+    assert set(refs) == {a[1].id, naive.id}
+    ref = refs[a[1].id]
+    assert (ref.id, ref.scope_key, ref.session, ref.step) == (a[1].id, ALICE.key, "s1", 2)
+    assert ref.actor == "Louis"
+    assert ref.epoch == a[1].timestamp.timestamp() and ref.offset == 8 * 3600
+    late = T0.replace(hour=23, minute=30)
+    (t,) = store.add_turns([NewTurn(OTHER_AGENT, "user", "late", None, late, {}, "late")])
+    assert store.turn_refs([t.id])[t.id].day == late.date()  # the day where it was said, not in UTC
+    assert refs[naive.id].offset is None and refs[naive.id].day == naive.timestamp.date()
+    assert set(store.turn_refs([a[2].id], radius=1)) == {a[1].id, a[2].id, a[3].id}
+    assert set(store.turn_refs([a[0].id, a[4].id], radius=2)) == {t.id for t in a}
+    assert set(store.turn_refs([other[0].id], radius=1)) == {other[0].id}
+    assert store.turn_refs([]) == {} and store.turn_refs([], radius=1) == {}
+
+
 def test_list_last_turn_at(store: Store):
     turns = store.add_turns(
         [new(ALICE, f"turn {i}", i) for i in range(6)] + [new(ALICE_S2, "other session", 10)]

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.retrieval.fusion import max_normalised, mmr, rrf, weighted
+from pmemo.retrieval.fusion import best_first, max_normalised, mmr, rrf, weighted
 
 keys = st.integers(min_value=0, max_value=40)
 rankings = st.lists(st.lists(keys, unique=True, max_size=15), max_size=5)
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
-signal = st.dictionaries(keys, st.floats(min_value=0.0, max_value=1.0), max_size=15)
 
 
 def first_appearance(lists: list[list[int]]) -> dict[int, int]:
@@ -52,20 +52,37 @@ def test_rrf_weights_zero_out_a_list(a, b):
     assert [k for k in rrf([a, b], weights=[1.0, 0.0]) if fused[k[0]] > 0] == rrf([a])
 
 
-@given(st.lists(signal, max_size=4), st.lists(st.floats(0.0, 2.0), min_size=4, max_size=4))
-def test_weighted_is_sorted_and_stable(signals, weights):
-    pairs = list(zip(weights, signals, strict=False))
-    fused = weighted(pairs)
-    order = first_appearance([list(s) for _, s in pairs])
-    scores = dict(fused)
-    assert [k for k, _ in fused] == sorted(order, key=lambda k: (-scores[k], order[k]))
-    for key, score in fused:
-        assert math.isclose(score, sum(w * s.get(key, 0.0) for w, s in pairs), abs_tol=1e-9)
+arrays = st.integers(0, 15).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n),
+                                             max_size=4)))
 
 
-@given(st.lists(keys, unique=True, max_size=20))
-def test_weighted_equal_scores_keep_input_order(ids):
-    assert [k for k, _ in weighted([(1.0, {k: 0.5 for k in ids})])] == ids
+@given(arrays, st.lists(st.floats(0.0, 2.0), min_size=4, max_size=4))
+def test_weighted_is_the_weighted_sum(sized, weights):
+    n, signals = sized
+    pairs = [(w, np.array(s)) for w, s in zip(weights, signals, strict=False)]
+    fused = weighted(pairs, n)
+    assert fused.shape == (n,)
+    for k in range(n):
+        assert math.isclose(fused[k], sum(w * float(s[k]) for w, s in pairs), abs_tol=1e-9)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(-1e6, 1e6), max_size=20),
+       st.randoms())
+def test_best_first_is_sorted_and_stable(scores, rnd):
+    values = np.array(scores, dtype=float)
+    assert best_first(values).tolist() == sorted(range(len(scores)), key=lambda k: (-scores[k], k))
+    ties = list(range(len(scores)))
+    rnd.shuffle(ties)
+    rank_in_ties = {k: r for r, k in enumerate(ties)}
+    assert best_first(values, np.array(ties, dtype=int)).tolist() == sorted(
+        range(len(scores)), key=lambda k: (-scores[k], rank_in_ties[k]))
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=20))
+def test_weighted_then_best_first_keeps_input_order_for_equal_scores(scores):
+    n = len(scores)
+    assert best_first(weighted([(1.0, np.full(n, 0.5))], n)).tolist() == list(range(n))
 
 
 @given(st.dictionaries(keys, finite, max_size=20))
@@ -90,8 +107,6 @@ def test_max_normalised_empty():
 
 @given(st.lists(st.floats(-10, 10), max_size=30), st.integers(0, 40), st.floats(0, 3))
 def test_mmr_reorders_only_the_head_and_loses_nothing(scores, depth, weight):
-    import numpy as np
-
     ranked = sorted(enumerate(scores), key=lambda kv: -kv[1])
     rng = np.random.default_rng(len(scores))
     red = rng.uniform(0, 1, (depth, depth))

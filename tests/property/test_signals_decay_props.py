@@ -4,56 +4,74 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.retrieval.signals import above_floor, neighbour_bonus, recency
+from pmemo.retrieval.signals import above_floor, neighbour_bonus, recency, zscores
 from pmemo.tiers.decay import decayed
 
-keys = st.integers(min_value=0, max_value=30)
 values = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False)
 nonneg = st.floats(min_value=0.0, max_value=1e6, allow_nan=False)
 half_lives = st.floats(min_value=1.0, max_value=1e8, allow_nan=False)
 
 
-@given(st.dictionaries(keys, values, max_size=20))
+@given(st.lists(values, max_size=20))
 def test_above_floor_bounds_and_order(scores):
-    out = above_floor(scores)
-    assert set(out) == set(scores)
-    assert all(0.0 <= v <= 1.0 for v in out.values())
+    out = above_floor(np.array(scores))
+    assert out.shape == (len(scores),)
+    assert all(0.0 <= v <= 1.0 for v in out)
     if scores:
-        low, high = min(scores, key=scores.get), max(scores, key=scores.get)
+        low, high = scores.index(min(scores)), scores.index(max(scores))
         if scores[high] - scores[low] > 1e-9:
             assert out[high] == 1.0 and out[low] == 0.0
-        for a in scores:
-            for b in scores:
+        for a in range(len(scores)):
+            for b in range(len(scores)):
                 if scores[a] > scores[b]:
                     assert out[a] >= out[b]
 
 
 def test_above_floor_degenerate_cases():
-    assert above_floor({}) == {}
-    assert above_floor({1: 0.8, 2: 0.8}) == {1: 1.0, 2: 1.0}
+    assert above_floor(np.array([])).tolist() == []
+    assert above_floor(np.array([0.8, 0.8])).tolist() == [1.0, 1.0]
 
 
-@given(st.dictionaries(keys, st.floats(0, 2e9), min_size=2, max_size=20))
+@given(st.lists(st.floats(0, 2e9), min_size=2, max_size=20))
 def test_recency_newest_is_one_oldest_is_zero(times):
-    out = recency(times)
-    newest, oldest = max(times, key=times.get), min(times, key=times.get)
+    out = recency(np.array(times))
+    newest, oldest = times.index(max(times)), times.index(min(times))
     if times[newest] - times[oldest] > 1e-9:
         assert out[newest] == 1.0 and out[oldest] == 0.0
 
 
-@given(
-    st.dictionaries(keys, st.floats(0, 1), max_size=15),
-    st.dictionaries(keys, st.lists(keys, max_size=3), max_size=15),
-)
-def test_neighbour_bonus_is_best_neighbour(scores, neighbours):
-    out = neighbour_bonus(scores, neighbours)
-    assert set(out) == set(scores)
-    for key, bonus in out.items():
-        expected = max((scores.get(n, 0.0) for n in neighbours.get(key, [])), default=0.0)
-        assert bonus == expected
+@given(st.lists(values, max_size=30))
+def test_zscores_are_centred_unit_spread_and_order_preserving(scores):
+    out = zscores(np.array(scores))
+    assert out.shape == (len(scores),)
+    if scores and np.std(scores) > 1e-6:
+        assert math.isclose(float(np.mean(out)), 0.0, abs_tol=1e-6)
+        assert math.isclose(float(np.std(out)), 1.0, rel_tol=1e-6)
+        for a in range(len(scores)):
+            for b in range(len(scores)):
+                if scores[a] > scores[b]:
+                    assert out[a] >= out[b]
+    elif scores and max(scores) == min(scores):
+        assert out.tolist() == [0.0] * len(scores)
+
+
+def _with_neighbours(scores: list[float]):
+    pair = st.lists(st.integers(-1, len(scores) - 1), min_size=2, max_size=2)
+    return st.tuples(st.just(scores), st.lists(pair, min_size=len(scores), max_size=len(scores)))
+
+
+@given(st.lists(st.floats(0, 1), max_size=15).flatmap(_with_neighbours))
+def test_neighbour_bonus_is_best_neighbour(case):
+    scores, neighbours = case
+    out = neighbour_bonus(np.array(scores), np.array(neighbours, dtype=int).reshape(len(scores), 2))
+    assert out.shape == (len(scores),)
+    for k in range(len(scores)):
+        expected = max((scores[n] for n in neighbours[k] if n >= 0), default=0.0)
+        assert out[k] == expected
 
 
 @given(nonneg, nonneg, nonneg, half_lives)

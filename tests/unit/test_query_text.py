@@ -1,8 +1,12 @@
 """How query and turn text become search terms, views and named speakers (pure parts)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pmemo.pipelines.embedding import query_views
+from pmemo.retrieval.hits import overlap
 from pmemo.retrieval.signals import mentioned
-from pmemo.text.segment import query_terms, segment
+from pmemo.text.segment import query_terms, segment, tokens
 
 
 def test_english_words_are_stemmed_on_both_sides():
@@ -96,3 +100,15 @@ def test_the_question_penalty_ranks_the_telling_turn_above_the_asking_one(tmp_pa
 
     assert ranked(0.0)[0] == "holiday in Lisbon?"  # the same words; the newer wins
     assert ranked(0.6)[0] == "holiday in Lisbon."
+
+
+_mixed = st.text(alphabet="预算不能超过万元项目上线的时间 budgetpaintingsOK ,.é0123", max_size=40)
+
+
+@given(_mixed, _mixed)
+@settings(max_examples=200, deadline=None)
+def test_overlap_matches_the_full_segmentation_of_the_text(query, text):
+    # overlap() skips segmenting Chinese when no Chinese term occurs in the text
+    terms = query_terms(query)
+    words = set(tokens(text))
+    assert overlap(query, text) == (sum(t in words for t in terms) / len(terms) if terms else 0.0)

@@ -1,6 +1,8 @@
 """Score fusion (pure): several ranked candidate lists → one ranking.
 
-Both functions are order-stable: equal scores keep the order of first appearance.
+The rankings are order-stable: equal scores keep the order of first appearance (rrf) or
+the order given (best_first). Per-candidate signals are arrays, one score per position:
+a search weighs a few hundred candidates and dicts of them cost more than the arithmetic.
 
 >>> rrf([[1, 2], [2, 3]])[:1]
 [(2, 0.03252247488101534)]
@@ -35,13 +37,30 @@ def max_normalised(scores: Mapping[K, float]) -> dict[K, float]:
     return {key: max(value, 0.0) / top for key, value in scores.items()}
 
 
-def weighted(signals: Sequence[tuple[float, Mapping[K, float]]]) -> list[tuple[K, float]]:
-    """Weighted sum of already-normalised signals; a key missing from a signal scores 0 there."""
-    scores: dict[K, float] = {}
+def weighted(signals: Sequence[tuple[float, np.ndarray]], size: int) -> np.ndarray:
+    """Weighted sum of already-normalised signals, each one score per candidate position.
+
+    >>> weighted([(1.0, np.array([0.5, 1.0])), (2.0, np.array([1.0, 0.0]))], 2).tolist()
+    [2.5, 1.0]
+    """
+    total = np.zeros(size)
     for weight, signal in signals:
-        for key, value in signal.items():
-            scores[key] = scores.get(key, 0.0) + weight * value
-    return _ranked(scores)
+        total = total + weight * np.asarray(signal, dtype=float)
+    return total
+
+
+def best_first(scores: np.ndarray, ties: np.ndarray | None = None) -> np.ndarray:
+    """Candidate positions by score, best first; equal scores keep their order in ``ties``
+    (a permutation of the positions; by default position order).
+
+    >>> best_first(np.array([0.2, 0.9, 0.2])).tolist()
+    [1, 0, 2]
+    >>> best_first(np.array([0.2, 0.9, 0.2]), np.array([2, 1, 0])).tolist()
+    [1, 2, 0]
+    """
+    values = np.asarray(scores, dtype=float)
+    order = np.arange(len(values)) if ties is None else np.asarray(ties, dtype=np.intp)
+    return order[np.argsort(-values[order], kind="stable")]
 
 
 def _ranked(scores: dict[K, float]) -> list[tuple[K, float]]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Hit, KeyLine, Summary, Turn
-from ..text.segment import query_terms, tokens
+from ..text.segment import ascii_tokens, query_terms, tokens
 from .search import Scored
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
@@ -27,11 +27,19 @@ def turn_hits(scored: list[Scored], last_steps: dict[str, int], short_term: int)
 
 
 def overlap(query: str, text: str) -> float:
-    """Share of the query's content words found in ``text`` (0..1)."""
+    """Share of the query's content words found in ``text`` (0..1).
+
+    >>> overlap("budget 预算 paintings", "The budget (预算) is fixed")
+    0.6666666666666666
+    """
     terms = query_terms(query)
     if not terms:
         return 0.0
-    present = _words(text)
+    lower = text.lower()
+    # segmenting Chinese is what costs: only needed when a non-ASCII term occurs in the text
+    # (every non-ASCII token is a piece of the text), and summaries are new query after query
+    chinese = any(not t.isascii() and t in lower for t in terms)
+    present = _words(text) if chinese else _ascii_words(text)
     return sum(t in present for t in terms) / len(terms)
 
 
@@ -41,11 +49,14 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(tokens(text))
 
 
-def _relative(cosine: float, sims: list[float]) -> float:
-    """A derived record's cosine on the scale of the turn candidates (0 = weakest, 1 = best)."""
-    if not sims:
-        return 1.0
-    low, high = min(sims), max(sims)
+@lru_cache(maxsize=4096)
+def _ascii_words(text: str) -> frozenset[str]:
+    return frozenset(ascii_tokens(text))
+
+
+def _relative(cosine: float, low: float, high: float) -> float:
+    """A derived record's cosine on the scale of the turn candidates (0 = weakest, 1 = best,
+    between ``low`` and ``high``, the candidates' cosines)."""
     return min(max((cosine - low) / max(high - low, 1e-9), 0.0), 1.0)  # np.clip: 5 µs a call
 
 
@@ -54,8 +65,14 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
                  settings: Settings, lookup: TurnLookup) -> list[Hit]:
     """Summary and key hits, scored like turns (vector + lexical overlap)."""
     out: list[Hit] = []
+    low, high = (min(sims), max(sims)) if sims else (0.0, 0.0)
+
+    def relative(cosine: float) -> float:
+        return _relative(cosine, low, high) if sims else 1.0
+
     for summary, cosine in summaries:
-        score = settings.w_vector * _relative(cosine, sims) + settings.w_lexical * overlap(query, summary.text)
+        score = (settings.w_vector * relative(cosine)
+                 + settings.w_lexical * overlap(query, summary.text))
         sources = lookup(summary.source_ids)
         out.append(Hit(f"summary:{summary.id}", "summary", "long_term",
                        summary_text(summary), round(score, 6),
@@ -63,7 +80,7 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
                        tuple(sources[i] for i in summary.source_ids if i in sources), summary.created_at))
     for n, key in enumerate(keys):
         cosine = float(key_vecs[n] @ qvec) if key_vecs is not None else 0.0
-        score = settings.w_vector * _relative(cosine, sims) + settings.w_lexical * overlap(query, key.text)
+        score = settings.w_vector * relative(cosine) + settings.w_lexical * overlap(query, key.text)
         out.append(key_hit(key, lookup, round(score, 6)))
     return out
 

@@ -83,12 +83,12 @@ class Retriever:
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
                       self.same_topic, max(depth, HIT_DEPTH))
         recalled = {c.cluster_id for c in m.clusters}
-        top = self.store.cluster_of([s.turn.id for s in scored[:HIT_DEPTH]]) if recalled else {}
+        top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
         derived = self._derived_hits(query, scope, m)
-        return Retrieved(turn_hits, derived, self._count_hits(sorted(recalled & set(top.values()))))
+        return Retrieved(turn_hits, derived, self._count_hits(sorted(recalled & top)))
 
     def _derived_hits(self, query: str, scope: Scope, m: _Meaning) -> list[Hit]:
         keys = self.store.keys(scope, sources=False)

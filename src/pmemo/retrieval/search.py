@@ -10,10 +10,10 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Scope, Turn
-from ..stores.base import Store
+from ..stores.base import Store, TurnRef
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
-from .fusion import mmr, weighted
+from .fusion import best_first, mmr, weighted
 from .signals import asks, mentioned, near_dates, neighbour_bonus, recency, zscores
 from .vector_index import VectorIndex
 
@@ -29,6 +29,7 @@ class Scored:
     turn: Turn
     score: float
     why: str
+    cluster: int | None = None  # the turn's cluster, when fusion read it (clusters were recalled)
 
 
 @dataclass(frozen=True)
@@ -72,33 +73,40 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     cluster, summary, recency; a penalty for questions) and MMR. Every candidate gets its
     exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
     in-memory index), not the database. The best ``limit`` are returned (all by default);
-    the whole pool is scored either way."""
-    turns = store.get_turns([i for i, _ in lexical] + [i for i, _ in vector])
+    the whole pool is scored either way, on light turn refs: only the turns returned are
+    read whole."""
+    refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector])
     # an answer often sits one turn after the question that matches ("anywhere you'd
     # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
-    turns.update(store.adjacent_turns([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]]))
+    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]], radius=1))
     if session_id is not None:
-        turns = {i: t for i, t in turns.items() if t.session_id == session_id}
-    if not turns:
+        refs = {i: t for i, t in refs.items() if t.session == session_id}
+    if not refs:
         return []
-    ids = list(turns)
+    ids = list(refs)
     bm25 = dict(lexical)
     cosine = dict(vector)
+    signals = [(settings.w_lexical, zscores(np.array([bm25.get(i, 0.0) for i in ids])))]
     if qvec is not None:
         found, rows = vectors([i for i in ids if i not in cosine])
         cosine.update(zip(found, (rows @ qvec).tolist(), strict=True))
         pool = [cosine[i] for i in ids if i in cosine]
         floor = min(pool) if pool else 0.0
-    z_lex = zscores({i: bm25.get(i, 0.0) for i in ids})
-    z_vec = zscores({i: cosine.get(i, floor) for i in ids}) if qvec is not None else {}
-    base = dict(weighted([(settings.w_lexical, z_lex), (settings.w_vector, z_vec)]))
-    bonus = _bonuses(store, query, turns, base, clusters, summaries, cosine, settings)
-    final = weighted([(1.0, base), *bonus.values()])
+        signals.append((settings.w_vector, zscores(np.array([cosine.get(i, floor) for i in ids]))))
+    base = weighted(signals, len(ids))
+    bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
+                                 cosine, settings)
+    final = weighted([(1.0, base), *bonus.values()], len(ids))
+    order = best_first(final, best_first(base))
+    ranked = list(zip([ids[k] for k in order], final[order].tolist(), strict=True))
     if settings.w_diversity > 0 and qvec is not None:
-        final = _diversify(vectors, final, same_topic, settings.w_diversity)
+        ranked = _diversify(vectors, ranked, same_topic, settings.w_diversity)
+    head = ranked[:limit]
+    turns = store.get_turns([i for i, _ in head])
+    position = {i: k for k, i in enumerate(ids)}
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
-    return [Scored(turns[i], _squash(score), _why(i, ranks, cosine, bonus))
-            for i, score in final[:limit]]
+    return [Scored(turns[i], _squash(score), _why(i, position[i], ranks, cosine, bonus),
+                   membership.get(i)) for i, score in head if i in turns]
 
 
 def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topic: float,
@@ -112,12 +120,17 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
     return mmr(ranked, np.clip((m @ m.T - same_topic) / (1.0 - same_topic), 0.0, 1.0), weight)
 
 
-def _bonuses(store: Store, query: str, turns: dict[int, Turn], base: dict[int, float],
+def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
-             cosine: dict[int, float], settings: Settings) -> dict[str, tuple[float, dict[int, float]]]:
+             cosine: dict[int, float], settings: Settings,
+             ) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
+    """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
+    each candidate in one (read only when clusters were recalled)."""
+    n = len(refs)
     recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
-    membership = store.cluster_of(list(turns)) if recalled else {}
-    in_cluster = {t: recalled[c] for t, c in membership.items() if c in recalled}
+    membership = store.cluster_of([t.id for t in refs]) if recalled else {}
+    in_cluster = (np.array([recalled.get(membership.get(t.id, -1), 0.0) for t in refs])
+                  if membership else np.zeros(n))
     covered: dict[int, float] = {}
     pool = list(cosine.values())
     spread = (max(pool) - min(pool)) if pool else 0.0
@@ -125,21 +138,24 @@ def _bonuses(store: Store, query: str, turns: dict[int, Turn], base: dict[int, f
         strength = (sim - min(pool)) / spread if spread > 1e-9 else 0.0
         for turn_id in sources:
             covered[turn_id] = max(covered.get(turn_id, 0.0), min(max(strength, 0.0), 1.0))
-    position = {(t.scope.key, t.session_id, t.step): i for i, t in turns.items()}
-    neighbours = {i: [n for n in (position.get((t.scope.key, t.session_id, t.step + d)) for d in (-1, 1))
-                      if n] for i, t in turns.items()}
-    positive = {i: max(v, 0.0) for i, v in base.items()}
-    named = mentioned({t.actor for t in turns.values() if t.actor}, query)
-    days = {i: t.timestamp.date() for i, t in turns.items()}
+    position = {t[1:4]: k for k, t in enumerate(refs)}  # (scope key, session, step) → position
+    neighbours = np.array([(position.get((t.scope_key, t.session, t.step - 1), -1),
+                            position.get((t.scope_key, t.session, t.step + 1), -1)) for t in refs])
+    named = mentioned({t.actor for t in refs if t.actor}, query)
+    ranges = date_ranges(query)
     return {
-        "cluster": (settings.w_cluster, {i: in_cluster.get(i, 0.0) for i in turns}),
-        "summary": (settings.w_summary, {i: covered.get(i, 0.0) for i in turns}),
-        "neighbour": (settings.w_neighbour, neighbour_bonus(positive, neighbours)),
-        "recency": (settings.w_recency, recency({i: t.timestamp.timestamp() for i, t in turns.items()})),
-        "speaker": (settings.w_speaker, {i: float(t.actor in named) for i, t in turns.items()}),
-        "date": (settings.w_date, near_dates(days, date_ranges(query))),
-        "question": (settings.w_question, {i: -float(asks(t.content)) for i, t in turns.items()}),
-    }
+        "cluster": (settings.w_cluster, in_cluster),
+        "summary": (settings.w_summary, np.array([covered.get(t.id, 0.0) for t in refs]) if covered
+                    else np.zeros(n)),
+        "neighbour": (settings.w_neighbour, neighbour_bonus(np.maximum(base, 0.0), neighbours)),
+        "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
+        "speaker": (settings.w_speaker, np.array([float(t.actor in named) for t in refs]) if named
+                    else np.zeros(n)),
+        "date": (settings.w_date, np.array(list(near_dates(dict(enumerate(t.day for t in refs)),
+                                                            ranges).values())) if ranges
+                 else np.zeros(n)),
+        "question": (settings.w_question, -np.array([float(asks(t.content)) for t in refs])),
+    }, membership
 
 
 def _squash(score: float) -> float:
@@ -147,8 +163,8 @@ def _squash(score: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(score, 30.0), -30.0)))
 
 
-def _why(turn_id: int, ranks: tuple[dict[int, int], dict[int, int]], cosine: dict[int, float],
-         bonus: dict[str, tuple[float, dict[int, float]]]) -> str:
+def _why(turn_id: int, position: int, ranks: tuple[dict[int, int], dict[int, int]],
+         cosine: dict[int, float], bonus: dict[str, tuple[float, np.ndarray]]) -> str:
     lex_rank, vec_rank = ranks[0].get(turn_id), ranks[1].get(turn_id)
     why = []
     if lex_rank:
@@ -157,6 +173,6 @@ def _why(turn_id: int, ranks: tuple[dict[int, int], dict[int, int]], cosine: dic
         why.append(f"meaning (cosine {cosine[turn_id]:.3f}" + (f", rank {vec_rank})" if vec_rank else ")"))
     for name, text in (("cluster", "in a recalled cluster"), ("summary", "covered by a matching summary"),
                        ("neighbour", "next to a strong match")):
-        if bonus[name][1].get(turn_id, 0.0) > 0.5:
+        if bonus[name][1][position] > 0.5:
             why.append(text)
     return "; ".join(why)

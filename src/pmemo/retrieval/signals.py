@@ -8,45 +8,69 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TypeVar
 
+import numpy as np
+
 K = TypeVar("K")
 
 
-def zscores(scores: Mapping[K, float]) -> dict[K, float]:
+def zscores(scores: np.ndarray) -> np.ndarray:
     """Standard scores over the candidate pool, so signals of different units can be added.
 
     Embedding cosines sit in a narrow high band (e5: 0.75-0.9) and bm25 is unbounded; what
     separates candidates is how far each stands above the pool, in the pool's own spread.
+
+    >>> zscores(np.array([1.0, 2.0, 3.0])).round(3).tolist()
+    [-1.225, 0.0, 1.225]
     """
-    if not scores:
-        return {}
-    values = list(scores.values())
-    mean = sum(values) / len(values)
-    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    values = np.asarray(scores, dtype=float)
+    if not len(values):
+        return values.copy()
+    # the sums run left to right, as Python's sum(): the same inputs give the same bits
+    mean = sum(values.tolist()) / len(values)
+    deviation = values - mean
+    spread = math.sqrt(sum((deviation * deviation).tolist()) / len(values))
     if spread <= 1e-9:
-        return {key: 0.0 for key in scores}
-    return {key: (value - mean) / spread for key, value in scores.items()}
+        return np.zeros(len(values))
+    return deviation / spread
 
 
-def above_floor(scores: Mapping[K, float]) -> dict[K, float]:
-    """Scores rescaled so the weakest candidate is 0 and the best 1."""
-    if not scores:
-        return {}
-    low, high = min(scores.values()), max(scores.values())
+def above_floor(scores: np.ndarray) -> np.ndarray:
+    """Scores rescaled so the weakest candidate is 0 and the best 1.
+
+    >>> above_floor(np.array([2.0, 4.0, 3.0])).tolist()
+    [0.0, 1.0, 0.5]
+    """
+    values = np.asarray(scores, dtype=float)
+    if not len(values):
+        return values.copy()
+    low, high = float(values.min()), float(values.max())
     span = high - low
     if span <= 1e-9:
-        return {key: 1.0 for key in scores}
-    return {key: (value - low) / span for key, value in scores.items()}
+        return np.ones(len(values))
+    return (values - low) / span
 
 
-def recency(times: Mapping[K, float]) -> dict[K, float]:
+def recency(times: np.ndarray) -> np.ndarray:
     """Newest candidate 1, oldest 0 (conversation time, not wall-clock)."""
     return above_floor(times)
 
 
-def neighbour_bonus(scores: Mapping[K, float], neighbours: Mapping[K, list[K]]) -> dict[K, float]:
-    """Each candidate's best neighbouring candidate's score: context often spans adjacent turns."""
-    return {key: max((scores.get(n, 0.0) for n in neighbours.get(key, [])), default=0.0)
-            for key in scores}
+def neighbour_bonus(scores: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """Each candidate's best neighbouring candidate's score: context often spans adjacent turns.
+
+    ``neighbours[i]`` holds the positions of candidate i's neighbours, -1 where there is
+    none; scores are finite.
+
+    >>> neighbour_bonus(np.array([0.5, 0.9, 0.2]), np.array([[-1, 1], [0, 2], [1, -1]])).tolist()
+    [0.9, 0.5, 0.9]
+    """
+    values = np.asarray(scores, dtype=float)
+    links = np.asarray(neighbours, dtype=np.intp)
+    if not len(values) or not links.size:
+        return np.zeros(len(values))
+    padded = np.append(values, -np.inf)  # position -1: no neighbour
+    best = padded[links].max(axis=1)
+    return np.where(best == -np.inf, 0.0, best)
 
 
 def mentioned(names: set[str], text: str) -> set[str]:

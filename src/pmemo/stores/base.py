@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -28,6 +28,27 @@ class NewTurn:
     index_text: str  # segmented text for the lexical index
 
 
+class TurnRef(NamedTuple):
+    """What ranking needs of a turn, without its metadata or a Turn to build: a search
+    weighs a few hundred candidates and shows ten (a tuple: it is built that often per
+    search)."""
+
+    id: int
+    scope_key: str
+    session: str
+    step: int
+    actor: str | None
+    epoch: float  # seconds since 1970, UTC
+    offset: int | None  # the turn's UTC offset in seconds; None for a naive (UTC) timestamp
+    content: str
+
+    @property
+    def day(self) -> date:
+        """The calendar day in the turn's own time zone, as ``Turn.timestamp.date()``."""
+        utc = datetime.fromtimestamp(self.epoch, UTC)
+        return (utc + timedelta(seconds=self.offset or 0)).date()
+
+
 @dataclass(frozen=True)
 class Job:
     id: int
@@ -40,6 +61,11 @@ class TurnStore(Protocol):
     def add_turns(self, turns: list[NewTurn]) -> list[Turn]: ...
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]: ...
     def adjacent_turns(self, ids: Iterable[int], radius: int = 1) -> dict[int, Turn]: ...
+    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
+        """The given turns' refs, and with ``radius`` > 0 those of the turns up to that many
+        steps before or after them in their session (as ``adjacent_turns``)."""
+        ...
+
     def list_turns(self, scope: Scope, *, session_id: str | None, limit: int, offset: int,
                    since: datetime | None, until: datetime | None) -> list[Turn]: ...
     def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]: ...

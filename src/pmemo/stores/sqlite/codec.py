@@ -54,6 +54,12 @@ TURN_FIELDS = ("id", "tenant", "agent", "owner", "session", "step", "role", "con
 TURN_COLUMNS = ", ".join(TURN_FIELDS)
 
 
+def ref_columns(table: str) -> str:
+    """A TurnRef's columns of ``table`` (a name or alias), in its fields' order."""
+    return (f"{table}.id, {table}.scope_key, {table}.session, {table}.step, {table}.actor,"
+            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content")
+
+
 @lru_cache(maxsize=4096)
 def _scope(tenant: str, agent: str, owner: str, session: str | None) -> Scope:
     return Scope(tenant, agent, owner, session)  # frozen: one object per scope can be shared

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from ..base import Job, NewTurn
+from ..base import Job, NewTurn, TurnRef
 from . import codec, fts
 from .profile_store import ProfileStore
 from .schema import migrate
@@ -163,6 +163,16 @@ class SQLiteStore(ProfileStore):
                " WHERE t.id IN ({})")
         ids = list(dict.fromkeys(int(i) for i in ids))
         return {row[0]: codec.turn(row) for row in self._select_in(sql, [radius, radius], ids)}
+
+    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        if radius <= 0:
+            sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id IN ({{}})"
+            return {row[0]: TurnRef(*row) for row in self._select_in(sql, [], ids)}
+        sql = (f"SELECT DISTINCT {codec.ref_columns('n')} FROM turns t JOIN turns n"
+               " ON n.scope_key=t.scope_key AND n.session=t.session"
+               " AND n.step BETWEEN t.step-? AND t.step+? WHERE t.id IN ({})")
+        return {row[0]: TurnRef(*row) for row in self._select_in(sql, [radius, radius], ids)}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
