@@ -118,7 +118,7 @@ class Worker:
         for sid in self.store.stale_summaries(self.embed.model_id):
             summary = self.store.get_summary(sid)
             if summary is not None:
-                vec = self.embed.passages([summary.text])[0]
+                vec = self.tiers.summary_vector(summary)
                 self.store.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
                 self.indexes.summaries.add(summary.scope.key, sid, vec)
         turns = self.store.get_turns(recluster)

@@ -88,7 +88,7 @@ class Episodes:
                 return {**base, **out.model_dump()}
             except LLMError as exc:
                 log.warning("episode fell back to extractive: %s", exc)
-        text, _ = self.tiers.summarize(turns)
+        text, *_ = self.tiers.summarize(turns)
         return {
             **base,
             "summary": text,

@@ -10,6 +10,7 @@ import logging
 import numpy as np
 
 from ..config import Settings
+from ..embedders.base import normalise
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Cluster, KeyLine, Scope, Summary, Turn
@@ -84,31 +85,32 @@ class Tiers:
         return "rebuilt"
 
     # ---- long-term --------------------------------------------------------------------
-    def summarize(self, turns: list[Turn]) -> tuple[str, str]:
-        """(text, method): the LLM's summary, or an extractive one offline / on failure."""
+    def summarize(self, turns: list[Turn]) -> tuple[str, str, np.ndarray | None]:
+        """(text, method, vector): the LLM's summary (its vector None: the text is embedded
+        with the batch's), or an extractive one offline / on failure, whose vector is the
+        centroid of its turns' (its words are theirs: no second embedding)."""
         limit = self.settings.summary_max_chars
         if self.llm is not None:
             try:
                 system, user = summary_prompt(turns, limit)
                 reply = self.llm.complete_json(system, user, SummaryOut)
-                return reply.summary.strip()[:limit], "llm"
+                return reply.summary.strip()[:limit], "llm", None
             except LLMError as exc:
                 log.warning("summary fell back to extractive: %s", exc)
         vectors = self.embed.passages([t.indexed for t in turns])
         centre = vectors.mean(axis=0)
         centrality = [float(v @ centre) for v in vectors]
         pairs = [(t.actor or t.role, t.content) for t in turns]
-        return extractive_summary(pairs, centrality, limit), "extractive"
+        return extractive_summary(pairs, centrality, limit), "extractive", normalise(centre)
 
     def add_summary(self, turns: list[Turn]) -> Summary:
         return self.add_summaries([turns])[0][0]
 
     def add_summaries(self, spans: list[list[Turn]]) -> list[tuple[Summary, np.ndarray]]:
-        """A summary of each span, with its vector; the texts are embedded in one batch."""
+        """A summary of each span, with its vector; LLM texts are embedded in one batch."""
         made = [(span, *self.summarize(span)) for span in spans]
-        vectors = self.embed.passages([text for _, text, _ in made])
         out = []
-        for (span, text, method), vec in zip(made, vectors, strict=True):
+        for (span, text, method, _), vec in zip(made, self._embedded(made), strict=True):
             first = span[0]
             summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
                                              [t.id for t in span])
@@ -117,15 +119,29 @@ class Tiers:
             out.append((summary, vec))
         return out
 
+    def _embedded(self, made: list[tuple[list[Turn], str, str, np.ndarray | None]]) -> list[np.ndarray]:
+        """Each summary's vector: its own, or its text embedded (all such texts in one batch)."""
+        texts = [text for _, text, _, vec in made if vec is None]
+        fresh = iter(self.embed.passages(texts)) if texts else iter(())
+        return [vec if vec is not None else next(fresh) for *_, vec in made]
+
+    def summary_vector(self, summary: Summary) -> np.ndarray:
+        """A stored summary's vector made anew (after an embedder change), as when it was made."""
+        turns = self.store.get_turns(summary.source_ids)
+        if summary.method == "extractive" and turns:
+            return normalise(self.embed.passages([t.indexed for t in turns.values()]).mean(axis=0))
+        return self.embed.passages([summary.text])[0]
+
     def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:
         remaining = [i for i in summary.source_ids if i not in removed]
         turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: t.step)
         if not turns:
             self.store.delete_summary(summary.id)
             return "deleted"
-        text, method = self.summarize(turns)
+        made = [(turns, *self.summarize(turns))]
+        _, text, method, _ = made[0]
         self.store.update_summary(summary.id, text, method, [t.id for t in turns])
-        self.store.put_vectors("summary", [(summary.id, turns[0].scope.key, self.embed.passages([text])[0])],
+        self.store.put_vectors("summary", [(summary.id, turns[0].scope.key, self._embedded(made)[0])],
                                self.embed.model_id)
         return "rebuilt"
 
