@@ -154,16 +154,6 @@ class SQLiteStore(ProfileStore):
         sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id IN ({{}})"
         return {row[0]: codec.turn(row) for row in self._select_in(sql, [], ids)}
 
-    def adjacent_turns(self, ids: Iterable[int], radius: int = 1) -> dict[int, Turn]:
-        """Turns up to ``radius`` steps before or after the given ones, in the same session
-        and scope (the given turns themselves included)."""
-        columns = ", ".join(f"n.{c}" for c in codec.TURN_FIELDS)
-        sql = (f"SELECT DISTINCT {columns} FROM turns t JOIN turns n ON n.scope_key=t.scope_key"
-               " AND n.session=t.session AND n.step BETWEEN t.step-? AND t.step+?"
-               " WHERE t.id IN ({})")
-        ids = list(dict.fromkeys(int(i) for i in ids))
-        return {row[0]: codec.turn(row) for row in self._select_in(sql, [radius, radius], ids)}
-
     def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
         ids = list(dict.fromkeys(int(i) for i in ids))
         if radius <= 0:
