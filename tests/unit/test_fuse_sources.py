@@ -7,8 +7,6 @@ import functools
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
-
 from pmemo import Settings, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.models import Scope, indexed_text

@@ -1,5 +1,7 @@
 """How query and turn text become search terms, views and named speakers (pure parts)."""
 
+from datetime import UTC
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,13 +71,13 @@ def test_relative_dates_resolve_against_when_they_were_said():
 
 
 def test_context_lines_keep_the_words_and_add_what_relative_dates_meant():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pmemo.models import Hit, Scope, Turn
     from pmemo.retrieval.context import line
 
     said = Turn(1, Scope.of(user_id="u"), 1, "user", "I went to the group yesterday.", "Mei",
-                datetime(2023, 5, 8, 13, 0, tzinfo=timezone.utc), {})
+                datetime(2023, 5, 8, 13, 0, tzinfo=UTC), {})
     hit = Hit("turn:1", "turn", "mid_term", said.content, 1.0, "", (said,))
     assert line(hit) == "- Mei: I went to the group yesterday. (yesterday = 7 May 2023)"
 
