@@ -114,3 +114,11 @@ def test_overlap_matches_the_full_segmentation_of_the_text(query, text):
     terms = query_terms(query)
     words = set(tokens(text))
     assert overlap(query, text) == (sum(t in words for t in terms) / len(terms) if terms else 0.0)
+
+
+def test_a_turn_with_more_to_say_gets_more_of_the_length_bonus():
+    from pmemo.retrieval.signals import substance
+
+    short, told, zh, long = substance(["Wow!", "I adopted a puppy named Toby last week.",
+                                       "我上周领养了一只小狗。", "x" * 1000]).tolist()
+    assert short < zh < told < long == 1.0  # English and Chinese on one scale, saturating

@@ -14,7 +14,7 @@ from ..stores.base import Store, TurnRef
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
-from .signals import asks, mentioned, near_dates, neighbour_bonus, recency, zscores
+from .signals import asks, mentioned, near_dates, neighbour_bonus, recency, substance, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
@@ -70,7 +70,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
-    cluster, summary, recency; a penalty for questions) and MMR. Every candidate gets its
+    cluster, summary, recency, length; a penalty for questions) and MMR. Every candidate gets its
     exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
     in-memory index), not the database. The best ``limit`` are returned (all by default);
     the whole pool is scored either way, on light turn refs: only the turns returned are
@@ -155,6 +155,7 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
                                                             ranges).values())) if ranges
                  else np.zeros(n)),
         "question": (settings.w_question, -np.array([float(asks(t.content)) for t in refs])),
+        "length": (settings.w_length, substance([t.content for t in refs])),
     }, membership
 
 
