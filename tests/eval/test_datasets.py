@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -66,6 +67,16 @@ def test_longmemeval_sorts_sessions_hides_ids_and_flags() -> None:
     assert "answer_" not in everything and "sess_" not in everything
     assert abstention.probes[0].apart == "abstention"
     assert first.owner["user_id"] != abstention.owner["user_id"]
+
+
+def test_longmemeval_leaves_out_turns_with_no_text(tmp_path: Path) -> None:
+    data = json.loads((FIX / "eval_longmemeval.json").read_text(encoding="utf-8"))[:1]
+    data[0]["haystack_sessions"][0].append({"role": "assistant", "content": "  "})
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    (episode,) = load("longmemeval", path)
+    assert all(u.text.strip() for u in episode.units)
+    assert len(episode.units) == sum(len(s) for s in data[0]["haystack_sessions"]) - 1
 
 
 def test_madial_memories_are_units_and_the_dialogue_is_the_query() -> None:

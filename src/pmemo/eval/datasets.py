@@ -213,7 +213,8 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
 
 
 def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode]:
-    """One episode per question; sessions sorted by date, uids ``S<i>:T<j>`` (no upstream ids)."""
+    """One episode per question; sessions sorted by date, uids ``S<i>:T<j>`` (no upstream ids).
+    A turn with no text (a few upstream) is left out: no memory stores an empty message."""
     episodes: list[Episode] = []
     for q in _read_json(path)[:limit]:
         sessions = sorted(
@@ -232,6 +233,8 @@ def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode
             if sid in answer_ids:
                 ev_sessions.append(skey)
             for j, turn in enumerate(turns, start=1):
+                if not str(turn["content"]).strip():
+                    continue
                 uid = f"{skey}:T{j}"
                 units.append(
                     Unit(
