@@ -64,7 +64,7 @@ class Settings:
     w_speaker: float = 0.6
     w_date: float = 2.0
     w_length: float = 0.3  # turns with more to say hold more facts (up to ~40 tokens)
-    w_question: float = 0.6  # penalty: a turn that only asks holds fewer facts than one that tells
+    w_question: float = 0.6  # penalty: a short question holds fewer facts than a turn that tells
     w_diversity: float = 1.0
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"

@@ -122,3 +122,11 @@ def test_a_turn_with_more_to_say_gets_more_of_the_length_bonus():
     short, told, zh, long = substance(["Wow!", "I adopted a puppy named Toby last week.",
                                        "我上周领养了一只小狗。", "x" * 1000]).tolist()
     assert short < zh < told < long == 1.0  # English and Chinese on one scale, saturating
+
+
+def test_a_long_request_is_not_penalised_as_a_question():
+    from pmemo.retrieval.signals import only_asks
+
+    request = "I adopted a puppy named Toby last week from the shelter on Elm Street, " * 6 + "what food?"
+    short, long, told = only_asks(["What about you?", request, "Toby is great."]).tolist()
+    assert short > 0.9 and long == 0.0 and told == 0.0

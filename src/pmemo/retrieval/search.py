@@ -14,7 +14,7 @@ from ..stores.base import Store, TurnRef
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
-from .signals import asks, mentioned, near_dates, neighbour_bonus, recency, substance, zscores
+from .signals import mentioned, near_dates, neighbour_bonus, only_asks, recency, substance, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
@@ -143,6 +143,7 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
                             position.get((t.scope_key, t.session, t.step + 1), -1)) for t in refs])
     named = mentioned({t.actor for t in refs if t.actor}, query)
     ranges = date_ranges(query)
+    texts = [t.content for t in refs]
     return {
         "cluster": (settings.w_cluster, in_cluster),
         "summary": (settings.w_summary, np.array([covered.get(t.id, 0.0) for t in refs]) if covered
@@ -154,8 +155,8 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
         "date": (settings.w_date, np.array(list(near_dates(dict(enumerate(t.day for t in refs)),
                                                             ranges).values())) if ranges
                  else np.zeros(n)),
-        "question": (settings.w_question, -np.array([float(asks(t.content)) for t in refs])),
-        "length": (settings.w_length, substance([t.content for t in refs])),
+        "question": (settings.w_question, -only_asks(texts)),
+        "length": (settings.w_length, substance(texts)),
     }, membership
 
 

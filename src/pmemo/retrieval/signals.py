@@ -107,6 +107,17 @@ def substance(texts: Sequence[str], full_bytes: int = 160) -> np.ndarray:
     return np.minimum(np.array([len(t.encode()) for t in texts], dtype=float) / full_bytes, 1.0)
 
 
+def only_asks(texts: Sequence[str]) -> np.ndarray:
+    """How much each turn only asks: 1 for a short question ("What about you?"), fading to
+    0 at ~100 tokens (400 bytes), where a question tells as it asks ("I adopted a puppy
+    last week and … what food should I buy?"); 0 for a turn that does not end by asking.
+
+    >>> only_asks(["What about you?", "I went. You?!", "Lisbon, in May.", "x" * 399 + "?"]).round(3).tolist()
+    [0.962, 0.0, 0.0, 0.0]
+    """
+    return np.array([float(asks(t)) for t in texts]) * (1.0 - substance(texts, 400))
+
+
 def near_dates(days: Mapping[K, date], ranges: Sequence[tuple[date, date]],
                slack_days: int = 7) -> dict[K, float]:
     """1 for a day inside one of ``ranges``, falling to 0 at ``slack_days`` outside it
