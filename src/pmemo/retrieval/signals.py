@@ -10,6 +10,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from ..text.segment import MEDIA_CAPTION
+
 K = TypeVar("K")
 
 
@@ -83,17 +85,14 @@ def mentioned(names: set[str], text: str) -> set[str]:
             if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}
 
 
-_MEDIA = re.compile(r"\[(?:image|photo|video|file)[^\]]*\]\s*$", re.IGNORECASE)
-
-
 def asks(text: str) -> bool:
-    """Whether a turn ends by asking (a trailing media caption aside): "what about you?"
+    """Whether a turn ends by asking (media captions aside): "what about you?"
     passes relevance to the answer after it rather than holding the fact itself.
 
     >>> asks("Did you go? [image: a beach]"), asks("你去了吗？"), asks("I went. Why not?!")
     (True, True, False)
     """
-    return _MEDIA.sub("", text).rstrip().endswith(("?", "？"))
+    return MEDIA_CAPTION.sub("", text).rstrip().endswith(("?", "？"))
 
 
 def substance(texts: Sequence[str], full_bytes: int = 160) -> np.ndarray:

@@ -99,6 +99,10 @@ def bigrams(text: str) -> list[str]:
     return out
 
 
+# a shared picture's or file's caption, as chats log it: "[image: a photo of a beach]"
+MEDIA_CAPTION = re.compile(r"\[(?:image|photo|video|file):[^\]]*\]", re.IGNORECASE)
+
+
 def segment(text: str) -> str:
     """Text as space-separated tokens (words, plus Chinese bigrams), for an FTS5 index."""
     return " ".join([*tokens(text), *bigrams(text)])

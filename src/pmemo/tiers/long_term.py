@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ..text.segment import segment
+from ..text.segment import MEDIA_CAPTION, segment
 
-_MEDIA = re.compile(r"\[(?:image|photo|video|file):[^\]]*\]", re.IGNORECASE)  # shared-media captions
 _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 
 
@@ -50,7 +49,7 @@ def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[flo
 def _telling(text: str) -> tuple[float, str] | None:
     """A turn's sentence with the most content words, and how many (a question: half)."""
     scored = [(len(set(segment(s).split())) * (0.5 if s.endswith(("?", "？")) else 1.0), s)
-              for s in sentences(_MEDIA.sub(" ", text)) if s in text]  # verbatim only
+              for s in sentences(MEDIA_CAPTION.sub(" ", text)) if s in text]  # verbatim only
     return max(scored, key=lambda p: p[0]) if scored else None
 
 
