@@ -10,7 +10,6 @@ import logging
 import numpy as np
 
 from ..config import Settings
-from ..embedders.base import normalise
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Cluster, KeyLine, Scope, Summary, Turn
@@ -101,7 +100,8 @@ class Tiers:
         centre = vectors.mean(axis=0)
         centrality = [float(v @ centre) for v in vectors]
         pairs = [(t.actor or t.role, t.content) for t in turns]
-        return extractive_summary(pairs, centrality, limit), "extractive", normalise(centre)
+        summary = extractive_summary(pairs, centrality, limit)
+        return summary, "extractive", mid_term.centroid_of(vectors)
 
     def add_summary(self, turns: list[Turn]) -> Summary:
         return self.add_summaries([turns])[0][0]
@@ -129,7 +129,7 @@ class Tiers:
         """A stored summary's vector made anew (after an embedder change), as when it was made."""
         turns = self.store.get_turns(summary.source_ids)
         if summary.method == "extractive" and turns:
-            return normalise(self.embed.passages([t.indexed for t in turns.values()]).mean(axis=0))
+            return mid_term.centroid_of(self.embed.passages([t.indexed for t in turns.values()]))
         return self.embed.passages([summary.text])[0]
 
     def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:

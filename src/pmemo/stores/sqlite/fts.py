@@ -65,14 +65,21 @@ def match(token: str, terms: list[str]) -> str:
 def insert(conn: sqlite3.Connection, turn_id: int, scope_key: str, text: str,
            before: str | None) -> None:
     """Index one new turn: its segmented ``text`` and the content of the turn ``before`` it."""
+    _put(conn, [_row(turn_id, scope_key, text, before)])
+
+
+def _row(turn_id: int, scope_key: str, text: str, before: str | None) -> tuple[int, str, str]:
     token = scope_token(scope_key)
-    conn.execute("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
-                 (turn_id, body(token, text), body(token, segment(before)) if before else ""))
+    return turn_id, body(token, text), body(token, segment(before)) if before else ""
 
 
-def _row(r: sqlite3.Row | tuple) -> tuple[int, str, str]:
-    token = scope_token(r[1])
-    return r[0], body(token, turn_text(r[2], r[3])), body(token, segment(r[4])) if r[4] else ""
+def _from_turns(rows: list[sqlite3.Row]) -> list[tuple[int, str, str]]:
+    """Index rows for rows of ``_ROWS``."""
+    return [_row(r[0], r[1], turn_text(r[2], r[3]), r[4]) for r in rows]
+
+
+def _put(conn: sqlite3.Connection, rows: list[tuple[int, str, str]]) -> None:
+    conn.executemany("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)", rows)
 
 
 def reindex(conn: sqlite3.Connection, ids: list[int]) -> None:
@@ -81,8 +88,7 @@ def reindex(conn: sqlite3.Connection, ids: list[int]) -> None:
         chunk = ids[start : start + 500]
         conn.executemany("DELETE FROM turns_fts WHERE rowid=?", [(i,) for i in chunk])
         rows = conn.execute(f"{_ROWS} WHERE t.id IN ({','.join('?' * len(chunk))})", chunk)
-        conn.executemany("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
-                         [_row(r) for r in rows.fetchall()])
+        _put(conn, _from_turns(rows.fetchall()))
 
 
 def following(conn: sqlite3.Connection, ids: list[int]) -> list[int]:
@@ -113,8 +119,7 @@ def ensure_current(conn: sqlite3.Connection) -> int:
         if rows:
             log.warning("re-indexing %d turns for lexical search (segmentation version %s)",
                         len(rows), FTS_VERSION)
-        conn.executemany("INSERT INTO turns_fts(rowid, body, context) VALUES(?,?,?)",
-                         [_row(r) for r in rows])
+        _put(conn, _from_turns(rows))
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)",
                      (META_KEY, str(FTS_VERSION)))
     except BaseException:

@@ -237,13 +237,14 @@ class SQLiteStore(ProfileStore):
     def delete_turns(self, ids: list[int]) -> int:
         with self._tx() as conn:
             count = 0
+            gone = set(ids)
             after = fts.following(conn, ids)  # their words are these turns' context
             for turn_id in ids:
                 count += conn.execute("DELETE FROM turns WHERE id=?", (turn_id,)).rowcount
                 conn.execute("DELETE FROM turns_fts WHERE rowid=?", (turn_id,))
                 conn.execute("DELETE FROM vectors WHERE kind='turn' AND ref=?", (turn_id,))
                 conn.execute("DELETE FROM cluster_members WHERE turn_id=?", (turn_id,))
-            fts.reindex(conn, [i for i in after if i not in set(ids)])
+            fts.reindex(conn, [i for i in after if i not in gone])
             return count
 
     # ---- vectors -------------------------------------------------------------------------
