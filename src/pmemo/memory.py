@@ -116,6 +116,7 @@ class Memory:
                 await self._task
             self._task = None
         await self._worker.settle()
+        await asyncio.to_thread(self._retriever.close)
         self._store.close()
 
     async def __aenter__(self) -> Memory:
