@@ -116,18 +116,18 @@ class E5Embedder:
         vec = _on_engine_thread(self._query, text[:CHUNK_CHARS], threads)
         return np.asarray(vec, dtype=np.float32).reshape(-1)
 
-    def _query(self, text: str, threads: int) -> Any:
-        """On the engine thread, whose OpenMP thread count this sets (a batch of passages is
-        split by text, not by layer, so it keeps every core)."""
+    def _use_threads(self, threads: int) -> None:
+        """On the engine thread: OpenMP's thread count belongs to the thread that calls it."""
         if threads != self._threads and self._omp is not None:
             self._omp.omp_set_num_threads(threads)
             self._threads = threads
+
+    def _query(self, text: str, threads: int) -> Any:
+        self._use_threads(threads)
         return self._model.query(text)
 
     def _passages(self, pieces: list[str]) -> Any:
-        if self._threads != self._cores and self._omp is not None:
-            self._omp.omp_set_num_threads(self._cores)
-            self._threads = self._cores
+        self._use_threads(self._cores)  # a batch is split by text, not by layer: every core
         return self._model.passage(pieces)
 
     def token_count(self, text: str) -> int:
