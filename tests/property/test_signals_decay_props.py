@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,6 +73,17 @@ def test_neighbour_bonus_is_best_neighbour(case):
     for k in range(len(scores)):
         expected = max((scores[n] for n in neighbours[k] if n >= 0), default=0.0)
         assert out[k] == expected
+
+
+@given(st.lists(st.floats(0, 1), max_size=15).flatmap(_with_neighbours),
+       st.tuples(st.floats(0, 1), st.floats(0, 1)))
+def test_neighbour_bonus_scales_each_neighbour_by_its_reach(case, reach):
+    scores, neighbours = case
+    out = neighbour_bonus(np.array(scores), np.array(neighbours, dtype=int).reshape(len(scores), 2),
+                          list(reach))
+    for k in range(len(scores)):
+        passed = [reach[j] * scores[n] for j, n in enumerate(neighbours[k]) if n >= 0]
+        assert out[k] == pytest.approx(max(passed, default=0.0))
 
 
 @given(nonneg, nonneg, nonneg, half_lives)

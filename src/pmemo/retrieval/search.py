@@ -20,6 +20,10 @@ from .vector_index import VectorIndex
 POOL = 100  # candidates per retriever
 MMR_DEPTH = 40
 SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring turns join the pool
+# what a candidate passes on to the turns 1 and 2 steps before and after it: a fact is often
+# told over a question, its answer and a follow-up ("anywhere you'd recommend?" → "Barcelona!"
+# → "We loved the Sagrada Familia.")
+NEIGHBOUR_REACH = {-1: 1.0, 1: 1.0, -2: 0.8, 2: 0.8}
 # turn ids → (the ids found, their vectors as rows): VectorIndex.vectors for one scope
 VectorLookup = Callable[[list[int]], tuple[list[int], np.ndarray]]
 
@@ -76,9 +80,9 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     the whole pool is scored either way, on light turn refs: only the turns returned are
     read whole."""
     refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector])
-    # an answer often sits one turn after the question that matches ("anywhere you'd
-    # recommend?" → "Barcelona!"): the best candidates bring their neighbours along
-    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]], radius=1))
+    # the best candidates bring the turns around them along (NEIGHBOUR_REACH)
+    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]],
+                                radius=max(NEIGHBOUR_REACH)))
     if session_id is not None:
         refs = {i: t for i, t in refs.items() if t.session == session_id}
     if not refs:
@@ -139,8 +143,8 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
         for turn_id in sources:
             covered[turn_id] = max(covered.get(turn_id, 0.0), min(max(strength, 0.0), 1.0))
     position = {t[1:4]: k for k, t in enumerate(refs)}  # (scope key, session, step) → position
-    neighbours = np.array([(position.get((t.scope_key, t.session, t.step - 1), -1),
-                            position.get((t.scope_key, t.session, t.step + 1), -1)) for t in refs])
+    neighbours = np.array([[position.get((t.scope_key, t.session, t.step + d), -1)
+                            for d in NEIGHBOUR_REACH] for t in refs])
     named = mentioned({t.actor for t in refs if t.actor}, query)
     ranges = date_ranges(query)
     texts = [t.content for t in refs]
@@ -148,7 +152,8 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
         "cluster": (settings.w_cluster, in_cluster),
         "summary": (settings.w_summary, np.array([covered.get(t.id, 0.0) for t in refs]) if covered
                     else np.zeros(n)),
-        "neighbour": (settings.w_neighbour, neighbour_bonus(np.maximum(base, 0.0), neighbours)),
+        "neighbour": (settings.w_neighbour, neighbour_bonus(np.maximum(base, 0.0), neighbours,
+                                                            list(NEIGHBOUR_REACH.values()))),
         "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
         "speaker": (settings.w_speaker, np.array([float(t.actor in named) for t in refs]) if named
                     else np.zeros(n)),

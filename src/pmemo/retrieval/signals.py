@@ -57,22 +57,25 @@ def recency(times: np.ndarray) -> np.ndarray:
     return above_floor(times)
 
 
-def neighbour_bonus(scores: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+def neighbour_bonus(scores: np.ndarray, neighbours: np.ndarray,
+                    reach: Sequence[float] | None = None) -> np.ndarray:
     """Each candidate's best neighbouring candidate's score: context often spans adjacent turns.
 
     ``neighbours[i]`` holds the positions of candidate i's neighbours, -1 where there is
-    none; scores are finite.
+    none; scores are finite and not negative. ``reach[j]`` scales what the j-th neighbour
+    passes on (a turn two steps away counts for less than the next one); 1 by default.
 
     >>> neighbour_bonus(np.array([0.5, 0.9, 0.2]), np.array([[-1, 1], [0, 2], [1, -1]])).tolist()
     [0.9, 0.5, 0.9]
+    >>> neighbour_bonus(np.array([0.5, 0.9, 0.2]), np.array([[1, 2], [0, -1], [0, 1]]), [0.5, 1.0]).tolist()
+    [0.45, 0.25, 0.9]
     """
     values = np.asarray(scores, dtype=float)
     links = np.asarray(neighbours, dtype=np.intp)
     if not len(values) or not links.size:
         return np.zeros(len(values))
-    padded = np.append(values, -np.inf)  # position -1: no neighbour
-    best = padded[links].max(axis=1)
-    return np.where(best == -np.inf, 0.0, best)
+    padded = np.append(values, 0.0)  # position -1: no neighbour, nothing passed on
+    return (padded[links] * (1.0 if reach is None else np.asarray(reach, dtype=float))).max(axis=1)
 
 
 def mentioned(names: set[str], text: str) -> set[str]:
