@@ -61,7 +61,7 @@ class Settings:
     w_neighbour: float = 0.6
     w_cluster: float = 0.05
     w_summary: float = 0.1
-    w_speaker: float = 0.6
+    w_speaker: float = 1.5  # a question that names a speaker is mostly about what they said
     w_date: float = 2.0
     w_length: float = 0.3  # turns with more to say hold more facts (up to ~40 tokens)
     w_question: float = 0.6  # penalty: a short question holds fewer facts than a turn that tells
