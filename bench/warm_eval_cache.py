@@ -1,6 +1,6 @@
 """Fill `pmemo eval`'s embedding cache for a dataset ahead of the run, question by question.
 
-    nice python bench/warm_eval_cache.py longmemeval ../shared/data/longmemeval_s_dev.json [--limit N]
+    nice python bench/warm_eval_cache.py longmemeval DATA/longmemeval_s_dev.json [--limit N]
 
 LongMemEval-S's haystacks are ~500 long turns per question: on a new 2-core machine the
 first full run embeds ~24k of them (about 2 minutes a question). This embeds each unit as
