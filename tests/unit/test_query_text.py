@@ -49,10 +49,10 @@ def test_turns_near_a_named_date_score_by_distance():
 
     from pmemo.retrieval.signals import near_dates
 
-    days = {"in": date(2023, 7, 2), "near": date(2023, 7, 5), "far": date(2023, 8, 1)}
-    got = near_dates(days, [(date(2023, 7, 1), date(2023, 7, 2))])
-    assert got["in"] == 1.0 and 0.0 < got["near"] < 1.0 and got["far"] == 0.0
-    assert near_dates(days, []) == {"in": 0.0, "near": 0.0, "far": 0.0}
+    days = [date(2023, 7, 2), date(2023, 7, 5), date(2023, 8, 1)]  # in, near, far
+    inside, near, far = near_dates(days, [(date(2023, 7, 1), date(2023, 7, 2))]).tolist()
+    assert inside == 1.0 and 0.0 < near < 1.0 and far == 0.0
+    assert near_dates(days, []).tolist() == [0.0, 0.0, 0.0]
 
 
 def test_relative_dates_resolve_against_when_they_were_said():

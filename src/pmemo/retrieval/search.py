@@ -157,8 +157,7 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
         "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
         "speaker": (settings.w_speaker, np.array([float(t.actor in named) for t in refs]) if named
                     else np.zeros(n)),
-        "date": (settings.w_date, np.array(list(near_dates(dict(enumerate(t.day for t in refs)),
-                                                            ranges).values())) if ranges
+        "date": (settings.w_date, near_dates([t.day for t in refs], ranges) if ranges
                  else np.zeros(n)),
         "question": (settings.w_question, -only_asks(texts)),
         "length": (settings.w_length, substance(texts)),

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
-from typing import TypeVar
 
 import numpy as np
 
 from ..text.segment import MEDIA_CAPTION
-
-K = TypeVar("K")
 
 
 def zscores(scores: np.ndarray) -> np.ndarray:
@@ -67,7 +64,8 @@ def neighbour_bonus(scores: np.ndarray, neighbours: np.ndarray,
 
     >>> neighbour_bonus(np.array([0.5, 0.9, 0.2]), np.array([[-1, 1], [0, 2], [1, -1]])).tolist()
     [0.9, 0.5, 0.9]
-    >>> neighbour_bonus(np.array([0.5, 0.9, 0.2]), np.array([[1, 2], [0, -1], [0, 1]]), [0.5, 1.0]).tolist()
+    >>> scores, neighbours = np.array([0.5, 0.9, 0.2]), np.array([[1, 2], [0, -1], [0, 1]])
+    >>> neighbour_bonus(scores, neighbours, reach=[0.5, 1.0]).tolist()
     [0.45, 0.25, 0.9]
     """
     values = np.asarray(scores, dtype=float)
@@ -120,18 +118,19 @@ def only_asks(texts: Sequence[str]) -> np.ndarray:
     return np.array([float(asks(t)) for t in texts]) * (1.0 - substance(texts, 400))
 
 
-def near_dates(days: Mapping[K, date], ranges: Sequence[tuple[date, date]],
-               slack_days: int = 7) -> dict[K, float]:
-    """1 for a day inside one of ``ranges``, falling to 0 at ``slack_days`` outside it
+def near_dates(days: Sequence[date], ranges: Sequence[tuple[date, date]],
+               slack_days: int = 7) -> np.ndarray:
+    """For each day, 1 inside one of ``ranges``, falling to 0 at ``slack_days`` outside it
     (what happened "last week" is told a few days later).
 
-    >>> near_dates({"a": date(2023, 7, 9), "b": date(2023, 7, 20)}, [(date(2023, 7, 1), date(2023, 7, 2))])
-    {'a': 0.0, 'b': 0.0}
-    >>> near_dates({"a": date(2023, 7, 5), "b": date(2023, 7, 2)}, [(date(2023, 7, 1), date(2023, 7, 2))])
-    {'a': 0.5714285714285714, 'b': 1.0}
+    >>> early_july = [(date(2023, 7, 1), date(2023, 7, 2))]
+    >>> near_dates([date(2023, 7, 9), date(2023, 7, 20)], early_july).tolist()
+    [0.0, 0.0]
+    >>> near_dates([date(2023, 7, 5), date(2023, 7, 2)], early_july).tolist()
+    [0.5714285714285714, 1.0]
     """
     def closeness(day: date) -> float:
         gaps = [max((start - day).days, (day - end).days, 0) for start, end in ranges]
         return max(0.0, 1.0 - min(gaps) / slack_days) if gaps else 0.0
 
-    return {key: closeness(day) for key, day in days.items()}
+    return np.array([closeness(day) for day in days], dtype=float)
