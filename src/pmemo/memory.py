@@ -127,12 +127,10 @@ class Memory:
 
     async def drain(self, timeout: float | None = None) -> None:
         """Wait until background jobs (embedding, clustering, summaries, promotion) are done."""
-        async def wait() -> None:
+        async with asyncio.timeout(timeout):
             while await asyncio.to_thread(self._store.pending):
                 if not await self._worker.run_once():
                     await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(wait(), timeout)
 
     # ---- write --------------------------------------------------------------------------
     async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,

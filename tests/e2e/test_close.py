@@ -1,9 +1,10 @@
 """Closing a memory with a backlog stops between embedding chunks; nothing is lost."""
 
+import asyncio
 import sqlite3
 import threading
 
-from pmemo import Settings, SyncMemory
+from pmemo import Memory, Settings, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
 
 
@@ -45,3 +46,19 @@ def test_close_leaves_the_backlog_for_the_next_open(tmp_path):
         assert stats["turns"] == 64 and stats["pending_jobs"] == 0 and stats["failed_jobs"] == 0
         hit = again.search("turn number 63", user_id="u", limit=1)[0]
         assert hit.sources[0].id == turns[-1].id
+
+
+def test_close_right_after_a_wake_up_returns(tmp_path):
+    """A search that queues a promotion wakes the idle worker; a close in the same moment
+    must still stop it (asyncio.wait_for on 3.11 swallowed that cancel, and close hung)."""
+
+    async def scenario():
+        memory = await Memory.open(tmp_path, embedder="hashing")
+        await asyncio.sleep(0.2)  # the worker has found no job and waits to be woken
+        memory._worker.wake.set()
+        closing = asyncio.create_task(memory.close())
+        done, _ = await asyncio.wait({closing}, timeout=30)
+        assert closing in done, "close() hung: the worker missed its cancel"
+        await closing
+
+    asyncio.run(scenario())

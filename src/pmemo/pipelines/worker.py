@@ -7,6 +7,7 @@ and then parked as failed, and never touches the turn it was about.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from typing import Any
@@ -42,14 +43,15 @@ class Worker:
         self.stopping = threading.Event()
 
     async def run_forever(self) -> None:
-        while True:
+        while not self.stopping.is_set():
             done = await self.run_once()
             if not done:
                 self.wake.clear()
-                try:
-                    await asyncio.wait_for(self.wake.wait(), timeout=1.0)
-                except TimeoutError:
-                    pass
+                # not asyncio.wait_for: on 3.11 it swallows a cancel that comes as the event
+                # is set (a search queueing a promotion just before close), and close hangs
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):
+                        await self.wake.wait()
 
     async def run_once(self) -> int:
         async with self._busy:
