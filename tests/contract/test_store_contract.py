@@ -393,6 +393,8 @@ def test_summaries_lifecycle_and_provenance(store: Store):
     assert [s.id for s in store.summaries(owner(ALICE))] == [s1.id, s2.id]
     assert [s.id for s in store.summaries(owner(ALICE), "s2")] == [s2.id]
     assert store.get_summary(s1.id) == s1
+    assert store.get_summaries([s2.id, 999_999, s1.id, s2.id]) == {s2.id: s2, s1.id: s1}
+    assert store.get_summaries([]) == {}
     assert [s.id for s in store.summaries_with([turns[1].id])] == [s1.id]
     store.put_vectors("summary", [(s1.id, ALICE.key, vec(1, 0))], "m")
     store.update_summary(s1.id, "rebuilt", "llm", [turns[0].id])

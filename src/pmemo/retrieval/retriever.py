@@ -86,8 +86,8 @@ class Retriever:
 
     def _matching_summaries(self, scope: Scope, qvec: np.ndarray) -> list[tuple[Summary, float]]:
         found = self.indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
-        summaries = {i: self.store.get_summary(i) for i, _ in found}
-        return [(s, c) for i, c in found if (s := summaries[i]) is not None]
+        summaries = self.store.get_summaries(i for i, _ in found)
+        return [(summaries[i], c) for i, c in found if i in summaries]
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]], m: _Meaning,
               session_id: str | None, depth: int) -> Retrieved:

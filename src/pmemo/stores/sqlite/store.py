@@ -455,8 +455,16 @@ class SQLiteStore(ProfileStore):
         return [codec.summary(r, self._sources("summary", r["id"])) for r in rows]
 
     def get_summary(self, summary_id: int) -> Summary | None:
-        row = self._read.execute("SELECT * FROM summaries WHERE id=?", (summary_id,)).fetchone()
-        return codec.summary(row, self._sources("summary", summary_id)) if row else None
+        return self.get_summaries([summary_id]).get(summary_id)
+
+    def get_summaries(self, ids: Iterable[int]) -> dict[int, Summary]:
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        rows = list(self._select_in("SELECT * FROM summaries WHERE id IN ({})", [], ids))
+        sources: dict[int, list[int]] = {}
+        sql = "SELECT ref, turn_id FROM sources WHERE kind='summary' AND ref IN ({}) ORDER BY turn_id"
+        for ref, turn_id in self._select_in(sql, [], [r["id"] for r in rows]):
+            sources.setdefault(ref, []).append(turn_id)
+        return {r["id"]: codec.summary(r, tuple(sources.get(r["id"], ()))) for r in rows}
 
     def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None:
         with self._tx() as conn:
@@ -471,7 +479,7 @@ class SQLiteStore(ProfileStore):
             conn.execute("DELETE FROM vectors WHERE kind='summary' AND ref=?", (summary_id,))
 
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
-        return [s for s in (self.get_summary(i) for i in self._refs_with("summary", turn_ids)) if s]
+        return list(self.get_summaries(self._refs_with("summary", turn_ids)).values())
 
     # ---- key memory --------------------------------------------------------------------------
     def add_key(self, scope: Scope, text: str, origin: str, source_ids: list[int]) -> KeyLine:
