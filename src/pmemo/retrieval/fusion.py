@@ -1,40 +1,18 @@
-"""Score fusion (pure): several ranked candidate lists → one ranking.
+"""Score fusion (pure): per-candidate signals → one order-stable ranking.
 
-The rankings are order-stable: equal scores keep the order of first appearance (rrf) or
-the order given (best_first). Per-candidate signals are arrays, one score per position:
-a search weighs a few hundred candidates and dicts of them cost more than the arithmetic.
-
->>> rrf([[1, 2], [2, 3]])[:1]
-[(2, 0.03252247488101534)]
+Equal scores keep the order given (best_first). Per-candidate signals are arrays, one
+score per position: a search weighs a few hundred candidates and dicts of them cost more
+than the arithmetic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
 import numpy as np
 
 K = TypeVar("K", bound=Hashable)
-
-
-def rrf(rankings: Sequence[Sequence[K]], k: float = 60.0,
-        weights: Sequence[float] | None = None) -> list[tuple[K, float]]:
-    """Reciprocal rank fusion: score = Σ w / (k + rank)."""
-    weights = weights or [1.0] * len(rankings)
-    scores: dict[K, float] = {}
-    for ranking, weight in zip(rankings, weights, strict=True):
-        for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
-    return _ranked(scores)
-
-
-def max_normalised(scores: Mapping[K, float]) -> dict[K, float]:
-    """Scores divided by the best one (0..1); an empty or all-zero map stays as is."""
-    top = max(scores.values(), default=0.0)
-    if top <= 0:
-        return {key: 0.0 for key in scores}
-    return {key: max(value, 0.0) / top for key, value in scores.items()}
 
 
 def weighted(signals: Sequence[tuple[float, np.ndarray]], size: int) -> np.ndarray:
@@ -61,11 +39,6 @@ def best_first(scores: np.ndarray, ties: np.ndarray | None = None) -> np.ndarray
     values = np.asarray(scores, dtype=float)
     order = np.arange(len(values)) if ties is None else np.asarray(ties, dtype=np.intp)
     return order[np.argsort(-values[order], kind="stable")]
-
-
-def _ranked(scores: dict[K, float]) -> list[tuple[K, float]]:
-    order = {key: i for i, key in enumerate(scores)}
-    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
 
 
 def mmr(ranked: Sequence[tuple[K, float]], redundancy: np.ndarray, weight: float,
