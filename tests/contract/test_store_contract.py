@@ -332,6 +332,7 @@ def test_clusters_lifecycle_and_provenance(store: Store):
     assert store.clusters_with([999]) == []
     store.delete_cluster(other)
     assert store.get_cluster(other) is None
+    assert store.centroids(owner(ALICE))[0] == [cid]
     assert store.clusters_with([c.id]) == []
     assert [x.id for x in store.clusters(owner(ALICE))] == [cid]
     assert store.centroids(owner(BOB))[0] == []
@@ -497,5 +498,7 @@ def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
     assert store.get_cluster(gone) is None
     assert (merged.size, merged.label, merged.member_ids) == (3, "keep", (a.id, b.id, c.id))
     assert merged.hits == 1.0
+    ids, centroids = store.centroids(owner(ALICE))[:2]
+    assert ids == [keep] and np.allclose(centroids[0], vec(1, 1))
     assert store.cluster_of([b.id]) == {b.id: keep}
     assert [x.id for x in store.clusters_with([c.id])] == [keep]

@@ -27,6 +27,7 @@ from .profile_store import ProfileStore
 from .schema import migrate
 
 DB_NAME = "pmemo.db"
+CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
 class SQLiteStore(ProfileStore):
@@ -38,6 +39,10 @@ class SQLiteStore(ProfileStore):
         self._write_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        # bumped by every write transaction: a read cache is good while it is unchanged (the
+        # directory lock keeps other processes out, so every write goes through _tx)
+        self._generation = 0
+        self._centroid_cache: dict[str, tuple[int, tuple[list[int], np.ndarray, list[int]]]] = {}
         self._writer = self._connect()
         migrate(self._writer)
         fts.ensure_current(self._writer)
@@ -97,7 +102,9 @@ class SQLiteStore(ProfileStore):
             yield from self._read.execute(sql.format(",".join("?" * len(chunk))), [*args, *chunk])
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self, cached: bool = True) -> Iterator[sqlite3.Connection]:
+        """A write transaction; ``cached=False`` for one that changes nothing a read cache
+        holds (a search's cluster hit counts), so the caches stay good."""
         with self._write_lock:
             conn = self._writer
             conn.execute("BEGIN IMMEDIATE")
@@ -107,6 +114,8 @@ class SQLiteStore(ProfileStore):
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            if cached:
+                self._generation += 1
 
     def close(self) -> None:
         with self._write_lock:
@@ -375,12 +384,22 @@ class SQLiteStore(ProfileStore):
         return codec.cluster(row, self._members(cluster_id)) if row else None
 
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
+        """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
+        them, so they are kept until the next write."""
+        generation = self._generation
+        cached = self._centroid_cache.get(scope.key)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
         rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
                                   (scope.key,)).fetchall()
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32), []
-        return ([r[0] for r in rows], np.stack([codec.unblob(r[1]) for r in rows]),
-                [r[2] for r in rows])
+        matrix = (np.stack([codec.unblob(r[1]) for r in rows]) if rows
+                  else np.zeros((0, 0), dtype=np.float32))
+        matrix.flags.writeable = False
+        found = ([r[0] for r in rows], matrix, [r[2] for r in rows])
+        if len(self._centroid_cache) >= CENTROID_SCOPES:
+            self._centroid_cache.clear()
+        self._centroid_cache[scope.key] = (generation, found)
+        return found
 
     def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
         sql = "SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({})"
@@ -413,7 +432,7 @@ class SQLiteStore(ProfileStore):
         from ...tiers.decay import decayed
 
         out = {}
-        with self._tx() as conn:
+        with self._tx(cached=False) as conn:  # hits are not among the cached centroids
             for cid in cluster_ids:
                 row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
                 if row:

@@ -1,0 +1,41 @@
+"""SQLite keeps a scope's centroids between writes (every search reads them); a search's
+hit count does not drop them, any other write does."""
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from pmemo.models import Scope
+from pmemo.stores.base import NewTurn
+from pmemo.stores.sqlite.store import SQLiteStore
+from pmemo.text.segment import segment
+
+ALICE = Scope.of(user_id="alice", session_id="s1")
+OWNER = ALICE.owner_scope()
+NOW = datetime(2024, 5, 1, tzinfo=UTC)
+
+
+def unit(*values: float) -> np.ndarray:
+    v = np.array(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
+    store = SQLiteStore.open(tmp_path)
+    try:
+        a, b = store.add_turns([NewTurn(ALICE, "user", text, None, NOW, {}, segment(text))
+                                for text in ("first", "second")])
+        cid = store.add_cluster(OWNER, unit(1, 0), [a.id], "first")
+        first = store.centroids(OWNER)
+        store.add_hits([cid], 1000.0, 86400.0)  # what a search writes
+        assert store.centroids(OWNER) is first
+        with pytest.raises(ValueError):
+            first[1][0, 0] = 0.5  # shared between searches: read-only
+        store.join_cluster(cid, b.id, unit(1, 1), None)
+        ids, centroids, sizes = store.centroids(OWNER)
+        assert ids == [cid] and sizes == [2] and np.allclose(centroids[0], unit(1, 1))
+        store.delete_cluster(cid)
+        assert store.centroids(OWNER)[0] == []
+    finally:
+        store.close()
