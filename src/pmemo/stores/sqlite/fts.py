@@ -35,7 +35,9 @@ META_KEY = "fts_version"
 # bm25 weight of the previous turn's words, below the turn's own (1.0); LoCoMo dev R@10 and
 # context recall: 0.25-1.5 measured, 0.8-1.0 best
 CONTEXT_WEIGHT = 0.8
-RANK = f"bm25(1.0, {CONTEXT_WEIGHT})"
+# the score, as a call: ORDER BY it is ~30% quicker than ranking by a `rank MATCH` setting,
+# with the same scores and order
+BM25 = f"bm25(turns_fts, 1.0, {CONTEXT_WEIGHT})"
 
 # each turn with the content of the turn before it in its session (NULL for the first)
 _ROWS = ("SELECT t.id, t.scope_key, t.actor, t.content, (SELECT p.content FROM turns p"

@@ -234,13 +234,13 @@ class SQLiteStore(ProfileStore):
         query = fts.match(fts.scope_token(scope.key), terms)
         if session_id is None:
             rows = self._read.execute(
-                "SELECT rowid, rank FROM turns_fts WHERE turns_fts MATCH ? AND rank MATCH ?"
-                " ORDER BY rank LIMIT ?", (query, fts.RANK, limit))
+                f"SELECT rowid, {fts.BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
+                " ORDER BY score LIMIT ?", (query, limit))
         else:
             rows = self._read.execute(
-                "SELECT f.rowid, f.rank FROM turns_fts f JOIN turns t ON t.id=f.rowid"
-                " WHERE turns_fts MATCH ? AND f.rank MATCH ? AND t.session=? ORDER BY f.rank LIMIT ?",
-                (query, fts.RANK, session_id, limit))
+                f"SELECT f.rowid, {fts.BM25} AS score FROM turns_fts f JOIN turns t ON t.id=f.rowid"
+                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY score LIMIT ?",
+                (query, session_id, limit))
         return [(r[0], -r[1]) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:
