@@ -143,6 +143,18 @@ def test_list_last_turn_at(store: Store):
     assert sorted(store.turn_ids(owner(ALICE), "s2")) == [turns[-1].id]
 
 
+def test_actors_are_the_scopes_speakers_and_go_with_their_turns(store: Store):
+    ann, _, bo, _ = store.add_turns([new(ALICE, "a", 0, actor="Ann"), new(ALICE, "b", 1),
+                                     new(ALICE_S2, "c", 2, actor="Bo"),
+                                     new(BOB, "d", 3, actor="Cy")])
+    store.add_turns([new(ALICE, "e", 4, actor="Ann")])
+    assert store.actors(owner(ALICE)) == ["Ann", "Bo"]
+    assert store.actors(owner(BOB)) == ["Cy"]
+    store.delete_turns([bo.id])
+    assert store.actors(owner(ALICE)) == ["Ann"]  # nothing of a deleted speaker stays behind
+    assert store.actors(owner(TEAM)) == []
+
+
 def test_sessions_and_owners(store: Store):
     store.add_turns(
         [

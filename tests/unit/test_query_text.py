@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pmemo.pipelines.embedding import query_views
 from pmemo.retrieval.hits import overlap
-from pmemo.retrieval.signals import mentioned
+from pmemo.retrieval.signals import mentioned, without_speakers
 from pmemo.text.segment import query_terms, segment, tokens
 
 
@@ -30,6 +30,41 @@ def test_mentioned_speakers_are_whole_names_in_any_case_and_script():
     names = {"Mei", "Meiling", "李雷", "Jo"}
     assert mentioned(names, "what did MEI and 李雷说 say?") == {"Mei", "李雷"}
     assert mentioned(names, "Joanna's plans") == set()
+
+
+def test_the_meaning_search_reads_the_query_without_the_speakers_it_names():
+    two = ["Caroline", "Melanie", "李雷", "韩梅梅"]
+    assert without_speakers("What do Melanie's kids like?", two) == "What do kids like?"
+    assert without_speakers("李雷说了什么？", two) == "说了什么？"
+    labels = "MELANIE and caroline: who painted?"  # a transcript label stays
+    assert without_speakers(labels, two) == "and caroline: who painted?"
+    transcript = "Melanie: I paint.\nCaroline: Nice!"
+    assert without_speakers(transcript, two) == transcript
+    assert without_speakers("Melanie", two) == "Melanie"  # nothing else to search for
+    alone = "What do Melanie's kids like?"  # one speaker: nothing to tell apart
+    assert without_speakers(alone, ["Melanie"]) == alone
+
+
+def test_a_search_embeds_the_question_without_the_speakers_it_names(tmp_path):
+    from pmemo import SyncMemory
+    from pmemo.embedders.hashing import HashingEmbedder
+
+    class Recording(HashingEmbedder):
+        def __init__(self):
+            super().__init__()
+            self.queries = []
+
+        def embed_query(self, text):
+            self.queries.append(text)
+            return super().embed_query(text)
+
+    embedder = Recording()
+    with SyncMemory.open(tmp_path, embedder=embedder) as mem:
+        mem.add(user_id="u", session_id="a", actor="Melanie", content="We went camping.")
+        mem.search("Where did Melanie camp?", user_id="u")
+        mem.add(user_id="u", session_id="a", actor="Caroline", content="Sounds fun!")
+        mem.search("Where has Melanie camped?", user_id="u")
+    assert embedder.queries == ["Where did Melanie camp?", "Where has camped?"]
 
 
 def test_dates_a_query_names_become_ranges():

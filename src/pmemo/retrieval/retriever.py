@@ -29,6 +29,7 @@ from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from .search import ClusterRecall, by_meaning, fuse, lexical
+from .signals import without_speakers
 from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
@@ -79,7 +80,7 @@ class Retriever:
         return self._rank(query, scope, keywords.result(), meaning, session_id, depth)
 
     def _by_meaning(self, query: str, scope: Scope, session_id: str | None) -> _Meaning:
-        qvec = self.embed.query(query)
+        qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
                                       session_id)
         return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec))

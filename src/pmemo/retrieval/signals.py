@@ -86,6 +86,31 @@ def mentioned(names: set[str], text: str) -> set[str]:
             if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}
 
 
+def without_speakers(query: str, speakers: Sequence[str]) -> str:
+    """The query as the meaning search reads it: with several speakers in the scope, the
+    ones it names are taken out (possessive too), since the speaker signal matches who and
+    a stored turn reads "Name: what they said", so a name in the query would make every turn
+    of that speaker look alike. A transcript label ("Bo: where?") stays; a query that is
+    nothing but names stays whole.
+
+    >>> without_speakers("What did Mei's kids like? Ask Bo.", ["Bo", "Mei", "Li"])
+    'What did kids like? Ask .'
+    >>> pair = ["Bo", "Mei"]
+    >>> without_speakers("Mei: where was it?", pair), without_speakers("Mei?", pair)
+    ('Mei: where was it?', 'Mei?')
+    >>> without_speakers("What did Mei like?", ["Mei"])  # one speaker: nothing to tell apart
+    'What did Mei like?'
+    """
+    named = mentioned(set(speakers), query) if len(speakers) > 1 else set()
+    if not named:
+        return query
+    names = "|".join(re.escape(n) for n in sorted(named, key=len, reverse=True))
+    left = re.sub(rf"(?<![a-z0-9])(?:{names})(?:['’]s)?(?![a-z0-9])(?!\s*[:：])", "", query,
+                  flags=re.IGNORECASE)
+    left = re.sub(r"[ \t]{2,}", " ", left).strip()
+    return left if re.search(r"\w", left) else query
+
+
 def asks(text: str) -> bool:
     """Whether a turn ends by asking (media captions aside): "what about you?"
     passes relevance to the answer after it rather than holding the fact itself.

@@ -192,6 +192,10 @@ MIGRATIONS: list[str] = [
     CREATE VIRTUAL TABLE turns_fts USING fts5(body, context, tokenize='unicode61');
     DELETE FROM meta WHERE key='fts_version';
     """,
+    # a scope's speakers, read by every search (SQLiteStore.actors)
+    """
+    CREATE INDEX turns_actor ON turns(scope_key, actor);
+    """,
 ]
 
 

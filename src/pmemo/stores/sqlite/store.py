@@ -206,6 +206,15 @@ class SQLiteStore(ProfileStore):
             " FROM json_each(?) j", (scope.key, json.dumps(list(set(sessions)))))
         return {r[0]: r[1] or 0 for r in rows}
 
+    def actors(self, scope: Scope) -> list[str]:
+        # one index seek per speaker (turns_actor), not a read of every turn: a search asks
+        rows = self._read.execute(
+            "WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=:s"
+            " UNION ALL SELECT (SELECT MIN(actor) FROM turns WHERE scope_key=:s AND actor>a.actor)"
+            " FROM a WHERE a.actor IS NOT NULL) SELECT actor FROM a WHERE actor IS NOT NULL",
+            {"s": scope.key})
+        return [r[0] for r in rows]
+
     def sessions(self, scope: Scope) -> list[dict[str, Any]]:
         rows = self._read.execute(
             "SELECT session, COUNT(*) n, MIN(ts) first, MAX(ts) last, MAX(step) steps FROM turns"
