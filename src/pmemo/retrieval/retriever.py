@@ -1,11 +1,13 @@
 """One retrieval end to end: the tier reads, fusion and hits, in one trip off the event loop.
 
-The trip's thread embeds the query and reads what the vector finds (turns, clusters,
+The trip's thread embeds the query, then reads what the vector finds (turns, clusters,
 summaries: each well under a millisecond, so together) while the keyword search runs on a
 thread of the retriever's own; then it fuses, builds hits and counts the recalled clusters'
-hits. Each trip costs a thread wake-up and an event-loop wake-up, which on a busy 2-core
-box cost about as much as one of those reads: three trips (keywords, meaning, fusion) took
-~1 ms more per search than one.
+hits. The keyword search waits for the embedding: beside e5's threads on a 2-core box it
+slowed the embedding by 3-4 ms (100k-turn store), more than it saved. Each trip costs a
+thread wake-up and an event-loop wake-up, which on a busy 2-core box cost about as much as
+one of those reads: three trips (keywords, meaning, fusion) took ~1 ms more per search than
+one.
 
 Derived hits (summaries, key lines) are ranked without their source turns; only the ones
 a caller keeps get them (``with_sources``): a key line promoted from a cluster comes from
@@ -17,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,20 +69,19 @@ class Retriever:
     async def retrieve(self, query: str, scope: Scope, session_id: str | None,
                        depth: int) -> Retrieved:
         """Turn hits (the best ``depth``), derived hits, and the hit counts recorded."""
+        return await asyncio.to_thread(self._retrieve, query, scope, session_id, depth)
+
+    def _retrieve(self, query: str, scope: Scope, session_id: str | None,
+                  depth: int) -> Retrieved:
+        qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
         keywords = self._keywords.submit(lexical, self.store, scope, query, session_id)
         try:
-            return await asyncio.to_thread(self._retrieve, query, scope, keywords, session_id,
-                                           depth)
+            meaning = self._by_meaning(qvec, scope, session_id)
+            return self._rank(query, scope, keywords.result(), meaning, session_id, depth)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
-    def _retrieve(self, query: str, scope: Scope, keywords: Future[list[tuple[int, float]]],
-                  session_id: str | None, depth: int) -> Retrieved:
-        meaning = self._by_meaning(query, scope, session_id)
-        return self._rank(query, scope, keywords.result(), meaning, session_id, depth)
-
-    def _by_meaning(self, query: str, scope: Scope, session_id: str | None) -> _Meaning:
-        qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
+    def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
                                       session_id)
         return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec))
