@@ -82,8 +82,13 @@ def mentioned(names: set[str], text: str) -> set[str]:
     >>> sorted(mentioned({"Mei", "Bo", "李雷", "韩梅梅"}, "What did mei tell 李雷说 about Bob?"))
     ['Mei', '李雷']
     """
-    return {name for name in names
-            if re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text, re.IGNORECASE)}
+    return {name for name in names if re.search(_whole(re.escape(name)), text, re.IGNORECASE)}
+
+
+def _whole(pattern: str) -> str:
+    """``pattern`` as a whole word: no Latin letter or digit right before or after it
+    (Chinese has no spaces, so "李雷说" still mentions 李雷)."""
+    return rf"(?<![a-z0-9]){pattern}(?![a-z0-9])"
 
 
 def without_speakers(query: str, speakers: Sequence[str]) -> str:
@@ -105,7 +110,7 @@ def without_speakers(query: str, speakers: Sequence[str]) -> str:
     if not named:
         return query
     names = "|".join(re.escape(n) for n in sorted(named, key=len, reverse=True))
-    left = re.sub(rf"(?<![a-z0-9])(?:{names})(?:['’]s)?(?![a-z0-9])(?!\s*[:：])", "", query,
+    left = re.sub(_whole(rf"(?:{names})(?:['’]s)?") + r"(?!\s*[:：])", "", query,
                   flags=re.IGNORECASE)
     left = re.sub(r"[ \t]{2,}", " ", left).strip()
     return left if re.search(r"\w", left) else query

@@ -102,8 +102,8 @@ class SQLiteStore(ProfileStore):
             yield from self._read.execute(sql.format(",".join("?" * len(chunk))), [*args, *chunk])
 
     @contextmanager
-    def _tx(self, cached: bool = True) -> Iterator[sqlite3.Connection]:
-        """A write transaction; ``cached=False`` for one that changes nothing a read cache
+    def _tx(self, keeps_caches: bool = False) -> Iterator[sqlite3.Connection]:
+        """A write transaction; ``keeps_caches`` for one that changes nothing a read cache
         holds (a search's cluster hit counts), so the caches stay good."""
         with self._write_lock:
             conn = self._writer
@@ -114,7 +114,7 @@ class SQLiteStore(ProfileStore):
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
-            if cached:
+            if not keeps_caches:
                 self._generation += 1
 
     def close(self) -> None:
@@ -441,7 +441,7 @@ class SQLiteStore(ProfileStore):
         from ...tiers.decay import decayed
 
         out = {}
-        with self._tx(cached=False) as conn:  # hits are not among the cached centroids
+        with self._tx(keeps_caches=True) as conn:  # hits are not among the cached centroids
             for cid in cluster_ids:
                 row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
                 if row:
@@ -480,14 +480,18 @@ class SQLiteStore(ProfileStore):
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
         rows = self._read.execute(sql + " ORDER BY created, id", args).fetchall()
-        return [codec.summary(r, self._sources("summary", r["id"])) for r in rows]
+        return list(self._summaries_of(rows).values())
 
     def get_summary(self, summary_id: int) -> Summary | None:
         return self.get_summaries([summary_id]).get(summary_id)
 
     def get_summaries(self, ids: Iterable[int]) -> dict[int, Summary]:
         ids = list(dict.fromkeys(int(i) for i in ids))
-        rows = list(self._select_in("SELECT * FROM summaries WHERE id IN ({})", [], ids))
+        return self._summaries_of(list(self._select_in("SELECT * FROM summaries WHERE id IN ({})",
+                                                       [], ids)))
+
+    def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]:
+        """Summary rows with their source turns, read in one query (in the rows' order)."""
         sources: dict[int, list[int]] = {}
         sql = "SELECT ref, turn_id FROM sources WHERE kind='summary' AND ref IN ({}) ORDER BY turn_id"
         for ref, turn_id in self._select_in(sql, [], [r["id"] for r in rows]):
