@@ -32,7 +32,7 @@ class ProfileStore(ForgetRows, RecordRows):
         _read: sqlite3.Connection
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _sources(self, kind: str, ref: int) -> tuple[int, ...]: ...
+        def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]: ...
         def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]: ...
 
     # ---- facts -----------------------------------------------------------------------------
@@ -40,14 +40,15 @@ class ProfileStore(ForgetRows, RecordRows):
         sql = "SELECT * FROM facts WHERE scope_key=? AND deleted IS NULL"
         if not history:
             sql += " AND status='current'"
-        rows = self._read.execute(sql + " ORDER BY category, key, version, id", (scope.key,))
-        return [pc.fact(r, self._sources("fact", r["id"])) for r in rows.fetchall()]
+        rows = self._read.execute(sql + " ORDER BY category, key, version, id", (scope.key,)).fetchall()
+        sources = self._sources("fact", [r["id"] for r in rows])
+        return [pc.fact(r, sources.get(r["id"], ())) for r in rows]
 
     def get_fact(self, fact_id: int) -> Fact | None:
         row = self._read.execute(
             "SELECT * FROM facts WHERE id=? AND deleted IS NULL", (fact_id,)
         ).fetchone()
-        return pc.fact(row, self._sources("fact", fact_id)) if row else None
+        return pc.fact(row, self._sources("fact", [fact_id]).get(fact_id, ())) if row else None
 
     def facts_with(self, turn_ids: list[int]) -> list[Fact]:
         return [f for f in (self.get_fact(i) for i in self._refs_with("fact", turn_ids)) if f]
@@ -260,14 +261,16 @@ class ProfileStore(ForgetRows, RecordRows):
         row = self._read.execute(
             "SELECT * FROM episodes WHERE id=? AND deleted IS NULL", (episode_id,)
         ).fetchone()
-        return pc.episode(row, self._sources("episode", episode_id)) if row else None
+        return (pc.episode(row, self._sources("episode", [episode_id]).get(episode_id, ()))
+                if row else None)
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
         sql, args = "SELECT * FROM episodes WHERE scope_key=? AND deleted IS NULL", [scope.key]
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
         rows = self._read.execute(sql + " ORDER BY ended, id", args).fetchall()
-        return [pc.episode(r, self._sources("episode", r["id"])) for r in rows]
+        sources = self._sources("episode", [r["id"] for r in rows])
+        return [pc.episode(r, sources.get(r["id"], ())) for r in rows]
 
     def episodes_with(self, turn_ids: list[int]) -> list[Episode]:
         return [e for e in (self.get_episode(i) for i in self._refs_with("episode", turn_ids)) if e]

@@ -330,10 +330,13 @@ class SQLiteStore(ProfileStore):
             return members
 
     # ---- provenance ------------------------------------------------------------------------
-    def _sources(self, kind: str, ref: int) -> tuple[int, ...]:
-        rows = self._read.execute("SELECT turn_id FROM sources WHERE kind=? AND ref=? ORDER BY turn_id",
-                                  (kind, ref))
-        return tuple(r[0] for r in rows)
+    def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]:
+        """The source turns of each of ``refs`` (rows of one ``kind``), in one query."""
+        found: dict[int, list[int]] = {}
+        sql = "SELECT ref, turn_id FROM sources WHERE kind=? AND ref IN ({}) ORDER BY turn_id"
+        for ref, turn_id in self._select_in(sql, [kind], refs):
+            found.setdefault(ref, []).append(turn_id)
+        return {ref: tuple(ids) for ref, ids in found.items()}
 
     @staticmethod
     def _set_sources(conn: sqlite3.Connection, kind: str, ref: int, turn_ids: Iterable[int]) -> None:
@@ -491,12 +494,9 @@ class SQLiteStore(ProfileStore):
                                                        [], ids)))
 
     def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]:
-        """Summary rows with their source turns, read in one query (in the rows' order)."""
-        sources: dict[int, list[int]] = {}
-        sql = "SELECT ref, turn_id FROM sources WHERE kind='summary' AND ref IN ({}) ORDER BY turn_id"
-        for ref, turn_id in self._select_in(sql, [], [r["id"] for r in rows]):
-            sources.setdefault(ref, []).append(turn_id)
-        return {r["id"]: codec.summary(r, tuple(sources.get(r["id"], ()))) for r in rows}
+        """Summary rows with their source turns (in the rows' order)."""
+        sources = self._sources("summary", [r["id"] for r in rows])
+        return {r["id"]: codec.summary(r, sources.get(r["id"], ())) for r in rows}
 
     def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None:
         with self._tx() as conn:
@@ -531,11 +531,12 @@ class SQLiteStore(ProfileStore):
         rows = self._read.execute(
             "SELECT * FROM key_lines WHERE scope_key=? ORDER BY origin='user' DESC, id", (scope.key,)
         ).fetchall()
-        return [codec.key_line(r, self._sources("key", r["id"]) if sources else ()) for r in rows]
+        found = self._sources("key", [r["id"] for r in rows]) if sources else {}
+        return [codec.key_line(r, found.get(r["id"], ())) for r in rows]
 
     def get_key(self, key_id: int) -> KeyLine | None:
         row = self._read.execute("SELECT * FROM key_lines WHERE id=?", (key_id,)).fetchone()
-        return codec.key_line(row, self._sources("key", key_id)) if row else None
+        return codec.key_line(row, self._sources("key", [key_id]).get(key_id, ())) if row else None
 
     def update_key(self, key_id: int, text: str) -> KeyLine:
         with self._tx() as conn:
