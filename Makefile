@@ -33,6 +33,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy src
 
 clean:
 	rm -rf $(VENV) pmemo_data

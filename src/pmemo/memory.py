@@ -57,7 +57,7 @@ from .retrieval import person
 from .retrieval.context import assemble
 from .retrieval.retriever import Retrieved, Retriever, later
 from .retrieval.vector_index import Indexes
-from .stores.base import NewTurn, Store
+from .stores.base import FullStore, NewTurn, Store
 from .stores.sqlite.store import SQLiteStore
 from .text.segment import segment
 from .tiers import records
@@ -74,7 +74,7 @@ MAX_BUDGET = 200_000
 class Memory:
     """Hierarchical memory for one data directory. Open with ``await Memory.open(path)``."""
 
-    def __init__(self, store: Store, embed: CachedEmbedder, tiers: Tiers, indexes: Indexes,
+    def __init__(self, store: FullStore, embed: CachedEmbedder, tiers: Tiers, indexes: Indexes,
                  settings: Settings) -> None:
         self.settings = settings
         self._store = store
@@ -350,7 +350,7 @@ class Memory:
     async def _touch(self, pack: ContextPack) -> None:
         ids = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         if ids:
-            await asyncio.to_thread(self._store.touch_episodes, ids, time.time())  # type: ignore[attr-defined]
+            await asyncio.to_thread(self._store.touch_episodes, ids, time.time())
 
     async def profile(self, user_id: str | None = None, *, history: bool = False,
                       **scope: Any) -> list[Fact]:
@@ -360,7 +360,7 @@ class Memory:
         >>> [(f.key, f.value, f.confidence) for f in facts]  # doctest: +SKIP
         """
         where = _scope({**scope, "user_id": user_id} if user_id is not None else scope)
-        return await asyncio.to_thread(self._store.facts, where, history)  # type: ignore[attr-defined]
+        return await asyncio.to_thread(self._store.facts, where, history)
 
     async def add_fact(self, category: str, key: str, value: str, *, confidence: float = 0.9,
                        source: str = "explicit", expires_at: datetime | str | None = None,
@@ -443,7 +443,7 @@ class Memory:
 
     async def forget_log(self, *, batch: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
         """The forgetting log, newest first: every forget, sweep, restore and purge action."""
-        return await asyncio.to_thread(self._store.forget_log, batch, limit)  # type: ignore[attr-defined]
+        return await asyncio.to_thread(self._store.forget_log, batch, limit)
 
     async def sweep(self, *, dry_run: bool = True, tenant_id: str | None = None) -> dict[str, Any]:
         """Soft-delete faded episodes/records, enforce capacity, expire facts (logged)."""
@@ -497,7 +497,7 @@ class Memory:
                                        list(lessons or []), feedback, version)
 
     async def tasks(self, *, status: str | None = None, **scope: Any) -> list[Task]:
-        return await asyncio.to_thread(self._store.tasks, _scope(scope), status)  # type: ignore[attr-defined]
+        return await asyncio.to_thread(self._store.tasks, _scope(scope), status)
 
     @functools.cached_property
     def _taskboard(self) -> Tasks:
@@ -510,7 +510,7 @@ class Memory:
         where = _scope({"user_id": user_id, "tenant_id": tenant_id, "agent_id": agent_id})
         clean = records.check_fields({**fields, "content": content})
         clean["embedding_model"] = self._embed.model_id
-        rec = await asyncio.to_thread(self._store.add_record, where.tenant_id, where.agent_id,  # type: ignore[attr-defined]
+        rec = await asyncio.to_thread(self._store.add_record, where.tenant_id, where.agent_id,
                                       user_id, clean)
         vec = await asyncio.to_thread(self._embed.passages, [content])
         await asyncio.to_thread(self._store.put_vectors, "record", [(rec.id, where.key, vec[0])],
@@ -522,7 +522,7 @@ class Memory:
                       tenant_id: str = "default", agent_id: str = "default") -> list[Record]:
         """Records ``viewer`` may read (own, shared with them or their roles, public)."""
         check_id("viewer", viewer)
-        found = await asyncio.to_thread(self._store.list_records, tenant_id, agent_id, viewer,  # type: ignore[attr-defined]
+        found = await asyncio.to_thread(self._store.list_records, tenant_id, agent_id, viewer,
                                         tuple(roles), type, 100_000 if query else limit)
         found = [r for r in found if records.can_read(r, viewer, tuple(roles))]
         if query is not None:
@@ -533,11 +533,11 @@ class Memory:
 
     async def get_record(self, record_id: int, *, viewer: str, roles: list[str] | tuple[str, ...] = (),
                          tenant_id: str = "default") -> Record:
-        rec = await asyncio.to_thread(self._store.get_record, _int_id("record_id", record_id),  # type: ignore[attr-defined]
+        rec = await asyncio.to_thread(self._store.get_record, _int_id("record_id", record_id),
                                       tenant_id, check_id("viewer", viewer), tuple(roles))
         if rec is None or not records.can_read(rec, viewer, tuple(roles)):
             raise NotFound(f"record {record_id} does not exist or is not visible to {viewer!r}")
-        await asyncio.to_thread(self._store.touch_records, [rec.id], time.time())  # type: ignore[attr-defined]
+        await asyncio.to_thread(self._store.touch_records, [rec.id], time.time())
         return rec
 
     async def update_record(self, record_id: int, *, version: int, viewer: str,
@@ -547,14 +547,14 @@ class Memory:
         if rec.user_id != viewer:
             raise Forbidden(f"record {record_id} belongs to another user; only its owner edits it")
         clean = records.check_fields(changes, partial=True)
-        return await asyncio.to_thread(self._store.update_record, rec.id, _int_id("version", version),  # type: ignore[attr-defined]
+        return await asyncio.to_thread(self._store.update_record, rec.id, _int_id("version", version),
                                        clean)
 
     async def delete_record(self, record_id: int, *, viewer: str, tenant_id: str = "default") -> None:
         rec = await self.get_record(record_id, viewer=viewer, tenant_id=tenant_id)
         if rec.user_id != viewer:
             raise Forbidden(f"record {record_id} belongs to another user; only its owner deletes it")
-        await asyncio.to_thread(self._store.delete_record, rec.id)  # type: ignore[attr-defined]
+        await asyncio.to_thread(self._store.delete_record, rec.id)
 
 
 def _scope(kwargs: dict[str, Any], session_id: str | None = None) -> Scope:

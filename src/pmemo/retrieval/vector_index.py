@@ -9,6 +9,7 @@ not copy the whole matrix.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ class ScopeIndex:
         self._row: dict[int, int] = {}
         self._pending: list[tuple[int, np.ndarray]] = []
         self._dead: set[int] = set()
-        self._hnsw = None
+        self._hnsw: Any = None  # a faiss.IndexHNSWFlat, built on the first large search
         self._hnsw_size = 0
 
     def __len__(self) -> int:

@@ -154,7 +154,7 @@ def _health(app: FastAPI) -> None:
         return JSONResponse({"status": "ready"})
 
 
-def _body_limit() -> dict[str, int]:
+def _body_limit() -> dict[str, Any]:
     """A request body cap (413), where this FastAPI has one: a full batch fits in it."""
     if "max_body_size" in inspect.signature(FastAPI).parameters:
         # A little above ours: a declared length gets our problem body first, and this

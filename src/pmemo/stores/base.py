@@ -53,7 +53,7 @@ class TurnRef(NamedTuple):
 class Job:
     id: int
     kind: str
-    payload: dict[str, Any]
+    payload: Any  # JSON: turn ids (embed, turns) or a dict (promote, reindex)
     attempts: int
 
 
@@ -136,7 +136,7 @@ class DerivedStore(Protocol):
 
 
 class JobStore(Protocol):
-    def enqueue(self, kind: str, payload: dict[str, Any]) -> int: ...
+    def enqueue(self, kind: str, payload: Any) -> int: ...
     def claim(self, limit: int) -> list[Job]: ...
     def finish(self, job_id: int) -> None: ...
     def fail(self, job_id: int, error: str, retry: bool) -> None: ...

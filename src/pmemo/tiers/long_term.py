@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..text.segment import MEDIA_CAPTION, segment
 
@@ -18,7 +19,7 @@ def sentences(text: str) -> list[str]:
     return [s for s in out if len(s) > 1]
 
 
-def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[float],
+def extractive_summary(turns: Sequence[tuple[str | None, str]], centrality: list[float],
                        max_chars: int) -> str:
     """The most telling sentence of the most telling turns, in conversation order, within
     ``max_chars``.
@@ -27,9 +28,8 @@ def extractive_summary(turns: list[tuple[str | None, str]], centrality: list[flo
     A sentence tells as much as the content words it holds (stopwords out, so "Hey Mel!"
     and "Thanks, that's great!" tell little); a question tells half. Central turns break ties.
     """
-    best = [_telling(text) for _, text in turns]
-    order = sorted((i for i in range(len(turns)) if best[i]),
-                   key=lambda i: (-best[i][0] * (1.0 + max(centrality[i], 0.0)), i))
+    best = {i: found for i, (_, text) in enumerate(turns) if (found := _telling(text))}
+    order = sorted(best, key=lambda i: (-best[i][0] * (1.0 + max(centrality[i], 0.0)), i))
     chosen: dict[int, str] = {}
     used = 0
     for i in order:

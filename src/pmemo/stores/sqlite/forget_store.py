@@ -46,7 +46,8 @@ def _dec(value: Any) -> Any:
 
 class ForgetRows:
     if TYPE_CHECKING:
-        _read: sqlite3.Connection
+        @property
+        def _read(self) -> sqlite3.Connection: ...
         _writer: sqlite3.Connection
         _write_lock: Any
 

@@ -29,7 +29,8 @@ FACT_COLS = (
 
 class ProfileStore(ForgetRows, RecordRows):
     if TYPE_CHECKING:
-        _read: sqlite3.Connection
+        @property
+        def _read(self) -> sqlite3.Connection: ...
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]: ...

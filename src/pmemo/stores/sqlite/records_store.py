@@ -50,7 +50,8 @@ def _value(name: str, value: Any) -> Any:
 
 class RecordRows:
     if TYPE_CHECKING:
-        _read: sqlite3.Connection
+        @property
+        def _read(self) -> sqlite3.Connection: ...
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
 

@@ -175,7 +175,8 @@ class SQLiteStore(ProfileStore):
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
-        sql, args = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=?", [scope.key]
+        sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=?"
+        args: list[Any] = [scope.key]
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
         if since is not None:
