@@ -165,3 +165,30 @@ def test_a_long_request_is_not_penalised_as_a_question():
     request = "I adopted a puppy named Toby last week from the shelter on Elm Street, " * 6 + "what food?"
     short, long, told = only_asks(["What about you?", request, "Toby is great."]).tolist()
     assert short > 0.9 and long == 0.0 and told == 0.0
+
+
+def test_quoted_spans_are_the_things_a_question_asks_about():
+    from pmemo.retrieval.signals import quoted
+
+    assert quoted("Did 'Rack Fest' come before 'Hitchhiker's Guide'?") == ["Rack Fest", "Hitchhiker's Guide"]
+    assert quoted('先看《三体》还是“活着”？') == ["三体", "活着"]
+    assert quoted("my parents' house and Mei's car") == []
+    assert quoted("'Rack Fest' or 'Rack Fest'?") == ["Rack Fest"]
+
+
+def test_a_question_quoting_two_things_finds_each_not_more_of_one(tmp_path):
+    from pmemo import Settings, SyncMemory
+
+    def top3(weight: float) -> list[str]:
+        with SyncMemory.open(tmp_path / f"w{weight}", settings=Settings(w_facet=weight),
+                             embedder="hashing") as mem:
+            for n in range(6):
+                mem.add(user_id="u", session_id=f"r{n}",
+                        content=f"Which day did the Rack Fest start? The Rack Fest day {n} was loud.")
+            mem.add(user_id="u", session_id="t", content="Turbocharged Tuesdays was fun.")
+            mem.drain()
+            return [h.text for h in mem.search("Which day did I go to 'Rack Fest' and 'Turbocharged Tuesdays'?",
+                                               limit=3, user_id="u")]
+
+    assert "Turbocharged Tuesdays was fun." not in top3(0.0)  # most of the words match Rack Fest
+    assert "Turbocharged Tuesdays was fun." in top3(1.0)

@@ -31,7 +31,7 @@ from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from .search import ClusterRecall, by_meaning, fuse, lexical
-from .signals import without_speakers
+from .signals import quoted, without_speakers
 from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
@@ -74,12 +74,19 @@ class Retriever:
     def _retrieve(self, query: str, scope: Scope, session_id: str | None,
                   depth: int) -> Retrieved:
         qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
-        keywords = self._keywords.submit(lexical, self.store, scope, query, session_id)
+        keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
-            return self._rank(query, scope, keywords.result(), meaning, session_id, depth)
+            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
+
+    def _keywords_of(self, scope: Scope, query: str, session_id: str | None,
+                     ) -> tuple[list[tuple[int, float]], list[list[tuple[int, float]]]]:
+        """Keyword candidates of the whole query, and of each thing it quotes (when several)."""
+        facets = quoted(query) if self.settings.w_facet > 0 else []
+        return (lexical(self.store, scope, query, session_id),
+                [lexical(self.store, scope, f, session_id) for f in facets] if len(facets) > 1 else [])
 
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
@@ -91,12 +98,13 @@ class Retriever:
         summaries = self.store.get_summaries(i for i, _ in found)
         return [(summaries[i], c) for i, c in found if i in summaries]
 
-    def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]], m: _Meaning,
-              session_id: str | None, depth: int) -> Retrieved:
+    def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
+              facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
+              depth: int) -> Retrieved:
         scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH))
+                      self.same_topic, max(depth, HIT_DEPTH), facets)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

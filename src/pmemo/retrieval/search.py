@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,10 +14,11 @@ from ..stores.base import Store, TurnRef
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
-from .signals import mentioned, near_dates, neighbour_bonus, only_asks, recency, substance, zscores
+from .signals import facet_bonus, mentioned, near_dates, neighbour_bonus, only_asks, recency, substance, zscores
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
+FACET_DEPTH = 3  # a quoted thing's best keyword matches that get its bonus
 MMR_DEPTH = 40
 SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring turns join the pool
 # what a candidate passes on to the turns 1 and 2 steps before and after it: a fact is often
@@ -72,9 +73,10 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
-         limit: int | None = None) -> list[Scored]:
+         limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = ()) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
-    cluster, summary, recency, length; a penalty for questions) and MMR. Every candidate gets its
+    cluster, summary, recency, length, the best keyword matches of each thing the query quotes
+    in ``facets``; a penalty for questions) and MMR. Every candidate gets its
     exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
     in-memory index), not the database. The best ``limit`` are returned (all by default);
     the whole pool is scored either way, on light turn refs: only the turns returned are
@@ -83,6 +85,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     # the best candidates bring the turns around them along (NEIGHBOUR_REACH)
     refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]],
                                 radius=max(NEIGHBOUR_REACH)))
+    refs.update(store.turn_refs([i for found in facets for i, _ in found[:FACET_DEPTH]]))
     if session_id is not None:
         refs = {i: t for i, t in refs.items() if t.session == session_id}
     if not refs:
@@ -100,6 +103,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     base = weighted(signals, len(ids))
     bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
                                  cosine, settings)
+    bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
     ranked = list(zip([ids[k] for k in order], final[order].tolist(), strict=True))

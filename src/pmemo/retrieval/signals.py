@@ -164,3 +164,40 @@ def near_dates(days: Sequence[date], ranges: Sequence[tuple[date, date]],
         return max(0.0, 1.0 - min(gaps) / slack_days) if gaps else 0.0
 
     return np.array([closeness(day) for day in days], dtype=float)
+
+
+# a span in quotes: '...' (no letter before the opening quote or after the closing one; an
+# apostrophe between letters stays inside), "...", “...”, ‘...’, 「...」, 『...』, 《...》
+_QUOTED = re.compile(r"(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){2,}?)'(?!\w)"
+                     r"|\"([^\"\n]{2,}?)\"|“([^”\n]{2,}?)”|‘([^’\n]{2,}?)’"
+                     r"|「([^」\n]{2,}?)」|『([^』\n]{2,}?)』|《([^》\n]{2,}?)》")
+
+
+def quoted(text: str) -> list[str]:
+    """The spans a query quotes, each once, in order.
+
+    >>> quoted("Which came first, 'Rack Fest' or 'Hitchhiker's Guide'? I'm unsure")
+    ['Rack Fest', "Hitchhiker's Guide"]
+    >>> quoted('我先看了《三体》还是《活着》？')
+    ['三体', '活着']
+    >>> quoted("my parents' house")
+    []
+    """
+    spans = (next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(text))
+    return list(dict.fromkeys(s for s in spans if s))
+
+
+def facet_bonus(ids: Sequence[int], facets: Sequence[Sequence[tuple[int, float]]],
+                depth: int) -> np.ndarray:
+    """Per candidate: 1 for the best keyword match of one of the things a question quotes,
+    falling to 1/depth for the depth-th, 0 past it; a question asking about several things
+    gets each of them, not just more of the one most of its words match.
+
+    >>> facet_bonus([7, 8, 9], [[(8, 3.0), (7, 1.0)], [(9, 2.0)]], 2).tolist()
+    [0.5, 1.0, 1.0]
+    """
+    best: dict[int, float] = {}
+    for found in facets:
+        for rank, (turn_id, _) in enumerate(found[:depth]):
+            best[turn_id] = max(best.get(turn_id, 0.0), 1.0 - rank / depth)
+    return np.array([best.get(i, 0.0) for i in ids])
