@@ -6,7 +6,8 @@ LongMemEval-S's haystacks are ~500 long turns per question: on a new 2-core mach
 first full run embeds ~24k of them (about 2 minutes a question). This embeds each unit as
 both pmemo and the dense baseline will (``render``), in file order, so a later
 ``pmemo eval ... --limit N`` finds the first N questions cached. It can run, niced, while
-you work; stop it at any point and what is done stays done.
+you work; stop it at any point and what is done stays done. ``--start N`` begins at the
+Nth question, to warm the ones you are looking at first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def main() -> None:
     ap.add_argument("kind", choices=["locomo", "longmemeval", "madial"])
     ap.add_argument("path")
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--start", type=int, default=1,
+                    help="begin at this question (1-based), then wrap around to the ones before it")
     ap.add_argument("--batch", type=int, default=32)
     args = ap.parse_args()
     settings = Settings.from_env()
@@ -34,7 +37,9 @@ def main() -> None:
                            default_data_dir() / "embeddings.sqlite")
     started = time.perf_counter()
     try:
-        for k, episode in enumerate(load(args.kind, args.path, limit=args.limit), 1):
+        episodes = list(enumerate(load(args.kind, args.path, limit=args.limit), 1))
+        first = max(args.start - 1, 0)
+        for k, episode in episodes[first:] + episodes[:first]:
             texts = list(dict.fromkeys(render(u) for u in episode.units))
             before = cache.misses
             for i in range(0, len(texts), args.batch):

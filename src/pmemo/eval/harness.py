@@ -32,6 +32,7 @@ def evaluate(
     *,
     out: str | Path | None = None,
     limit: int | None = None,
+    start: int = 1,
     embedder: str | Any = None,
     data: str | Path | None = None,
     settings: Settings | None = None,
@@ -41,13 +42,15 @@ def evaluate(
     memories: str | Path | None = None,
     show: bool = True,
 ) -> dict[str, Any]:
-    """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``."""
+    """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``.
+    ``start`` (1-based) and ``limit`` pick ``limit`` conversations/questions from ``start`` on."""
     return asyncio.run(
         _evaluate(
             kind,
             path,
             out=out,
             limit=limit,
+            start=start,
             embedder=embedder,
             data=data,
             settings=settings,
@@ -66,6 +69,7 @@ async def _evaluate(
     *,
     out: str | Path | None,
     limit: int | None,
+    start: int,
     embedder: str | Any,
     data: str | Path | None,
     settings: Settings | None,
@@ -94,7 +98,8 @@ async def _evaluate(
         cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
     if budgets:
         cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
-    episodes = load(kind, path, limit=limit, memories=memories)
+    skip = max(start, 1) - 1
+    episodes = load(kind, path, limit=skip + limit if limit else None, memories=memories)[skip:]
     count = make_counter(settings.tokenizer)
     make_baseline = baseline_factory(cached, count)
 
@@ -122,6 +127,7 @@ async def _evaluate(
         "episodes": len(episodes),
         "units": sum(len(e.units) for e in episodes),
         "limit": limit,
+        "start": start,
         "embedder": cached.model_id,
         "embedding_cache": {"hits": cached.hits, "misses": cached.misses},
         "tokenizer": settings.tokenizer,
