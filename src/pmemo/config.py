@@ -66,7 +66,9 @@ class Settings:
     w_length: float = 0.3  # turns with more to say hold more facts (up to ~40 tokens)
     w_question: float = 0.6  # penalty: a short question holds fewer facts than a turn that tells
     w_diversity: float = 1.0
-    w_facet: float = 1.0  # a question quoting several things: the best match of each
+    w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
+    w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
+    w_facet: float = 1.0  # a question naming several things (quoted, listed): the best match of each
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits

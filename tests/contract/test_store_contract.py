@@ -99,7 +99,7 @@ def test_turn_refs_carry_what_ranking_needs_and_reach_neighbours(store: Store):
     assert set(refs) == {a[1].id, naive.id}
     ref = refs[a[1].id]
     assert (ref.id, ref.scope_key, ref.session, ref.step) == (a[1].id, ALICE.key, "s1", 2)
-    assert ref.actor == "Louis" and ref.content == "a1"
+    assert ref.actor == "Louis" and ref.content == "a1" and ref.role == "user"
     assert ref.epoch == a[1].timestamp.timestamp() and ref.offset == 8 * 3600
     late = T0.replace(hour=23, minute=30)
     (t,) = store.add_turns([NewTurn(OTHER_AGENT, "user", "late", None, late, {}, "late")])

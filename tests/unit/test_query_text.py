@@ -139,6 +139,45 @@ def test_the_question_penalty_ranks_the_telling_turn_above_the_asking_one(tmp_pa
     assert ranked(0.6)[0] == "holiday in Lisbon."
 
 
+def test_the_user_s_own_turn_outranks_the_reply_restating_it_unless_the_assistant_is_asked(tmp_path):
+    from pmemo import Settings, SyncMemory
+
+    def first(weight: float, question: str) -> str:
+        with SyncMemory.open(tmp_path / f"w{weight}{len(question)}", settings=Settings(w_assistant=weight),
+                             embedder="hashing") as mem:
+            for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
+                mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later today.")
+            mem.add(user_id="u", session_id="a", content="We viewed a condo on Oak Street today.")
+            mem.add(user_id="u", session_id="a", role="assistant",
+                    content="A condo on Oak Street, viewed today: we can compare it with the others.")
+            mem.drain()
+            return mem.search(question, user_id="u", limit=1)[0].text
+
+    question = "compare the condo on Oak Street we viewed"
+    assert first(0.0, question).startswith("A condo")  # more of the words match
+    assert first(0.6, question).startswith("We viewed")
+    assert first(0.6, "can you compare the condo on Oak Street we viewed").startswith("A condo")
+
+
+def test_a_question_about_spending_finds_the_turns_that_state_a_sum(tmp_path):
+    from pmemo import Settings, SyncMemory
+
+    def first(weight: float, question: str) -> str:
+        with SyncMemory.open(tmp_path / f"m{weight}{len(question)}", settings=Settings(w_money=weight),
+                             embedder="hashing") as mem:
+            for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
+                mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later today.")
+            mem.add(user_id="u", session_id="a", content="The new lights for my bike were $40.")
+            mem.add(user_id="u", session_id="b", content="The new lights for my bike were bright.")
+            mem.drain()
+            return mem.search(question, user_id="u", limit=1)[0].text
+
+    question = "How much did the lights for my bike cost?"
+    assert first(0.0, question).endswith("bright.")  # the same words; the newer wins
+    assert first(0.5, question).endswith("$40.")
+    assert first(0.5, "How bright were the lights for my bike?").endswith("bright.")  # not about money
+
+
 _mixed = st.text(alphabet="预算不能超过万元项目上线的时间 budgetpaintingsOK ,.é0123", max_size=40)
 
 
@@ -174,6 +213,41 @@ def test_quoted_spans_are_the_things_a_question_asks_about():
     assert quoted('先看《三体》还是“活着”？') == ["三体", "活着"]
     assert quoted("my parents' house and Mei's car") == []
     assert quoted("'Rack Fest' or 'Rack Fest'?") == ["Rack Fest"]
+
+
+def test_the_things_a_question_lists_are_its_items_not_its_clauses():
+    from pmemo.retrieval.signals import facets, listed
+
+    assert listed("Which came first, the persistent cough or the skin tag?") == ["the persistent cough", "the skin tag"]
+    assert listed("Order them: the day I moved, the day I sold the car, and my birthday") == [
+        "the day I moved", "the day I sold the car", "my birthday"]
+    assert listed("Would she rather visit a national park or a theme park?") == ["a national park", "a theme park"]
+    assert listed("是先去的北京、上海还是广州？") == ["北京", "上海", "广州"]
+    # clauses, not lists
+    assert listed("I went home, and then I slept, so what did I eat?") == []
+    assert listed("How many hours of jogging and yoga did I do?") == []
+    assert listed("Note: I like tea, coffee too") == []
+    # quotes win over a list; one quoted thing does not make a list
+    assert facets("Did 'Dune' or 'Arrival' come out first, the book or the film?") == ["Dune", "Arrival"]
+    assert facets("Did I read 'Dune' before the trip?") == []
+
+
+def test_a_question_listing_two_things_finds_each_not_more_of_one(tmp_path):
+    from pmemo import Settings, SyncMemory
+
+    def top3(weight: float) -> list[str]:
+        with SyncMemory.open(tmp_path / f"w{weight}", settings=Settings(w_facet=weight),
+                             embedder="hashing") as mem:
+            for n in range(6):
+                mem.add(user_id="u", session_id=f"c{n}",
+                        content=f"Which health issue first? My persistent cough on day {n} was bad.")
+            mem.add(user_id="u", session_id="s", content="The skin tag removal went fine.")
+            mem.drain()
+            question = "Which health issue came first, the persistent cough or the skin tag removal?"
+            return [h.text for h in mem.search(question, limit=3, user_id="u")]
+
+    assert "The skin tag removal went fine." not in top3(0.0)
+    assert "The skin tag removal went fine." in top3(1.0)
 
 
 def test_a_question_quoting_two_things_finds_each_not_more_of_one(tmp_path):

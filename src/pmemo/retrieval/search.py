@@ -14,7 +14,19 @@ from ..stores.base import Store, TurnRef
 from ..text.dates import date_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
-from .signals import facet_bonus, mentioned, near_dates, neighbour_bonus, only_asks, recency, substance, zscores
+from .signals import (
+    addresses_assistant,
+    asks_money,
+    facet_bonus,
+    mentioned,
+    near_dates,
+    neighbour_bonus,
+    only_asks,
+    recency,
+    states_money,
+    substance,
+    zscores,
+)
 from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
@@ -75,8 +87,9 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = ()) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
-    cluster, summary, recency, length, the best keyword matches of each thing the query quotes
-    in ``facets``; a penalty for questions) and MMR. Every candidate gets its
+    cluster, summary, recency, length, the best keyword matches of each thing the query names
+    in ``facets``; penalties for questions, and for the assistant's replies when the query
+    does not ask what the assistant said) and MMR. Every candidate gets its
     exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
     in-memory index), not the database. The best ``limit`` are returned (all by default);
     the whole pool is scored either way, on light turn refs: only the turns returned are
@@ -165,6 +178,9 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
                  else np.zeros(n)),
         "question": (settings.w_question, -only_asks(texts)),
         "length": (settings.w_length, substance(texts)),
+        "money": (settings.w_money, states_money(texts) if asks_money(query) else np.zeros(n)),
+        "assistant": (settings.w_assistant, np.zeros(n) if addresses_assistant(query)
+                      else -np.array([float(t.role == "assistant") for t in refs])),
     }, membership
 
 

@@ -11,6 +11,8 @@ import numpy as np
 
 from ..text.segment import MEDIA_CAPTION
 
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
 
 def zscores(scores: np.ndarray) -> np.ndarray:
     """Standard scores over the candidate pool, so signals of different units can be added.
@@ -116,6 +118,46 @@ def without_speakers(query: str, speakers: Sequence[str]) -> str:
     return left if re.search(r"\w", left) else query
 
 
+# a question about money ("how much did I spend", "what did it cost", "多少钱"), and a sum of it
+_ASKS_MONEY = re.compile(r"\b(?:spen[dt]|spending|cost|costs|price|prices|paid|pay|paying|expenses?|budget|"
+                         r"money|dollars?|euros?|pounds|fees?|afford)\b|多少钱|花了|价格|费用|价钱|预算|"
+                         r"[$€£¥￥]", re.IGNORECASE)
+_MONEY = re.compile(r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(?:k\b|dollars?|bucks|euros?|pounds|usd|eur|rmb|"
+                    r"元|块|万元|美元|欧元|英镑)", re.IGNORECASE)
+
+
+def asks_money(query: str) -> bool:
+    """Whether a query asks about spending, prices or costs.
+
+    >>> asks_money("How much have I spent on my bike?"), asks_money("我的相机多少钱？"), asks_money("How far?")
+    (True, True, False)
+    """
+    return bool(_ASKS_MONEY.search(query))
+
+
+def states_money(texts: Sequence[str]) -> np.ndarray:
+    """1 for each text that states a sum of money ("$25", "40 euros", "300元", "¥99"), else 0.
+
+    >>> states_money(["It cost me $25.", "It was 300元", "I biked 25 miles", "two dollars"]).tolist()
+    [1.0, 1.0, 0.0, 0.0]
+    """
+    return np.array([float(bool(_MONEY.search(t))) for t in texts])
+
+
+_ADDRESSED = re.compile(r"\byou(?:r|rs|rself)?\b|你|您", re.IGNORECASE)
+
+
+def addresses_assistant(query: str) -> bool:
+    """Whether a query speaks to the assistant ("what did you recommend?", "你说过…"): then the
+    assistant's own replies may be what it asks for. Otherwise it asks about the people in
+    the conversation, whose own turns say it first hand; the assistant's replies only restate.
+
+    >>> addresses_assistant("Which hotel did you suggest?"), addresses_assistant("Where did I stay?")
+    (True, False)
+    """
+    return bool(_ADDRESSED.search(query))
+
+
 def asks(text: str) -> bool:
     """Whether a turn ends by asking (media captions aside): "what about you?"
     passes relevance to the answer after it rather than holding the fact itself.
@@ -185,6 +227,96 @@ def quoted(text: str) -> list[str]:
     """
     spans = (next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(text))
     return list(dict.fromkeys(s for s in spans if s))
+
+
+# a sentence (Chinese lists items with 、, so its comma ends a clause), with its end mark
+_SENTENCE = re.compile(r"[^.?!;。？！；，\n]+[.?!;。？！；]?")
+# what joins a list's items: "," "and" "or" ", and" ", or", and Chinese 、 还是 或者
+_JOIN = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*(?:、|还是|或者)\s*", re.IGNORECASE)
+
+
+def listed(text: str) -> list[str]:
+    """The things a query lists, each once, in order: in each sentence, the run of items that
+    ends in an "or", a ", and", a ", or" or a Chinese 、/还是/或者 (还是 and 或者 in a
+    question only). A bare "A and B" is not a list ("and" joins clauses too), nor "A, and B",
+    nor are commas alone, nor "A or B" with a long B. The first item runs back into the words
+    before the list (unless a colon starts it), and the last one on into the words after it:
+    they are cut to the length of the longest item between them (in a list of two, the
+    shorter one's).
+
+    >>> listed("Which did I deal with first, the persistent cough or the skin tag removal?")
+    ['the persistent cough', 'the skin tag']
+    >>> listed("What is the average age of me, my parents, and my grandparents?")
+    ['of me', 'my parents', 'my grandparents']
+    >>> listed("Order these: the long BBQ at the lake, the concert, and the race")
+    ['the long BBQ at the lake', 'the concert', 'the race']
+    >>> listed("You said 6S, MAJA, and Sen2Cor are all methods for it, right?")
+    ['6S', 'MAJA', 'Sen2Cor']
+    >>> listed("我先看了三体还是活着？")
+    ['三体', '活着']
+    >>> listed("How many hours of jogging and yoga did I do? Thanks, bye")
+    []
+    """
+    found = [item for sentence in _SENTENCE.findall(text) for item in _items(sentence)]
+    return list(dict.fromkeys(found)) if len(found) > 1 else []
+
+
+def _items(sentence: str) -> list[str]:
+    """The items of the list ending last in one sentence (see ``listed``); [] for none."""
+    _, colon, region = sentence.replace("：", ":").rpartition(":")
+    parts = [p.strip(" ?？.!;。！；") for p in _JOIN.split(region)]
+    joins = [j.strip().lower() for j in _JOIN.findall(region)]
+    asked = sentence.endswith(("?", "？"))  # 还是 and 或者 are "or" in a question ("still"…)
+    ends = [k for k, j in enumerate(joins) if j not in (",", "and") and (asked or j not in ("还是", "或者"))]
+    if not ends:
+        return []
+    first = last = ends[-1]
+    # "A, B, and C" and "A、B还是C" run back over their commas, "first, A or B" does not
+    back = "," if "," in joins[last] else "、" if joins[last] in ("、", "还是", "或者") else None
+    while first > 0 and joins[first - 1] == back:
+        first -= 1
+    items = parts[first : last + 2]
+    if len(items) == 2 and ("and" in joins[last] or not _short(items[-1])):
+        return []  # "I went home, and then I slept"; "…did I do wrong, or don't they like me?"
+    inner = items[1:-1] or [min(items, key=_size)]
+    if not (colon and first == 0):  # a colon already ends the words before the list
+        items[0] = _cut(items[0], inner, from_end=True)
+    items[-1] = _cut(items[-1], inner, from_end=False)
+    return [i for i in items if i]
+
+
+def _pieces(item: str) -> tuple[list[str], str]:
+    """An item's words and how they join: its characters for unspaced Chinese."""
+    return (list(item), "") if " " not in item and _CJK_RUN.search(item) else (item.split(), " ")
+
+
+def _size(item: str) -> int:
+    return len(_pieces(item)[0])
+
+
+def _short(item: str) -> bool:
+    """At most 4 words, or 6 Chinese characters: a thing, not a clause."""
+    pieces, glue = _pieces(item)
+    return len(pieces) <= (4 if glue else 6)
+
+
+def _cut(item: str, others: Sequence[str], from_end: bool) -> str:
+    """The end (or the start) of ``item``, as long as the longest of ``others``."""
+    n = max(_size(o) for o in others)
+    pieces, glue = _pieces(item)
+    return glue.join(pieces[-n:] if from_end else pieces[:n])
+
+
+def facets(text: str) -> list[str]:
+    """The things a query asks about, when it names several: what it quotes, else what it lists.
+
+    >>> facets("Did I see 'Dune' before the fair, the race, and the concert?")
+    ['the fair', 'the race', 'the concert']
+    >>> facets("Which came first, the concert or the fair?")
+    ['the concert', 'the fair']
+    """
+    spans = quoted(text)
+    return spans if len(spans) > 1 else listed(text)
 
 
 def facet_bonus(ids: Sequence[int], facets: Sequence[Sequence[tuple[int, float]]],

@@ -41,6 +41,7 @@ class TurnRef(NamedTuple):
     epoch: float  # seconds since 1970, UTC
     offset: int | None  # the turn's UTC offset in seconds; None for a naive (UTC) timestamp
     content: str
+    role: str
 
     @property
     def day(self) -> date:

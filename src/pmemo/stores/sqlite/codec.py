@@ -57,7 +57,7 @@ TURN_COLUMNS = ", ".join(TURN_FIELDS)
 def ref_columns(table: str) -> str:
     """A TurnRef's columns of ``table`` (a name or alias), in its fields' order."""
     return (f"{table}.id, {table}.scope_key, {table}.session, {table}.step, {table}.actor,"
-            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content")
+            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content, {table}.role")
 
 
 @lru_cache(maxsize=4096)
