@@ -68,7 +68,7 @@ class Settings:
     w_diversity: float = 1.0
     w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
     w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
-    w_facet: float = 1.0  # a question naming several things (quoted, listed): the best match of each
+    w_facet: float = 1.0  # a question quoting several things: the best match of each
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits

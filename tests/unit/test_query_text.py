@@ -215,41 +215,6 @@ def test_quoted_spans_are_the_things_a_question_asks_about():
     assert quoted("'Rack Fest' or 'Rack Fest'?") == ["Rack Fest"]
 
 
-def test_the_things_a_question_lists_are_its_items_not_its_clauses():
-    from pmemo.retrieval.signals import facets, listed
-
-    assert listed("Which came first, the persistent cough or the skin tag?") == ["the persistent cough", "the skin tag"]
-    assert listed("Order them: the day I moved, the day I sold the car, and my birthday") == [
-        "the day I moved", "the day I sold the car", "my birthday"]
-    assert listed("Would she rather visit a national park or a theme park?") == ["a national park", "a theme park"]
-    assert listed("是先去的北京、上海还是广州？") == ["北京", "上海", "广州"]
-    # clauses, not lists
-    assert listed("I went home, and then I slept, so what did I eat?") == []
-    assert listed("How many hours of jogging and yoga did I do?") == []
-    assert listed("Note: I like tea, coffee too") == []
-    # quotes win over a list; one quoted thing does not make a list
-    assert facets("Did 'Dune' or 'Arrival' come out first, the book or the film?") == ["Dune", "Arrival"]
-    assert facets("Did I read 'Dune' before the trip?") == []
-
-
-def test_a_question_listing_two_things_finds_each_not_more_of_one(tmp_path):
-    from pmemo import Settings, SyncMemory
-
-    def top3(weight: float) -> list[str]:
-        with SyncMemory.open(tmp_path / f"w{weight}", settings=Settings(w_facet=weight),
-                             embedder="hashing") as mem:
-            for n in range(6):
-                mem.add(user_id="u", session_id=f"c{n}",
-                        content=f"Which health issue first? My persistent cough on day {n} was bad.")
-            mem.add(user_id="u", session_id="s", content="The skin tag removal went fine.")
-            mem.drain()
-            question = "Which health issue came first, the persistent cough or the skin tag removal?"
-            return [h.text for h in mem.search(question, limit=3, user_id="u")]
-
-    assert "The skin tag removal went fine." not in top3(0.0)
-    assert "The skin tag removal went fine." in top3(1.0)
-
-
 def test_a_question_quoting_two_things_finds_each_not_more_of_one(tmp_path):
     from pmemo import Settings, SyncMemory
 

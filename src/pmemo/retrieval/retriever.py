@@ -31,7 +31,7 @@ from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from .search import ClusterRecall, by_meaning, fuse, lexical
-from .signals import facets, without_speakers
+from .signals import quoted, without_speakers
 from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
@@ -83,10 +83,10 @@ class Retriever:
 
     def _keywords_of(self, scope: Scope, query: str, session_id: str | None,
                      ) -> tuple[list[tuple[int, float]], list[list[tuple[int, float]]]]:
-        """Keyword candidates of the whole query, and of each thing it asks about (when several)."""
-        things = facets(query) if self.settings.w_facet > 0 else []
+        """Keyword candidates of the whole query, and of each thing it quotes (when several)."""
+        facets = quoted(query) if self.settings.w_facet > 0 else []
         return (lexical(self.store, scope, query, session_id),
-                [lexical(self.store, scope, f, session_id) for f in things])
+                [lexical(self.store, scope, f, session_id) for f in facets] if len(facets) > 1 else [])
 
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,

@@ -11,8 +11,6 @@ import numpy as np
 
 from ..text.segment import MEDIA_CAPTION
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
 
 def zscores(scores: np.ndarray) -> np.ndarray:
     """Standard scores over the candidate pool, so signals of different units can be added.
@@ -227,96 +225,6 @@ def quoted(text: str) -> list[str]:
     """
     spans = (next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(text))
     return list(dict.fromkeys(s for s in spans if s))
-
-
-# a sentence (Chinese lists items with 、, so its comma ends a clause), with its end mark
-_SENTENCE = re.compile(r"[^.?!;。？！；，\n]+[.?!;。？！；]?")
-# what joins a list's items: "," "and" "or" ", and" ", or", and Chinese 、 还是 或者
-_JOIN = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s*(?:、|还是|或者)\s*", re.IGNORECASE)
-
-
-def listed(text: str) -> list[str]:
-    """The things a query lists, each once, in order: in each sentence, the run of items that
-    ends in an "or", a ", and", a ", or" or a Chinese 、/还是/或者 (还是 and 或者 in a
-    question only). A bare "A and B" is not a list ("and" joins clauses too), nor "A, and B",
-    nor are commas alone, nor "A or B" with a long B. The first item runs back into the words
-    before the list (unless a colon starts it), and the last one on into the words after it:
-    they are cut to the length of the longest item between them (in a list of two, the
-    shorter one's).
-
-    >>> listed("Which did I deal with first, the persistent cough or the skin tag removal?")
-    ['the persistent cough', 'the skin tag']
-    >>> listed("What is the average age of me, my parents, and my grandparents?")
-    ['of me', 'my parents', 'my grandparents']
-    >>> listed("Order these: the long BBQ at the lake, the concert, and the race")
-    ['the long BBQ at the lake', 'the concert', 'the race']
-    >>> listed("You said 6S, MAJA, and Sen2Cor are all methods for it, right?")
-    ['6S', 'MAJA', 'Sen2Cor']
-    >>> listed("我先看了三体还是活着？")
-    ['三体', '活着']
-    >>> listed("How many hours of jogging and yoga did I do? Thanks, bye")
-    []
-    """
-    found = [item for sentence in _SENTENCE.findall(text) for item in _items(sentence)]
-    return list(dict.fromkeys(found)) if len(found) > 1 else []
-
-
-def _items(sentence: str) -> list[str]:
-    """The items of the list ending last in one sentence (see ``listed``); [] for none."""
-    _, colon, region = sentence.replace("：", ":").rpartition(":")
-    parts = [p.strip(" ?？.!;。！；") for p in _JOIN.split(region)]
-    joins = [j.strip().lower() for j in _JOIN.findall(region)]
-    asked = sentence.endswith(("?", "？"))  # 还是 and 或者 are "or" in a question ("still"…)
-    ends = [k for k, j in enumerate(joins) if j not in (",", "and") and (asked or j not in ("还是", "或者"))]
-    if not ends:
-        return []
-    first = last = ends[-1]
-    # "A, B, and C" and "A、B还是C" run back over their commas, "first, A or B" does not
-    back = "," if "," in joins[last] else "、" if joins[last] in ("、", "还是", "或者") else None
-    while first > 0 and joins[first - 1] == back:
-        first -= 1
-    items = parts[first : last + 2]
-    if len(items) == 2 and ("and" in joins[last] or not _short(items[-1])):
-        return []  # "I went home, and then I slept"; "…did I do wrong, or don't they like me?"
-    inner = items[1:-1] or [min(items, key=_size)]
-    if not (colon and first == 0):  # a colon already ends the words before the list
-        items[0] = _cut(items[0], inner, from_end=True)
-    items[-1] = _cut(items[-1], inner, from_end=False)
-    return [i for i in items if i]
-
-
-def _pieces(item: str) -> tuple[list[str], str]:
-    """An item's words and how they join: its characters for unspaced Chinese."""
-    return (list(item), "") if " " not in item and _CJK_RUN.search(item) else (item.split(), " ")
-
-
-def _size(item: str) -> int:
-    return len(_pieces(item)[0])
-
-
-def _short(item: str) -> bool:
-    """At most 4 words, or 6 Chinese characters: a thing, not a clause."""
-    pieces, glue = _pieces(item)
-    return len(pieces) <= (4 if glue else 6)
-
-
-def _cut(item: str, others: Sequence[str], from_end: bool) -> str:
-    """The end (or the start) of ``item``, as long as the longest of ``others``."""
-    n = max(_size(o) for o in others)
-    pieces, glue = _pieces(item)
-    return glue.join(pieces[-n:] if from_end else pieces[:n])
-
-
-def facets(text: str) -> list[str]:
-    """The things a query asks about, when it names several: what it quotes, else what it lists.
-
-    >>> facets("Did I see 'Dune' before the fair, the race, and the concert?")
-    ['the fair', 'the race', 'the concert']
-    >>> facets("Which came first, the concert or the fair?")
-    ['the concert', 'the fair']
-    """
-    spans = quoted(text)
-    return spans if len(spans) > 1 else listed(text)
 
 
 def facet_bonus(ids: Sequence[int], facets: Sequence[Sequence[tuple[int, float]]],
