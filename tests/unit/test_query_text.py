@@ -139,43 +139,40 @@ def test_the_question_penalty_ranks_the_telling_turn_above_the_asking_one(tmp_pa
     assert ranked(0.6)[0] == "holiday in Lisbon."
 
 
+def _best(store, settings, turns: list[tuple[str, str, str]], question: str) -> str:
+    """The top hit for ``question`` among five unrelated turns and ``turns`` (session, role, text)."""
+    from pmemo import SyncMemory
+
+    with SyncMemory.open(store, settings=settings, embedder="hashing") as mem:
+        for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
+            mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later today.")
+        for session, role, text in turns:
+            mem.add(user_id="u", session_id=session, role=role, content=text)
+        mem.drain()
+        return mem.search(question, user_id="u", limit=1)[0].text
+
+
 def test_the_user_s_own_turn_outranks_the_reply_restating_it_unless_the_assistant_is_asked(tmp_path):
-    from pmemo import Settings, SyncMemory
+    from pmemo import Settings
 
-    def first(weight: float, question: str) -> str:
-        with SyncMemory.open(tmp_path / f"w{weight}{len(question)}", settings=Settings(w_assistant=weight),
-                             embedder="hashing") as mem:
-            for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
-                mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later today.")
-            mem.add(user_id="u", session_id="a", content="We viewed a condo on Oak Street today.")
-            mem.add(user_id="u", session_id="a", role="assistant",
-                    content="A condo on Oak Street, viewed today: we can compare it with the others.")
-            mem.drain()
-            return mem.search(question, user_id="u", limit=1)[0].text
-
+    turns = [("a", "user", "We viewed a condo on Oak Street today."),
+             ("a", "assistant", "A condo on Oak Street, viewed today: we can compare it with the others.")]
     question = "compare the condo on Oak Street we viewed"
-    assert first(0.0, question).startswith("A condo")  # more of the words match
-    assert first(0.6, question).startswith("We viewed")
-    assert first(0.6, "can you compare the condo on Oak Street we viewed").startswith("A condo")
+    assert _best(tmp_path / "0", Settings(w_assistant=0.0), turns, question).startswith("A condo")  # more words
+    assert _best(tmp_path / "1", Settings(w_assistant=0.6), turns, question).startswith("We viewed")
+    assert _best(tmp_path / "2", Settings(w_assistant=0.6), turns, "can you " + question).startswith("A condo")
 
 
 def test_a_question_about_spending_finds_the_turns_that_state_a_sum(tmp_path):
-    from pmemo import Settings, SyncMemory
+    from pmemo import Settings
 
-    def first(weight: float, question: str) -> str:
-        with SyncMemory.open(tmp_path / f"m{weight}{len(question)}", settings=Settings(w_money=weight),
-                             embedder="hashing") as mem:
-            for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
-                mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later today.")
-            mem.add(user_id="u", session_id="a", content="The new lights for my bike were $40.")
-            mem.add(user_id="u", session_id="b", content="The new lights for my bike were bright.")
-            mem.drain()
-            return mem.search(question, user_id="u", limit=1)[0].text
-
+    turns = [("a", "user", "The new lights for my bike were $40."),
+             ("b", "user", "The new lights for my bike were bright.")]
     question = "How much did the lights for my bike cost?"
-    assert first(0.0, question).endswith("bright.")  # the same words; the newer wins
-    assert first(0.5, question).endswith("$40.")
-    assert first(0.5, "How bright were the lights for my bike?").endswith("bright.")  # not about money
+    assert _best(tmp_path / "0", Settings(w_money=0.0), turns, question).endswith("bright.")  # the newer
+    assert _best(tmp_path / "1", Settings(w_money=0.5), turns, question).endswith("$40.")
+    not_money = "How bright were the lights for my bike?"
+    assert _best(tmp_path / "2", Settings(w_money=0.5), turns, not_money).endswith("bright.")
 
 
 _mixed = st.text(alphabet="预算不能超过万元项目上线的时间 budgetpaintingsOK ,.é0123", max_size=40)
