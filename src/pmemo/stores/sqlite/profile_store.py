@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...errors import Conflict
 from ...models import Episode, Fact, Scope, Task, TaskStep
@@ -26,6 +26,8 @@ FACT_COLS = (
     " created, updated"
 )
 
+T = TypeVar("T")
+
 
 class ProfileStore(ForgetRows, RecordRows):
     if TYPE_CHECKING:
@@ -34,7 +36,8 @@ class ProfileStore(ForgetRows, RecordRows):
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]: ...
-        def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]: ...
+        def _derived_with(self, kind: str, sql: str, turn_ids: list[int],
+                          build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
 
     # ---- facts -----------------------------------------------------------------------------
     def facts(self, scope: Scope, history: bool = False) -> list[Fact]:
@@ -52,7 +55,8 @@ class ProfileStore(ForgetRows, RecordRows):
         return pc.fact(row, self._sources("fact", [fact_id]).get(fact_id, ())) if row else None
 
     def facts_with(self, turn_ids: list[int]) -> list[Fact]:
-        return [f for f in (self.get_fact(i) for i in self._refs_with("fact", turn_ids)) if f]
+        return self._derived_with("fact", "SELECT * FROM facts WHERE id IN ({}) AND deleted IS NULL",
+                                  turn_ids, pc.fact)
 
     def upsert_fact(
         self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None, at: float
@@ -274,7 +278,8 @@ class ProfileStore(ForgetRows, RecordRows):
         return [pc.episode(r, sources.get(r["id"], ())) for r in rows]
 
     def episodes_with(self, turn_ids: list[int]) -> list[Episode]:
-        return [e for e in (self.get_episode(i) for i in self._refs_with("episode", turn_ids)) if e]
+        return self._derived_with("episode", "SELECT * FROM episodes WHERE id IN ({}) AND deleted IS NULL",
+                                  turn_ids, pc.episode)
 
     def delete_episode(self, episode_id: int) -> None:
         with self._tx() as conn:
