@@ -87,9 +87,9 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = ()) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
-    cluster, summary, recency, length, the best keyword matches of each thing the query names
-    in ``facets``; penalties for questions, and for the assistant's replies when the query
-    does not ask what the assistant said) and MMR. Every candidate gets its
+    cluster, summary, recency, length, the best keyword matches of each thing the query quotes
+    in ``facets``, sums of money for a question about spending; penalties for questions, and
+    for the assistant's replies when the query does not speak to the assistant) and MMR. Every candidate gets its
     exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
     in-memory index), not the database. The best ``limit`` are returned (all by default);
     the whole pool is scored either way, on light turn refs: only the turns returned are

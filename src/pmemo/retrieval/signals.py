@@ -120,7 +120,7 @@ def without_speakers(query: str, speakers: Sequence[str]) -> str:
 _ASKS_MONEY = re.compile(r"\b(?:spen[dt]|spending|cost|costs|price|prices|paid|pay|paying|expenses?|budget|"
                          r"money|dollars?|euros?|pounds|fees?|afford)\b|多少钱|花了|价格|费用|价钱|预算|"
                          r"[$€£¥￥]", re.IGNORECASE)
-_MONEY = re.compile(r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(?:k\b|dollars?|bucks|euros?|pounds|usd|eur|rmb|"
+_MONEY = re.compile(r"[$€£¥￥]\s?\d|\d[\d,.]*\s?(?:dollars?|bucks|euros?|pounds|usd|eur|rmb|"
                     r"元|块|万元|美元|欧元|英镑)", re.IGNORECASE)
 
 
