@@ -27,6 +27,8 @@ FACT_COLS = (
 )
 
 T = TypeVar("T")
+_FACTS_BY_ID = "SELECT * FROM facts WHERE id IN ({}) AND deleted IS NULL"
+_EPISODES_BY_ID = "SELECT * FROM episodes WHERE id IN ({}) AND deleted IS NULL"
 
 
 class ProfileStore(ForgetRows, RecordRows):
@@ -36,8 +38,9 @@ class ProfileStore(ForgetRows, RecordRows):
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
         def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]: ...
-        def _derived_with(self, kind: str, sql: str, turn_ids: list[int],
-                          build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
+        def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]: ...
+        def _records(self, kind: str, sql: str, ids: list[int],
+                     build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
 
     # ---- facts -----------------------------------------------------------------------------
     def facts(self, scope: Scope, history: bool = False) -> list[Fact]:
@@ -49,14 +52,10 @@ class ProfileStore(ForgetRows, RecordRows):
         return [pc.fact(r, sources.get(r["id"], ())) for r in rows]
 
     def get_fact(self, fact_id: int) -> Fact | None:
-        row = self._read.execute(
-            "SELECT * FROM facts WHERE id=? AND deleted IS NULL", (fact_id,)
-        ).fetchone()
-        return pc.fact(row, self._sources("fact", [fact_id]).get(fact_id, ())) if row else None
+        return next(iter(self._records("fact", _FACTS_BY_ID, [fact_id], pc.fact)), None)
 
     def facts_with(self, turn_ids: list[int]) -> list[Fact]:
-        return self._derived_with("fact", "SELECT * FROM facts WHERE id IN ({}) AND deleted IS NULL",
-                                  turn_ids, pc.fact)
+        return self._records("fact", _FACTS_BY_ID, self._refs_with("fact", turn_ids), pc.fact)
 
     def upsert_fact(
         self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None, at: float
@@ -263,11 +262,7 @@ class ProfileStore(ForgetRows, RecordRows):
             conn.execute("DELETE FROM vectors WHERE kind='episode' AND ref=?", (episode_id,))
 
     def get_episode(self, episode_id: int) -> Episode | None:
-        row = self._read.execute(
-            "SELECT * FROM episodes WHERE id=? AND deleted IS NULL", (episode_id,)
-        ).fetchone()
-        return (pc.episode(row, self._sources("episode", [episode_id]).get(episode_id, ()))
-                if row else None)
+        return next(iter(self._records("episode", _EPISODES_BY_ID, [episode_id], pc.episode)), None)
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
         sql, args = "SELECT * FROM episodes WHERE scope_key=? AND deleted IS NULL", [scope.key]
@@ -278,8 +273,7 @@ class ProfileStore(ForgetRows, RecordRows):
         return [pc.episode(r, sources.get(r["id"], ())) for r in rows]
 
     def episodes_with(self, turn_ids: list[int]) -> list[Episode]:
-        return self._derived_with("episode", "SELECT * FROM episodes WHERE id IN ({}) AND deleted IS NULL",
-                                  turn_ids, pc.episode)
+        return self._records("episode", _EPISODES_BY_ID, self._refs_with("episode", turn_ids), pc.episode)
 
     def delete_episode(self, episode_id: int) -> None:
         with self._tx() as conn:

@@ -27,6 +27,7 @@ from .profile_store import ProfileStore
 from .schema import migrate
 
 T = TypeVar("T")
+_KEYS_BY_ID = "SELECT * FROM key_lines WHERE id IN ({})"
 
 DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
@@ -353,11 +354,10 @@ class SQLiteStore(ProfileStore):
             f"SELECT DISTINCT ref FROM sources WHERE kind=? AND turn_id IN ({marks})", [kind, *turn_ids])
         return [r[0] for r in rows]
 
-    def _derived_with(self, kind: str, sql: str, turn_ids: list[int],
-                      build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]:
-        """The records of one ``kind`` made from any of ``turn_ids``, with their sources, in
-        two reads (not two per record): ``sql`` selects rows ``WHERE id IN ({})``."""
-        ids = self._refs_with(kind, turn_ids)
+    def _records(self, kind: str, sql: str, ids: list[int],
+                 build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]:
+        """Derived records of one ``kind`` by id, each with its source turns, in ``ids``' order,
+        in two reads however many: ``sql`` selects their rows ``WHERE id IN ({})``."""
         rows = {r["id"]: r for r in self._select_in(sql, [], ids)}
         sources = self._sources(kind, list(rows))
         return [build(rows[i], sources.get(i, ())) for i in ids if i in rows]
@@ -547,8 +547,7 @@ class SQLiteStore(ProfileStore):
         return [codec.key_line(r, found.get(r["id"], ())) for r in rows]
 
     def get_key(self, key_id: int) -> KeyLine | None:
-        row = self._read.execute("SELECT * FROM key_lines WHERE id=?", (key_id,)).fetchone()
-        return codec.key_line(row, self._sources("key", [key_id]).get(key_id, ())) if row else None
+        return next(iter(self._records("key", _KEYS_BY_ID, [key_id], codec.key_line)), None)
 
     def update_key(self, key_id: int, text: str) -> KeyLine:
         with self._tx() as conn:
@@ -564,8 +563,7 @@ class SQLiteStore(ProfileStore):
             conn.execute("DELETE FROM sources WHERE kind='key' AND ref=?", (key_id,))
 
     def keys_with(self, turn_ids: list[int]) -> list[KeyLine]:
-        return self._derived_with("key", "SELECT * FROM key_lines WHERE id IN ({})", turn_ids,
-                                  codec.key_line)
+        return self._records("key", _KEYS_BY_ID, self._refs_with("key", turn_ids), codec.key_line)
 
     # ---- jobs ------------------------------------------------------------------------------
     def enqueue(self, kind: str, payload: Any) -> int:
