@@ -2,6 +2,7 @@
 
 from datetime import UTC
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,27 +153,29 @@ def _best(store, settings, turns: list[tuple[str, str, str]], question: str) -> 
         return mem.search(question, user_id="u", limit=1)[0].text
 
 
-def test_the_user_s_own_turn_outranks_the_reply_restating_it_unless_the_assistant_is_asked(tmp_path):
+@pytest.mark.parametrize("weight, turns, question, unrelated", [
+    # the user's own turn outranks the reply restating it (more of whose words match),
+    # unless the query speaks to the assistant
+    ({"w_assistant": 0.6},
+     [("a", "user", "We viewed a condo on Oak Street today."),
+      ("a", "assistant", "A condo on Oak Street, viewed today: we can compare it with the others.")],
+     "compare the condo on Oak Street we viewed", "can you compare the condo on Oak Street we viewed"),
+    # a question about spending finds the turn that states a sum (else the newer one wins),
+    # and a question about something else does not
+    ({"w_money": 0.5},
+     [("a", "user", "The new lights for my bike were $40."),
+      ("b", "user", "The new lights for my bike were bright.")],
+     "How much did the lights for my bike cost?", "How bright were the lights for my bike?"),
+], ids=["assistant", "money"])
+def test_a_query_signal_lifts_the_turn_it_is_for_and_only_for_its_queries(tmp_path, weight, turns, question,
+                                                                           unrelated):
     from pmemo import Settings
 
-    turns = [("a", "user", "We viewed a condo on Oak Street today."),
-             ("a", "assistant", "A condo on Oak Street, viewed today: we can compare it with the others.")]
-    question = "compare the condo on Oak Street we viewed"
-    assert _best(tmp_path / "0", Settings(w_assistant=0.0), turns, question).startswith("A condo")  # more words
-    assert _best(tmp_path / "1", Settings(w_assistant=0.6), turns, question).startswith("We viewed")
-    assert _best(tmp_path / "2", Settings(w_assistant=0.6), turns, "can you " + question).startswith("A condo")
-
-
-def test_a_question_about_spending_finds_the_turns_that_state_a_sum(tmp_path):
-    from pmemo import Settings
-
-    turns = [("a", "user", "The new lights for my bike were $40."),
-             ("b", "user", "The new lights for my bike were bright.")]
-    question = "How much did the lights for my bike cost?"
-    assert _best(tmp_path / "0", Settings(w_money=0.0), turns, question).endswith("bright.")  # the newer
-    assert _best(tmp_path / "1", Settings(w_money=0.5), turns, question).endswith("$40.")
-    not_money = "How bright were the lights for my bike?"
-    assert _best(tmp_path / "2", Settings(w_money=0.5), turns, not_money).endswith("bright.")
+    lifted, plain = (text for *_, text in turns)
+    off = Settings(**dict.fromkeys(weight, 0.0))
+    assert _best(tmp_path / "0", off, turns, question) == plain
+    assert _best(tmp_path / "1", Settings(**weight), turns, question) == lifted
+    assert _best(tmp_path / "2", Settings(**weight), turns, unrelated) == plain
 
 
 _mixed = st.text(alphabet="预算不能超过万元项目上线的时间 budgetpaintingsOK ,.é0123", max_size=40)

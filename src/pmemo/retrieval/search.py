@@ -89,11 +89,11 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
     cluster, summary, recency, length, the best keyword matches of each thing the query quotes
     in ``facets``, sums of money for a question about spending; penalties for questions, and
-    for the assistant's replies when the query does not speak to the assistant) and MMR. Every candidate gets its
-    exact cosine, not only the vector top-k: the others' vectors come from ``vectors`` (the
-    in-memory index), not the database. The best ``limit`` are returned (all by default);
-    the whole pool is scored either way, on light turn refs: only the turns returned are
-    read whole."""
+    for the assistant's replies when the query does not speak to the assistant) and MMR.
+    Every candidate gets its exact cosine, not only the vector top-k: the others' vectors come
+    from ``vectors`` (the in-memory index), not the database. The best ``limit`` are returned
+    (all by default); the whole pool is scored either way, on light turn refs: only the turns
+    returned are read whole."""
     refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector])
     # the best candidates bring the turns around them along (NEIGHBOUR_REACH)
     refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]],
