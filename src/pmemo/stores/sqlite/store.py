@@ -393,19 +393,25 @@ class SQLiteStore(ProfileStore):
             conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (cluster_id,))
             conn.execute("DELETE FROM sources WHERE kind='cluster' AND ref=?", (cluster_id,))
 
-    def _members(self, cid: int) -> tuple[int, ...]:
-        rows = self._read.execute("SELECT turn_id FROM cluster_members WHERE cluster_id=? ORDER BY turn_id",
-                                  (cid,))
-        return tuple(r[0] for r in rows)
+    def _with_members(self, rows: list[sqlite3.Row]) -> list[Cluster]:
+        """Clusters of these rows, each with its member turns (one read for all)."""
+        members: dict[int, list[int]] = {}
+        sql = "SELECT cluster_id, turn_id FROM cluster_members WHERE cluster_id IN ({}) ORDER BY turn_id"
+        for cid, turn_id in self._select_in(sql, [], [r["id"] for r in rows]):
+            members.setdefault(cid, []).append(turn_id)
+        return [codec.cluster(r, tuple(members.get(r["id"], ()))) for r in rows]
 
     def clusters(self, scope: Scope) -> list[Cluster]:
         rows = self._read.execute("SELECT * FROM clusters WHERE scope_key=? ORDER BY hits DESC, id",
                                   (scope.key,)).fetchall()
-        return [codec.cluster(r, self._members(r["id"])) for r in rows]
+        return self._with_members(rows)
 
     def get_cluster(self, cluster_id: int) -> Cluster | None:
-        row = self._read.execute("SELECT * FROM clusters WHERE id=?", (cluster_id,)).fetchone()
-        return codec.cluster(row, self._members(cluster_id)) if row else None
+        return next(iter(self._clusters_by_id([cluster_id])), None)
+
+    def _clusters_by_id(self, ids: list[int]) -> list[Cluster]:
+        rows = {r["id"]: r for r in self._select_in("SELECT * FROM clusters WHERE id IN ({})", [], ids)}
+        return self._with_members([rows[i] for i in ids if i in rows])
 
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
@@ -473,7 +479,7 @@ class SQLiteStore(ProfileStore):
             conn.execute("UPDATE clusters SET promoted=1 WHERE id=?", (cluster_id,))
 
     def clusters_with(self, turn_ids: list[int]) -> list[Cluster]:
-        return [c for c in (self.get_cluster(i) for i in self._refs_with("cluster", turn_ids)) if c]
+        return self._clusters_by_id(self._refs_with("cluster", turn_ids))
 
     # ---- summaries --------------------------------------------------------------------------
     def add_summary(self, scope: Scope, step_from: int, step_to: int, text: str, method: str,
