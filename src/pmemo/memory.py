@@ -174,31 +174,37 @@ class Memory:
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
-                     **scope: Any) -> list[Hit]:
-        """Ranked hits from every tier: turns, summaries and key lines, best first."""
+                     at: datetime | str | None = None, **scope: Any) -> list[Hit]:
+        """Ranked hits from every tier: turns, summaries and key lines, best first. ``at`` is
+        when the query is asked (default now): its relative dates ("yesterday", "last week",
+        上个月) are read from that day."""
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
-        found = await self._retrieve(validate.query(query), where, session_id, limit)
+        found = await self._retrieve(validate.query(query), where, session_id, limit,
+                                     validate.timestamp(at, "at"))
         hits = hitlib.merge(found.turn_hits, found.derived)[:limit]
         if any(h.kind in ("summary", "key") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits
 
     async def _retrieve(self, query: str, scope: Scope, session_id: str | None,
-                        depth: int) -> Retrieved:
-        found = await self._retriever.retrieve(query, scope, session_id, depth)
+                        depth: int, at: datetime) -> Retrieved:
+        found = await self._retriever.retrieve(query, scope, session_id, depth, at.date())
         if found.promote:
             self._worker.wake.set()
         return found
 
     async def context(self, query: str, *, session_id: str | None = None,
-                      budget_tokens: int | None = None, **scope: Any) -> ContextPack:
-        """The packed context for ``query``: key → long-term → mid-term → short-term → input."""
+                      budget_tokens: int | None = None, at: datetime | str | None = None,
+                      **scope: Any) -> ContextPack:
+        """The packed context for ``query``: key → long-term → mid-term → short-term → input.
+        ``at``: when the query is asked, as for ``search``."""
         budget = validate.positive_int("budget_tokens", budget_tokens or self.settings.budget_tokens,
                                        MAX_BUDGET)
         where = _scope(scope, session_id=session_id)
         owner = where.owner_scope()
-        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT)
+        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT,
+                                     validate.timestamp(at, "at"))
         recent = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
                                           self.settings.short_term_turns)) if session_id else []
         keys = await asyncio.to_thread(self._store.keys, owner, False)

@@ -39,7 +39,7 @@ def actor(value: Any) -> str | None:
     return value.strip()
 
 
-def timestamp(value: Any) -> datetime:
+def timestamp(value: Any, name: str = "timestamp") -> datetime:
     if value is None:
         return datetime.now(UTC)
     if isinstance(value, datetime):
@@ -48,8 +48,8 @@ def timestamp(value: Any) -> datetime:
         try:
             return datetime.fromisoformat(value)
         except ValueError as exc:
-            raise InvalidInput(f"timestamp={value!r} is not ISO 8601 (e.g. 2026-05-01T10:00:00+08:00)") from exc
-    raise InvalidInput(f"timestamp must be a datetime or ISO 8601 string, got {type(value).__name__}")
+            raise InvalidInput(f"{name}={value!r} is not ISO 8601 (e.g. 2026-05-01T10:00:00+08:00)") from exc
+    raise InvalidInput(f"{name} must be a datetime or ISO 8601 string, got {type(value).__name__}")
 
 
 def metadata(value: Any) -> dict[str, Any]:

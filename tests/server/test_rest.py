@@ -87,6 +87,23 @@ async def test_search_and_context(client: httpx.AsyncClient, memory: Any) -> Non
     assert all(i["tier"] in get_args(Tier) for i in pack["items"])
 
 
+async def test_search_and_context_read_relative_dates_from_when_asked(
+    client: httpx.AsyncClient, memory: Any
+) -> None:
+    for day, dish in [(1, "a mushroom risotto"), (20, "a vegetable curry")]:
+        await add(client, f"I cooked {dish} for dinner.", session_id=f"d{day}",
+                  timestamp=f"2024-03-{day:02d}T19:00:00+00:00")
+    await memory.drain()
+    for at, dish in [("2024-03-02T09:00:00+00:00", "risotto"), ("2024-03-21T09:00:00+00:00", "curry")]:
+        question = {"user_id": "alice", "query": "What did I cook yesterday?", "at": at}
+        r = await client.post("/v1/search", json={**question, "limit": 1})
+        assert r.status_code == 200, r.text
+        assert dish in r.json()["hits"][0]["text"]
+        r = await client.post("/v1/context", json={**question, "budget_tokens": 200})
+        assert r.status_code == 200, r.text
+        assert dish in r.json()["items"][0]["text"]
+
+
 async def test_turns_sessions_owners(client: httpx.AsyncClient) -> None:
     a = await add(client, "first")
     await add(client, "second", session_id="s2")
@@ -274,6 +291,8 @@ async def test_bad_turns_are_422(client: httpx.AsyncClient, body: dict[str, Any]
         ("/v1/context", {"user_id": "a", "query": "q", "budget_tokens": 10**6}),
         ("/v1/search", {"user_id": "a", "query": "q", "limit": 0}),
         ("/v1/search", {"user_id": "a", "query": ""}),
+        ("/v1/search", {"user_id": "a", "query": "q", "at": "last week"}),
+        ("/v1/context", {"user_id": "a", "query": "q", "at": "2024-13-01"}),
         ("/v1/key", {"user_id": "a", "text": ""}),
     ],
 )

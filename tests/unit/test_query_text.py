@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pmemo.errors import InvalidInput
 from pmemo.pipelines.embedding import query_views
 from pmemo.retrieval.hits import overlap
 from pmemo.retrieval.signals import mentioned, without_speakers
@@ -104,6 +105,48 @@ def test_relative_dates_resolve_against_when_they_were_said():
                    "last month": "April 2023", "next year": "2024", "昨天": "7 May 2023",
                    "上周": "the week of 1 May 2023"}
     assert resolve_relative("nothing relative here, 2023-05-01", monday) == []
+
+
+def test_a_querys_relative_dates_become_ranges_from_the_day_it_is_asked():
+    from datetime import date
+
+    from pmemo.text.dates import relative_ranges
+
+    tuesday = date(2022, 4, 12)
+    assert relative_ranges("What did I cook a couple of days ago, and several weeks ago?", tuesday) == [
+        (date(2022, 4, 10), date(2022, 4, 10)), (date(2022, 3, 21), date(2022, 3, 27))]
+    assert relative_ranges("last Saturday, this year, 上个月 and 上周", tuesday) == [
+        (date(2022, 4, 9), date(2022, 4, 9)), (date(2022, 1, 1), date(2022, 12, 31)),
+        (date(2022, 3, 1), date(2022, 3, 31)), (date(2022, 4, 4), date(2022, 4, 10))]
+    assert relative_ranges("yesterday and Yesterday", tuesday) == [(date(2022, 4, 11), date(2022, 4, 11))]
+    assert relative_ranges("what did I cook on 3 April 2022?", tuesday) == []
+
+
+@pytest.mark.parametrize("question", ["What did I cook yesterday?", "我昨天做了什么饭？"])
+def test_a_relative_date_in_a_query_favours_the_turns_of_that_day_seen_from_when_it_is_asked(
+        tmp_path, question):
+    from datetime import datetime
+
+    from pmemo import SyncMemory
+
+    with SyncMemory.open(tmp_path, embedder="hashing") as mem:
+        for n, topic in enumerate(["the weather", "a pasta recipe", "my cat", "the gym", "a novel"]):
+            mem.add(user_id="u", session_id=f"o{n}", content=f"Let us talk about {topic} later.",
+                    timestamp=datetime(2024, 2, 1 + n, tzinfo=UTC))
+        for day, dish in [(1, "a mushroom risotto 蘑菇饭"), (20, "a vegetable curry 咖喱饭")]:
+            mem.add(user_id="u", session_id=f"s{day}", content=f"I cooked {dish} for dinner.",
+                    timestamp=datetime(2024, 3, day, 19, 0, tzinfo=UTC))
+        mem.drain()
+
+        def best(**at):
+            return mem.search(question, user_id="u", limit=1, **at)[0].text
+
+        assert "curry" in best(at=datetime(2024, 3, 21, 9, 0, tzinfo=UTC))
+        assert "risotto" in best(at="2024-03-02T09:00:00+00:00")
+        assert "curry" in mem.context(question, user_id="u", at="2024-03-21T09:00:00+00:00",
+                                      budget_tokens=200).items[0].text
+        with pytest.raises(InvalidInput, match="at='last week' is not ISO 8601"):
+            mem.search(question, user_id="u", at="last week")
 
 
 def test_context_lines_keep_the_words_and_add_what_relative_dates_meant():

@@ -108,11 +108,12 @@ class PmemoSystem:
         await self.memory.drain()
 
     async def rank(self, query: Query, limit: int) -> list[str]:
-        hits = await self.memory.search(query.text, limit=limit, **self.owner)
+        hits = await self.memory.search(query.text, limit=limit, at=query.asked_at, **self.owner)
         return [self.uid_of[t.id] for h in hits for t in h.sources if t.id in self.uid_of]
 
     async def pack(self, query: Query, budget: int) -> Pack:
-        ctx = await self.memory.context(query.text, budget_tokens=budget, **self.owner)
+        ctx = await self.memory.context(query.text, budget_tokens=budget, at=query.asked_at,
+                                        **self.owner)
         units = tuple(
             self.uid_of[t.id] for h in ctx.items for t in h.sources if t.id in self.uid_of
         )

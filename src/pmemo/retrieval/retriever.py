@@ -21,6 +21,7 @@ import functools
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import numpy as np
@@ -67,17 +68,18 @@ class Retriever:
         self._keywords.shutdown(wait=True)
 
     async def retrieve(self, query: str, scope: Scope, session_id: str | None,
-                       depth: int) -> Retrieved:
-        """Turn hits (the best ``depth``), derived hits, and the hit counts recorded."""
-        return await asyncio.to_thread(self._retrieve, query, scope, session_id, depth)
+                       depth: int, asked: date | None = None) -> Retrieved:
+        """Turn hits (the best ``depth``), derived hits, and the hit counts recorded. ``asked``:
+        the day the query is asked, from which its relative dates are read."""
+        return await asyncio.to_thread(self._retrieve, query, scope, session_id, depth, asked)
 
     def _retrieve(self, query: str, scope: Scope, session_id: str | None,
-                  depth: int) -> Retrieved:
+                  depth: int, asked: date | None) -> Retrieved:
         qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
-            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth)
+            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
@@ -100,11 +102,11 @@ class Retriever:
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
-              depth: int) -> Retrieved:
+              depth: int, asked: date | None) -> Retrieved:
         scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH), facets)
+                      self.same_topic, max(depth, HIT_DEPTH), facets, asked)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

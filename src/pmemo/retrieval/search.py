@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 import numpy as np
 
 from ..config import Settings
 from ..models import Scope, Turn
 from ..stores.base import Store, TurnRef
-from ..text.dates import date_ranges
+from ..text.dates import date_ranges, relative_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
 from .signals import (
@@ -85,8 +86,10 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
-         limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = ()) -> list[Scored]:
-    """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date,
+         limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
+         asked: date | None = None) -> list[Scored]:
+    """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date (the
+    dates the query names, and its relative ones read from the day it is ``asked``),
     cluster, summary, recency, length, the best keyword matches of each thing the query quotes
     in ``facets``, sums of money for a question about spending; penalties for questions, and
     for the assistant's replies when the query does not speak to the assistant) and MMR.
@@ -114,8 +117,9 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
         floor = min(pool) if pool else 0.0
         signals.append((settings.w_vector, zscores(np.array([cosine.get(i, floor) for i in ids]))))
     base = weighted(signals, len(ids))
+    ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
     bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
-                                 cosine, settings)
+                                 cosine, settings, ranges)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
@@ -143,7 +147,7 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
 
 def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
-             cosine: dict[int, float], settings: Settings,
+             cosine: dict[int, float], settings: Settings, ranges: list[tuple[date, date]],
              ) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
     """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
     each candidate in one (read only when clusters were recalled)."""
@@ -163,7 +167,6 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
     neighbours = np.array([[position.get((t.scope_key, t.session, t.step + d), -1)
                             for d in NEIGHBOUR_REACH] for t in refs])
     named = mentioned({t.actor for t in refs if t.actor}, query)
-    ranges = date_ranges(query)
     texts = [t.content for t in refs]
     return {
         "cluster": (settings.w_cluster, in_cluster),

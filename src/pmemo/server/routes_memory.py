@@ -40,7 +40,8 @@ async def add_turns(
 async def search(body: SearchIn, memory: Mem, tenant: Tenant) -> HitsOut:
     """Ranked items from every tier, best first (`Memory.search`), without packing."""
     hits = await memory.search(
-        body.query, limit=body.limit, session_id=body.session_id, tenant_id=tenant, **body.scope()
+        body.query, limit=body.limit, session_id=body.session_id, at=body.at, tenant_id=tenant,
+        **body.scope(),
     )
     return HitsOut(hits=[HitOut.of(h) for h in hits])
 
@@ -55,6 +56,7 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
         body.query,
         session_id=body.session_id,
         budget_tokens=body.budget_tokens,
+        at=body.at,
         tenant_id=tenant,
         **body.scope(),
     )

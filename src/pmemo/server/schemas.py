@@ -89,6 +89,9 @@ class TurnBatch(Strict):
     turns: list[TurnIn] = Field(min_length=1, max_length=MAX_BATCH)
 
 
+AT = "when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day"
+
+
 class SearchIn(ScopeIn):
     model_config = ConfigDict(
         extra="forbid",
@@ -98,6 +101,7 @@ class SearchIn(ScopeIn):
     query: str = Field(min_length=1, max_length=4_000)
     limit: int = Field(10, ge=1, le=100)
     session_id: str | None = _id(None)
+    at: datetime | None = Field(None, description=AT)
 
 
 class ContextIn(ScopeIn):
@@ -118,6 +122,7 @@ class ContextIn(ScopeIn):
     query: str = Field(min_length=1, max_length=MAX_CONTENT)
     session_id: str | None = _id(None)
     budget_tokens: int | None = Field(None, ge=16, le=MAX_BUDGET)
+    at: datetime | None = Field(None, description=AT)
 
 
 class KeyIn(ScopeIn):

@@ -59,15 +59,17 @@ def date_ranges(text: str) -> list[tuple[date, date]]:
     return found
 
 
-# ---- relative dates, resolved against when a turn was said ---------------------------------
+# ---- relative dates, resolved against the day they were said (a turn's, a query's) ----------
 _WEEKDAYS = [d.lower() for d in calendar.day_name]
 _NUMBERS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBERS.update({"a": 1, "an": 1, "a couple of": 2, "a few": 3, "several": 3})
+_COUNT = "|".join(sorted(_NUMBERS, key=len, reverse=True))
 _RELATIVE = re.compile(
     r"\b(?P<word>yesterday|today|tonight|tomorrow|last night|this morning)\b"
     r"|\b(?P<which>last|this|next)\s+(?P<unit>week|weekend|month|year|"
     + "|".join(_WEEKDAYS) + r")\b"
-    r"|\b(?P<n>\d+|a|an|" + "|".join(_NUMBERS) + r")\s+(?P<ago_unit>day|week|month|year)s?\s+ago\b"
+    rf"|\b(?P<n>\d+|{_COUNT})\s+(?P<ago_unit>day|week|month|year)s?\s+ago\b"
     r"|(?P<zh>前天|昨天|昨晚|今天|今晚|明天|后天|上周末|上周|上个?星期|这周|下周|上个月|下个月|去年|今年|明年)",
     re.IGNORECASE,
 )
@@ -82,6 +84,7 @@ _FIXED = {
     "去年": ("year", -1), "今年": ("year", 0), "明年": ("year", 1),
 }
 _STEP = {"last": -1, "this": 0, "next": 1}
+Span = tuple[str, date, date]  # (unit, first day, last day)
 
 
 def _month_shift(day: date, months: int) -> date:
@@ -93,29 +96,33 @@ def _fmt(day: date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def _shifted(said: date, unit: str, n: int) -> str:
-    """The day, week, month or year ``n`` units from ``said``, written out."""
+def _shifted(said: date, unit: str, n: int) -> Span:
+    """The day, week (Monday to Sunday), month or year ``n`` units from ``said``."""
     if unit == "day":
-        return _fmt(said + timedelta(days=n))
+        day = said + timedelta(days=n)
+        return unit, day, day
     if unit in ("week", "weekend"):
         day = said + timedelta(days=7 * n)
-        return f"the week of {_fmt(day - timedelta(days=day.weekday()))}"
+        monday = day - timedelta(days=day.weekday())
+        return "week", monday, monday + timedelta(days=6)
     if unit == "month":
-        month = _month_shift(said, n)
-        return f"{calendar.month_name[month.month]} {month.year}"
-    return str(said.year + n)
+        first = _month_shift(said, n)
+        return unit, first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
+    return "year", date(said.year + n, 1, 1), date(said.year + n, 12, 31)
 
 
-def _weekday(said: date, target: int, step: int) -> str:
+def _weekday(said: date, target: int, step: int) -> Span:
     """Last, this or next ``target`` weekday as seen from ``said``."""
     if step < 0:  # the last such weekday before the day it was said
-        return _fmt(said - timedelta(days=(said.weekday() - target) % 7 or 7))
-    if step > 0:
-        return _fmt(said + timedelta(days=(target - said.weekday()) % 7 or 7))
-    return _fmt(said + timedelta(days=target - said.weekday()))
+        day = said - timedelta(days=(said.weekday() - target) % 7 or 7)
+    elif step > 0:
+        day = said + timedelta(days=(target - said.weekday()) % 7 or 7)
+    else:
+        day = said + timedelta(days=target - said.weekday())
+    return "day", day, day
 
 
-def _resolve(match: re.Match[str], said: date) -> str:
+def _resolve(match: re.Match[str], said: date) -> Span:
     fixed = match.group("word") or match.group("zh")
     if fixed:
         return _shifted(said, *_FIXED[fixed.lower()])
@@ -124,9 +131,20 @@ def _resolve(match: re.Match[str], said: date) -> str:
         if unit in _WEEKDAYS:
             return _weekday(said, _WEEKDAYS.index(unit), step)
         return _shifted(said, unit, step)
-    count = match.group("n").lower()
+    count = " ".join(match.group("n").lower().split())
     n = int(count) if count.isdigit() else _NUMBERS.get(count, 1)
     return _shifted(said, match.group("ago_unit").lower(), -n)
+
+
+def _written(span: Span) -> str:
+    unit, first, _ = span
+    if unit == "day":
+        return _fmt(first)
+    if unit == "week":
+        return f"the week of {_fmt(first)}"
+    if unit == "month":
+        return f"{calendar.month_name[first.month]} {first.year}"
+    return str(first.year)
 
 
 def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
@@ -140,7 +158,17 @@ def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
     """
     out: list[tuple[str, str]] = []
     for match in _RELATIVE.finditer(text):
-        meant = _resolve(match, said)
+        meant = _written(_resolve(match, said))
         if (match.group(0), meant) not in out:
             out.append((match.group(0), meant))
     return out
+
+
+def relative_ranges(text: str, said: date) -> list[tuple[date, date]]:
+    """The times the relative dates in ``text`` name, asked on ``said``, as inclusive
+    (first day, last day): what ``date_ranges`` gives for dates written out.
+
+    >>> relative_ranges("What did I cook a couple of days ago, and last week?", date(2022, 4, 12))
+    [(datetime.date(2022, 4, 10), datetime.date(2022, 4, 10)), (datetime.date(2022, 4, 4), datetime.date(2022, 4, 10))]
+    """
+    return list(dict.fromkeys(_resolve(m, said)[1:] for m in _RELATIVE.finditer(text)))
