@@ -131,7 +131,7 @@ def _resolve(match: re.Match[str], said: date) -> Span:
         if unit in _WEEKDAYS:
             return _weekday(said, _WEEKDAYS.index(unit), step)
         return _shifted(said, unit, step)
-    count = " ".join(match.group("n").lower().split())
+    count = match.group("n").lower()
     n = int(count) if count.isdigit() else _NUMBERS.get(count, 1)
     return _shifted(said, match.group("ago_unit").lower(), -n)
 
