@@ -105,6 +105,8 @@ def test_relative_dates_resolve_against_when_they_were_said():
                    "last month": "April 2023", "next year": "2024", "昨天": "7 May 2023",
                    "上周": "the week of 1 May 2023"}
     assert resolve_relative("nothing relative here, 2023-05-01", monday) == []
+    # outside the calendar: skipped, not an error
+    assert resolve_relative("7000 years ago, 99999999 days ago, 99999 months ago", monday) == []
 
 
 def test_a_querys_relative_dates_become_ranges_from_the_day_it_is_asked():
@@ -120,6 +122,7 @@ def test_a_querys_relative_dates_become_ranges_from_the_day_it_is_asked():
         (date(2022, 3, 1), date(2022, 3, 31)), (date(2022, 4, 4), date(2022, 4, 10))]
     assert relative_ranges("yesterday and Yesterday", tuesday) == [(date(2022, 4, 11), date(2022, 4, 11))]
     assert relative_ranges("what did I cook on 3 April 2022?", tuesday) == []
+    assert relative_ranges("the pyramids, built 7000 years ago", tuesday) == []
 
 
 @pytest.mark.parametrize("question", ["What did I cook yesterday?", "我昨天做了什么饭？"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -156,12 +157,7 @@ def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
     >>> resolve_relative("我们上个月见过, two weeks ago", date(2024, 1, 10))
     [('上个月', 'December 2023'), ('two weeks ago', 'the week of 25 December 2023')]
     """
-    out: list[tuple[str, str]] = []
-    for match in _RELATIVE.finditer(text):
-        meant = _written(_resolve(match, said))
-        if (match.group(0), meant) not in out:
-            out.append((match.group(0), meant))
-    return out
+    return list(dict.fromkeys((words, _written(span)) for words, span in _spans(text, said)))
 
 
 def relative_ranges(text: str, said: date) -> list[tuple[date, date]]:
@@ -171,4 +167,14 @@ def relative_ranges(text: str, said: date) -> list[tuple[date, date]]:
     >>> relative_ranges("What did I cook a couple of days ago, and last week?", date(2022, 4, 12))
     [(datetime.date(2022, 4, 10), datetime.date(2022, 4, 10)), (datetime.date(2022, 4, 4), datetime.date(2022, 4, 10))]
     """
-    return list(dict.fromkeys(_resolve(m, said)[1:] for m in _RELATIVE.finditer(text)))
+    return list(dict.fromkeys(span[1:] for _, span in _spans(text, said)))
+
+
+def _spans(text: str, said: date) -> Iterator[tuple[str, Span]]:
+    """Each relative date in ``text`` with what it meant; one outside the calendar ("7000
+    years ago") is skipped."""
+    for match in _RELATIVE.finditer(text):
+        try:
+            yield match.group(0), _resolve(match, said)
+        except (ValueError, OverflowError):
+            continue
