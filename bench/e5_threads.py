@@ -1,14 +1,18 @@
 """e5 query latency by how its OpenMP threads wait, idle and beside a busy process.
 
-    python bench/e5_threads.py [--queries 40]
+    python bench/e5_threads.py [--queries 40] [--load idle busy niced niced-batch]
+    BENCH_LONG=1 python bench/e5_threads.py     # a ~450-character dialogue as the query
 
 Each policy runs in its own process (libgomp reads GOMP_SPINCOUNT once, when it loads):
 - pmemo: what ``E5Embedder`` does (spin 30000; one thread while another process holds
   half a core or more, see ``pmemo.embedders.contention``);
-- baseline: the policy before it (spin 1000, always every core).
-- nice-blind: pmemo's, but not counting niced processes as busy (as it did until 2026-11-22).
+- baseline: the policy before it (spin 1000, always every core);
+- nice-counted: pmemo's, but counting niced processes as busy too. Beside these synthetic
+  niced loads it is slower (two threads did better), yet beside the real niced
+  ``warm_eval_cache.py`` one thread was far quicker (see the session-8 note): not settled.
 Queries come back to back (gap 0) and 0.1 s apart, as an agent asks them; "busy" runs one
-process that spins on a core beside them, "niced" one per core under ``nice -n 10``.
+process that spins on a core beside them, "niced" one per core under ``nice -n 10``,
+"niced-batch" an e5 batch embedding under ``nice -n 10``.
 Prints the p50 and p95 in ms of each cell.
 """
 
@@ -29,19 +33,28 @@ QUESTIONS = [
     "What fields would Caroline be likely to pursue in her education?",
     "上周末李雷和韩梅梅去哪里爬山了？",
 ]
-# processes spinning beside the queries: none, one at full priority, one per core under nice
-# (a batch job such as warm_eval_cache.py)
-SPINNERS = {"idle": 0, "busy": 1, "niced": os.cpu_count() or 1}
-POLICIES = {"pmemo": {}, "nice-blind": {"BENCH_NICE_BLIND": "1"},
+SPIN = "while True: pass"
+# a batch job such as warm_eval_cache.py: e5 embeds passages on every core, its threads
+# meeting, sleeping and waking like the query's own
+BATCH = ("from pmemo.embedders.e5 import E5Embedder\ne5 = E5Embedder()\n"
+         "while True: e5.embed_passages(['a long passage about a trip, day %d. ' % i * 30"
+         " for i in range(32)])")
+# what runs beside the queries: (code, processes, nice)
+LOADS = {"idle": (SPIN, 0, 0), "busy": (SPIN, 1, 0), "niced": (SPIN, os.cpu_count() or 1, 10),
+         "niced-batch": (BATCH, 1, 10)}
+# a stretch of dialogue as one query (~600 characters), as MADial asks
+DIALOGUE = "\n".join(["Bart: 你知道吗？元旦晚会我要表演魔术，我有点紧张，你有没有什么建议可以让我不那么紧张？",
+                      "Assistant: 当然有，试着在表演前深呼吸，想象自己是那个无所畏惧的魔术师，你肯定能做到！"] * 5)
+POLICIES = {"pmemo": {}, "nice-counted": {"BENCH_COUNT_NICE": "1"},
             "baseline": {"GOMP_SPINCOUNT": "1000", "BENCH_NO_CONTENTION": "1"}}
 
 
-def busy_at_full_priority() -> tuple[int, int]:
-    """``read_proc_stat`` without the time of niced processes."""
+def busy_with_nice() -> tuple[int, int]:
+    """``read_proc_stat`` counting the time of niced processes as busy too."""
     with open("/proc/stat", "rb") as f:
         fields = [int(x) for x in f.readline().split()[1:9]]
     total, busy = read_proc_stat()
-    return total, busy - fields[1]
+    return total, busy + fields[1]
 
 
 def child(queries: int) -> None:
@@ -50,8 +63,8 @@ def child(queries: int) -> None:
     e5 = E5Embedder()
     if os.environ.get("BENCH_NO_CONTENTION"):
         e5._contention.others = lambda: None  # type: ignore[method-assign]
-    if os.environ.get("BENCH_NICE_BLIND"):
-        e5._contention._read = busy_at_full_priority
+    if os.environ.get("BENCH_COUNT_NICE"):
+        e5._contention._read = busy_with_nice
     for q in QUESTIONS * 3:
         e5.embed_query(q)
     out = {}
@@ -60,7 +73,7 @@ def child(queries: int) -> None:
         for i in range(queries):
             time.sleep(gap)
             t0 = time.perf_counter()
-            e5.embed_query(QUESTIONS[i % len(QUESTIONS)])
+            e5.embed_query(DIALOGUE if os.environ.get("BENCH_LONG") else QUESTIONS[i % len(QUESTIONS)])
             ms.append((time.perf_counter() - t0) * 1000)
         ms.sort()
         out[f"gap {gap:g} s"] = (statistics.median(ms), ms[int(0.95 * (len(ms) - 1))])
@@ -79,20 +92,23 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--queries", type=int, default=40)
     ap.add_argument("--child", action="store_true")
+    ap.add_argument("--load", nargs="*", choices=list(LOADS), help="only these loads")
     args = ap.parse_args()
     if args.child:
         child(args.queries)
         return
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
-    for load in ("idle", "busy", "niced"):
-        spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
-                                     preexec_fn=(lambda: os.nice(10)) if load == "niced" else None)
-                    for _ in range(SPINNERS[load])]
+    for load, (code, processes, nice) in LOADS.items():
+        if args.load and load not in args.load:
+            continue
+        spinners = [subprocess.Popen([sys.executable, "-c", code],
+                                     preexec_fn=lambda nice=nice: os.nice(nice))  # type: ignore[misc]
+                    for _ in range(processes)]
         try:
             for policy in POLICIES:
                 cells = run(policy, args.queries)
                 row = "  ".join(f"{k}: p50 {v[0]:5.1f} p95 {v[1]:5.1f}" for k, v in cells.items())
-                print(f"{load:5s} {policy:9s} {row}")
+                print(f"{load:11s} {policy:12s} {row}")
         finally:
             for spinner in spinners:
                 spinner.kill()

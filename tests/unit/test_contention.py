@@ -41,11 +41,11 @@ def test_unreadable_stat_means_unknown(tmp_path: Path):
     assert c.others() is None
 
 
-def test_proc_stat_nice_and_steal_count_as_busy(tmp_path: Path):
+def test_proc_stat_nice_does_not_count_steal_does(tmp_path: Path):
     stat = tmp_path / "stat"
     #                 user nice system idle iowait irq softirq steal guest guest_nice
     stat.write_text("cpu  10 500 20 1000 5 1 2 30 0 0\ncpu0 ...\n")
-    assert read_proc_stat(str(stat)) == (1568, 563)
+    assert read_proc_stat(str(stat)) == (1568, 63)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/stat is Linux's")

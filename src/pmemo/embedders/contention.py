@@ -3,8 +3,7 @@
 The e5 engine splits one query over all cores, and its threads meet ~100 times per query.
 Each time, all threads must be running at once. When another process holds a core, the
 engine waits at every meeting, and one thread does better (see ``e5.py``). Processes
-that run under ``nice`` count too: at nice 10 or 19 a busy one still made two threads wait,
-at more than twice one thread's time (a ~600-character query: 370-475 ms against 175-195).
+that run under ``nice`` give their core back at once, so their time is not counted.
 
 >>> readings = iter([(1000, 100), (1200, 200), (1400, 250)])  # (all, busy) jiffies
 >>> own = iter([0.0, 0.5, 1.0])  # this process's CPU seconds: 50 jiffies each time
@@ -20,19 +19,19 @@ import time
 from collections.abc import Callable
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # jiffies a second
-Reading = tuple[int, int]  # (jiffies in all, jiffies busy)
+Reading = tuple[int, int]  # (jiffies in all, jiffies busy at full priority)
 
 
 def read_proc_stat(path: str = "/proc/stat") -> Reading:
-    """All CPU time and the busy time so far, in jiffies, summed over cores.
+    """All CPU time and the busy time at full priority so far, in jiffies, summed over cores.
 
-    The ``cpu`` line reads: user nice system idle iowait irq softirq steal. Nice and steal
-    count as busy (a neighbour on the host has the core).
+    The ``cpu`` line reads: user nice system idle iowait irq softirq steal. Steal counts
+    as busy (a neighbour on the host has the core); nice does not.
     """
     with open(path, "rb") as f:
         fields = [int(x) for x in f.readline().split()[1:9]]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
-    return sum(fields), user + nice + system + irq + softirq + steal
+    user, _nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return sum(fields), user + system + irq + softirq + steal
 
 
 def own_cpu_seconds() -> float:
@@ -41,7 +40,7 @@ def own_cpu_seconds() -> float:
 
 
 class Contention:
-    """The share of all CPU time that other processes used since the last
+    """The share of all CPU time that other processes used at full priority since the last
     reading (readings at least ``window`` seconds apart; one in between repeats the last)."""
 
     def __init__(self, window: float = 0.25, read: Callable[[], Reading] = read_proc_stat,

@@ -78,7 +78,7 @@ class E5Embedder:
         # 30000 17 ms. But when another process holds a core, a spinning thread waits for
         # one that is not running: 40-160 ms a query at 30000, 1.5 s at libgomp's default
         # (~300k). A query then runs on one thread, which never waits: 21-28 ms
-        # (``Contention``; processes under nice count too, see there).
+        # (``Contention``; processes under nice are not counted, they yield at once).
         # Read once, when the engine loads; a user's OMP_WAIT_POLICY or GOMP_SPINCOUNT wins.
         if "OMP_WAIT_POLICY" not in os.environ:
             os.environ.setdefault("GOMP_SPINCOUNT", "30000")
