@@ -42,7 +42,7 @@ BATCH = ("from pmemo.embedders.e5 import E5Embedder\ne5 = E5Embedder()\n"
 # what runs beside the queries: (code, processes, nice)
 LOADS = {"idle": (SPIN, 0, 0), "busy": (SPIN, 1, 0), "niced": (SPIN, os.cpu_count() or 1, 10),
          "niced-batch": (BATCH, 1, 10)}
-# a stretch of dialogue as one query (~600 characters), as MADial asks
+# a stretch of dialogue as one query (~450 characters), as MADial asks
 DIALOGUE = "\n".join(["Bart: 你知道吗？元旦晚会我要表演魔术，我有点紧张，你有没有什么建议可以让我不那么紧张？",
                       "Assistant: 当然有，试着在表演前深呼吸，想象自己是那个无所畏惧的魔术师，你肯定能做到！"] * 5)
 POLICIES = {"pmemo": {}, "nice-counted": {"BENCH_COUNT_NICE": "1"},
