@@ -133,7 +133,7 @@ def _resolve(match: re.Match[str], said: date) -> Span:
             return _weekday(said, _WEEKDAYS.index(unit), step)
         return _shifted(said, unit, step)
     count = match.group("n").lower()
-    n = int(count) if count.isdigit() else _NUMBERS.get(count, 1)
+    n = int(count) if count.isdigit() else _NUMBERS[count]
     return _shifted(said, match.group("ago_unit").lower(), -n)
 
 

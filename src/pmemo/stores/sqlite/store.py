@@ -354,13 +354,18 @@ class SQLiteStore(ProfileStore):
             f"SELECT DISTINCT ref FROM sources WHERE kind=? AND turn_id IN ({marks})", [kind, *turn_ids])
         return [r[0] for r in rows]
 
+    def _rows_by_id(self, sql: str, ids: list[int]) -> list[sqlite3.Row]:
+        """The rows ``sql`` selects ``WHERE id IN ({})``, in ``ids``' order (missing ones left out)."""
+        rows = {r["id"]: r for r in self._select_in(sql, [], ids)}
+        return [rows[i] for i in ids if i in rows]
+
     def _records(self, kind: str, sql: str, ids: list[int],
                  build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]:
         """Derived records of one ``kind`` by id, each with its source turns, in ``ids``' order,
         in two reads however many: ``sql`` selects their rows ``WHERE id IN ({})``."""
-        rows = {r["id"]: r for r in self._select_in(sql, [], ids)}
-        sources = self._sources(kind, list(rows))
-        return [build(rows[i], sources.get(i, ())) for i in ids if i in rows]
+        rows = self._rows_by_id(sql, ids)
+        sources = self._sources(kind, [r["id"] for r in rows])
+        return [build(r, sources.get(r["id"], ())) for r in rows]
 
     # ---- clusters ---------------------------------------------------------------------------
     def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int:
@@ -410,8 +415,8 @@ class SQLiteStore(ProfileStore):
         return next(iter(self._clusters_by_id([cluster_id])), None)
 
     def _clusters_by_id(self, ids: list[int]) -> list[Cluster]:
-        rows = {r["id"]: r for r in self._select_in("SELECT * FROM clusters WHERE id IN ({})", [], ids)}
-        return self._with_members([rows[i] for i in ids if i in rows])
+        # members, not sources: a deleted turn leaves its cluster's members at once
+        return self._with_members(self._rows_by_id("SELECT * FROM clusters WHERE id IN ({})", ids))
 
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
