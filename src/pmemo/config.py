@@ -85,6 +85,14 @@ class Settings:
     fact_confidence_cap: float = 0.95
     fact_merge_similarity: float = 0.9
     budget_profile: float = 0.05
+    # people (issue 17): a private chat's facts stay out of group views unless allowed
+    private_facts_in_groups: bool = False
+    people_in_context: int = 5  # the asker, then the people the query and recent messages name
+    facts_per_person: int = 6
+    budget_people: float = 0.15
+    agenda_ahead_days: int = 7  # a plan enters the asker's context this many days before its date
+    agenda_after_days: int = 3  # and leaves it this many days after, unless its outcome came first
+    budget_agenda: float = 0.05
     # episodes: score = similarity*w_sim + recency*w_rec + importance*w_imp (conversation time)
     episode_w_similarity: float = 0.5
     episode_w_recency: float = 0.3

@@ -20,7 +20,7 @@ import contextlib
 import dataclasses
 import functools
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,27 +34,32 @@ from .llms import make_llm
 from .models import (
     FACT_CATEGORIES,
     FACT_SOURCES,
+    AgendaItem,
     Cluster,
     ContextPack,
     Episode,
     Fact,
     Hit,
     KeyLine,
+    Member,
+    Person,
     Record,
     Scope,
     Summary,
     Task,
     Turn,
     check_id,
-    indexed_text,
 )
+from .people.aliases import check_alias
+from .people.resolve import Match
 from .pipelines.embedding import CachedEmbedder
 from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
 from .retrieval import person
-from .retrieval.context import assemble
+from .retrieval.context import assemble, shares
+from .retrieval.people_section import context_people
 from .retrieval.retriever import Retrieved, Retriever, later
 from .retrieval.vector_index import Indexes
 from .stores.base import FullStore, NewTurn, Store
@@ -62,6 +67,7 @@ from .stores.sqlite.store import SQLiteStore
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
+from .tiers.people import profile_view
 from .tiers.profile import Candidate
 from .tiers.services import Tiers
 from .tiers.tasks import Tasks
@@ -83,8 +89,9 @@ class Memory:
         self._indexes = indexes
         self._count = make_counter(settings.tokenizer)
         self._worker = Worker(store, embed, indexes, tiers, settings)
-        self._retriever = Retriever(store, embed, indexes, settings, tiers.threshold)
+        self._retriever = Retriever(store, embed, indexes, settings, tiers.threshold, tiers.people)
         self._task: asyncio.Task[None] | None = None
+        self._people = tiers.people
 
     # ---- life cycle ---------------------------------------------------------------------
     @classmethod
@@ -134,13 +141,15 @@ class Memory:
 
     # ---- write --------------------------------------------------------------------------
     async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,
-                  timestamp: datetime | str | None = None, metadata: dict[str, Any] | None = None,
-                  user_id: str | None = None, group_id: str | None = None, tenant_id: str = "default",
-                  agent_id: str = "default") -> Turn:
-        """Store one turn durably and return it; embedding and the rest happen in the background."""
+                  actor_id: str | None = None, timestamp: datetime | str | None = None,
+                  metadata: dict[str, Any] | None = None, user_id: str | None = None,
+                  group_id: str | None = None, tenant_id: str = "default", agent_id: str = "default") -> Turn:
+        """Store one turn durably and return it; embedding and the rest happen in the background.
+        ``actor_id`` is the speaker's stable person id, ``actor`` their display name at the time."""
         new = self._new_turn(dict(session_id=session_id, content=content, role=role, actor=actor,
-                                  timestamp=timestamp, metadata=metadata, user_id=user_id,
-                                  group_id=group_id, tenant_id=tenant_id, agent_id=agent_id))
+                                  actor_id=actor_id, timestamp=timestamp, metadata=metadata,
+                                  user_id=user_id, group_id=group_id, tenant_id=tenant_id,
+                                  agent_id=agent_id))
         (turn,) = await asyncio.to_thread(self._store.add_turns, [new])
         self._worker.wake.set()
         return turn
@@ -157,7 +166,7 @@ class Memory:
     def _new_turn(self, item: Any) -> NewTurn:
         if not isinstance(item, dict):
             raise InvalidInput(f"a turn must be a dict, got {type(item).__name__}")
-        allowed = {"session_id", "content", "role", "actor", "timestamp", "metadata", "user_id",
+        allowed = {"session_id", "content", "role", "actor", "actor_id", "timestamp", "metadata", "user_id",
                    "group_id", "tenant_id", "agent_id"}
         unknown = set(item) - allowed
         if unknown:
@@ -168,9 +177,11 @@ class Memory:
         scope = _scope(item, session_id=item["session_id"])
         text = validate.content(item.get("content"), self.settings)
         speaker = validate.actor(item.get("actor"))
+        person = item.get("actor_id")
         return NewTurn(scope, validate.role(item.get("role", "user")), text,
                        speaker, validate.timestamp(item.get("timestamp")),
-                       validate.metadata(item.get("metadata")), segment(indexed_text(speaker, text)))
+                       validate.metadata(item.get("metadata")), segment(text),
+                       None if person is None else check_id("actor_id", person))
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
@@ -180,9 +191,11 @@ class Memory:
         上个月) are read from that day."""
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
-        found = await self._retrieve(validate.query(query), where, session_id, limit,
-                                     validate.timestamp(at, "at"))
-        hits = hitlib.merge(found.turn_hits, found.derived)[:limit]
+        asked = validate.timestamp(at, "at")
+        found = await self._retrieve(validate.query(query), where, session_id, limit, asked)
+        known = await asyncio.to_thread(context_people, self._store, self._people, where, query, None, [],
+                                        asked.date(), self.settings)
+        hits = hitlib.merge(found.turn_hits, found.derived, [h for h in known["people"] if h.kind == "fact"])[:limit]
         if any(h.kind in ("summary", "key") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits
@@ -196,28 +209,33 @@ class Memory:
 
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, at: datetime | str | None = None,
+                      asker: str | None = None, recent: list[str] | None = None,
                       **scope: Any) -> ContextPack:
-        """The packed context for ``query``: key → long-term → mid-term → short-term → input.
-        ``at``: when the query is asked, as for ``search``."""
+        """The packed context for ``query``: key → people → agenda → long-term → mid-term →
+        short-term → input. ``at``: when the query is asked, as for ``search``. ``asker``: the
+        person asking (their profile in this group and their plans near ``at`` come in);
+        ``recent``: the last messages of the chat, whose named people come in too.
+
+        >>> await mem.context("还不睡？", group_id="study", asker="ni")  # doctest: +SKIP
+        """
         budget = validate.positive_int("budget_tokens", budget_tokens or self.settings.budget_tokens,
                                        MAX_BUDGET)
         where = _scope(scope, session_id=session_id)
         owner = where.owner_scope()
-        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT,
-                                     validate.timestamp(at, "at"))
-        recent = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
-                                          self.settings.short_term_turns)) if session_id else []
+        asked = validate.timestamp(at, "at")
+        if asker is not None:
+            check_id("asker", asker)
+        said = validate.recent(recent)
+        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT, asked)
+        last = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
+                                        self.settings.short_term_turns)) if session_id else []
         keys = await asyncio.to_thread(self._store.keys, owner, False)
         latest = await asyncio.to_thread(self._store.summaries, owner, session_id)
-        tiers = hitlib.context_tiers(found.turn_hits, found.derived, keys, latest[-2:], recent,
-                                     later)
+        tiers = hitlib.context_tiers(found.turn_hits, found.derived, keys, latest[-2:], last, later)
         tiers.update(await asyncio.to_thread(self._person_tiers, query, owner))
-        s = self.settings
-        shares = {"key": s.budget_key, "long_term": s.budget_long, "mid_term": s.budget_mid,
-                  "profile": s.budget_profile if tiers["profile"] else 0.0,
-                  "episodic": s.budget_episodic if tiers["episodic"] else 0.0}
-        shares["short_term"] = max(0.0, 1.0 - sum(shares.values()))
-        pack = assemble(query, tiers, shares, budget, self._count)
+        tiers.update(await asyncio.to_thread(context_people, self._store, self._people, owner, query, asker,
+                                             said, asked.date(), self.settings))
+        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self._count)
         pack = dataclasses.replace(pack, items=tuple(
             await asyncio.to_thread(self._retriever.with_sources, list(pack.items))))
         await self._touch(pack)
@@ -345,8 +363,9 @@ class Memory:
     def _person_tiers(self, query: str, owner: Scope) -> dict[str, list[Hit]]:
         store: Any = self._store
         now = store.conversation_now(owner) or time.time()
-        facts = person.fact_hits(query, store.facts(owner), now, self.settings,
-                                 lambda ids: self._store.get_turns(ids))
+        # a group's facts are about many people: its members come in through the people section
+        facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, self.settings,
+                                                             lambda ids: self._store.get_turns(ids))
         ranked = []
         if self.settings.episodes_in_context and store.episodes(owner):
             ranked = self._episodes.rank(owner, self._embed.query(query), self.settings.episodes_in_context)
@@ -358,20 +377,29 @@ class Memory:
         if ids:
             await asyncio.to_thread(self._store.touch_episodes, ids, time.time())
 
-    async def profile(self, user_id: str | None = None, *, history: bool = False,
+    async def profile(self, person_id: str | None = None, *, history: bool = False,
                       **scope: Any) -> list[Fact]:
-        """Current facts about a person; ``history=True`` adds superseded and conflicting ones.
+        """What is known about a person: current facts; ``history=True`` adds superseded and
+        conflicting ones. With ``group_id``: only what was learned in that group (and their
+        private chat's facts if ``PMEMO_PRIVATE_FACTS_IN_GROUPS``); without: everywhere, the
+        newest value of each fact current. With no person: every fact of the user or group.
 
-        >>> facts = await mem.profile("alice")  # doctest: +SKIP
+        >>> facts = await mem.profile("alice", group_id="study")  # doctest: +SKIP
         >>> [(f.key, f.value, f.confidence) for f in facts]  # doctest: +SKIP
         """
-        where = _scope({**scope, "user_id": user_id} if user_id is not None else scope)
-        return await asyncio.to_thread(self._store.facts, where, history)
+        if person_id is None:
+            return await asyncio.to_thread(self._store.facts, _scope(scope), history)
+        check_id("person_id", person_id)
+        tenant, agent = _tenant_agent(scope)
+        owner = _scope(scope).owner if {"group_id", "user_id"} & set(scope) else None
+        return await asyncio.to_thread(profile_view, self._store, tenant, agent, person_id, owner,
+                                       history, self.settings.private_facts_in_groups)
 
     async def add_fact(self, category: str, key: str, value: str, *, confidence: float = 0.9,
                        source: str = "explicit", expires_at: datetime | str | None = None,
-                       **scope: Any) -> Fact | None:
-        """State a fact by hand; the same upsert rules as extraction apply."""
+                       person_id: str | None = None, **scope: Any) -> Fact | None:
+        """State a fact by hand; the same upsert rules as extraction apply. ``person_id``: whom
+        it is about (default: the user of ``user_id``)."""
         if category not in FACT_CATEGORIES or source not in FACT_SOURCES:
             raise InvalidInput(f"category must be one of {', '.join(FACT_CATEGORIES)}; "
                                f"source one of {', '.join(FACT_SOURCES)}")
@@ -379,7 +407,8 @@ class Memory:
             raise InvalidInput("a fact needs a key, a value and a confidence in [0, 1]")
         where = _scope(scope)
         expires = validate.timestamp(expires_at).timestamp() if expires_at is not None else None
-        cand = Candidate(category, key.strip(), value.strip(), confidence, source, 0.5, expires)
+        subject = check_id("person_id", person_id) if person_id is not None else where.user_id
+        cand = Candidate(category, key.strip(), value.strip(), confidence, source, 0.5, expires, subject)
         return await asyncio.to_thread(upsert_fact, self._store, where, cand, None, time.time(),
                                        self.settings)
 
@@ -509,6 +538,69 @@ class Memory:
     def _taskboard(self) -> Tasks:
         return Tasks(self._store, self._episodes)  # type: ignore[arg-type]
 
+    # ---- people (issue 17) -----------------------------------------------------------------
+    async def add_person(self, person_id: str, *, name: str | None = None,
+                         aliases: list[str] | tuple[str, ...] = (), **scope: Any) -> Person:
+        """Register a person (idempotent; aliases are merged). With ``group_id`` or ``user_id``
+        they also count as a member there before they speak.
+
+        >>> await mem.add_person("p-ni", name="周霓", aliases=["霓霓"], group_id="study")  # doctest: +SKIP
+        """
+        check_id("person_id", person_id)
+        clean = None if name is None else check_alias(name, "name")
+        if isinstance(aliases, str) or not isinstance(aliases, list | tuple):
+            raise InvalidInput("aliases must be a list of names, e.g. ['霓霓', 'Neko']")
+        given = [check_alias(a) for a in aliases]
+        tenant, agent = _tenant_agent(scope)
+        member = _scope(scope) if {"group_id", "user_id"} & set(scope) else None
+        await asyncio.to_thread(self._store.add_person, tenant, person_id, clean, given, member)
+        return await self.person(person_id, tenant_id=tenant)
+
+    async def person(self, person_id: str, *, tenant_id: str = "default") -> Person:
+        """A person with their display names (oldest first) and aliases (with their source)."""
+        found = await asyncio.to_thread(self._people.person, check_id("tenant_id", tenant_id),
+                                        check_id("person_id", person_id))
+        if found is None:
+            raise NotFound(f"person {person_id!r} does not exist in tenant {tenant_id!r}")
+        return found
+
+    async def people(self, **scope: Any) -> list[Member]:
+        """The members of a group (``group_id``) or private chat (``user_id``): display names,
+        aliases, first and last seen, message count; latest speaker first."""
+        return await asyncio.to_thread(self._store.members, _scope(scope))
+
+    async def remove_alias(self, person_id: str, alias: str, *, tenant_id: str = "default") -> Person:
+        """Stop resolving ``alias`` to the person (it is not learned again)."""
+        person = await self.person(person_id, tenant_id=tenant_id)
+        removed = await asyncio.to_thread(self._store.remove_alias, tenant_id, person.id, check_alias(alias))
+        if not removed:
+            raise NotFound(f"person {person_id!r} has no alias {alias!r}")
+        return await self.person(person_id, tenant_id=tenant_id)
+
+    async def resolve_people(self, text: str, **scope: Any) -> list[Match]:
+        """The people ``text`` names: each match with its alias, span and person id(s); an alias
+        two people share is reported with both (``ambiguous``); members of ``group_id`` first."""
+        return await asyncio.to_thread(self._people.resolve, validate.query(text), _scope(scope))
+
+    async def agenda(self, person_id: str | None = None, *, at: datetime | str | None = None,
+                     **scope: Any) -> list[AgendaItem]:
+        """Dated plans people mentioned in a group or chat ("12月23日考研"), by day. With ``at``:
+        only the open ones near that time (``agenda_ahead_days`` before their day to
+        ``agenda_after_days`` after), as ``context`` shows them.
+
+        >>> [(i.day, i.what, i.status) for i in await mem.agenda("ni", group_id="study")]  # doctest: +SKIP
+        """
+        where = _scope(scope).owner_scope()
+        people = None if person_id is None else [check_id("person_id", person_id)]
+        if at is None:
+            return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner],
+                                           people)
+        day = validate.timestamp(at, "at").date()
+        s = self.settings
+        return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner], people,
+                                       day - timedelta(days=s.agenda_after_days),
+                                       day + timedelta(days=s.agenda_ahead_days), "open")
+
     # ---- records with access control ------------------------------------------------------
     async def add_record(self, content: str, *, user_id: str, tenant_id: str = "default",
                          agent_id: str = "default", **fields: Any) -> Record:
@@ -565,12 +657,21 @@ class Memory:
 
 def _scope(kwargs: dict[str, Any], session_id: str | None = None) -> Scope:
     allowed = {"user_id", "group_id", "tenant_id", "agent_id", "session_id"}
-    unknown = set(kwargs) - allowed - {"content", "role", "actor", "timestamp", "metadata"}
+    unknown = set(kwargs) - allowed - {"content", "role", "actor", "actor_id", "timestamp", "metadata"}
     if unknown:
         raise InvalidInput(f"unknown argument(s): {', '.join(sorted(unknown))}")
     return Scope.of(user_id=kwargs.get("user_id"), group_id=kwargs.get("group_id"),
                     session_id=session_id, tenant_id=kwargs.get("tenant_id", "default"),
                     agent_id=kwargs.get("agent_id", "default"))
+
+
+def _tenant_agent(scope: dict[str, Any]) -> tuple[str, str]:
+    known = {"tenant_id", "agent_id", "group_id", "user_id"}
+    unknown = set(scope) - known
+    if unknown:
+        raise InvalidInput(f"unknown argument(s): {', '.join(sorted(unknown))}")
+    return (check_id("tenant_id", scope.get("tenant_id", "default")),
+            check_id("agent_id", scope.get("agent_id", "default")))
 
 
 def _int_id(name: str, value: Any) -> int:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from .errors import InvalidInput
 
-Tier = Literal["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
-Kind = Literal["turn", "cluster", "summary", "key", "fact", "episode", "task"]
+Tier = Literal["key", "people", "agenda", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
+Kind = Literal["turn", "cluster", "summary", "key", "fact", "episode", "task", "person", "agenda"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:@\-]{1,128}$")
 
 
@@ -86,6 +86,7 @@ class Turn:
     actor: str | None
     timestamp: datetime
     metadata: dict[str, Any] = field(default_factory=dict)
+    actor_id: str | None = None  # the speaker's stable person id; ``actor`` is their name then
 
     @property
     def session_id(self) -> str:
@@ -100,14 +101,26 @@ class Turn:
         return self.content
 
     @property
+    def subject(self) -> str | None:
+        """Whom a first-person statement in this turn is about: the speaker's person id; in a
+        private chat without one, the user; in a group without one, the display name as a key
+        of its own (``name:<actor>``), so two members' facts never meet; else the owner (None).
+
+        >>> Turn(1, Scope.of(user_id="u1"), 1, "user", "hi", None, datetime(2026, 1, 1)).subject
+        'u1'
+        """
+        if self.actor_id is not None:
+            return self.actor_id
+        if self.scope.user_id is not None:
+            return self.scope.user_id
+        return f"name:{self.actor}" if self.actor else None
+
+    @property
     def indexed(self) -> str:
-        """What the lexical and vector indexes see: the speaker's name with the words, so
-        "what did Mei say about…" finds Mei's turns."""
-        return indexed_text(self.actor, self.content)
-
-
-def indexed_text(actor: str | None, content: str) -> str:
-    return f"{actor}: {content}" if actor else content
+        """What the lexical and vector indexes see: the words only. Who said them is data
+        (``actor_id``, ``actor``) that the speaker signal matches, so a rename changes no vector
+        and every turn of one speaker does not look alike."""
+        return self.content
 
 
 @dataclass(frozen=True)
@@ -205,10 +218,17 @@ class Fact:
     status: str = "current"
     version: int = 1
     importance: float = 0.5
+    subject_id: str | None = None  # the person it is about; None: the scope's owner
+    mentioned: tuple[str, ...] = ()  # other people the statement names
 
     @property
     def text(self) -> str:
         return f"{self.category} · {self.key}: {self.value}"
+
+    @property
+    def learned_in(self) -> str:
+        """Where it was said: the owner of its scope ("g:<group>" or "u:<user>")."""
+        return self.scope.owner
 
 
 @dataclass(frozen=True)
@@ -292,6 +312,67 @@ class Record:
     @property
     def scope(self) -> str:
         return self.visibility
+
+
+# ---- people (issue 17) ----------------------------------------------------------------------
+ALIAS_SOURCES = ("registered", "name", "learned", "mention", "generated")
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A name a person goes by, and where pmemo got it: ``registered`` by hand, a display
+    ``name`` seen on their turns, ``learned`` from a message, an @``mention``, or ``generated``
+    from a name (老周, 霓霓). ``learned_in`` is the owner scope it came from (None: tenant-wide)."""
+
+    alias: str
+    source: str
+    learned_in: str | None
+    first_seen: datetime
+    last_seen: datetime
+    turn_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone the agent knows, by a stable id per tenant. ``names`` are their display names
+    oldest first (a rename adds one); ``aliases`` every other name that resolves to them."""
+
+    id: str
+    tenant_id: str
+    name: str | None
+    names: tuple[str, ...]
+    aliases: tuple[Alias, ...]
+    first_seen: datetime | None
+    last_seen: datetime | None
+    messages: int
+
+
+@dataclass(frozen=True)
+class Member:
+    """A person as seen in one group or private chat: when they spoke first and last, how often."""
+
+    person: Person
+    owner: str
+    first_seen: datetime
+    last_seen: datetime
+    messages: int
+
+
+@dataclass(frozen=True)
+class AgendaItem:
+    """A dated plan or event someone mentioned ("12月23日考研", "interview on Friday"): whose,
+    when, and the turn that said it. ``status`` is "open" until a later message reports how
+    it went ("done", with ``outcome``)."""
+
+    id: int
+    scope: Scope
+    person_id: str | None
+    day: date
+    what: str
+    text: str
+    turn_id: int | None
+    status: str = "open"
+    outcome: str | None = None
 
 
 def epoch_of(ts: datetime) -> float:

@@ -76,6 +76,17 @@ def query(value: Any) -> str:
     return value
 
 
+def recent(value: Any) -> list[str]:
+    """The last messages of a chat, given as context for the people they name."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput("recent must be a list of message texts (strings), newest last")
+    if len(value) > 50 or sum(map(len, value)) > 50_000:
+        raise InvalidInput("recent holds at most 50 messages and 50,000 characters; pass the last few")
+    return value
+
+
 def positive_int(name: str, value: Any, upper: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pmemo import Settings, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
-from pmemo.models import Scope, indexed_text
+from pmemo.models import Scope
 from pmemo.retrieval.search import fuse
 from pmemo.retrieval.vector_index import VectorIndex
 from pmemo.stores.base import NewTurn
@@ -23,7 +23,7 @@ def test_lexical_only_candidates_get_their_exact_cosine_from_the_index(tmp_path:
     store = SQLiteStore.open(tmp_path)
     texts = ["budget is 10k", "the cat sleeps", "launch on Monday", "not embedded yet"]
     turns = store.add_turns([NewTurn(ALICE, "user", t, None, datetime(2024, 1, 1, tzinfo=UTC), {},
-                                     segment(indexed_text(None, t))) for t in texts])
+                                     segment(t)) for t in texts])
     emb = HashingEmbedder(64)
     vecs = emb.embed_passages(texts)
     index = VectorIndex(64)

@@ -6,28 +6,46 @@ and never fails the job (the turn and its embedding are already stored).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from ..models import Turn
 from ..tiers.episodes import Episodes
-from .extraction import extract_turn
+from . import agenda
+from .attribution import Attributed
+from .extraction import extract_batch, statements
 
 log = logging.getLogger("pmemo")
 
 
 def after_turn(worker: Any, turn: Turn) -> None:
-    """Extract facts from ``turn``; on a session's first turn, close the owner's other
-    sessions as episodes; past the compaction budget, fold the oldest turns."""
+    """On a session's first turn, close the owner's other sessions as episodes; past the
+    compaction budget, fold the oldest turns."""
     settings, store, tiers = worker.settings, worker.store, worker.tiers
-    if settings.extract_facts:
-        _guard("fact extraction", lambda: extract_turn(store, tiers.llm, settings, turn))
     episodes = Episodes(store, tiers, settings)
     if turn.step == 1:
         _guard("session episodes", lambda: episodes.close_others(turn))
     if settings.compact_budget_tokens:
         _guard("compaction", lambda: _compact(worker, episodes, turn))
+
+
+def people_batch(worker: Any, turns: list[Turn]) -> None:
+    """What a batch of new turns says about people: nicknames and name forms first (a fact
+    may name someone by the nickname the message before gave), then facts and agenda items,
+    each under the person it is about."""
+    if not turns:
+        return
+    store, people, settings = worker.store, worker.tiers.people, worker.settings
+    _guard("alias learning", lambda: people.learn(turns))
+    parts: dict[int, list[Attributed]] = {}
+    _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
+    if settings.extract_facts:
+        _guard("fact extraction", lambda: extract_batch(store, worker.tiers.llm, settings, turns, people, parts))
+    for turn in turns:
+        if turn.id in parts:
+            _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
 
 
 def _compact(worker: Any, episodes: Episodes, turn: Turn) -> None:

@@ -1,39 +1,39 @@
-"""Profile extraction: a turn → candidate facts → the upsert rules → the store.
+"""Profile extraction: a batch of turns → candidate facts about people → the upsert rules → the store.
 
-With an LLM, a JSON prompt that extracts only explicit statements; without one (or when
-it fails), the rules in ``extract_rules``. Runs in the background worker; a re-run of
-the same turn changes nothing (a fact already sourced from the turn is skipped).
+A fact is about one person: the speaker for first-person statements, the person a statement
+names for third-person ones ("霓霓对花生过敏"); the turn is its source either way. With an
+LLM, one JSON prompt per batch that extracts only explicit statements; without one (or when
+it fails), the rules in ``extract_rules`` on each statement ``attribution`` cut out. Runs in
+the background worker; a re-run of the same turn changes nothing (a fact already sourced
+from the turn is skipped).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Protocol
 
 from ..config import Settings
 from ..errors import Conflict, LLMError
 from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
+from ..people.resolve import Match
 from ..stores.base import ProfileStoreProtocol
 from ..tiers.profile import Candidate, decide
+from .attribution import Attributed, Mention, by_subject
 from .extract_rules import CORRECTED, extract
-from .profile_prompts import FactOut, FactsOut, facts_prompt
+from .profile_prompts import FactOut, FactsOut, batch_facts_prompt
 
 log = logging.getLogger("pmemo")
 RETRIES = 3
+LLM_BATCH = 20  # messages per extraction call
 
 
-def candidates(turn: Turn, llm: LLM | None) -> tuple[list[Candidate], str]:
-    """(candidates, method): the LLM's explicit facts, or the rules' (offline / on failure)."""
-    if turn.role != "user":
-        return [], "skipped"  # what the assistant says is not a fact about the person
-    if llm is not None:
-        try:
-            reply = llm.complete_json(*facts_prompt(turn), FactsOut)
-            return [c for c in (_from_llm(f) for f in reply.facts) if c is not None], "llm"
-        except LLMError as exc:
-            log.warning("fact extraction fell back to rules: %s", exc)
-    return extract(turn.content, turn.timestamp), "rules"
+class Resolver(Protocol):
+    def resolve(self, text: str, scope: Scope) -> list[Match]: ...
 
 
 def _from_llm(out: FactOut) -> Candidate | None:
@@ -69,7 +69,7 @@ def upsert(
 ) -> Fact | None:
     """Apply the upsert rules for one candidate; re-read and retry if another writer won."""
     for attempt in range(RETRIES):
-        facts = store.facts(scope, history=True)
+        facts = store.facts(scope, history=True, subject=cand.subject)  # keyed by whom it is about
         decision = decide(
             cand,
             facts,
@@ -86,15 +86,63 @@ def upsert(
     return None
 
 
-def extract_turn(
-    store: ProfileStoreProtocol, llm: LLM | None, settings: Settings, turn: Turn
-) -> list[Fact]:
-    """Extract and store the facts one turn states; returns the facts touched."""
-    found, _ = candidates(turn, llm)
-    scope = turn.scope.owner_scope()
+def statements(turn: Turn, people: Resolver | None) -> list[Attributed]:
+    """The turn cut into statements, each with whom it is about (its speaker, or a person it
+    names: "霓霓对花生过敏"), rewritten in the first person for the rules."""
+    if people is None:
+        return [Attributed(None, turn.content, ())]
+    found = people.resolve(turn.content, turn.scope)
+    return by_subject(turn.content, [Mention(m.start, m.end, m.person_ids[0]) for m in found if not m.ambiguous])
+
+
+def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settings, turns: Sequence[Turn],
+                  people: Resolver | None = None, parts: dict[int, list[Attributed]] | None = None) -> list[Fact]:
+    """Extract and store the facts a batch of turns states, each under the person it is about
+    (the speaker, or a person a statement names; the turn stays its source). With an LLM, one
+    call per batch; when it fails or talks garbage, the rules for every turn (on ``parts``, the
+    turns' statements, when the caller has them)."""
+    said = [t for t in turns if t.role == "user"]  # what the assistant says is no fact about anyone
+    pairs: list[tuple[Turn, Candidate]] = []
+    if llm is not None and said:
+        try:
+            pairs = _from_batch(llm, said, people)
+        except LLMError as exc:
+            log.warning("fact extraction fell back to rules: %s", exc)
+            llm = None
+    if llm is None:
+        for turn in said:
+            for part in parts[turn.id] if parts and turn.id in parts else statements(turn, people):
+                who = part.subject or turn.subject
+                mentioned = tuple(p for p in part.mentioned if p != who)
+                pairs.extend((turn, dataclasses.replace(c, subject=who, mentioned=mentioned))
+                             for c in extract(part.text, turn.timestamp))
     out = []
-    for cand in found:
-        fact = upsert(store, scope, cand, turn.id, epoch_of(turn.timestamp), settings)
+    for turn, cand in pairs:
+        fact = upsert(store, turn.scope.owner_scope(), cand, turn.id, epoch_of(turn.timestamp), settings)
         if fact is not None:
             out.append(fact)
     return out
+
+
+def _from_batch(llm: LLM, turns: list[Turn], people: Resolver | None) -> list[tuple[Turn, Candidate]]:
+    out = []
+    for start in range(0, len(turns), LLM_BATCH):
+        chunk = turns[start : start + LLM_BATCH]
+        reply = llm.complete_json(*batch_facts_prompt(chunk), FactsOut)
+        for f in reply.facts:
+            cand = _from_llm(f)
+            if cand is None or f.message >= len(chunk):
+                continue
+            turn = chunk[f.message]
+            who = _named(f.about, turn, people) if f.about.strip() else turn.subject
+            if who is not None:
+                out.append((turn, dataclasses.replace(cand, subject=who)))
+    return out
+
+
+def _named(name: str, turn: Turn, people: Resolver | None) -> str | None:
+    """The person an LLM says a fact is about, if the name resolves to exactly one."""
+    if name.strip() in (turn.actor or "",):
+        return turn.subject
+    found = {m.person_ids[0] for m in people.resolve(name, turn.scope) if not m.ambiguous} if people else set()
+    return found.pop() if len(found) == 1 else None

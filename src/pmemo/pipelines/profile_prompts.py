@@ -19,6 +19,8 @@ class FactOut(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     correction: bool = False  # the person says this replaces what they said before
     expires: str | None = None  # ISO date after which the fact no longer holds (events)
+    message: int = Field(default=0, ge=0)  # which message of a batch stated it
+    about: str = Field(default="", max_length=64)  # whom it is about, by name, if not the speaker
 
 
 class FactsOut(BaseModel):
@@ -35,15 +37,17 @@ class EpisodeOut(BaseModel):
 
 
 FACTS_SYSTEM = (
-    "You extract facts about the speaker from one message for an assistant's memory of them. "
-    "Extract ONLY what the speaker states explicitly and plainly about themselves: name, what "
-    "to call them, likes and dislikes, habits, skills, relationships, how they want to be "
-    "answered, dated upcoming events. Do not guess or infer. Hedged or uncertain statements "
-    "('I think I like Python', '我觉得我可能喜欢') are NOT facts; questions and hypotheticals "
-    "are NOT facts. Use short stable keys such as 'name', 'preferred_name', 'tone', "
-    "'opinion:<thing>', 'diet:<food>', 'favorite:<kind>', 'event:<what>'; keep values in the "
-    "message's language. Set correction=true when the speaker says this changes what was true "
-    'before. Return {"facts": []} when there is nothing explicit.'
+    "You extract facts about people from numbered messages of a chat, for an assistant's memory "
+    "of them. Extract ONLY what is stated explicitly and plainly about a person: the speaker "
+    "themselves, or someone the message names ('霓霓对花生过敏' is about 霓霓: set about to that "
+    "name; leave about empty for the speaker). Facts: name, what to call them, likes and dislikes, "
+    "habits, skills, work, home, relationships, how they want to be answered, dated upcoming "
+    "events. Do not guess or infer. Hedged or uncertain statements ('I think I like Python', "
+    "'我觉得我可能喜欢') are NOT facts; questions and hypotheticals are NOT facts. Use short stable "
+    "keys such as 'name', 'preferred_name', 'tone', 'employer', 'home_city', 'opinion:<thing>', "
+    "'diet:<food>', 'favorite:<kind>', 'event:<what>'; keep values in the message's language. Set "
+    "message to the number of the message that states it, and correction=true when it changes "
+    'what was true before. Return {"facts": []} when there is nothing explicit.'
 )
 
 EPISODE_SYSTEM = (
@@ -54,9 +58,10 @@ EPISODE_SYSTEM = (
 )
 
 
-def facts_prompt(turn: Turn) -> tuple[str, str]:
-    who = turn.actor or turn.role
-    return FACTS_SYSTEM, f"Message date: {turn.timestamp:%Y-%m-%d}\n{who}: {turn.content}"
+def batch_facts_prompt(turns: list[Turn]) -> tuple[str, str]:
+    """One prompt for a batch of messages (several speakers): one LLM call, not one per message."""
+    lines = [f"[{n}] {t.timestamp:%Y-%m-%d} {t.actor or t.role}: {t.content}" for n, t in enumerate(turns)]
+    return FACTS_SYSTEM, "\n".join(lines)
 
 
 def episode_prompt(turns: list[Turn], max_chars: int) -> tuple[str, str]:

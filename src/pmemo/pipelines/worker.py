@@ -107,6 +107,7 @@ class Worker:
             for turn_id, scope_key, vec in rows:
                 self.indexes.turns.add(scope_key, turn_id, vec)
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
+        enrich.people_batch(self, [t for t in turns if t.id in after])
         spans: list[list[Turn]] = []
         for turn in turns:
             if turn.id in after:

@@ -1,34 +1,63 @@
-"""Context assembly (pure): ranked hits per tier → one packed, ordered text within budget.
+"""Context assembly (pure): ranked hits per section → one packed, ordered text within budget.
 
-Order: key → profile → long-term → mid-term → episodic → short-term → current input.
-Recalled turns (mid-term) are shown in time order under one date line per day: the story
-reads in order, and the date is paid for once, not on every line.
+The sections are data (``SECTIONS``): name, header, budget share, and who gets unused budget
+first; a new one is one entry. Order: key → people → agenda → profile → long-term →
+mid-term → episodic → short-term → current input. Recalled turns (mid-term) are shown in
+time order under one date line per day: the story reads in order, and the date is paid for
+once, not on every line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..models import ContextPack, Hit, Turn
 from ..text.dates import resolve_relative
 from .packing import Packed, Section, pack
 
-HEADERS = {
-    "key": "## Key memory",
-    "profile": "## About the user",
-    "long_term": "## Long-term summaries",
-    "mid_term": "## Relevant memories",
-    "episodic": "## Past episodes and tasks",
-    "short_term": "## Recent conversation",
-    "input": "## Current input",
-}
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section of the context: ``share`` names the setting with its budget share (None:
+    what the others leave, short-term's); an ``optional`` one takes its share only when it has
+    items. Unused budget goes to sections by ``leftover_rank`` (lower first)."""
+
+    name: str
+    header: str
+    share: str | None
+    optional: bool = True
+    leftover_rank: int = 2
+    newest_last: bool = False
+
+
+SECTIONS = (
+    SectionSpec("key", "## Key memory", "budget_key", optional=False),
+    SectionSpec("people", "## People", "budget_people"),
+    SectionSpec("agenda", "## Coming up", "budget_agenda"),
+    SectionSpec("profile", "## About the user", "budget_profile"),
+    SectionSpec("long_term", "## Long-term summaries", "budget_long", optional=False),
+    # unused budget goes first to relevant turns, then recent ones, then the rest
+    SectionSpec("mid_term", "## Relevant memories", "budget_mid", optional=False, leftover_rank=0),
+    SectionSpec("episodic", "## Past episodes and tasks", "budget_episodic"),
+    SectionSpec("short_term", "## Recent conversation", None, leftover_rank=1, newest_last=True),
+)
+HEADERS = {s.name: s.header for s in SECTIONS} | {"input": "## Current input"}
+
+
+def shares(settings: object, tiers: dict[str, list[Hit]]) -> dict[str, float]:
+    """Each section's budget share from the settings; short-term takes the rest."""
+    out = {s.name: float(getattr(settings, s.share)) if s.share and (tiers.get(s.name) or not s.optional)
+           else 0.0 for s in SECTIONS}
+    out["short_term"] = max(0.0, 1.0 - sum(out.values()))
+    return out
 
 
 def line(hit: Hit) -> str:
     if hit.tier in ("key", "input"):
         return hit.text if hit.tier == "input" else f"- {hit.text}"
-    if hit.kind in ("summary", "fact", "episode", "task"):
+    if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda"):
         return f"- {hit.text}"
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
@@ -105,17 +134,9 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
         return lines[hit.tier, hit.id]
 
     for _ in range(8):
-        sections = [
-            # unused budget goes first to relevant turns, then recent ones, then the rest
-            Section("key", tiers.get("key", []), shares["key"], leftover_rank=2),
-            Section("profile", tiers.get("profile", []), shares.get("profile", 0.0), leftover_rank=2),
-            Section("long_term", tiers.get("long_term", []), shares["long_term"], leftover_rank=2),
-            Section("mid_term", tiers.get("mid_term", []), shares["mid_term"]),
-            Section("episodic", tiers.get("episodic", []), shares.get("episodic", 0.0), leftover_rank=2),
-            Section("short_term", tiers.get("short_term", []), shares["short_term"], newest_last=True,
-                    leftover_rank=1),
-            Section("input", [input_hit] if text_in else [], 1.0),
-        ]
+        sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
+                            s.leftover_rank) for s in SECTIONS]
+        sections.append(Section("input", [input_hit] if text_in else [], 1.0))
         # the input is reserved first: every other section packs around it
         reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
         packed = pack(sections[:-1], max(room - reserve, 0), lambda h: written(h)[1],

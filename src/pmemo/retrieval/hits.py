@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -105,14 +105,18 @@ def key_hit(key: KeyLine, lookup: TurnLookup, score: float = 1.0) -> Hit:
                tuple(sources[i] for i in key.source_ids if i in sources), key.updated_at)
 
 
-def merge(turn_hits: list[Hit], derived: list[Hit]) -> list[Hit]:
-    """Turns first, then the summaries and key lines, each group best first.
+def merge(turn_hits: list[Hit], derived: list[Hit], facts: Sequence[Hit] = ()) -> list[Hit]:
+    """Turns first, then the summaries and key lines, each group best first; facts about the
+    people the query names go first when the query asks about them (its words are in the fact),
+    else last.
 
     A summary stands for many turns; ranked among them it would crowd out the single turns
     that hold the answer. Its relevance already lifts its own turns, and the context
     shows it in the long-term section.
     """
-    return [*turn_hits, *sorted(derived, key=lambda h: -h.score)]
+    asked = [h for h in facts if h.score > 0.5]
+    rest = [h for h in facts if h.score <= 0.5]
+    return [*asked, *turn_hits, *sorted(derived, key=lambda h: -h.score), *rest]
 
 
 def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],

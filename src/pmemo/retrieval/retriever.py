@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -37,6 +37,10 @@ from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
+
+
+class Named(Protocol):
+    def named(self, text: str, scope: Scope) -> list[str]: ...  # the person ids a text names
 
 
 @dataclass(frozen=True)
@@ -56,8 +60,9 @@ class _Meaning:
 
 class Retriever:
     def __init__(self, store: Store, embed: CachedEmbedder, indexes: Indexes,
-                 settings: Settings, same_topic: float = 0.9) -> None:
+                 settings: Settings, same_topic: float = 0.9, people: Named | None = None) -> None:
         self.store = store
+        self.people = people
         self.embed = embed
         self.indexes = indexes
         self.settings = settings
@@ -79,7 +84,8 @@ class Retriever:
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
-            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked)
+            speakers = frozenset(self.people.named(query, scope)) if self.people is not None else frozenset()
+            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, speakers)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
@@ -102,11 +108,11 @@ class Retriever:
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
-              depth: int, asked: date | None) -> Retrieved:
+              depth: int, asked: date | None, speakers: frozenset[str] = frozenset()) -> Retrieved:
         scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH), facets, asked)
+                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, speakers)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

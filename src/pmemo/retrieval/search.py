@@ -87,9 +87,10 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
-         asked: date | None = None) -> list[Scored]:
+         asked: date | None = None, speakers: frozenset[str] = frozenset()) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date (the
-    dates the query names, and its relative ones read from the day it is ``asked``),
+    dates the query names, and its relative ones read from the day it is ``asked``; speaker:
+    turns said by the people the query names, ``speakers`` by person id, else by display name),
     cluster, summary, recency, length, the best keyword matches of each thing the query quotes
     in ``facets``, sums of money for a question about spending; penalties for questions, and
     for the assistant's replies when the query does not speak to the assistant) and MMR.
@@ -119,7 +120,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
     bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
-                                 cosine, settings, ranges)
+                                 cosine, settings, ranges, speakers)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
@@ -148,7 +149,7 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
 def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
              cosine: dict[int, float], settings: Settings, ranges: list[tuple[date, date]],
-             ) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
+             speakers: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
     """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
     each candidate in one (read only when clusters were recalled)."""
     n = len(refs)
@@ -166,7 +167,11 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
     position = {t[1:4]: k for k, t in enumerate(refs)}  # (scope key, session, step) → position
     neighbours = np.array([[position.get((t.scope_key, t.session, t.step + d), -1)
                             for d in NEIGHBOUR_REACH] for t in refs])
-    named = mentioned({t.actor for t in refs if t.actor}, query)
+    # the speaker: a person the query names (any of their names), or for turns without a
+    # person id, a display name the query says
+    named = mentioned({t.actor for t in refs if t.actor and t.actor_id is None}, query)
+    said = (np.array([float(t.actor_id in speakers if t.actor_id is not None else t.actor in named)
+                      for t in refs]) if named or speakers else np.zeros(n))
     texts = [t.content for t in refs]
     return {
         "cluster": (settings.w_cluster, in_cluster),
@@ -175,8 +180,7 @@ def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
         "neighbour": (settings.w_neighbour, neighbour_bonus(np.maximum(base, 0.0), neighbours,
                                                             list(NEIGHBOUR_REACH.values()))),
         "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
-        "speaker": (settings.w_speaker, np.array([float(t.actor in named) for t in refs]) if named
-                    else np.zeros(n)),
+        "speaker": (settings.w_speaker, said),
         "date": (settings.w_date, near_dates([t.day for t in refs], ranges) if ranges
                  else np.zeros(n)),
         "question": (settings.w_question, -only_asks(texts)),

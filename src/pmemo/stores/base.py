@@ -7,14 +7,28 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from ..models import Cluster, Episode, Fact, KeyLine, Record, Scope, Summary, Task, TaskStep, Turn
+from ..models import (
+    AgendaItem,
+    Cluster,
+    Episode,
+    Fact,
+    KeyLine,
+    Member,
+    Person,
+    Record,
+    Scope,
+    Summary,
+    Task,
+    TaskStep,
+    Turn,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,7 @@ class NewTurn:
     timestamp: datetime
     metadata: dict[str, Any]
     index_text: str  # segmented text for the lexical index
+    actor_id: str | None = None
 
 
 class TurnRef(NamedTuple):
@@ -42,6 +57,7 @@ class TurnRef(NamedTuple):
     offset: int | None  # the turn's UTC offset in seconds; None for a naive (UTC) timestamp
     content: str
     role: str
+    actor_id: str | None  # the speaker's person id, when the turn was added with one
 
     @property
     def day(self) -> date:
@@ -156,7 +172,10 @@ class ProfileStoreProtocol(Protocol):
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
 
-    def facts(self, scope: Scope, history: bool = False) -> list[Fact]: ...
+    def facts(self, scope: Scope, history: bool = False, subject: str | None = "*") -> list[Fact]:
+        """``subject``: only facts about that person (None: about the owner; "*": anyone)."""
+        ...
+
     def get_fact(self, fact_id: int) -> Fact | None: ...
     def facts_with(self, turn_ids: list[int]) -> list[Fact]: ...
     def upsert_fact(self, scope: Scope, decision: Any, cand: Any, turn_id: int | None,
@@ -214,5 +233,44 @@ class ProfileStoreProtocol(Protocol):
     def scrub(self) -> None: ...
 
 
-class FullStore(Store, ProfileStoreProtocol, Protocol):
+class NewAlias(NamedTuple):
+    """An alias to record: whose, where it came from, and the turn that taught it."""
+
+    person: str
+    alias: str
+    source: str  # models.ALIAS_SOURCES
+    owner: str | None  # the group or private chat it came from; None: tenant-wide
+    at: float
+    turn_id: int | None = None
+
+
+class PeopleStore(Protocol):
+    """The person registry of each tenant: names, aliases, where people speak (issue 17)."""
+
+    def add_person(self, tenant: str, person: str, name: str | None, aliases: Iterable[str],
+                   member_of: Scope | None = None) -> None: ...
+    def add_aliases(self, tenant: str, rows: Sequence[NewAlias]) -> int: ...
+    def remove_alias(self, tenant: str, person: str, alias: str) -> int: ...
+    def alias_version(self, tenant: str) -> int:
+        """Counts the tenant's alias changes: a resolver built at one version is good until it moves."""
+        ...
+
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]: ...  # (alias, person, source)
+    def member_ids(self, scope: Scope) -> set[str]: ...
+    def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]: ...
+    def members(self, scope: Scope) -> list[Member]: ...
+    def person_owners(self, tenant: str, person: str) -> list[str]: ...
+    def last_seen_in(self, scope: Scope, people: Sequence[str]) -> dict[str, float]: ...
+    def add_agenda(self, scope: Scope, person: str | None, day: date, what: str, text: str,
+                   turn_id: int | None) -> AgendaItem | None: ...
+    def agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
+               people: list[str] | None = None, start: date | None = None, end: date | None = None,
+               status: str | None = None) -> list[AgendaItem]: ...
+    def close_agenda(self, ids: list[int], outcome_turn: int, outcome: str) -> None: ...
+    def agenda_forget(self, turn_ids: list[int]) -> list[int]: ...
+    def facts_about(self, tenant: str, agent: str, subject: str, owners: list[str] | None = None,
+                    history: bool = False) -> list[Fact]: ...
+
+
+class FullStore(Store, ProfileStoreProtocol, PeopleStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included."""

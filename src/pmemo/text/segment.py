@@ -29,7 +29,7 @@ _jieba = None
 _english = snowballstemmer.stemmer("english")
 
 # The version of what segment() produces; a store re-indexes when it changes.
-FTS_VERSION = 2
+FTS_VERSION = 3  # 3: the speaker's name is no longer indexed with the words
 
 STOPWORDS = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being

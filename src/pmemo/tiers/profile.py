@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -42,6 +43,8 @@ class Candidate:
     source: str = "explicit"  # explicit | inferred | system | corrected
     importance: float = 0.5
     expires_epoch: float | None = None
+    subject: str | None = None  # the person it is about (None: the scope's owner)
+    mentioned: tuple[str, ...] = ()  # other people the statement names
 
 
 @dataclass(frozen=True)
@@ -145,3 +148,20 @@ def decide(
 def merged_importance(a: float, b: float) -> float:
     """Merging two statements of one fact keeps the larger importance."""
     return max(a, b)
+
+
+def newest_of_each(facts: Sequence[Fact]) -> list[Fact]:
+    """One person's facts from several groups and chats as one view: of the current values of
+    one (category, key), the newest stays current and the others read as superseded by it."""
+    newest: dict[tuple[str, str], Fact] = {}
+    for f in facts:
+        k = (f.category, f.key)
+        if f.status == "current" and (k not in newest or (f.valid_from, f.id) > (newest[k].valid_from, newest[k].id)):
+            newest[k] = f
+    out = []
+    for f in facts:
+        winner = newest.get((f.category, f.key))
+        if f.status == "current" and winner is not None and winner.id != f.id:
+            f = dataclasses.replace(f, status="superseded", valid_to=winner.valid_from)
+        out.append(f)
+    return out

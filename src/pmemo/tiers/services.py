@@ -18,6 +18,7 @@ from ..pipelines.prompts import KeyLineOut, SummaryOut, key_prompt, summary_prom
 from ..stores.base import Store
 from . import mid_term
 from .long_term import central_sentence, extractive_summary
+from .people import People
 
 log = logging.getLogger("pmemo")
 LABEL_CHARS = 120
@@ -29,6 +30,7 @@ class Tiers:
         self.embed = embed
         self.llm = llm
         self.settings = settings
+        self.people = People(store)  # type: ignore[arg-type]  # the SQLite store is a PeopleStore too
         own = getattr(embed.embedder, "cluster_threshold", 0.8)
         self.threshold = settings.cluster_threshold or own
 

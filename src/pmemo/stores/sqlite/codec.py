@@ -50,14 +50,14 @@ def scope_of(row: sqlite3.Row, session: str | None = None) -> Scope:
 
 # the columns turn() reads, by position: a search decodes a few hundred turns
 TURN_FIELDS = ("id", "tenant", "agent", "owner", "session", "step", "role", "content", "actor",
-               "ts", "tz", "metadata")
+               "ts", "tz", "metadata", "actor_id")
 TURN_COLUMNS = ", ".join(TURN_FIELDS)
 
 
 def ref_columns(table: str) -> str:
     """A TurnRef's columns of ``table`` (a name or alias), in its fields' order."""
     return (f"{table}.id, {table}.scope_key, {table}.session, {table}.step, {table}.actor,"
-            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content, {table}.role")
+            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content, {table}.role, {table}.actor_id")
 
 
 @lru_cache(maxsize=4096)
@@ -67,10 +67,10 @@ def _scope(tenant: str, agent: str, owner: str, session: str | None) -> Scope:
 
 def turn(row: sqlite3.Row | tuple[Any, ...]) -> Turn:
     """A Turn from a row of ``SELECT {TURN_COLUMNS}``."""
-    id_, tenant, agent, owner, session, step, role, content, actor, ts, tz, metadata = row
+    id_, tenant, agent, owner, session, step, role, content, actor, ts, tz, metadata, actor_id = row
     return Turn(id_, _scope(tenant, agent, owner, session), step, role, content, actor,
                 from_epoch(ts, None if tz is None else int(tz)),
-                {} if metadata == "{}" else json.loads(metadata))
+                {} if metadata == "{}" else json.loads(metadata), actor_id)
 
 
 def cluster(row: sqlite3.Row, members: tuple[int, ...]) -> Cluster:

@@ -27,7 +27,6 @@ import hashlib
 import logging
 import sqlite3
 
-from ...models import indexed_text
 from ...text.segment import FTS_VERSION, segment
 
 log = logging.getLogger("pmemo")
@@ -40,7 +39,7 @@ CONTEXT_WEIGHT = 0.8
 BM25 = f"bm25(turns_fts, 1.0, {CONTEXT_WEIGHT})"
 
 # each turn with the content of the turn before it in its session (NULL for the first)
-_ROWS = ("SELECT t.id, t.scope_key, t.actor, t.content, (SELECT p.content FROM turns p"
+_ROWS = ("SELECT t.id, t.scope_key, t.content, (SELECT p.content FROM turns p"
          " WHERE p.scope_key=t.scope_key AND p.session=t.session AND p.step<t.step"
          " ORDER BY p.step DESC LIMIT 1) FROM turns t")
 
@@ -50,9 +49,9 @@ def scope_token(scope_key: str) -> str:
     return "k" + hashlib.sha1(scope_key.encode()).hexdigest()[:20]
 
 
-def turn_text(actor: str | None, content: str) -> str:
-    """What a turn contributes to the index: its segmented words, the speaker's name with them."""
-    return segment(indexed_text(actor, content))
+def turn_text(content: str) -> str:
+    """What a turn contributes to the index: its segmented words (the speaker is data, not words)."""
+    return segment(content)
 
 
 def body(token: str, text: str) -> str:
@@ -77,7 +76,7 @@ def _row(turn_id: int, scope_key: str, text: str, before: str | None) -> tuple[i
 
 def _from_turns(rows: list[sqlite3.Row]) -> list[tuple[int, str, str]]:
     """Index rows for rows of ``_ROWS``."""
-    return [_row(r[0], r[1], turn_text(r[2], r[3]), r[4]) for r in rows]
+    return [_row(r[0], r[1], turn_text(r[2]), r[3]) for r in rows]
 
 
 def _put(conn: sqlite3.Connection, rows: list[tuple[int, str, str]]) -> None:

@@ -33,6 +33,8 @@ def fact(row: sqlite3.Row, sources: tuple[int, ...]) -> Fact:
         status=row["status"],
         version=row["version"],
         importance=row["importance"],
+        subject_id=row["subject"],
+        mentioned=tuple(json.loads(row["mentioned"])),
     )
 
 

@@ -23,8 +23,9 @@ from .records_store import RecordRows
 FACT_COLS = (
     "scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
     " mentions, first_seen, last_seen, valid_from, expires, source, status, version,"
-    " created, updated"
+    " created, updated, subject, mentioned"
 )
+ANY = "*"  # facts(subject=ANY): about anyone (no person id is "*")
 
 T = TypeVar("T")
 _FACTS_BY_ID = "SELECT * FROM facts WHERE id IN ({}) AND deleted IS NULL"
@@ -43,11 +44,29 @@ class ProfileStore(ForgetRows, RecordRows):
                      build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
 
     # ---- facts -----------------------------------------------------------------------------
-    def facts(self, scope: Scope, history: bool = False) -> list[Fact]:
-        sql = "SELECT * FROM facts WHERE scope_key=? AND deleted IS NULL"
+    def facts(self, scope: Scope, history: bool = False, subject: str | None = ANY) -> list[Fact]:
+        """The scope's facts; ``subject``: only those about that person (None: about the owner)."""
+        sql, args = "SELECT * FROM facts WHERE scope_key=? AND deleted IS NULL", [scope.key]
+        if subject is None:
+            sql += " AND subject IS NULL"
+        elif subject != ANY:
+            sql, args = sql + " AND subject=?", [*args, subject]
+        return self._fact_rows(sql, args, history)
+
+    def facts_about(self, tenant: str, agent: str, subject: str, owners: list[str] | None = None,
+                    history: bool = False) -> list[Fact]:
+        """A person's facts wherever they were learned, or only in ``owners`` (groups, chats)."""
+        sql, args = "SELECT * FROM facts WHERE tenant=? AND agent=? AND subject=? AND deleted IS NULL", [
+            tenant, agent, subject]
+        if owners is not None:
+            sql += f" AND owner IN ({','.join('?' * len(owners))})"
+            args.extend(owners)
+        return self._fact_rows(sql, args, history)
+
+    def _fact_rows(self, sql: str, args: list[Any], history: bool) -> list[Fact]:
         if not history:
             sql += " AND status='current'"
-        rows = self._read.execute(sql + " ORDER BY category, key, version, id", (scope.key,)).fetchall()
+        rows = self._read.execute(sql + " ORDER BY category, key, version, id", args).fetchall()
         sources = self._sources("fact", [r["id"] for r in rows])
         return [pc.fact(r, sources.get(r["id"], ())) for r in rows]
 
@@ -93,7 +112,7 @@ class ProfileStore(ForgetRows, RecordRows):
         version: int,
     ) -> int:
         cur = conn.execute(
-            f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 *pc.scope_cols(scope),
                 cand.category,
@@ -110,6 +129,8 @@ class ProfileStore(ForgetRows, RecordRows):
                 version,
                 time.time(),
                 time.time(),
+                cand.subject,
+                json.dumps(list(cand.mentioned), ensure_ascii=False),
             ),
         )
         return int(cur.lastrowid or 0)

@@ -196,6 +196,42 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX turns_actor ON turns(scope_key, actor);
     """,
+    # issue 17: people with stable ids per tenant, the names they go by, where they speak;
+    # facts know whom they are about; dated plans become agenda items
+    """
+    ALTER TABLE turns ADD COLUMN actor_id TEXT;
+    CREATE INDEX turns_person ON turns(tenant, actor_id) WHERE actor_id IS NOT NULL;
+    CREATE TABLE people(
+        tenant TEXT NOT NULL, person TEXT NOT NULL, name TEXT,
+        created REAL NOT NULL, updated REAL NOT NULL, PRIMARY KEY(tenant, person)
+    );
+    -- every name a person goes by; 'removed' keeps a removed alias from being learned again
+    CREATE TABLE aliases(
+        tenant TEXT NOT NULL, person TEXT NOT NULL, alias TEXT NOT NULL, source TEXT NOT NULL,
+        owner TEXT, first_seen REAL NOT NULL, last_seen REAL NOT NULL, turn_id INTEGER,
+        removed REAL, PRIMARY KEY(tenant, person, alias, source)
+    );
+    CREATE INDEX aliases_alias ON aliases(tenant, alias);
+    -- where a person speaks: one row per owner scope (a group or a private chat)
+    CREATE TABLE members(
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, person TEXT NOT NULL,
+        first_seen REAL NOT NULL, last_seen REAL NOT NULL, messages INTEGER NOT NULL,
+        PRIMARY KEY(tenant, agent, owner, person)
+    );
+    CREATE INDEX members_person ON members(tenant, person);
+    ALTER TABLE facts ADD COLUMN subject TEXT;
+    ALTER TABLE facts ADD COLUMN mentioned TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX facts_subject ON facts(tenant, subject);
+    CREATE TABLE agenda(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, person TEXT,
+        day TEXT NOT NULL, what TEXT NOT NULL, text TEXT NOT NULL, turn_id INTEGER,
+        status TEXT NOT NULL DEFAULT 'open', outcome_turn INTEGER, outcome TEXT,
+        created REAL NOT NULL, updated REAL NOT NULL, deleted REAL,
+        UNIQUE(turn_id, what, day)
+    );
+    CREATE INDEX agenda_scope ON agenda(scope_key, person, day);
+    """,
 ]
 
 

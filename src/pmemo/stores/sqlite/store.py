@@ -23,6 +23,8 @@ from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import Job, NewTurn, TurnRef
 from . import codec, fts
+from .agenda_store import AgendaRows
+from .people_store import PeopleRows
 from .profile_store import ProfileStore
 from .schema import migrate
 
@@ -33,7 +35,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore):
+class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int) -> None:
@@ -146,15 +148,16 @@ class SQLiteStore(ProfileStore):
                 epoch, offset = codec.to_epoch(new.timestamp)
                 cur = conn.execute(
                     "INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor,"
-                    " content, ts, tz, metadata, created) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " content, ts, tz, metadata, created, actor_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (sk, new.scope.tenant_id, new.scope.agent_id, new.scope.owner, session, step,
                      new.role, new.actor, new.content, epoch, offset,
-                     json.dumps(new.metadata, ensure_ascii=False), now),
+                     json.dumps(new.metadata, ensure_ascii=False), now, new.actor_id),
                 )
                 turn_id = int(cur.lastrowid or 0)
                 fts.insert(conn, turn_id, sk, new.index_text, before)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
-                                new.timestamp, dict(new.metadata)))
+                                new.timestamp, dict(new.metadata), new.actor_id))
+            self._note_speakers(conn, out)
             conn.execute(
                 "INSERT INTO jobs(kind, payload, created, updated) VALUES('turns', ?, ?, ?)",
                 (json.dumps([t.id for t in out]), now, now),

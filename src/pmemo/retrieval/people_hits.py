@@ -1,0 +1,62 @@
+"""Hits for the people section of a context and a search (pure): who someone is, what is known
+about them, and what is coming up for them, each as one sentence in the source's language.
+
+>>> from datetime import date
+>>> [h.text for h in agenda_hits([AgendaItem(1, Scope(), "ni", date(2026, 12, 23), "考研", "12月23日考研",
+...                                          None)], {"ni": "周霓"}, date(2026, 12, 22), {})]
+['周霓 12月23日考研（明天）']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date
+
+from ..models import AgendaItem, Fact, Hit, Person, Turn
+from .hits import overlap
+from .sentences import fact_sentence, plan_sentence
+
+TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
+ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
+
+
+def identity_line(person: Person, last_here: date | None) -> str:
+    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01)": the names an agent may meet."""
+    others = [a.alias for a in person.aliases if a.alias != person.name and a.source != "generated"]
+    name = person.name or person.id
+    extra = [f"also {', '.join(others[:5])}"] if others else []
+    if last_here is not None:
+        extra.append(f"last spoke here {last_here:%Y-%m-%d}")
+    return f"{name} ({'; '.join(extra)})" if extra else name
+
+
+def person_hits(person: Person, facts: Sequence[Fact], query: str, role: str, last_here: date | None,
+                lookup: TurnLookup, limit: int) -> list[Hit]:
+    """The person's identity line, then up to ``limit`` facts, the ones the query names first."""
+    name = person.name or person.id
+    taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")]
+    said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
+    # the sentence without the name: every fact of the person names them
+    asks = {f.id: overlap(query, said[f.id].replace(name, " ")) for f in facts}
+    ranked = sorted(facts, key=lambda f: (-asks[f.id], -f.importance, -f.confidence,
+                                          -f.last_seen.timestamp(), f.id))[:limit]
+    turns = lookup([*taught, *(i for f in ranked for i in f.sources)])
+    why = f"{ROLES.get(role, role)}"
+    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, last_here), 1.0, why,
+               tuple(turns[i] for i in taught if i in turns), None)]
+    for f in ranked:
+        out.append(Hit(f"fact:{f.id}", "fact", "people", said[f.id], round(0.5 + 0.5 * asks[f.id], 6),
+                       f"about {name}, {why}; confidence {f.confidence:.2f}, said {f.mentions}×",
+                       tuple(turns[i] for i in f.sources if i in turns), f.last_seen))
+    return out
+
+
+def agenda_hits(items: Sequence[AgendaItem], names: dict[str, str], today: date,
+                turns: dict[int, Turn]) -> list[Hit]:
+    """Open plans as lines with how far away they are, soonest first; ``turns`` the ones
+    that said them."""
+    return [Hit(f"agenda:{i.id}", "agenda", "agenda",
+                plan_sentence(names.get(i.person_id or "", i.person_id or ""), i.what, i.day, today),
+                1.0, f"{i.what} on {i.day:%Y-%m-%d}",
+                (turns[i.turn_id],) if i.turn_id in turns else (), None)
+            for i in sorted(items, key=lambda i: (abs((i.day - today).days), i.id))]

@@ -1,0 +1,50 @@
+"""The people and agenda sections of a context, read in one place (blocking; off the loop).
+
+Who is in them: the asker, then the people the query and the recent messages name, by any
+of their names (nicknames, old display names). What: the identity line and the facts learned
+about each in this group or chat (never another group's), and their open plans near the day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+
+from ..config import Settings
+from ..models import Hit, Scope
+from ..stores.base import FullStore
+from ..tiers.people import People, profile_view
+from .people_hits import agenda_hits, person_hits
+
+
+def context_people(store: FullStore, people: People, scope: Scope, query: str, asker: str | None,
+                   recent: Sequence[str], today: date, settings: Settings) -> dict[str, list[Hit]]:
+    """The people and agenda sections of a context: the asker, then the people the query and
+    the recent messages name (any of their names), each with what was learned about them in
+    this group or chat; and their open plans near ``today``."""
+    owner = scope.owner_scope()
+    roles: dict[str, str] = {asker: "asker"} if asker else {}
+    for role, texts in (("named", [query]), ("recent", recent)):
+        for text in texts:
+            for person in people.named(text, owner):
+                roles.setdefault(person, role)
+    ids = list(roles)[: settings.people_in_context]
+    if not ids:
+        return {"people": [], "agenda": []}
+    found = store.get_people(owner.tenant_id, ids)
+    last = store.last_seen_in(owner, ids)
+    owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
+                              and owner.group_id else [])
+    hits: list[Hit] = []
+    for pid in (p for p in ids if p in found):
+        facts = profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
+                             settings.private_facts_in_groups)
+        seen = datetime.fromtimestamp(last[pid], UTC).date() if pid in last else None
+        hits.extend(person_hits(found[pid], facts, query, roles[pid], seen, store.get_turns,
+                                settings.facts_per_person))
+    items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
+                         today - timedelta(days=settings.agenda_after_days),
+                         today + timedelta(days=settings.agenda_ahead_days), "open")
+    names = {p: found[p].name or p for p in found}
+    said = store.get_turns([i.turn_id for i in items if i.turn_id is not None])
+    return {"people": hits, "agenda": agenda_hits(items, names, today, said)}

@@ -1,0 +1,203 @@
+"""SQLite rows for people: the registry, the names they go by, where they speak.
+
+A mixin ``SQLiteStore`` inherits. Every alias write bumps the tenant's alias version (in
+``meta``, in the same transaction), so a resolver built from the aliases knows when it is
+stale with one key read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from ...models import Alias, Member, Person, Scope, Turn, epoch_of
+from ..base import NewAlias
+from .codec import utc
+
+# a display name outranks what pmemo guessed; what a person registered outranks all
+_STRENGTH = {"registered": 0, "name": 1, "learned": 2, "mention": 3, "generated": 4}
+
+
+class PeopleRows:
+    if TYPE_CHECKING:
+        @property
+        def _read(self) -> sqlite3.Connection: ...
+
+        def _tx(self, keeps_caches: bool = False) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    # ---- written with turns ----------------------------------------------------------------
+    def _note_speakers(self, conn: sqlite3.Connection, turns: Sequence[Turn]) -> None:
+        """Who spoke where (first/last seen, messages) and the display names they used, in the
+        turns' own transaction; a new name for a known id is a rename (the old one stays)."""
+        seen: dict[tuple[str, str, str, str], list[float]] = {}
+        names: dict[tuple[str, str, str], tuple[float, float, str]] = {}
+        for t in turns:
+            if t.actor_id is None:
+                continue
+            at = epoch_of(t.timestamp)
+            key = (t.scope.tenant_id, t.scope.agent_id, t.scope.owner, t.actor_id)
+            lo_hi_n = seen.setdefault(key, [at, at, 0])
+            lo_hi_n[0], lo_hi_n[1], lo_hi_n[2] = min(lo_hi_n[0], at), max(lo_hi_n[1], at), lo_hi_n[2] + 1
+            if t.actor:
+                name_key = (t.scope.tenant_id, t.actor_id, t.actor)
+                lo, hi, owner = names.get(name_key, (at, at, t.scope.owner))
+                names[name_key] = (min(lo, at), max(hi, at), owner)
+        if not seen:
+            return
+        now = time.time()
+        conn.executemany(
+            "INSERT INTO people(tenant, person, name, created, updated) VALUES(?,?,NULL,?,?)"
+            " ON CONFLICT DO NOTHING", {(k[0], k[3], now, now) for k in seen})
+        conn.executemany(
+            "INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages)"
+            " VALUES(?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET"
+            " first_seen=MIN(first_seen, excluded.first_seen), last_seen=MAX(last_seen, excluded.last_seen),"
+            " messages=messages+excluded.messages",
+            [(*k, v[0], v[1], int(v[2])) for k, v in seen.items()])
+        fresh = set()
+        for (tenant, person, name), (lo, hi, owner) in names.items():
+            if conn.execute("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
+                            " VALUES(?,?,?,'name',?,?,?) ON CONFLICT DO NOTHING",
+                            (tenant, person, name, owner, lo, hi)).rowcount:
+                fresh.add(tenant)
+            else:
+                conn.execute("UPDATE aliases SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?)"
+                             " WHERE tenant=? AND person=? AND alias=? AND source='name'",
+                             (lo, hi, tenant, person, name))
+        for tenant in fresh:  # the resolver changes only when a name is new
+            self._bump_aliases(conn, tenant)
+
+    # ---- the registry -----------------------------------------------------------------------
+    def add_person(self, tenant: str, person: str, name: str | None, aliases: Iterable[str],
+                   member_of: Scope | None = None) -> None:
+        """Create or update a person; aliases are merged (a removed one given again is back).
+        ``member_of``: a group or private chat they belong to before they speak there."""
+        now = time.time()
+        with self._tx() as conn:
+            if member_of is not None:
+                conn.execute("INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages)"
+                             " VALUES(?,?,?,?,?,?,0) ON CONFLICT DO NOTHING",
+                             (member_of.tenant_id, member_of.agent_id, member_of.owner, person, now, now))
+            conn.execute(
+                "INSERT INTO people(tenant, person, name, created, updated) VALUES(?,?,?,?,?)"
+                " ON CONFLICT DO UPDATE SET name=COALESCE(excluded.name, name), updated=excluded.updated",
+                (tenant, person, name, now, now))
+            given = [a for a in dict.fromkeys([*([name] if name else []), *aliases])]
+            conn.executemany("UPDATE aliases SET removed=NULL WHERE tenant=? AND person=? AND alias=?",
+                             [(tenant, person, a) for a in given])
+            conn.executemany(
+                "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
+                " VALUES(?,?,?,'registered',NULL,?,?) ON CONFLICT DO UPDATE SET last_seen=excluded.last_seen",
+                [(tenant, person, a, now, now) for a in given])
+            self._bump_aliases(conn, tenant)
+
+    def add_aliases(self, tenant: str, rows: Sequence[NewAlias]) -> int:
+        """Aliases pmemo found (learned, mentions, generated); one a person had removed stays
+        removed. Returns how many are new."""
+        if not rows:
+            return 0
+        added = 0
+        with self._tx() as conn:
+            for r in rows:
+                if conn.execute("SELECT 1 FROM aliases WHERE tenant=? AND person=? AND alias=?"
+                                " AND removed IS NOT NULL", (tenant, r.person, r.alias)).fetchone():
+                    continue
+                conn.execute("INSERT INTO people(tenant, person, name, created, updated) VALUES(?,?,NULL,?,?)"
+                             " ON CONFLICT DO NOTHING", (tenant, r.person, r.at, r.at))
+                cur = conn.execute(
+                    "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
+                    " VALUES(?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                    (tenant, r.person, r.alias, r.source, r.owner, r.at, r.at, r.turn_id))
+                added += cur.rowcount
+            if added:
+                self._bump_aliases(conn, tenant)
+        return added
+
+    def remove_alias(self, tenant: str, person: str, alias: str) -> int:
+        """Mark an alias removed (every source of it); returns how many rows it had."""
+        with self._tx() as conn:
+            n = conn.execute("UPDATE aliases SET removed=? WHERE tenant=? AND person=? AND alias=?"
+                             " AND removed IS NULL", (time.time(), tenant, person, alias)).rowcount
+            if n:
+                self._bump_aliases(conn, tenant)
+        return n
+
+    @staticmethod
+    def _bump_aliases(conn: sqlite3.Connection, tenant: str) -> None:
+        conn.execute("INSERT INTO meta(key, value) VALUES(?, '1') ON CONFLICT DO UPDATE"
+                     " SET value=CAST(value AS INTEGER)+1", (f"aliases:{tenant}",))
+
+    def alias_version(self, tenant: str) -> int:
+        row = self._read.execute("SELECT value FROM meta WHERE key=?", (f"aliases:{tenant}",)).fetchone()
+        return int(row[0]) if row else 0
+
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]:
+        """(alias, person, source) of every alias in use in the tenant."""
+        return [tuple(r) for r in self._read.execute(
+            "SELECT alias, person, source FROM aliases WHERE tenant=? AND removed IS NULL", (tenant,))]
+
+    def member_ids(self, scope: Scope) -> set[str]:
+        return {r[0] for r in self._read.execute(
+            "SELECT person FROM members WHERE tenant=? AND agent=? AND owner=?",
+            (scope.tenant_id, scope.agent_id, scope.owner))}
+
+    def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
+        """The people with these ids that exist in the tenant, with their names and aliases."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        rows = self._read.execute(f"SELECT person, name FROM people WHERE tenant=? AND person IN ({marks})",
+                                  (tenant, *wanted)).fetchall()
+        if not rows:
+            return {}
+        aliases: dict[str, list[Alias]] = defaultdict(list)
+        for r in self._read.execute(
+                "SELECT person, alias, source, owner, first_seen, last_seen, turn_id FROM aliases"
+                f" WHERE tenant=? AND person IN ({marks}) AND removed IS NULL ORDER BY first_seen, alias",
+                (tenant, *wanted)):
+            aliases[r[0]].append(Alias(r[1], r[2], r[3], utc(r[4]), utc(r[5]), r[6]))
+        activity = {r[0]: r[1:] for r in self._read.execute(
+            f"SELECT person, MIN(first_seen), MAX(last_seen), SUM(messages) FROM members"
+            f" WHERE tenant=? AND person IN ({marks}) GROUP BY person", (tenant, *wanted))}
+        out = {}
+        for person, registered in rows:
+            known = aliases.get(person, [])
+            names = tuple(a.alias for a in known if a.source == "name")
+            latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
+            lo, hi, n = activity.get(person, (None, None, 0))
+            best: dict[str, Alias] = {}
+            for a in known:  # one entry per alias: its strongest source
+                if a.alias not in best or _STRENGTH[a.source] < _STRENGTH[best[a.alias].source]:
+                    best[a.alias] = a
+            out[person] = Person(person, tenant, latest.alias if latest else registered, names,
+                                 tuple(best.values()), utc(lo) if lo else None, utc(hi) if hi else None,
+                                 int(n or 0))
+        return out
+
+    def members(self, scope: Scope) -> list[Member]:
+        """The people who spoke in the scope's owner (a group or private chat), latest first."""
+        rows = self._read.execute(
+            "SELECT person, first_seen, last_seen, messages FROM members WHERE tenant=? AND agent=? AND owner=?"
+            " ORDER BY last_seen DESC, person", (scope.tenant_id, scope.agent_id, scope.owner)).fetchall()
+        people = self.get_people(scope.tenant_id, [r[0] for r in rows])
+        return [Member(people[r[0]], scope.owner, utc(r[1]), utc(r[2]), r[3]) for r in rows if r[0] in people]
+
+    def last_seen_in(self, scope: Scope, people: Sequence[str]) -> dict[str, float]:
+        """When each of ``people`` last spoke in the scope's owner (those who did)."""
+        if not people:
+            return {}
+        rows = self._read.execute(
+            f"SELECT person, last_seen FROM members WHERE tenant=? AND agent=? AND owner=? AND messages>0"
+            f" AND person IN ({','.join('?' * len(people))})",
+            (scope.tenant_id, scope.agent_id, scope.owner, *people))
+        return {r[0]: r[1] for r in rows}
+
+    def person_owners(self, tenant: str, person: str) -> list[str]:
+        """Where a person spoke (owners), oldest first."""
+        return [r[0] for r in self._read.execute(
+            "SELECT owner FROM members WHERE tenant=? AND person=? ORDER BY first_seen", (tenant, person))]

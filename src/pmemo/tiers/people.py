@@ -1,0 +1,132 @@
+"""People: the registry of a tenant, resolving the names a text uses, learning nicknames.
+
+The resolver of a tenant is one Aho-Corasick automaton over every alias (people/resolve.py),
+built when the tenant's aliases changed (the store counts alias writes) and shared by every
+read. Learning runs in the background job of a batch of turns: the display names seen
+give generated forms (老周, 霓霓), messages give learned nicknames ("叫我霓霓就行",
+"everyone calls her Neko") and @mentions whose person the turn's metadata names.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ..models import Fact, Person, Scope, Turn, epoch_of
+from ..people.aliases import generated_aliases, learned_aliases, mentions
+from ..people.resolve import AliasEntry, AliasIndex, Match
+from ..stores.base import FullStore, NewAlias, PeopleStore
+from .profile import newest_of_each
+
+__all__ = ["People", "profile_view"]
+
+
+class People:
+    """Registry operations and name resolution over a store (blocking; run off the loop)."""
+
+    def __init__(self, store: PeopleStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._indexes: dict[str, tuple[int, AliasIndex]] = {}
+
+    # ---- resolution ------------------------------------------------------------------------
+    def index(self, tenant: str) -> AliasIndex:
+        """The tenant's resolver, rebuilt only when its aliases changed."""
+        version = self.store.alias_version(tenant)
+        cached = self._indexes.get(tenant)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        with self._lock:
+            cached = self._indexes.get(tenant)
+            if cached is None or cached[0] != version:
+                entries = [AliasEntry(a, p, s) for a, p, s in self.store.alias_rows(tenant)]
+                cached = (version, AliasIndex(entries))
+                self._indexes[tenant] = cached
+        return cached[1]
+
+    def resolve(self, text: str, scope: Scope) -> list[Match]:
+        """The people ``text`` names; members of the scope's group or chat come first."""
+        index = self.index(scope.tenant_id)
+        if index.empty:
+            return []
+        return index.find(text, self.store.member_ids(scope.owner_scope()))
+
+    def named(self, text: str, scope: Scope) -> list[str]:
+        """The unambiguous person ids ``text`` names, in order of first appearance."""
+        return list(dict.fromkeys(m.person_ids[0] for m in self.resolve(text, scope) if not m.ambiguous))
+
+    # ---- learning (background) -------------------------------------------------------------
+    def learn(self, turns: Sequence[Turn]) -> int:
+        """Aliases from a batch of new turns; returns how many are new."""
+        by_tenant: dict[str, list[NewAlias]] = {}
+        names_done: set[tuple[str, str, str]] = set()
+        for turn in turns:
+            rows = by_tenant.setdefault(turn.scope.tenant_id, [])
+            at, owner = epoch_of(turn.timestamp), turn.scope.owner
+            if turn.actor_id and turn.actor and (turn.scope.tenant_id, turn.actor_id, turn.actor) not in names_done:
+                names_done.add((turn.scope.tenant_id, turn.actor_id, turn.actor))
+                rows.extend(NewAlias(turn.actor_id, form, "generated", owner, at, turn.id)
+                            for form in generated_aliases(turn.actor))
+        added = sum(self.store.add_aliases(tenant, rows) for tenant, rows in by_tenant.items())
+        # messages are read once the batch's names are in: "叫我霓霓" can follow a first message
+        for turn in turns:
+            if turn.role == "user":
+                rows = self._from_message(turn)
+                added += self.store.add_aliases(turn.scope.tenant_id, rows) if rows else 0
+        return added
+
+    def _from_message(self, turn: Turn) -> list[NewAlias]:
+        at, owner = epoch_of(turn.timestamp), turn.scope.owner
+        speaker = turn.actor_id
+        out: list[NewAlias] = []
+        found: list[Match] | None = None
+        for learned in learned_aliases(turn.content):
+            if learned.about == "speaker":
+                person = speaker
+            else:
+                found = self.resolve(turn.content, turn.scope) if found is None else found
+                person = _other(learned, found, speaker, turn.metadata)
+            if person is not None:
+                out.append(NewAlias(person, learned.alias, "learned", owner, at, turn.id))
+        tagged = [p for p in turn.metadata.get("mentions", []) if isinstance(p, str)]
+        handles = mentions(turn.content)
+        if len(tagged) == 1 and len(handles) == 1:  # the platform says whom "@霓霓" is
+            out.append(NewAlias(tagged[0], handles[0][0], "mention", owner, at, turn.id))
+        return out
+
+    # ---- registry --------------------------------------------------------------------------
+    def person(self, tenant: str, person_id: str) -> Person | None:
+        return self.store.get_people(tenant, [person_id]).get(person_id)
+
+
+def _other(learned: Any, found: list[Match], speaker: str | None, metadata: dict[str, Any]) -> str | None:
+    """Whom "大家都叫她霓霓" is about: the person the sentence names (its ``target``), else
+    the one other person the message names, else the one the platform says it replies to."""
+    start = learned.span[0]
+    candidates = [m for m in found if not m.ambiguous and m.person_ids[0] != speaker
+                  and not (m.start <= start < m.end)]
+    if learned.target is not None:
+        candidates = [m for m in candidates if m.alias == learned.target] or candidates
+        before = [m for m in candidates if m.start < start]
+        candidates = before[-1:] or candidates
+    people = list(dict.fromkeys(m.person_ids[0] for m in candidates))
+    if len(people) == 1:
+        return people[0]
+    reply = metadata.get("reply_to_person")
+    return reply if not people and isinstance(reply, str) else None
+
+
+
+def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: str | None, history: bool,
+                 private_in_groups: bool) -> list[Fact]:
+    """A person's facts as seen from ``owner`` (a group: only what was learned there, plus their
+    private chat when allowed; their private chat: what they said there), or from everywhere
+    (``owner`` None: the newest value of each fact current)."""
+    if owner is None:
+        facts = newest_of_each(store.facts_about(tenant, agent, person, None, True))
+    else:
+        owners = [owner] + ([f"u:{person}"] if private_in_groups and owner.startswith("g:") else [])
+        facts = store.facts_about(tenant, agent, person, owners, True)
+    return [f for f in facts if history or f.status == "current"]
+

@@ -1,0 +1,197 @@
+"""People as data (issue 17): stable ids on turns, the registry, renames, facts keyed by
+whom they are about, and profile views per group that never show another group's facts."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from pmemo import InvalidInput, NotFound, SyncMemory
+
+T0 = datetime(2026, 9, 1, 20, 0, tzinfo=timezone(timedelta(hours=8)))
+
+
+def say(m: SyncMemory, group: str, who: str, name: str, text: str, minutes: int, **extra: object) -> None:
+    m.add(group_id=group, session_id=f"{group}-chat", actor_id=who, actor=name, content=text,
+          timestamp=T0 + timedelta(minutes=minutes), **extra)
+
+
+def test_two_members_facts_stay_apart(mem: SyncMemory) -> None:
+    # the issue's case: Bob's name is not a conflict of Alice's, his steak is not her diet
+    say(mem, "g1", "alice", "Alice", "My name is Alice. I'm a vegetarian.", 0)
+    say(mem, "g1", "bob", "Bob", "My name is Bob. I love steak.", 1)
+    mem.drain()
+    alice = {(f.key, f.value) for f in mem.profile("alice", group_id="g1")}
+    bob = {(f.key, f.value) for f in mem.profile("bob", group_id="g1")}
+    assert alice == {("name", "Alice"), ("diet", "vegetarian")}
+    assert bob == {("name", "Bob"), ("opinion:steak", "likes")}
+    assert all(f.status == "current" for f in mem.profile("alice", history=True))
+    assert {f.subject_id for f in mem.profile(group_id="g1")} == {"alice", "bob"}
+    assert {f.learned_in for f in mem.profile("bob")} == {"g:g1"}
+
+
+def test_group_view_never_shows_another_group_or_a_private_chat(mem: SyncMemory) -> None:
+    say(mem, "work", "ni", "周霓", "我对花生过敏", 0)
+    say(mem, "study", "ni", "周霓", "我不吃香菜", 5)
+    mem.add(user_id="ni", session_id="dm", actor_id="ni", actor="周霓", content="我住在杭州",
+            timestamp=T0 + timedelta(minutes=9))
+    mem.drain()
+    work = {f.key for f in mem.profile("ni", group_id="work")}
+    study = {f.key for f in mem.profile("ni", group_id="study")}
+    private = {f.key for f in mem.profile("ni", user_id="ni")}
+    everywhere = {f.key for f in mem.profile("ni")}
+    assert work == {"allergy:花生"} and study == {"diet:香菜"} and private == {"home_city"} or private == set()
+    assert work | study <= everywhere
+
+
+def test_private_facts_in_groups_only_when_allowed(tmp_path) -> None:
+    from pmemo import Settings
+
+    for allowed in (False, True):
+        with SyncMemory.open(tmp_path / str(allowed), embedder="hashing",
+                             settings=Settings(private_facts_in_groups=allowed)) as m:
+            m.add(user_id="ni", session_id="dm", actor_id="ni", content="I'm allergic to peanuts.",
+                  timestamp=T0)
+            say(m, "g1", "ni", "Ni", "hello all", 1)
+            m.drain()
+            keys = {f.key for f in m.profile("ni", group_id="g1")}
+            assert keys == ({"allergy:peanuts"} if allowed else set())
+
+
+def test_registry_upsert_aliases_merge_and_remove(mem: SyncMemory) -> None:
+    p = mem.add_person("ni", name="周霓", aliases=["霓霓"])
+    assert p.name == "周霓" and {a.alias for a in p.aliases} >= {"周霓", "霓霓"}
+    p = mem.add_person("ni", aliases=["Neko"])  # idempotent, merged
+    assert {a.alias for a in p.aliases} >= {"周霓", "霓霓", "Neko"}
+    assert {a.source for a in p.aliases if a.alias == "霓霓"} == {"registered"}
+    p = mem.remove_alias("ni", "霓霓")
+    assert "霓霓" not in {a.alias for a in p.aliases}
+    with pytest.raises(NotFound, match="no alias"):
+        mem.remove_alias("ni", "霓霓")
+    with pytest.raises(NotFound, match="person 'nobody'"):
+        mem.person("nobody")
+    with pytest.raises(NotFound):  # another tenant's person
+        mem.person("ni", tenant_id="other")
+
+
+@pytest.mark.parametrize(("kwargs", "field"), [
+    ({"person_id": ""}, "person_id"),
+    ({"person_id": "a b"}, "person_id"),
+    ({"person_id": "ok", "aliases": [""]}, "alias"),
+    ({"person_id": "ok", "aliases": ["x" * 65]}, "alias"),
+    ({"person_id": "ok", "aliases": ["bad\x00"]}, "alias"),
+    ({"person_id": "ok", "aliases": "霓霓"}, "aliases"),
+    ({"person_id": "ok", "name": "\u200b"}, "name"),
+])
+def test_bad_people_input_names_the_field(mem: SyncMemory, kwargs: dict, field: str) -> None:
+    person = kwargs.pop("person_id")
+    with pytest.raises(InvalidInput, match=field):
+        mem.add_person(person, **kwargs)
+
+
+@pytest.mark.parametrize("bad", ["", "x" * 129, "a\nb", "名字", 7])
+def test_bad_actor_id_is_refused_and_nothing_is_stored(mem: SyncMemory, bad: object) -> None:
+    with pytest.raises(InvalidInput, match="actor_id"):
+        mem.add_many([{"group_id": "g", "session_id": "s", "content": "ok", "actor_id": "fine"},
+                      {"group_id": "g", "session_id": "s", "content": "hi", "actor_id": bad}])
+    assert mem.turns(group_id="g") == []
+
+
+def test_rename_keeps_history_and_both_names_resolve(mem: SyncMemory) -> None:
+    say(mem, "g1", "wt", "许文涛", "大家好", 0)
+    say(mem, "g1", "wt", "涛哥在摸鱼", "我改名了", 60 * 24 * 30)
+    say(mem, "g1", "ni", "周霓", "哈哈", 60 * 24 * 31)
+    mem.drain()
+    p = mem.person("wt")
+    assert p.names == ("许文涛", "涛哥在摸鱼") and p.name == "涛哥在摸鱼"
+    for text in ("许文涛在吗", "涛哥在摸鱼在吗"):
+        (match,) = [m for m in mem.resolve_people(text, group_id="g1") if "wt" in m.person_ids]
+        assert text[match.start:match.end] in p.names
+    (member,) = [x for x in mem.people(group_id="g1") if x.person.id == "wt"]
+    assert member.messages == 2 and member.first_seen < member.last_seen
+    assert [x.person.id for x in mem.people(group_id="g1")] == ["ni", "wt"]  # latest speaker first
+
+
+def test_turns_carry_actor_id_and_old_turns_keep_working(mem: SyncMemory) -> None:
+    say(mem, "g1", "ni", "周霓", "hi", 0)
+    mem.add(user_id="u1", session_id="s", content="I love tea.", timestamp=T0)
+    mem.drain()
+    assert [t.actor_id for t in mem.turns(group_id="g1")] == ["ni"]
+    (turn,) = mem.turns(user_id="u1")
+    assert turn.actor_id is None
+    assert [(f.key, f.subject_id) for f in mem.profile("u1")] == [("opinion:tea", "u1")]
+    assert [f.key for f in mem.profile(user_id="u1")] == ["opinion:tea"]
+
+
+def test_add_person_with_a_group_makes_a_silent_member(mem: SyncMemory) -> None:
+    mem.add_person("quiet", name="Quinn", group_id="g1")
+    (member,) = mem.people(group_id="g1")
+    assert member.person.name == "Quinn" and member.messages == 0
+    assert mem.people(group_id="g2") == []
+
+
+def sections(pack) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for h in pack.items:
+        out.setdefault(h.tier, []).append(h.text)
+    return out
+
+
+def test_context_brings_the_asker_and_a_silent_member_by_nickname(mem: SyncMemory) -> None:
+    say(mem, "study", "ni", "周霓", "大家好，叫我霓霓就行。我对花生过敏。", 0)
+    say(mem, "work", "ni", "周霓", "我在腾讯工作", 1)  # another group: never in study's context
+    say(mem, "study", "wt", "许文涛", "我不吃香菜", 2)
+    for day in range(1, 120):  # months of chat without 周霓
+        say(mem, "study", "wt", "许文涛", f"今天第{day}天打卡，继续刷题", 60 * 24 * day)
+    mem.drain()
+    pack = mem.context("你认识霓霓吗？她对什么过敏？", group_id="study", asker="wt",
+                       at=T0 + timedelta(days=121))
+    people = sections(pack)["people"]
+    assert people[0].startswith("许文涛")  # the asker first
+    assert "许文涛不吃香菜" in people
+    assert any(line.startswith("周霓 (also 霓霓") for line in people)
+    assert "周霓对花生过敏" in people
+    assert not any("腾讯" in line for line in pack.text.splitlines())
+    # search finds the fact by the nickname, with the turn that said it as its source
+    (first, *_) = mem.search("霓霓对什么过敏？", group_id="study")
+    assert first.kind == "fact" and first.text == "周霓对花生过敏"
+    assert [t.actor_id for t in first.sources] == ["ni"]
+
+
+def test_no_people_section_without_people(mem: SyncMemory) -> None:
+    mem.add(user_id="u", session_id="s", content="I love tea.", timestamp=T0)
+    mem.drain()
+    pack = mem.context("what do I like?", user_id="u", session_id="s")
+    assert "people" not in sections(pack) and "## People" not in pack.text
+
+
+@pytest.mark.parametrize(("days_after", "outcome", "expected"), [
+    (-3, False, True),   # before the exam: it is coming up
+    (1, False, True),    # the day after, nobody said how it went
+    (1, True, False),    # the outcome was reported
+    (20, False, False),  # long past
+])
+def test_the_askers_plan_comes_up_near_its_date(mem: SyncMemory, days_after: int, outcome: bool,
+                                                 expected: bool) -> None:
+    # T0 is 1 September; the exam is on 23 December
+    say(mem, "study", "ni", "周霓", "12月23日考研，最近压力好大", 0)
+    say(mem, "study", "wt", "许文涛", "加油！", 1)
+    exam = datetime(2026, 12, 23, 9, 0, tzinfo=T0.tzinfo)
+    if outcome:
+        say(mem, "study", "ni", "周霓", "考完了，感觉还行", int((exam - T0).total_seconds() // 60) + 600)
+    mem.drain()
+    (item,) = mem.agenda(person_id="ni", group_id="study")
+    assert (item.day.isoformat(), item.what, item.status) == ("2026-12-23", "考研", "done" if outcome else "open")
+    pack = mem.context("还不睡？", group_id="study", asker="ni", at=exam + timedelta(days=days_after))
+    assert any("考研" in line for line in sections(pack).get("agenda", [])) is expected
+    # another person asking does not get ni's plan
+    other = mem.context("还不睡？", group_id="study", asker="wt", at=exam - timedelta(days=3))
+    assert "agenda" not in sections(other)
+
+
+def test_context_rejects_bad_asker_and_recent(mem: SyncMemory) -> None:
+    with pytest.raises(InvalidInput, match="asker"):
+        mem.context("hi", group_id="g", asker="not valid!")
+    with pytest.raises(InvalidInput, match="recent"):
+        mem.context("hi", group_id="g", recent="just a string")
