@@ -195,3 +195,32 @@ def test_context_rejects_bad_asker_and_recent(mem: SyncMemory) -> None:
         mem.context("hi", group_id="g", asker="not valid!")
     with pytest.raises(InvalidInput, match="recent"):
         mem.context("hi", group_id="g", recent="just a string")
+
+
+def test_forget_cascades_into_the_agenda_and_restore_brings_it_back(mem: SyncMemory) -> None:
+    say(mem, "study", "ni", "周霓", "12月23日考研", 0)
+    say(mem, "study", "ni", "周霓", "考完了，感觉还行", 60 * 24 * 113)  # 23 December
+    mem.drain()
+    plan, outcome = mem.turns(group_id="study")
+    assert [i.status for i in mem.agenda("ni", group_id="study")] == ["done"]
+    mem.forget([outcome.id])  # the outcome is forgotten: the plan is open again
+    assert [i.status for i in mem.agenda("ni", group_id="study")] == ["open"]
+    report = mem.forget([plan.id])
+    assert mem.agenda("ni", group_id="study") == [] and report["agenda"]
+    mem.restore(report["batch"])
+    assert [i.what for i in mem.agenda("ni", group_id="study")] == ["考研"]
+    mem.delete_turn(plan.id)  # a hard delete takes it along too
+    assert mem.agenda("ni", group_id="study") == []
+
+
+def test_forgetting_a_job_change_reinstates_the_same_persons_old_job(mem: SyncMemory) -> None:
+    say(mem, "g", "wt", "许文涛", "我在云杉科技工作", 0)
+    say(mem, "g", "gf", "高峰", "我在蓝鲸数据工作", 1)
+    say(mem, "g", "wt", "许文涛", "我跳槽到蓝鲸数据了", 60 * 24 * 30)
+    mem.drain()
+    assert [(f.value, f.status) for f in mem.profile("wt", group_id="g", history=True)
+            if f.key == "employer"] == [("云杉科技", "superseded"), ("蓝鲸数据", "current")]
+    change = mem.turns(group_id="g")[-1]
+    mem.forget([change.id])
+    assert [f.value for f in mem.profile("wt", group_id="g") if f.key == "employer"] == ["云杉科技"]
+    assert [f.value for f in mem.profile("gf", group_id="g") if f.key == "employer"] == ["蓝鲸数据"]

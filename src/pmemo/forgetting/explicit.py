@@ -46,8 +46,7 @@ class Forgetter:
         batch = self.store.new_batch("forget", "hard" if hard else "soft", scope_key, reason)
         texts = self._snapshot(batch, ids)
         report = delete_turns(self.store, self.tiers, self.indexes, self.embed, ids)
-        report["facts"] = self._facts(ids)
-        report["episodes"] = self._episodes(ids)
+        report.update(self.derived(ids))
         self.embed.forget(texts)
         report.update(batch=batch, mode="hard" if hard else "soft")
         self.store.log_actions(batch, _log_rows(report, turns, reason))
@@ -64,12 +63,12 @@ class Forgetter:
         summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
         keys = [k for k in s.keys_with(ids) if k.origin == "promoted"]
         facts, episodes = s.facts_with(ids), s.episodes_with(ids)
-        chains = {(f.category, f.key) for f in facts}
+        chains = {(f.subject_id, f.category, f.key) for f in facts}
         related = {f.id for f in facts} | {
             f.id
             for scope in {f.scope for f in facts}
             for f in s.facts(scope, history=True)
-            if (f.category, f.key) in chains
+            if (f.subject_id, f.category, f.key) in chains
         }
         s.snapshot(batch, "turn", ids)
         s.snapshot(batch, "summary", [x.id for x in summaries])
@@ -77,6 +76,7 @@ class Forgetter:
         s.snapshot(batch, "key", [x.id for x in keys])
         s.snapshot(batch, "fact", sorted(related))
         s.snapshot(batch, "episode", [x.id for x in episodes])
+        s.snapshot(batch, "agenda", s.agenda_with(ids))
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
@@ -85,8 +85,10 @@ class Forgetter:
         )
 
     def derived(self, ids: list[int]) -> dict[str, Any]:
-        """After a plain delete of turns: their facts and episodes are deleted or rebuilt too."""
-        return {"facts": self._facts(ids), "episodes": self._episodes(ids)}
+        """After a delete of turns: their facts and episodes are deleted or rebuilt too, the plans
+        they said go, and the plans whose outcome they reported are open again."""
+        return {"facts": self._facts(ids), "episodes": self._episodes(ids),
+                "agenda": self.store.agenda_forget(ids)}
 
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -99,7 +101,7 @@ class Forgetter:
             self.store.delete_fact(fact.id)
             out[fact.id] = "deleted"
             if fact.status == "current":
-                previous = _predecessor(fact, self.store.facts(fact.scope, history=True))
+                previous = _predecessor(fact, self.store.facts(fact.scope, history=True, subject=fact.subject_id))
                 if previous is not None:
                     self.store.reinstate_fact(previous.id)
                     out[previous.id] = "reinstated"
@@ -220,4 +222,6 @@ def _log_rows(
             )
     for ref in report.get("key_lines", []):
         rows.append(("forget:deleted", "key", int(ref), None, reason, {}))
+    for ref in report.get("agenda", []):
+        rows.append(("forget:deleted", "agenda", int(ref), None, reason, {}))
     return rows

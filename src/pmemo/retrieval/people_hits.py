@@ -20,9 +20,11 @@ TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
 
 
-def identity_line(person: Person, last_here: date | None) -> str:
-    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01)": the names an agent may meet."""
-    others = [a.alias for a in person.aliases if a.alias != person.name and a.source != "generated"]
+def identity_line(person: Person, last_here: date | None, owner: str | None = None) -> str:
+    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01)": the names an agent may meet. A
+    nickname learned in another group (``owner`` is this one) is what was said there: not shown."""
+    others = [a.alias for a in person.aliases if a.alias != person.name and a.source != "generated"
+              and (a.source not in ("learned", "mention") or owner is None or a.learned_in == owner)]
     name = person.name or person.id
     extra = [f"also {', '.join(others[:5])}"] if others else []
     if last_here is not None:
@@ -31,10 +33,11 @@ def identity_line(person: Person, last_here: date | None) -> str:
 
 
 def person_hits(person: Person, facts: Sequence[Fact], query: str, role: str, last_here: date | None,
-                lookup: TurnLookup, limit: int) -> list[Hit]:
+                lookup: TurnLookup, limit: int, owner: str | None = None) -> list[Hit]:
     """The person's identity line, then up to ``limit`` facts, the ones the query names first."""
     name = person.name or person.id
-    taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")]
+    taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
+              and (owner is None or a.learned_in == owner)]
     said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
     # the sentence without the name: every fact of the person names them
     asks = {f.id: overlap(query, said[f.id].replace(name, " ")) for f in facts}
@@ -42,7 +45,7 @@ def person_hits(person: Person, facts: Sequence[Fact], query: str, role: str, la
                                           -f.last_seen.timestamp(), f.id))[:limit]
     turns = lookup([*taught, *(i for f in ranked for i in f.sources)])
     why = f"{ROLES.get(role, role)}"
-    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, last_here), 1.0, why,
+    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, last_here, owner), 1.0, why,
                tuple(turns[i] for i in taught if i in turns), None)]
     for f in ranked:
         out.append(Hit(f"fact:{f.id}", "fact", "people", said[f.id], round(0.5 + 0.5 * asks[f.id], 6),

@@ -41,7 +41,7 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, a
                              settings.private_facts_in_groups)
         seen = datetime.fromtimestamp(last[pid], UTC).date() if pid in last else None
         hits.extend(person_hits(found[pid], facts, query, roles[pid], seen, store.get_turns,
-                                settings.facts_per_person))
+                                settings.facts_per_person, owner.owner))
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
                          today - timedelta(days=settings.agenda_after_days),
                          today + timedelta(days=settings.agenda_ahead_days), "open")

@@ -60,6 +60,15 @@ class AgendaRows:
             conn.executemany("UPDATE agenda SET status='done', outcome_turn=?, outcome=?, updated=? WHERE id=?",
                              [(outcome_turn, outcome, time.time(), i) for i in ids])
 
+    def agenda_with(self, turn_ids: list[int]) -> list[int]:
+        """Items a turn said or reported the outcome of."""
+        if not turn_ids:
+            return []
+        marks = ",".join("?" * len(turn_ids))
+        return [r[0] for r in self._read.execute(
+            f"SELECT id FROM agenda WHERE turn_id IN ({marks}) OR outcome_turn IN ({marks}) ORDER BY id",
+            [*turn_ids, *turn_ids])]
+
     def agenda_forget(self, turn_ids: list[int]) -> list[int]:
         """A forgotten turn takes its plans along, and reopens the plans it reported on."""
         if not turn_ids:

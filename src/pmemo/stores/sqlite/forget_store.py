@@ -30,9 +30,10 @@ TABLES = {
     "episode": "episodes",
     "record": "records",
     "task": "tasks",
+    "agenda": "agenda",
 }
 # restore order: turns first (derived rows point at them)
-ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task")
+ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task", "agenda")
 SOFT = ("fact", "episode", "record", "task")  # tables with deleted / deleted_reason columns
 
 
