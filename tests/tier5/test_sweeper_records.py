@@ -144,7 +144,7 @@ def test_profile_pinned_api(tmp_path: Path) -> None:
         old = [f for f in m.profile("mei", history=True) if f.status == "superseded"]
         assert [f.value for f in old] == ["likes"] and old[0].valid_to == cur.valid_from
         assert cur.version == old[0].version + 1
-        assert "dislikes 咖啡" in m.context("咖啡", user_id="mei").text
+        assert "用户不喜欢咖啡" in m.context("咖啡", user_id="mei").text  # a sentence in the language it was said in
         assert m.profile("someone-else") == []
         fact = m.add_fact("profile", "city", "Shanghai", user_id="mei")
         assert fact is not None and fact.source == "explicit" and fact.sources == ()

@@ -8,6 +8,7 @@ from ..config import Settings
 from ..models import Episode, Fact, Hit, Task, Turn
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import episode_text
+from .sentences import fact_sentence
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 MARK = {"pending": "[ ]", "running": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
@@ -58,14 +59,8 @@ def fact_hits(
 
 
 def fact_line(fact: Fact) -> str:
-    key = fact.key.split(":", 1)
-    if len(key) == 2 and key[0] in ("opinion", "diet"):
-        return f"{fact.value} {key[1]}"
-    if len(key) == 2 and key[0] == "favorite":
-        return f"favorite {key[1]}: {fact.value}"
-    if key[0] == "event":
-        return f"upcoming: {fact.value}"
-    return f"{fact.key.replace('_', ' ')}: {fact.value}"
+    """The user's fact as one sentence in the language it was said in ("用户不吃香菜")."""
+    return fact_sentence(None, fact.category, fact.key, fact.value)
 
 
 def episode_hits(ranked: list[tuple[Episode, float, str]]) -> list[Hit]:

@@ -47,14 +47,15 @@ _TEMPLATES = {
 }
 
 
-def fact_sentence(name: str, category: str, key: str, value: str) -> str:
-    """The fact ``key`` = ``value`` about ``name`` as one sentence.
+def fact_sentence(name: str | None, category: str, key: str, value: str) -> str:
+    """The fact ``key`` = ``value`` about ``name`` as one sentence (no name: "the user", 用户).
 
     >>> fact_sentence("周霓", "fact", "employer", "腾讯"), fact_sentence("霓霓", "fact", "pet:cat", "年糕")
     ('周霓在腾讯工作', '霓霓的猫叫年糕')
     """
     family, _, obj = key.partition(":")
     zh = bool(_HAN.search(obj) or _HAN.search(value))
+    name = name or ("用户" if zh else "The user")
     special = _SPECIAL.get(family)
     if special is not None and (said := special(name, obj, value, zh)):
         return said
