@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -57,10 +57,9 @@ from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
-from .retrieval import person
-from .retrieval.context import assemble, shares
 from .retrieval.people_section import context_people
-from .retrieval.retriever import Retrieved, Retriever, later
+from .retrieval.reader import ContextReader
+from .retrieval.retriever import Retriever
 from .retrieval.vector_index import Indexes
 from .stores.base import FullStore, NewTurn, Store
 from .stores.sqlite.store import SQLiteStore
@@ -192,7 +191,8 @@ class Memory:
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
         asked = validate.timestamp(at, "at")
-        found = await self._retrieve(validate.query(query), where, session_id, limit, asked)
+        found = await self._retriever.retrieve(validate.query(query), where, session_id, limit, asked.date())
+        await self._recalled(found.hits)
         known = await asyncio.to_thread(context_people, self._store, self._people, where, query, None, [],
                                         asked.date(), self.settings)
         hits = hitlib.merge(found.turn_hits, found.derived, [h for h in known["people"] if h.kind == "fact"])[:limit]
@@ -200,12 +200,15 @@ class Memory:
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits
 
-    async def _retrieve(self, query: str, scope: Scope, session_id: str | None,
-                        depth: int, at: datetime) -> Retrieved:
-        found = await self._retriever.retrieve(query, scope, session_id, depth, at.date())
-        if found.promote:
+    async def _recalled(self, clusters: list[int], episodes: Sequence[int] = ()) -> None:
+        """What a read recalled is counted by a job: the read itself writes nothing."""
+        at = time.time()
+        if clusters:
+            await asyncio.to_thread(self._store.enqueue, "hits", {"clusters": clusters, "at": at})
+        if episodes:
+            await asyncio.to_thread(self._store.enqueue, "touch", {"episodes": list(episodes), "at": at})
+        if clusters or episodes:
             self._worker.wake.set()
-        return found
 
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, at: datetime | str | None = None,
@@ -220,26 +223,13 @@ class Memory:
         """
         budget = validate.positive_int("budget_tokens", budget_tokens or self.settings.budget_tokens,
                                        MAX_BUDGET)
-        where = _scope(scope, session_id=session_id)
-        owner = where.owner_scope()
-        asked = validate.timestamp(at, "at")
+        owner = _scope(scope, session_id=session_id).owner_scope()
         if asker is not None:
             check_id("asker", asker)
-        said = validate.recent(recent)
-        found = await self._retrieve(validate.query(query), owner, None, MAX_LIMIT, asked)
-        last = (await asyncio.to_thread(self._store.last_turns, owner, session_id,
-                                        self.settings.short_term_turns)) if session_id else []
-        keys = await asyncio.to_thread(self._store.keys, owner, False)
-        latest = await asyncio.to_thread(self._store.summaries, owner, session_id)
-        tiers = hitlib.context_tiers(found.turn_hits, found.derived, keys, latest[-2:], last, later)
-        tiers.update(await asyncio.to_thread(self._person_tiers, query, owner))
-        tiers.update(await asyncio.to_thread(context_people, self._store, self._people, owner, query, asker,
-                                             said, asked.date(), self.settings))
-        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self._count)
-        pack = dataclasses.replace(pack, items=tuple(
-            await asyncio.to_thread(self._retriever.with_sources, list(pack.items))))
-        await self._touch(pack)
-        return pack
+        read = await asyncio.to_thread(self._reader.read, validate.query(query), owner, session_id, budget,
+                                       validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT)
+        await self._recalled(read.clusters, read.episodes)
+        return read.pack
 
     async def get_turn(self, turn_id: int, *, tenant_id: str = "default") -> Turn:
         turn = (await asyncio.to_thread(self._store.get_turns, [_int_id("turn_id", turn_id)])).get(turn_id)
@@ -360,22 +350,10 @@ class Memory:
         return Forgetter(self._store, self._tiers, self._indexes, self._embed,  # type: ignore[arg-type]
                          self._episodes)
 
-    def _person_tiers(self, query: str, owner: Scope) -> dict[str, list[Hit]]:
-        store: Any = self._store
-        now = store.conversation_now(owner) or time.time()
-        # a group's facts are about many people: its members come in through the people section
-        facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, self.settings,
-                                                             lambda ids: self._store.get_turns(ids))
-        ranked = []
-        if self.settings.episodes_in_context and store.episodes(owner):
-            ranked = self._episodes.rank(owner, self._embed.query(query), self.settings.episodes_in_context)
-        episodic = person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)
-        return {"profile": facts, "episodic": episodic}
-
-    async def _touch(self, pack: ContextPack) -> None:
-        ids = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
-        if ids:
-            await asyncio.to_thread(self._store.touch_episodes, ids, time.time())
+    @functools.cached_property
+    def _reader(self) -> ContextReader:
+        return ContextReader(self._store, self._retriever, self._people, self._episodes, self.settings,
+                             self._count)
 
     async def profile(self, person_id: str | None = None, *, history: bool = False,
                       **scope: Any) -> list[Fact]:

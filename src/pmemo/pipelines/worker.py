@@ -74,9 +74,14 @@ class Worker:
         for job in jobs:
             if job.kind == "promote":
                 self._guard([job], lambda js: self.tiers.promote(int(js[0].payload["cluster_id"])))
+            elif job.kind == "hits":  # what a search or a context recalled
+                self._guard([job], lambda js: self.tiers.count_hits(js[0].payload["clusters"], js[0].payload["at"]))
+            elif job.kind == "touch":
+                self._guard([job], lambda js: self.tiers.touch_episodes(js[0].payload["episodes"],
+                                                                        js[0].payload["at"]))
             elif job.kind == "reindex":
                 self._guard([job], lambda js: self._reindex(js[0].payload["recluster"]))
-            elif job.kind not in ("turns", "embed"):
+            elif job.kind not in ("turns", "embed", "hits", "touch"):
                 self.store.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
 
     def _guard(self, jobs: list[Job], action: Any) -> None:

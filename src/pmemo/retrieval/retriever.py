@@ -17,8 +17,8 @@ thousands of turns in a large store.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..config import Settings
-from ..models import Hit, Scope, Summary, Turn
+from ..models import Hit, KeyLine, Scope, Summary, Turn
 from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
@@ -47,7 +47,9 @@ class Named(Protocol):
 class Retrieved:
     turn_hits: list[Hit]
     derived: list[Hit]  # summaries and key lines, sources not yet filled in
-    promote: list[int]  # clusters queued for promotion by this retrieval's hits
+    hits: list[int]  # recalled clusters whose hit a job will count (a read writes nothing itself)
+    qvec: np.ndarray | None = None  # the query's embedding, for the other tiers of a context
+    keys: list[KeyLine] = dataclasses.field(default_factory=list)  # the key lines read, without sources
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,11 @@ class Retriever:
                        depth: int, asked: date | None = None) -> Retrieved:
         """Turn hits (the best ``depth``), derived hits, and the hit counts recorded. ``asked``:
         the day the query is asked, from which its relative dates are read."""
-        return await asyncio.to_thread(self._retrieve, query, scope, session_id, depth, asked)
+        return await asyncio.to_thread(self.read, query, scope, session_id, depth, asked)
 
-    def _retrieve(self, query: str, scope: Scope, session_id: str | None,
-                  depth: int, asked: date | None) -> Retrieved:
+    def read(self, query: str, scope: Scope, session_id: str | None,
+             depth: int, asked: date | None = None) -> Retrieved:
+        """``retrieve`` in the caller's thread (a reader that is off the loop already)."""
         qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
@@ -118,27 +121,13 @@ class Retriever:
         kept = scored[:depth]
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
-        derived = self._derived_hits(query, scope, m)
-        return Retrieved(turn_hits, derived, self._count_hits(sorted(recalled & top)))
-
-    def _derived_hits(self, query: str, scope: Scope, m: _Meaning) -> list[Hit]:
         keys = self.store.keys(scope, sources=False)
+        return Retrieved(turn_hits, self._derived_hits(query, m, keys), sorted(recalled & top), m.qvec, keys)
+
+    def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine]) -> list[Hit]:
         key_vecs = self.embed.passages([k.text for k in keys]) if keys else None
         return hitlib.derived_hits(query, m.summaries, keys, key_vecs, m.qvec,
                                    [s for _, s in m.vector], self.settings, later)
-
-    def _count_hits(self, cluster_ids: list[int]) -> list[int]:
-        """Record a hit on each cluster; queue the ones that crossed the promotion threshold."""
-        if not cluster_ids:
-            return []
-        half_life = self.settings.hit_half_life_days * 86400
-        queued = []
-        for cluster_id, hits in self.store.add_hits(cluster_ids, time.time(), half_life).items():
-            # decay shaves a hair off
-            if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
-                self.store.enqueue("promote", {"cluster_id": cluster_id})
-                queued.append(cluster_id)
-        return queued
 
     def with_sources(self, hits: list[Hit]) -> list[Hit]:
         """The derived hits among ``hits``, given their source turns."""

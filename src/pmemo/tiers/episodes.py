@@ -215,8 +215,8 @@ class Episodes:
         scored = []
         for e in episodes:
             vec = vecs.get(e.id)
-            if vec is None or (qvec is not None and vec.shape != qvec.shape):
-                vec = self._embed(e)
+            if vec is None or (qvec is not None and vec.shape != qvec.shape):  # not stored: a read writes nothing
+                vec = self.tiers.embed.passages([episode_text(e)])[0]
             sim = float(np.clip(vec @ qvec, 0.0, 1.0)) if qvec is not None else 0.0
             rec = recency(now - e.ended_at.timestamp(), s.episode_recency_half_life_days)
             score = weighted_score(sim, rec, e.importance, weights)

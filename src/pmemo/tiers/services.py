@@ -148,6 +148,22 @@ class Tiers:
         return "rebuilt"
 
     # ---- key memory -------------------------------------------------------------------
+    def count_hits(self, cluster_ids: list[int], at: float) -> list[int]:
+        """A hit on each recalled cluster (decayed first); the ones that crossed the promotion
+        threshold are queued for promotion. Run by the worker: a search writes nothing itself."""
+        half_life = self.settings.hit_half_life_days * 86400
+        queued = []
+        for cluster_id, hits in self.store.add_hits(cluster_ids, at, half_life).items():
+            # decay shaves a hair off
+            if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
+                self.store.enqueue("promote", {"cluster_id": cluster_id})
+                queued.append(cluster_id)
+        return queued
+
+    def touch_episodes(self, ids: list[int], at: float) -> None:
+        """Count an access of each episode a context showed (run by the worker)."""
+        self.store.touch_episodes(ids, at)  # type: ignore[attr-defined]  # the SQLite store is a FullStore
+
     def promote(self, cluster_id: int) -> KeyLine | None:
         cluster = self.store.get_cluster(cluster_id)
         if cluster is None or self.store.is_promoted(cluster_id):

@@ -504,10 +504,12 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
         assert found is not None
         return found
 
-    def summaries(self, scope: Scope, session_id: str | None = None) -> list[Summary]:
+    def summaries(self, scope: Scope, session_id: str | None = None, latest: int | None = None) -> list[Summary]:
         sql, args = "SELECT * FROM summaries WHERE scope_key=?", [scope.key]
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
+        if latest is not None:  # the newest few, oldest first
+            sql, args = f"SELECT * FROM ({sql} ORDER BY created DESC, id DESC LIMIT {int(latest)})", args
         rows = self._read.execute(sql + " ORDER BY created, id", args).fetchall()
         return list(self._summaries_of(rows).values())
 

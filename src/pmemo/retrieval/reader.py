@@ -1,0 +1,73 @@
+"""One context, read in one trip off the event loop: each thing once, nothing written.
+
+The retrieval (one query embedding, keyword and vector candidates, key lines) feeds every
+other tier: its query vector ranks the episodes, its key lines are the key section. The
+latest summaries are read as two rows, the facts' source turns in one lookup. What the read
+recalled (clusters' hits, episodes' access counts) comes back to the caller, which queues a
+job to count it: a read never writes the memory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import numpy as np
+
+from ..config import Settings
+from ..models import ContextPack, Hit, Scope
+from ..stores.base import FullStore
+from ..tiers.episodes import Episodes
+from ..tiers.people import People
+from . import hits as hitlib
+from . import person
+from .context import assemble, shares
+from .people_section import context_people
+from .retriever import Retriever, later
+
+LATEST_SUMMARIES = 2  # the newest summaries of the session always come in
+
+
+@dataclass(frozen=True)
+class Read:
+    pack: ContextPack
+    clusters: list[int]  # recalled clusters, whose hits are to be counted
+    episodes: list[int]  # episodes shown, whose access is to be counted
+
+
+class ContextReader:
+    def __init__(self, store: FullStore, retriever: Retriever, people: People, episodes: Episodes,
+                 settings: Settings, count: Callable[[str], int]) -> None:
+        self.store = store
+        self.retriever = retriever
+        self.people = people
+        self.episodes = episodes
+        self.settings = settings
+        self.count = count
+
+    def read(self, query: str, owner: Scope, session_id: str | None, budget: int, asked: datetime,
+             asker: str | None, recent: Sequence[str], depth: int) -> Read:
+        """The packed context of ``query`` in ``owner`` (blocking)."""
+        store = self.store
+        found = self.retriever.read(query, owner, None, depth, asked.date())
+        last = store.last_turns(owner, session_id, self.settings.short_term_turns) if session_id else []
+        latest = store.summaries(owner, session_id, LATEST_SUMMARIES)
+        tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
+        tiers.update(self._owner_tiers(query, owner, found.qvec))
+        tiers.update(context_people(store, self.people, owner, query, asker, recent, asked.date(), self.settings))
+        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count)
+        pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
+        shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
+        return Read(pack, found.hits, shown)
+
+    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None) -> dict[str, list[Hit]]:
+        """The user's facts (a group's come in by person, in the people section), the episodes
+        and the running tasks."""
+        store, s = self.store, self.settings
+        now = store.conversation_now(owner) or time.time()
+        facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, s, store.get_turns)
+        ranked = self.episodes.rank(owner, qvec, s.episodes_in_context) if s.episodes_in_context else []
+        return {"profile": facts,
+                "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)}

@@ -1,0 +1,43 @@
+"""A context is one read (issue 17, groundwork): the query is embedded once, and a read writes
+nothing itself: cluster hits and episode accesses are counted by a job afterwards."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from pmemo import SyncMemory
+from pmemo.embedders.hashing import HashingEmbedder
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+class Counting(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
+        return super().embed_query(text)
+
+
+def test_context_embeds_the_query_once_and_counts_hits_in_a_job(tmp_path) -> None:
+    embedder = Counting()
+    with SyncMemory.open(tmp_path, embedder=embedder) as m:
+        topics = ["budget for the Hangzhou trip", "the dog cannot eat grapes", "launch on Monday"]
+        m.add_many([{"user_id": "u", "session_id": "s", "content": f"{topics[i % 3]}, note {i}",
+                     "timestamp": T0 + timedelta(minutes=i)} for i in range(60)])
+        m.end_session("s", user_id="u")  # an episode for the episodic tier
+        m.add(user_id="u", session_id="s2", content="hello again", timestamp=T0 + timedelta(hours=2))
+        m.drain()
+        before = {c.id: c.hits for c in m.clusters(user_id="u")}
+        embedder.queries.clear()
+        pack = m.context("what about the Hangzhou budget?", user_id="u", session_id="s2")
+        assert embedder.queries == ["what about the Hangzhou budget?"]  # one embedding for every tier
+        assert any(h.tier == "mid_term" for h in pack.items)
+        assert {c.id: c.hits for c in m.clusters(user_id="u")} == before  # the read wrote nothing
+        m.drain()
+        after = {c.id: c.hits for c in m.clusters(user_id="u")}
+        assert sum(after.values()) > sum(before.values())  # the job counted the hits
