@@ -391,14 +391,24 @@ class Memory:
                                        self.settings)
 
     async def forget(self, turn_ids: list[int] | None = None, *, query: str | None = None,
-                     hard: bool = False, dry_run: bool = False, reason: str = "",
-                     tenant_id: str = "default", **scope: Any) -> dict[str, Any]:
+                     person_id: str | None = None, hard: bool = False, dry_run: bool = False,
+                     reason: str = "", tenant_id: str = "default", **scope: Any) -> dict[str, Any]:
         """Forget turns and everything derived from them; soft (restorable) unless ``hard``.
 
-        ``forget(turn_ids=[...])`` or ``forget(query="X", user_id="u")`` ("forget what I said
-        about X"). Returns what was removed, with the ``batch`` that ``restore`` takes.
+        ``forget(turn_ids=[...])``, ``forget(query="X", user_id="u")`` ("forget what I said
+        about X") or ``forget(person_id="ni", group_id="g")`` (everything ni said there; without
+        a group or user: everywhere in the tenant). Returns what was removed, with the ``batch``
+        that ``restore`` takes.
         """
-        ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
+        if person_id is not None:
+            if turn_ids is not None or query is not None:
+                raise InvalidInput("give one of turn_ids=[...], query='...' or person_id='...'")
+            where = _scope({**scope, "tenant_id": tenant_id}).owner_scope() if scope else None
+            ids = await asyncio.to_thread(self._store.turns_by, check_id("tenant_id", tenant_id),
+                                          check_id("person_id", person_id), where)
+            reason = reason or f"forget: what {person_id} said"
+        else:
+            ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
         if dry_run:
             found = await asyncio.to_thread(self._store.get_turns, ids)
             return {"dry_run": True, "turns": ids, "texts": [found[i].content for i in ids]}

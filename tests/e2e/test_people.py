@@ -224,3 +224,20 @@ def test_forgetting_a_job_change_reinstates_the_same_persons_old_job(mem: SyncMe
     mem.forget([change.id])
     assert [f.value for f in mem.profile("wt", group_id="g") if f.key == "employer"] == ["云杉科技"]
     assert [f.value for f in mem.profile("gf", group_id="g") if f.key == "employer"] == ["蓝鲸数据"]
+
+
+def test_forget_what_one_person_said(mem: SyncMemory) -> None:
+    say(mem, "g1", "ni", "周霓", "我对花生过敏", 0)
+    say(mem, "g2", "ni", "周霓", "我在腾讯工作", 1)
+    say(mem, "g1", "wt", "许文涛", "我不吃香菜", 2)
+    mem.drain()
+    report = mem.forget(person_id="ni", group_id="g1")
+    assert [t.actor_id for t in mem.turns(group_id="g1")] == ["wt"]
+    assert mem.profile("ni", group_id="g1") == [] and mem.profile("ni", group_id="g2")
+    assert {f.key for f in mem.profile("wt")} == {"diet:香菜"}
+    mem.restore(report["batch"])
+    assert {f.key for f in mem.profile("ni")} == {"allergy:花生", "employer"}
+    mem.forget(person_id="ni")  # everywhere
+    assert mem.profile("ni") == [] and [t.actor_id for t in mem.turns(group_id="g2")] == []
+    with pytest.raises(InvalidInput, match="one of"):
+        mem.forget([1], person_id="ni")

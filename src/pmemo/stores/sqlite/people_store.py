@@ -197,6 +197,16 @@ class PeopleRows:
             (scope.tenant_id, scope.agent_id, scope.owner, *people))
         return {r[0]: r[1] for r in rows}
 
+    def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:
+        """The turns a person said, in one group or chat (``scope``'s owner) or anywhere in the tenant."""
+        if scope is None:
+            rows = self._read.execute("SELECT id FROM turns WHERE tenant=? AND actor_id=? ORDER BY id",
+                                      (tenant, person))
+        else:
+            rows = self._read.execute("SELECT id FROM turns WHERE scope_key=? AND actor_id=? ORDER BY id",
+                                      (scope.key, person))
+        return [r[0] for r in rows]
+
     def person_owners(self, tenant: str, person: str) -> list[str]:
         """Where a person spoke (owners), oldest first."""
         return [r[0] for r in self._read.execute(
