@@ -349,13 +349,30 @@ class Person:
 
 @dataclass(frozen=True)
 class Member:
-    """A person as seen in one group or private chat: when they spoke first and last, how often."""
+    """A person as seen in one group or private chat: when they spoke first and last, how often,
+    and how they talk there (characters said, messages mostly in Chinese, questions asked)."""
 
     person: Person
     owner: str
     first_seen: datetime
     last_seen: datetime
     messages: int
+    chars: int = 0
+    han: int = 0
+    asks: int = 0
+
+    @property
+    def style(self) -> str:
+        """How they talk in this group, in words: "short messages, in Chinese, often asks"."""
+        if not self.messages:
+            return ""
+        size = self.chars / self.messages
+        parts = ["short messages" if size < 20 else "long messages" if size > 80 else "medium messages"]
+        share = self.han / self.messages
+        parts.append("in Chinese" if share > 0.8 else "in English" if share < 0.2 else "in Chinese and English")
+        if self.asks / self.messages > 0.3:
+            parts.append("often asks questions")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)

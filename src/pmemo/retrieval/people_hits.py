@@ -2,6 +2,7 @@
 about them, and what is coming up for them, each as one sentence in the source's language.
 
 >>> from datetime import date
+>>> from pmemo.models import Scope
 >>> [h.text for h in agenda_hits([AgendaItem(1, Scope(), "ni", date(2026, 12, 23), "考研", "12月23日考研",
 ...                                          None)], {"ni": "周霓"}, date(2026, 12, 22), {})]
 ['周霓 12月23日考研（明天）']
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
-from ..models import AgendaItem, Fact, Hit, Person, Turn
+from ..models import AgendaItem, Fact, Hit, Member, Person, Turn
 from .hits import overlap
 from .sentences import fact_sentence, plan_sentence
 
@@ -20,19 +21,21 @@ TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
 
 
-def identity_line(person: Person, last_here: date | None, owner: str | None = None) -> str:
-    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01)": the names an agent may meet. A
+def identity_line(person: Person, here: Member | None, owner: str | None = None) -> str:
+    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01; 120 messages here: short messages, in
+    Chinese)": the names an agent may meet, and how they talk in this group (``here``). A
     nickname learned in another group (``owner`` is this one) is what was said there: not shown."""
     others = [a.alias for a in person.aliases if a.alias != person.name and a.source != "generated"
               and (a.source not in ("learned", "mention") or owner is None or a.learned_in == owner)]
     name = person.name or person.id
     extra = [f"also {', '.join(others[:5])}"] if others else []
-    if last_here is not None:
-        extra.append(f"last spoke here {last_here:%Y-%m-%d}")
+    if here is not None and here.messages:
+        said = f"{here.messages} message{'s' if here.messages != 1 else ''}"
+        extra.append(f"last spoke here {here.last_seen:%Y-%m-%d}; {said} here: {here.style}")
     return f"{name} ({'; '.join(extra)})" if extra else name
 
 
-def person_hits(person: Person, facts: Sequence[Fact], query: str, role: str, last_here: date | None,
+def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], query: str, role: str,
                 lookup: TurnLookup, limit: int, owner: str | None = None) -> list[Hit]:
     """The person's identity line, then up to ``limit`` facts, the ones the query names first."""
     name = person.name or person.id
@@ -45,7 +48,7 @@ def person_hits(person: Person, facts: Sequence[Fact], query: str, role: str, la
                                           -f.last_seen.timestamp(), f.id))[:limit]
     turns = lookup([*taught, *(i for f in ranked for i in f.sources)])
     why = f"{ROLES.get(role, role)}"
-    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, last_here, owner), 1.0, why,
+    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, here, owner), 1.0, why,
                tuple(turns[i] for i in taught if i in turns), None)]
     for f in ranked:
         out.append(Hit(f"fact:{f.id}", "fact", "people", said[f.id], round(0.5 + 0.5 * asks[f.id], 6),

@@ -8,7 +8,7 @@ about each in this group or chat (never another group's), and their open plans n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from ..config import Settings
 from ..models import Hit, Scope
@@ -32,15 +32,14 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, a
     if not ids:
         return {"people": [], "agenda": []}
     found = store.get_people(owner.tenant_id, ids)
-    last = store.last_seen_in(owner, ids)
+    here = {m.person.id: m for m in store.members(owner, ids)}
     owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
                               and owner.group_id else [])
     hits: list[Hit] = []
     for pid in (p for p in ids if p in found):
         facts = profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
                              settings.private_facts_in_groups)
-        seen = datetime.fromtimestamp(last[pid], UTC).date() if pid in last else None
-        hits.extend(person_hits(found[pid], facts, query, roles[pid], seen, store.get_turns,
+        hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
                                 settings.facts_per_person, owner.owner))
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
                          today - timedelta(days=settings.agenda_after_days),

@@ -22,6 +22,16 @@ from .codec import utc
 _STRENGTH = {"registered": 0, "name": 1, "learned": 2, "mention": 3, "generated": 4}
 
 
+_MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
+            " WHERE tenant=? AND agent=? AND owner=?")
+
+
+def _mostly_han(text: str) -> bool:
+    han = sum("\u4e00" <= c <= "\u9fff" for c in text)
+    latin = sum(c.isascii() and c.isalpha() for c in text)
+    return han > latin
+
+
 class PeopleRows:
     if TYPE_CHECKING:
         @property
@@ -33,15 +43,18 @@ class PeopleRows:
     def _note_speakers(self, conn: sqlite3.Connection, turns: Sequence[Turn]) -> None:
         """Who spoke where (first/last seen, messages) and the display names they used, in the
         turns' own transaction; a new name for a known id is a rename (the old one stays)."""
-        seen: dict[tuple[str, str, str, str], list[float]] = {}
+        seen: dict[tuple[str, str, str, str], list[float]] = {}  # first, last, messages, chars, han, asks
         names: dict[tuple[str, str, str], tuple[float, float, str]] = {}
         for t in turns:
             if t.actor_id is None:
                 continue
             at = epoch_of(t.timestamp)
             key = (t.scope.tenant_id, t.scope.agent_id, t.scope.owner, t.actor_id)
-            lo_hi_n = seen.setdefault(key, [at, at, 0])
-            lo_hi_n[0], lo_hi_n[1], lo_hi_n[2] = min(lo_hi_n[0], at), max(lo_hi_n[1], at), lo_hi_n[2] + 1
+            row = seen.setdefault(key, [at, at, 0, 0, 0, 0])
+            row[0], row[1], row[2] = min(row[0], at), max(row[1], at), row[2] + 1
+            row[3] += len(t.content)
+            row[4] += _mostly_han(t.content)
+            row[5] += t.content.rstrip().endswith(("?", "？", "吗"))
             if t.actor:
                 name_key = (t.scope.tenant_id, t.actor_id, t.actor)
                 lo, hi, owner = names.get(name_key, (at, at, t.scope.owner))
@@ -53,11 +66,12 @@ class PeopleRows:
             "INSERT INTO people(tenant, person, name, created, updated) VALUES(?,?,NULL,?,?)"
             " ON CONFLICT DO NOTHING", {(k[0], k[3], now, now) for k in seen})
         conn.executemany(
-            "INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages)"
-            " VALUES(?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET"
+            "INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages, chars, han, asks)"
+            " VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET"
             " first_seen=MIN(first_seen, excluded.first_seen), last_seen=MAX(last_seen, excluded.last_seen),"
-            " messages=messages+excluded.messages",
-            [(*k, v[0], v[1], int(v[2])) for k, v in seen.items()])
+            " messages=messages+excluded.messages, chars=chars+excluded.chars, han=han+excluded.han,"
+            " asks=asks+excluded.asks",
+            [(*k, v[0], v[1], *map(int, v[2:])) for k, v in seen.items()])
         fresh = set()
         for (tenant, person, name), (lo, hi, owner) in names.items():
             if conn.execute("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
@@ -179,23 +193,15 @@ class PeopleRows:
                                  int(n or 0))
         return out
 
-    def members(self, scope: Scope) -> list[Member]:
-        """The people who spoke in the scope's owner (a group or private chat), latest first."""
-        rows = self._read.execute(
-            "SELECT person, first_seen, last_seen, messages FROM members WHERE tenant=? AND agent=? AND owner=?"
-            " ORDER BY last_seen DESC, person", (scope.tenant_id, scope.agent_id, scope.owner)).fetchall()
-        people = self.get_people(scope.tenant_id, [r[0] for r in rows])
-        return [Member(people[r[0]], scope.owner, utc(r[1]), utc(r[2]), r[3]) for r in rows if r[0] in people]
-
-    def last_seen_in(self, scope: Scope, people: Sequence[str]) -> dict[str, float]:
-        """When each of ``people`` last spoke in the scope's owner (those who did)."""
-        if not people:
-            return {}
-        rows = self._read.execute(
-            f"SELECT person, last_seen FROM members WHERE tenant=? AND agent=? AND owner=? AND messages>0"
-            f" AND person IN ({','.join('?' * len(people))})",
-            (scope.tenant_id, scope.agent_id, scope.owner, *people))
-        return {r[0]: r[1] for r in rows}
+    def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
+        """The people who spoke in the scope's owner (a group or private chat), latest first;
+        ``people``: only those."""
+        sql, args = _MEMBERS, [scope.tenant_id, scope.agent_id, scope.owner]
+        if people is not None:
+            sql, args = sql + f" AND person IN ({','.join('?' * len(people))})", [*args, *people]
+        rows = self._read.execute(sql + " ORDER BY last_seen DESC, person", args).fetchall()
+        found = self.get_people(scope.tenant_id, [r[0] for r in rows])
+        return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:
         """The turns a person said, in one group or chat (``scope``'s owner) or anywhere in the tenant."""

@@ -232,6 +232,12 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX agenda_scope ON agenda(scope_key, person, day);
     """,
+    # how each member talks in each group: characters, messages mostly in Chinese, questions
+    """
+    ALTER TABLE members ADD COLUMN chars INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE members ADD COLUMN han INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE members ADD COLUMN asks INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 
