@@ -111,6 +111,8 @@ def test_rename_keeps_history_and_both_names_resolve(mem: SyncMemory) -> None:
     (member,) = [x for x in mem.people(group_id="g1") if x.person.id == "wt"]
     assert member.messages == 2 and member.first_seen < member.last_seen
     assert [x.person.id for x in mem.people(group_id="g1")] == ["ni", "wt"]  # latest speaker first
+    mem.add_person("quiet", group_id="g1")
+    assert [x.person.id for x in mem.people(group_id="g1")] == ["ni", "wt", "quiet"]  # silent last
 
 
 def test_turns_carry_actor_id_and_old_turns_keep_working(mem: SyncMemory) -> None:

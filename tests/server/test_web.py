@@ -165,3 +165,117 @@ def test_inspector_profile_and_episodes(page: Any, live: LiveServer) -> None:
     page.check("#profile-history")
     page.wait_for_selector("#facts li.fact")
     shot(page, "web-05-profile.png")
+
+
+def wait_for(check: Any, timeout: float = 30) -> Any:
+    """Poll ``check()`` until it returns something truthy: the live server learns in the background."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found or time.monotonic() > end:
+            assert found, "the server did not get there in time"
+            return found
+        time.sleep(0.1)
+
+
+def test_people_page(page: Any, live: LiveServer) -> None:
+    # a tenant of its own: the other tests' owners and turns stay out of it
+    with httpx.Client(base_url=live.url, headers={"Authorization": f"Bearer {live.admin_key}"}) as adm:
+        key = adm.post("/v1/admin/keys", json={"tenant": "people-page"}).json()["key"]
+    with httpx.Client(base_url=live.url, headers={"Authorization": f"Bearer {key}"}) as c:
+        for group, who, name, text in [
+            ("study", "ni", "周霓", "大家好，叫我霓霓就行。我对花生过敏。"),
+            ("work", "ni", "周霓", "我在腾讯工作"),
+            ("study", "wt", "许文涛", "我不吃香菜"),
+            ("study", "ni", "周霓", "12月23日考研，最近压力好大"),
+        ]:
+            turn = {"group_id": group, "session_id": f"{group}-chat", "content": text, "actor": name, "actor_id": who}
+            assert c.post("/v1/turns", json=turn).status_code == 201
+
+        def learned() -> bool:
+            r = c.get("/v1/people/ni")
+            if r.status_code != 200 or "霓霓" not in {a["alias"] for a in r.json()["aliases"]}:
+                return False
+            facts = c.get("/v1/people/ni/profile").json()["facts"]
+            return {f["learned_in"] for f in facts} == {"g:study", "g:work"}
+
+        wait_for(learned)
+
+        def aliases() -> set[str]:
+            return {a["alias"] for a in c.get("/v1/people/ni").json()["aliases"]}
+
+        # the member list: both people, display names, aliases with their source, seen, messages
+        page.goto(f"{live.url}/#key={key}")
+        page.wait_for_selector("#short-turns li.turn")
+        page.select_option("#owner", "g:study")
+        page.wait_for_selector("#short-turns li.turn:has-text('我不吃香菜')")
+        page.click("#tab-people")
+        page.wait_for_selector("#members li.member >> nth=1")
+        assert page.locator("#page-memory").is_hidden()
+        assert page.locator("#members li.member").count() == 2
+        ni = page.locator("#members li.member[data-id='ni']")
+        wt = page.locator("#members li.member[data-id='wt']")
+        assert ni.locator("button.show-person").inner_text() == "周霓"
+        assert wt.locator("button.show-person").inner_text() == "许文涛"
+        nickname = ni.locator(".alias[data-alias='霓霓']")
+        assert nickname.locator(".badge").inner_text() == "learned"
+        assert ni.locator(".alias[data-alias='周霓'] .badge").inner_text() == "name"
+        seen = ni.locator(".member-seen").inner_text()
+        assert "2 messages here" in seen and "first seen" in seen and "last seen" in seen, seen
+        # the first member is shown: their profile in this group, and their agenda
+        page.wait_for_selector("#person-panel:not([hidden])")
+        assert page.locator("#person-name").inner_text() == "周霓"
+        page.wait_for_selector("#person-facts li.fact")
+        facts = page.locator("#person-facts").inner_text()
+        assert "周霓对花生过敏" in facts and "腾讯" not in facts and "allergy:" not in facts, facts
+        assert "考研" in page.locator("#person-agenda").inner_text()
+        shot(page, "web-06-people.png")
+
+        # add an alias, then remove it: dismissing the confirm keeps it
+        ni.locator("input.alias-new").fill("Neko")
+        ni.locator("form.alias-add button").click()
+        chip = ni.locator(".alias[data-alias='Neko']")
+        chip.wait_for()
+        assert chip.locator(".badge").inner_text() == "registered"
+        assert "Neko" in aliases()
+        page.once("dialog", lambda d: d.dismiss())
+        chip.locator("button.remove-alias").click()
+        page.wait_for_timeout(300)
+        assert chip.count() == 1 and "Neko" in aliases()
+        messages: list[str] = []
+
+        def accept(d: Any) -> None:
+            messages.append(d.message)
+            d.accept()
+
+        page.once("dialog", accept)
+        chip.locator("button.remove-alias").click()
+        chip.wait_for(state="detached")
+        assert "Neko" not in aliases() and "Neko" in messages[0]
+
+        # the profile: in this group, or everywhere (the work group's fact comes in)
+        page.check("#profile-all")
+        page.wait_for_selector("#person-facts:has-text('周霓在腾讯工作')")
+        facts = page.locator("#person-facts").inner_text()
+        assert "周霓对花生过敏" in facts and "learned in g:work" in facts, facts
+        shot(page, "web-07-people-everywhere.png")
+        page.check("#profile-here")
+        page.wait_for_selector("#person-facts:not(:has-text('腾讯'))")
+
+        # another member: theirs, not hers
+        wt.locator("button.show-person").click()
+        page.wait_for_selector("#person-facts:has-text('许文涛不吃香菜')")
+        assert page.locator("#person-name").inner_text() == "许文涛"
+        assert "No dated plans" in page.locator("#person-agenda").inner_text()
+
+        # back on the memory page, the context for a question asked by a member
+        page.click("#tab-memory")
+        page.select_option("#asker", "wt")
+        page.fill("#query", "你认识霓霓吗？")
+        page.click("#search-form button")
+        page.wait_for_selector("#context-items li.tier-people")
+        people = page.locator("#context-items li.tier-people").all_inner_texts()
+        assert any("许文涛" in t for t in people) and any("周霓对花生过敏" in t for t in people), people
+        shot(page, "web-08-context-people.png")

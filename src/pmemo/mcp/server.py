@@ -19,7 +19,19 @@ from pydantic_core import to_jsonable_python
 
 from .. import errors
 from ..server.keys import KeyStore
-from ..server.schemas import ContextOut, FactOut, HitOut, KeyLineOut, TurnOut
+from ..server.schemas import (
+    MAX_RECENT,
+    AgendaItemOut,
+    ContextOut,
+    FactOut,
+    HitOut,
+    KeyLineOut,
+    MatchOut,
+    MemberOut,
+    PersonOut,
+    TurnOut,
+    owner_kw,
+)
 
 TOOLS = (
     "remember",
@@ -31,6 +43,13 @@ TOOLS = (
     "forget",
     "restore",
     "profile",
+    "add_person",
+    "person",
+    "people",
+    "remove_alias",
+    "resolve_people",
+    "person_profile",
+    "agenda",
 )
 
 INSTRUCTIONS = (
@@ -38,13 +57,17 @@ INSTRUCTIONS = (
     "`get_context` before answering, `recall` or `conversation_search` to look things up, "
     "`core_memory_append`/`core_memory_replace` for facts that must always be in context, "
     "`profile` for what is known about the person, `forget` when the user asks to delete "
-    "something, and `restore` to undo a forget."
+    "something, and `restore` to undo a forget. In a group chat, pass each speaker's stable "
+    "`actor_id`, and `asker`/`recent` to `get_context`; `people`, `person`, `resolve_people`, "
+    "`person_profile` and `agenda` tell who is who, what was learned about them in this group "
+    "and their dated plans; `add_person`/`remove_alias` fix the names people go by."
 )
 
 UserId = Annotated[str | None, Field(description="Whose memory: the user id (or give group_id).")]
 GroupId = Annotated[str | None, Field(description="A group chat's id, instead of user_id.")]
 AgentId = Annotated[str, Field(description="The agent whose memory this is.")]
 SessionId = Annotated[str, Field(description="The conversation (session) id.")]
+PersonId = Annotated[str, Field(description="A person's stable id (the `actor_id` of their turns).")]
 
 
 @contextmanager
@@ -115,9 +138,14 @@ def build_server(
         role: Annotated[
             str, Field(description="'user', 'assistant', 'system' or 'tool'.")
         ] = "user",
-        actor: Annotated[str | None, Field(description="Who spoke, in a group chat.")] = None,
+        actor: Annotated[
+            str | None, Field(description="Who spoke, in a group chat: their display name now.")
+        ] = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        actor_id: Annotated[
+            str | None, Field(description="The speaker's stable person id, in a group chat.")
+        ] = None,
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
         with _mapped():
@@ -126,6 +154,7 @@ def build_server(
                 content=content,
                 role=role,
                 actor=actor,
+                actor_id=actor_id,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(TurnOut.of(turn))
@@ -158,6 +187,18 @@ def build_server(
         ] = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        asker: Annotated[
+            str | None,
+            Field(description="The person id of who asks: their profile and plans come in."),
+        ] = None,
+        recent: Annotated[
+            list[str] | None,
+            Field(
+                description="The last messages of the chat, newest last: the people they name "
+                "come in too.",
+                max_length=MAX_RECENT,
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """The packed memory context for a message, within a token budget.
 
@@ -168,6 +209,8 @@ def build_server(
                 query,
                 session_id=session_id,
                 budget_tokens=budget_tokens,
+                asker=asker,
+                recent=recent,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(ContextOut.of(pack))
@@ -317,4 +360,119 @@ def build_server(
             facts = await memory.profile(history=history, **scope(ctx, user_id, group_id, agent_id))
             return {"facts": [_dump(FactOut.of(f)) for f in facts]}
 
+    _people_tools(server, memory, tenant_of)
     return server
+
+
+def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+    """Who is who in a group chat (issue 17): the registry, members, names, profiles, agenda."""
+
+    def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
+        """The scope with an owner only when one is given (no owner: the whole tenant)."""
+        return {"tenant_id": tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}
+
+    @server.tool()
+    async def add_person(
+        ctx: Context,
+        person_id: PersonId,
+        name: Annotated[str | None, Field(description="Their display name now.")] = None,
+        aliases: Annotated[
+            list[str] | None,
+            Field(description="Other names they go by (merged with the ones known).", max_length=100),
+        ] = None,
+        user_id: Annotated[str | None, Field(description="A private chat they belong to.")] = None,
+        group_id: Annotated[str | None, Field(description="A group they belong to.")] = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Register a person or update them: idempotent, aliases are merged. With a group they
+        are a member there before they speak. Returns the person with every alias."""
+        with _mapped():
+            person = await memory.add_person(
+                person_id, name=name, aliases=aliases or [], **where(ctx, user_id, group_id, agent_id)
+            )
+            return _dump(PersonOut.of(person))
+
+    @server.tool()
+    async def person(ctx: Context, person_id: PersonId) -> dict[str, Any]:
+        """One person: display names (oldest first) and aliases, each with its source
+        (registered, name, learned, mention, generated)."""
+        with _mapped():
+            return _dump(PersonOut.of(await memory.person(person_id, tenant_id=tenant_of(ctx))))
+
+    @server.tool()
+    async def people(
+        ctx: Context,
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """The members of a group or private chat, latest speaker first: names, aliases, when
+        they spoke first and last here and how often."""
+        with _mapped():
+            members = await memory.people(**where(ctx, user_id, group_id, agent_id))
+            return {"members": [_dump(MemberOut.of(m)) for m in members]}
+
+    @server.tool()
+    async def remove_alias(
+        ctx: Context,
+        person_id: PersonId,
+        alias: Annotated[str, Field(description="The name to stop resolving to them.")],
+    ) -> dict[str, Any]:
+        """Stop resolving a name to a person (it is not learned again). Returns the person."""
+        with _mapped():
+            return _dump(PersonOut.of(await memory.remove_alias(person_id, alias, tenant_id=tenant_of(ctx))))
+
+    @server.tool()
+    async def resolve_people(
+        ctx: Context,
+        text: Annotated[str, Field(description="A message that may name people.")],
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """The people a text names, by any of their names (nicknames, old display names):
+        each match with its span and person id(s); `ambiguous` when two people share it."""
+        with _mapped():
+            matches = await memory.resolve_people(text, **where(ctx, user_id, group_id, agent_id))
+            return {"matches": [_dump(MatchOut.of(m)) for m in matches]}
+
+    @server.tool()
+    async def person_profile(
+        ctx: Context,
+        person_id: PersonId,
+        group_id: Annotated[
+            str | None, Field(description="Only what was learned in this group (default: everywhere).")
+        ] = None,
+        history: Annotated[
+            bool, Field(description="Also superseded, conflicting and expired facts.")
+        ] = False,
+        user_id: Annotated[
+            str | None, Field(description="Or: only what was learned in this private chat.")
+        ] = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """What is known about one person: facts whose subject they are, each with a
+        `sentence` in words; with `group_id`, only what was learned in that group."""
+        from ..server.routes_people import profile_of
+
+        with _mapped():
+            facts = await profile_of(memory, person_id, history, where(ctx, user_id, group_id, agent_id))
+            return {"facts": [_dump(f) for f in facts]}
+
+    @server.tool()
+    async def agenda(
+        ctx: Context,
+        person_id: Annotated[str | None, Field(description="Only this person's plans.")] = None,
+        at: Annotated[
+            str | None,
+            Field(description="ISO date/time: only the open plans near it (default: all plans)."),
+        ] = None,
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Dated plans people mentioned in a group or chat ("12月23日考研"), by day, with their
+        status ("open" until someone says how it went)."""
+        with _mapped():
+            items = await memory.agenda(person_id, at=_dt(at), **where(ctx, user_id, group_id, agent_id))
+            return {"items": [_dump(AgendaItemOut.of(i)) for i in items]}

@@ -18,7 +18,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
-from . import docs, problems, routes_admin, routes_inspect, routes_memory, routes_person
+from . import docs, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
 from .keys import KeyStore
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -75,7 +75,7 @@ def create_app(
     app.state.keys = keys
     problems.install(app)
     app.state.docs = docs.install(app)
-    for module in (routes_memory, routes_inspect, routes_person, routes_admin):
+    for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_admin):
         app.include_router(
             module.router,
             responses={

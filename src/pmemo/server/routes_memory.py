@@ -51,12 +51,17 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
     """The packed context for a message within a token budget (`Memory.context`).
 
     `text` is ready for a prompt; each item says its tier, score and why it was chosen.
+    In a group, `asker` (a person id) and `recent` (the last messages) bring in the people
+    sections: who asks and who is named, with what was learned about them here, and their
+    plans near `at`.
     """
     pack = await memory.context(
         body.query,
         session_id=body.session_id,
         budget_tokens=body.budget_tokens,
         at=body.at,
+        asker=body.asker,
+        recent=body.recent,
         tenant_id=tenant,
         **body.scope(),
     )

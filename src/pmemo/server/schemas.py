@@ -7,18 +7,39 @@ never in a body, it comes from the API key.
 from __future__ import annotations
 
 import math
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..models import (
+    AgendaItem,
+    Alias,
+    ContextPack,
+    Episode,
+    Fact,
+    Hit,
+    KeyLine,
+    Kind,
+    Member,
+    Person,
+    Summary,
+    Task,
+    Tier,
+    Turn,
+)
 from ..models import Cluster as ClusterModel
-from ..models import ContextPack, Episode, Fact, Hit, KeyLine, Kind, Summary, Task, Tier, Turn
+from ..people.aliases import MAX_ALIAS_CHARS
+from ..people.resolve import Match
+from ..retrieval.sentences import fact_sentence
 
 ID = r"^[A-Za-z0-9_.:@\-]{1,128}$"
 MAX_CONTENT = 100_000
 MAX_BATCH = 500
 MAX_BUDGET = 32_000
+MAX_QUERY = 20_000  # the library's own limit on a query or a text to resolve
+MAX_RECENT = 50
+MAX_ALIASES = 100
 
 
 def _id(default: Any = ..., **kw: Any) -> Any:
@@ -66,7 +87,10 @@ class TurnIn(ScopeIn):
     session_id: str = _id(examples=["s1"])
     content: str = Field(min_length=1, max_length=MAX_CONTENT)
     role: str = Field("user", min_length=1, max_length=32, pattern=r"^[A-Za-z_\-]+$")
-    actor: str | None = Field(None, max_length=128)
+    actor: str | None = Field(None, max_length=128, description="The speaker's display name at the time.")
+    actor_id: str | None = _id(
+        None, description="The speaker's stable person id (see /v1/people); `actor` is only their name then."
+    )
     timestamp: datetime | None = None
     metadata: dict[str, Any] | None = Field(None, max_length=50)
 
@@ -78,6 +102,7 @@ class TurnIn(ScopeIn):
             "content": self.content,
             "role": self.role,
             "actor": self.actor,
+            "actor_id": self.actor_id,
             "timestamp": self.timestamp,
             "metadata": self.metadata,
         }
@@ -114,7 +139,14 @@ class ContextIn(ScopeIn):
                     "session_id": "s1",
                     "query": "where do I live?",
                     "budget_tokens": 1000,
-                }
+                },
+                {
+                    "group_id": "study",
+                    "session_id": "study-chat",
+                    "query": "你认识霓霓吗？",
+                    "asker": "wt",
+                    "recent": ["今天谁去图书馆？", "我下午去"],
+                },
             ]
         },
     )
@@ -123,6 +155,14 @@ class ContextIn(ScopeIn):
     session_id: str | None = _id(None)
     budget_tokens: int | None = Field(None, ge=16, le=MAX_BUDGET)
     at: datetime | None = Field(None, description=AT)
+    asker: str | None = _id(
+        None, description="The person id of who asks: their profile here and their plans near `at` come in."
+    )
+    recent: list[Annotated[str, Field(max_length=MAX_QUERY)]] | None = Field(
+        None,
+        max_length=MAX_RECENT,
+        description="The last messages of the chat, newest last: the people they name come in too.",
+    )
 
 
 class KeyIn(ScopeIn):
@@ -160,6 +200,7 @@ class TurnOut(BaseModel):
     role: str
     content: str
     actor: str | None
+    actor_id: str | None
     timestamp: datetime
     metadata: dict[str, Any]
 
@@ -175,6 +216,7 @@ class TurnOut(BaseModel):
             role=t.role,
             content=t.content,
             actor=t.actor,
+            actor_id=t.actor_id,
             timestamp=t.timestamp,
             metadata=dict(t.metadata or {}),
         )
@@ -467,9 +509,18 @@ class FactOut(BaseModel):
     valid_from: datetime
     valid_to: datetime | None
     expires_at: datetime | None
+    subject_id: str | None = Field(description="The person it is about; null: the scope's owner.")
+    mentioned: list[str] = Field(description="Other people the statement names (person ids).")
+    learned_in: str = Field(description="Where it was said: `g:<group_id>` or `u:<user_id>`.", examples=["g:study"])
+    sentence: str = Field(
+        description="The fact in words, in the language it was said in, about the person by name (by id "
+                    "when the name is not known; 'the user' for a user's own facts).",
+        examples=["周霓对花生过敏"],
+    )
 
     @classmethod
-    def of(cls, f: Fact) -> FactOut:
+    def of(cls, f: Fact, name: str | None = None) -> FactOut:
+        """``name``: the person's display name, to say the fact as a sentence about them."""
         return cls(
             id=f.id,
             user_id=f.scope.user_id,
@@ -490,6 +541,10 @@ class FactOut(BaseModel):
             valid_from=f.valid_from,
             valid_to=f.valid_to,
             expires_at=f.expires_at,
+            subject_id=f.subject_id,
+            mentioned=list(f.mentioned),
+            learned_in=f.learned_in,
+            sentence=fact_sentence(name or f.subject_id, f.category, f.key, f.value),
         )
 
 
@@ -581,3 +636,193 @@ class TaskOut(BaseModel):
 
 class TasksOut(BaseModel):
     tasks: list[TaskOut]
+
+
+# people (issue 17) ---------------------------------------------------------------
+
+AliasText = Annotated[str, Field(min_length=1, max_length=MAX_ALIAS_CHARS)]
+
+
+class PersonIn(Strict):
+    """``Memory.add_person``: register a person or update them (aliases are merged, never
+    replaced). With ``group_id`` or ``user_id`` they are also a member there before they speak."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"name": "周霓", "aliases": ["霓霓", "Neko"], "group_id": "study"},
+                {"aliases": ["Neko"]},
+            ]
+        },
+    )
+
+    name: str | None = Field(
+        None, min_length=1, max_length=MAX_ALIAS_CHARS, description="Their display name now."
+    )
+    aliases: list[AliasText] = Field(
+        default_factory=list, max_length=MAX_ALIASES, description="Other names they go by."
+    )
+    user_id: str | None = _id(None, description="A private chat they belong to.")
+    group_id: str | None = _id(None, description="A group they belong to.")
+    agent_id: str = _id("default")
+
+    @model_validator(mode="after")
+    def _at_most_one_owner(self) -> PersonIn:
+        if self.user_id is not None and self.group_id is not None:
+            raise ValueError("give at most one of user_id or group_id")
+        return self
+
+    def scope(self) -> dict[str, Any]:
+        """The membership to record, if any: the library takes no owner keys for none."""
+        return owner_kw(self.user_id, self.group_id, self.agent_id)
+
+
+def owner_kw(user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
+    """Scope keyword arguments with an owner only when one is given (``add_person``,
+    ``profile`` read "no owner" from the absence of the keys)."""
+    owner = {"user_id": user_id} if user_id is not None else {}
+    if group_id is not None:
+        owner["group_id"] = group_id
+    return {**owner, "agent_id": agent_id}
+
+
+class ResolveIn(ScopeIn):
+    """``Memory.resolve_people``: the people a text names, members of the chat first."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"group_id": "study", "text": "你认识霓霓吗？"}]},
+    )
+
+    text: str = Field(min_length=1, max_length=MAX_QUERY, pattern=r"\S")
+
+
+class AliasOut(BaseModel):
+    alias: str = Field(examples=["霓霓"])
+    source: str = Field(
+        description="registered (by hand), name (a display name seen on their turns), learned "
+        "(from a message), mention (an @handle) or generated (from a name).",
+        examples=["learned"],
+    )
+    learned_in: str | None = Field(description="The chat it came from; null: tenant-wide.", examples=["g:study"])
+    first_seen: datetime
+    last_seen: datetime
+    turn_id: int | None = Field(description="The turn it was learned from.")
+
+    @classmethod
+    def of(cls, a: Alias) -> AliasOut:
+        return cls(
+            alias=a.alias,
+            source=a.source,
+            learned_in=a.learned_in,
+            first_seen=a.first_seen,
+            last_seen=a.last_seen,
+            turn_id=a.turn_id,
+        )
+
+
+class PersonOut(BaseModel):
+    id: str = Field(examples=["ni"])
+    name: str | None = Field(description="Their latest display name.", examples=["周霓"])
+    names: list[str] = Field(description="Their display names, oldest first.", examples=[["周霓"]])
+    aliases: list[AliasOut]
+    first_seen: datetime | None
+    last_seen: datetime | None
+    messages: int
+
+    @classmethod
+    def of(cls, p: Person) -> PersonOut:
+        return cls(
+            id=p.id,
+            name=p.name,
+            names=list(p.names),
+            aliases=[AliasOut.of(a) for a in p.aliases],
+            first_seen=p.first_seen,
+            last_seen=p.last_seen,
+            messages=p.messages,
+        )
+
+
+class MemberOut(BaseModel):
+    """A person as seen in one group or private chat."""
+
+    person: PersonOut
+    owner: str = Field(examples=["g:study"])
+    first_seen: datetime
+    last_seen: datetime
+    messages: int = Field(description="How many messages they sent here.")
+
+    @classmethod
+    def of(cls, m: Member) -> MemberOut:
+        return cls(
+            person=PersonOut.of(m.person),
+            owner=m.owner,
+            first_seen=m.first_seen,
+            last_seen=m.last_seen,
+            messages=m.messages,
+        )
+
+
+class MembersOut(BaseModel):
+    members: list[MemberOut] = Field(description="Latest speaker first.")
+
+
+class MatchOut(BaseModel):
+    alias: str = Field(description="The name as the text writes it, at `text[start:end]`.", examples=["霓霓"])
+    start: int
+    end: int
+    person_ids: list[str] = Field(description="One id, or several when the name is ambiguous.", examples=[["ni"]])
+    source: str = Field(description="The strongest source of the alias among them.", examples=["learned"])
+    ambiguous: bool
+
+    @classmethod
+    def of(cls, m: Match) -> MatchOut:
+        return cls(
+            alias=m.alias,
+            start=m.start,
+            end=m.end,
+            person_ids=list(m.person_ids),
+            source=m.source,
+            ambiguous=m.ambiguous,
+        )
+
+
+class MatchesOut(BaseModel):
+    matches: list[MatchOut]
+
+
+class AgendaItemOut(BaseModel):
+    """A dated plan someone mentioned; ``status`` is "open" until a later message says how it went."""
+
+    id: int
+    user_id: str | None
+    group_id: str | None
+    agent_id: str
+    person_id: str | None = Field(examples=["ni"])
+    day: date = Field(examples=["2026-12-23"])
+    what: str = Field(examples=["考研"])
+    text: str = Field(description="The message that said it.", examples=["12月23日考研，最近压力好大"])
+    turn_id: int | None
+    status: str = Field(examples=["open"])
+    outcome: str | None
+
+    @classmethod
+    def of(cls, i: AgendaItem) -> AgendaItemOut:
+        return cls(
+            id=i.id,
+            user_id=i.scope.user_id,
+            group_id=i.scope.group_id,
+            agent_id=i.scope.agent_id,
+            person_id=i.person_id,
+            day=i.day,
+            what=i.what,
+            text=i.text,
+            turn_id=i.turn_id,
+            status=i.status,
+            outcome=i.outcome,
+        )
+
+
+class AgendaOut(BaseModel):
+    items: list[AgendaItemOut] = Field(description="By day.")

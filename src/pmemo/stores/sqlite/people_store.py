@@ -194,12 +194,13 @@ class PeopleRows:
         return out
 
     def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
-        """The people who spoke in the scope's owner (a group or private chat), latest first;
-        ``people``: only those."""
+        """The members of the scope's owner (a group or private chat), latest speaker first, then
+        those who never spoke; ``people``: only those."""
         sql, args = _MEMBERS, [scope.tenant_id, scope.agent_id, scope.owner]
         if people is not None:
             sql, args = sql + f" AND person IN ({','.join('?' * len(people))})", [*args, *people]
-        rows = self._read.execute(sql + " ORDER BY last_seen DESC, person", args).fetchall()
+        # who spoke latest first; members who never spoke (registered in the group) last
+        rows = self._read.execute(sql + " ORDER BY messages = 0, last_seen DESC, person", args).fetchall()
         found = self.get_people(scope.tenant_id, [r[0] for r in rows])
         return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 

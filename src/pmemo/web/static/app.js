@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { owner: null, session: "", turns: [] };
+const state = { owner: null, session: "", turns: [], page: "memory", members: [], person: null };
 
 // --- key handling: #key=... in the URL (from `pmemo serve`) or typed, kept in localStorage
 function readKeyFromFragment() {
@@ -59,6 +59,7 @@ function ownerBody() {
 }
 const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : "");
 const fmtDay = (iso) => (iso ? new Date(iso).toDateString() : "");
+const isGroup = () => (state.owner || "").startsWith("g:");
 function empty(list, text) { if (!list.children.length) list.append(el("li", { class: "empty" }, text)); }
 
 // --- loading ------------------------------------------------------------
@@ -88,6 +89,7 @@ async function loadAll() {
     await loadOwners();
     if (!state.owner) return;
     await loadTiers();
+    if (state.page === "people") await loadPeople();
     status(`Showing ${state.owner}${state.session ? " / " + state.session : ""}.`);
   } catch (e) {
     status(e.status === 401 ? "That key was refused: " + e.message : e.message, true);
@@ -98,7 +100,7 @@ async function loadTiers() {
   const q = ownerQuery();
   const sq = state.session ? `&session_id=${encodeURIComponent(state.session)}` : "";
   const hist = $("profile-history").checked ? "&history=true" : "";
-  const [key, sums, clus, turns, stats, prof, eps] = await Promise.all([
+  const [key, sums, clus, turns, stats, prof, eps, people] = await Promise.all([
     api("GET", `/v1/key?${q}`),
     api("GET", `/v1/summaries?${q}${sq}`),
     api("GET", `/v1/clusters?${q}`),
@@ -106,7 +108,10 @@ async function loadTiers() {
     api("GET", "/v1/stats"),
     api("GET", `/v1/profile?${q}${hist}`),
     api("GET", `/v1/episodes?${q}${sq}&limit=100`),
+    api("GET", `/v1/people?${q}`),
   ]);
+  state.members = people.members;
+  renderAsker(people.members);
   state.turns = turns.turns;
   state.snapshot = snapshot(key.lines, sums.summaries, clus.clusters, turns.turns, prof.facts,
     eps.episodes);
@@ -188,7 +193,8 @@ function renderFacts(facts) {
   const ul = $("facts");
   ul.replaceChildren(...facts.map((f) => el("li",
     { "data-id": f.id, class: "fact" + (f.status === "current" ? "" : " fact-old") },
-    el("span", { class: "meta" }, `${f.category} · confidence ${Number(f.confidence).toFixed(2)}` +
+    el("span", { class: "meta" }, (f.subject_id ? `about ${personName(f.subject_id)} · ` : "") +
+      `${f.category} · confidence ${Number(f.confidence).toFixed(2)}` +
       ` · ${f.source}${f.source_ids.length ? " · from turns " + f.source_ids.join(", ") : ""}`,
       f.status === "current" ? "" : el("span", { class: "fact-status" }, ` · ${f.status}`)),
     el("span", { class: "fact-key" }, f.key), ": ", el("span", { class: "fact-value" }, f.value))));
@@ -267,6 +273,7 @@ async function runSearch(ev) {
   if (!query || !state.owner) return;
   const body = { query, budget_tokens: Number($("budget").value) || 800, ...ownerBody() };
   if (state.session) body.session_id = state.session;
+  if ($("asker").value) body.asker = $("asker").value;
   try {
     const pack = await api("POST", "/v1/context", body);
     $("context-meta").textContent = `${pack.items.length} items · ${pack.tokens} / ${pack.budget} tokens`;
@@ -282,6 +289,174 @@ async function runSearch(ev) {
   } catch (e) { status(e.message, true); }
 }
 
+// --- people -------------------------------------------------------------
+// strongest source first: what a developer set, then what people were called, then guesses
+const SOURCES = ["registered", "name", "learned", "mention", "generated"];
+const SOURCE_TITLES = {
+  registered: "registered by hand", name: "a display name seen on their messages",
+  learned: "learned from a message", mention: "an @mention handle", generated: "generated from a name",
+};
+
+function personName(id) {
+  const m = state.members.find((x) => x.person.id === id);
+  if (m) return m.person.name || id;
+  return id.startsWith("name:") ? id.slice(5) : id;
+}
+
+function renderAsker(members) {
+  const sel = $("asker");
+  const keep = sel.value;
+  sel.replaceChildren(el("option", { value: "" }, "nobody in particular"),
+    ...members.map((m) => el("option", { value: m.person.id }, m.person.name || m.person.id)));
+  sel.value = members.some((m) => m.person.id === keep) ? keep : "";
+}
+
+function showPage(name) {
+  state.page = name;
+  $("page-memory").hidden = name !== "memory";
+  $("page-people").hidden = name !== "people";
+  for (const page of ["memory", "people"]) {
+    $("tab-" + page).classList.toggle("active", page === name);
+    $("tab-" + page).setAttribute("aria-selected", String(page === name));
+  }
+  if (name === "people" && state.owner) loadPeople().catch((e) => status(e.message, true));
+}
+
+async function loadPeople() {
+  const { members } = await api("GET", `/v1/people?${ownerQuery()}`);
+  state.members = members;
+  $("people-owner").textContent = `of ${state.owner}, latest speaker first`;
+  $("profile-here-label").textContent = isGroup() ? "learned in this group" : "learned in this chat";
+  if (!members.some((m) => m.person.id === state.person)) state.person = members.length ? members[0].person.id : null;
+  renderMembers(members);
+  if (state.person) await loadPerson();
+  else $("person-panel").hidden = true;
+}
+
+function renderMembers(members) {
+  const ul = $("members");
+  ul.replaceChildren(...members.map(memberItem));
+  empty(ul, isGroup() ? "Nobody has spoken in this group yet." : "Nobody known in this chat yet.");
+}
+
+function memberItem(m) {
+  const p = m.person;
+  const formerly = p.names.filter((n) => n !== p.name);
+  const aliases = p.aliases.slice().sort((a, b) =>
+    SOURCES.indexOf(a.source) - SOURCES.indexOf(b.source) || a.alias.localeCompare(b.alias));
+  const input = el("input", { class: "alias-new", placeholder: "another name they go by", size: 18, maxlength: 64,
+    "aria-label": `Add an alias for ${p.name || p.id}` });
+  const form = el("form", { class: "inline alias-add" }, input, el("button", { type: "submit" }, "Add alias"));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); addAlias(p, input.value.trim()); });
+  const plural = m.messages === 1 ? "" : "s";
+  return el("li", { class: "member" + (p.id === state.person ? " selected" : ""), "data-id": p.id },
+    el("div", { class: "member-head" },
+      el("button", { type: "button", class: "show-person", title: "Show profile and agenda",
+        onclick: () => selectPerson(p.id) }, p.name || p.id),
+      el("span", { class: "meta-inline" },
+        ` id ${p.id}` + (formerly.length ? ` · formerly ${formerly.join(", ")}` : ""))),
+    el("span", { class: "meta member-seen" }, `${m.messages} message${plural} here · ` +
+      (m.messages ? `first seen ${fmtTime(m.first_seen)} · last seen ${fmtTime(m.last_seen)}` :
+        `known since ${fmtTime(m.first_seen)}, not spoken yet`)),
+    el("div", { class: "aliases" }, ...aliases.map((a) => aliasChip(p, a))),
+    form);
+}
+
+function aliasChip(p, a) {
+  const where = a.learned_in ? ` in ${a.learned_in}` : "";
+  return el("span", { class: "alias", "data-alias": a.alias, "data-source": a.source,
+    title: `${SOURCE_TITLES[a.source] || a.source}${where}, since ${fmtTime(a.first_seen)}` },
+    a.alias, el("span", { class: "badge src " + a.source }, a.source),
+    el("button", { type: "button", class: "remove-alias", title: `Remove “${a.alias}”`,
+      "aria-label": `Remove alias ${a.alias}`, onclick: () => removeAlias(p, a.alias) }, "×"));
+}
+
+async function selectPerson(id) {
+  state.person = id;
+  for (const li of $("members").querySelectorAll("li.member")) li.classList.toggle("selected", li.dataset.id === id);
+  try { await loadPerson(); } catch (e) { status(e.message, true); }
+}
+
+async function addAlias(p, alias) {
+  if (!alias) return;
+  try {
+    await api("PUT", `/v1/people/${encodeURIComponent(p.id)}`, { aliases: [alias] });
+    status(`“${alias}” now names ${p.name || p.id}.`);
+    await loadPeople();
+  } catch (e) { status(e.message, true); }
+}
+
+async function removeAlias(p, alias) {
+  if (!confirm(`Stop recognising “${alias}” as ${p.name || p.id}? pmemo will not learn it again.`)) return;
+  try {
+    await api("DELETE", `/v1/people/${encodeURIComponent(p.id)}/aliases/${encodeURIComponent(alias)}`);
+    status(`“${alias}” no longer names ${p.name || p.id}.`);
+    await loadPeople();
+  } catch (e) { status(e.message, true); }
+}
+
+async function loadPerson() {
+  const id = state.person;
+  const m = state.members.find((x) => x.person.id === id);
+  if (!m) { $("person-panel").hidden = true; return; }
+  const here = $("profile-here").checked;
+  const pid = encodeURIComponent(id);
+  const [prof, agenda] = await Promise.all([
+    api("GET", `/v1/people/${pid}/profile` + (here ? `?${ownerQuery()}` : ""))
+      .catch((e) => (e.status === 404 ? { facts: [] } : Promise.reject(e))),
+    api("GET", `/v1/agenda?${ownerQuery()}&person_id=${pid}`),
+  ]);
+  if (state.person !== id) return; // another person was chosen meanwhile
+  const p = m.person;
+  $("person-name").textContent = p.name || id;
+  $("person-id").textContent = id;
+  $("person-meta").textContent = `${p.messages} message${p.messages === 1 ? "" : "s"} everywhere` +
+    (p.last_seen ? ` · last seen ${fmtTime(p.last_seen)}` : "") +
+    (p.names.length > 1 ? ` · display names over time: ${p.names.join(" → ")}` : "");
+  renderPersonFacts(prof.facts, here);
+  renderAgenda(agenda.items);
+  $("person-panel").hidden = false;
+}
+
+// a fact in words: the server's sentence, else its key and value made readable
+function factWords(f) {
+  if (f.sentence) return f.sentence;
+  const [family, ...rest] = f.key.split(":");
+  const what = family.replace(/_/g, " ") + (rest.length ? " (" + rest.join(":") + ")" : "");
+  return `${what}: ${f.value}`;
+}
+
+function renderPersonFacts(facts, here) {
+  const ul = $("person-facts");
+  ul.replaceChildren(...facts.map((f) => el("li",
+    { "data-id": f.id, class: "fact" + (f.status === "current" ? "" : " fact-old"), title: `${f.key} = ${f.value}` },
+    el("span", { class: "fact-sentence" }, factWords(f)),
+    el("span", { class: "meta" }, `${f.category} · confidence ${Number(f.confidence).toFixed(2)} · ` +
+      `learned in ${f.learned_in}` +
+      (f.mentioned.length ? ` · mentions ${f.mentioned.map(personName).join(", ")}` : "") +
+      (f.status === "current" ? "" : ` · ${f.status}`)))));
+  empty(ul, here ? "Nothing learned about them here yet." : "Nothing learned about them yet.");
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+function renderAgenda(items) {
+  const ul = $("person-agenda");
+  const today = new Date(); today.setHours(12, 0, 0, 0);
+  ul.replaceChildren(...items.map((i) => {
+    const day = new Date(i.day + "T12:00:00");
+    const days = Math.round((day - today) / DAY_MS);
+    const n = Math.abs(days), unit = n === 1 ? "day" : "days";
+    const when = days === 0 ? "today" : days > 0 ? `in ${n} ${unit}` : `${n} ${unit} ago`;
+    return el("li", { "data-id": i.id, class: "agenda-item status-" + i.status },
+      el("span", { class: "agenda-day" }, `${day.toDateString()} (${when})`), " ",
+      el("span", { class: "agenda-what" }, i.what), " ",
+      el("span", { class: "badge status " + i.status }, i.status),
+      i.outcome ? el("span", {}, ` — ${i.outcome}`) : "",
+      el("span", { class: "meta" }, `said: “${i.text}”`));
+  }));
+  empty(ul, "No dated plans.");
+}
+
 // --- wiring -------------------------------------------------------------
 readKeyFromFragment();
 $("key").value = apiKey();
@@ -291,9 +466,17 @@ $("key-form").addEventListener("submit", (ev) => {
   loadAll();
 });
 $("owner").addEventListener("change", async () => {
-  state.owner = $("owner").value; state.session = "";
-  try { await loadSessions(); await loadTiers(); } catch (e) { status(e.message, true); }
+  state.owner = $("owner").value; state.session = ""; state.person = null;
+  try {
+    await loadSessions(); await loadTiers();
+    if (state.page === "people") await loadPeople();
+  } catch (e) { status(e.message, true); }
 });
+$("tab-memory").addEventListener("click", () => showPage("memory"));
+$("tab-people").addEventListener("click", () => showPage("people"));
+for (const id of ["profile-here", "profile-all"]) {
+  $(id).addEventListener("change", () => loadPerson().catch((e) => status(e.message, true)));
+}
 $("session").addEventListener("change", async () => {
   state.session = $("session").value;
   try { await loadTiers(); } catch (e) { status(e.message, true); }
