@@ -315,7 +315,10 @@ class Record:
 
 
 # ---- people (issue 17) ----------------------------------------------------------------------
+# strongest first: what a developer or the person said beats what pmemo saw, and everything
+# beats a guess; one person's alias from several sources counts as its strongest
 ALIAS_SOURCES = ("registered", "name", "learned", "mention", "generated")
+ALIAS_STRENGTH = {source: rank for rank, source in enumerate(ALIAS_SOURCES)}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
+from ..models import ALIAS_SOURCES
 from ..text.segment import STOPWORDS
 
 __all__ = [
@@ -31,9 +32,6 @@ __all__ = [
     "mentions",
 ]
 
-# registered by the developer (add_person), a display name seen on a turn, learned from a
-# message, generated from a name, an @mention handle
-ALIAS_SOURCES = ("registered", "name", "learned", "generated", "mention")
 MAX_ALIAS_CHARS = 64
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"

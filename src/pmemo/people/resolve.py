@@ -25,14 +25,13 @@ from typing import Any
 import ahocorasick
 
 from ..errors import InvalidInput
+from ..models import ALIAS_SOURCES, ALIAS_STRENGTH
 from ..text.segment import STOPWORDS, _cut
-from .aliases import ALIAS_SOURCES, is_han
+from .aliases import is_han
 
 __all__ = ["AliasEntry", "AliasIndex", "Match", "STRENGTH"]
 
-# which source wins when one person has an alias from several: what a developer or the person
-# said beats what we saw, and everything beats a guess
-STRENGTH = {"registered": 0, "name": 1, "learned": 2, "mention": 3, "generated": 4}
+STRENGTH = ALIAS_STRENGTH  # which source wins when one person has an alias from several
 
 # A generated Chinese form that jieba's dictionary (0.42) counts often is a word first. Forms of
 # address (老王, 小张, 周哥) are in that dictionary because people are called so: they are dropped

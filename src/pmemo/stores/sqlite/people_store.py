@@ -14,12 +14,11 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from ...models import Alias, Member, Person, Scope, Turn, epoch_of
+from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn, epoch_of
 from ..base import NewAlias
 from .codec import utc
 
 # a display name outranks what pmemo guessed; what a person registered outranks all
-_STRENGTH = {"registered": 0, "name": 1, "learned": 2, "mention": 3, "generated": 4}
 
 
 _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
@@ -186,7 +185,7 @@ class PeopleRows:
             lo, hi, n = activity.get(person, (None, None, 0))
             best: dict[str, Alias] = {}
             for a in known:  # one entry per alias: its strongest source
-                if a.alias not in best or _STRENGTH[a.source] < _STRENGTH[best[a.alias].source]:
+                if a.alias not in best or ALIAS_STRENGTH[a.source] < ALIAS_STRENGTH[best[a.alias].source]:
                     best[a.alias] = a
             out[person] = Person(person, tenant, latest.alias if latest else registered, names,
                                  tuple(best.values()), utc(lo) if lo else None, utc(hi) if hi else None,
