@@ -2,21 +2,27 @@
 
 pmemo eval locomo ../shared/data/locomo_dev.json --limit 1
 pmemo eval all ../shared/data --out eval_out
+pmemo eval groupchat --seed 0 --messages 3000 --embedder hashing --out eval_out
+pmemo eval groupchat --write-scenario scenario.json ; pmemo eval groupchat scenario.json
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-KINDS = ("locomo", "longmemeval", "madial", "all")
+KINDS = ("locomo", "longmemeval", "madial", "groupchat", "all")
 
 
 def eval_command(
-    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, or all")],
-    dataset_file: Annotated[Path, typer.Argument(help="the dataset file (a folder for 'all')")],
+    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, groupchat, or all")],
+    dataset_file: Annotated[
+        Path | None,
+        typer.Argument(help="the dataset file (a folder for 'all'; for groupchat a scenario file, optional)"),
+    ] = None,
     out: Annotated[Path, typer.Option(help="where JSON, Markdown and PNG go")] = Path("eval_out"),
     limit: Annotated[
         int | None, typer.Option(min=1, help="only the first N conversations/questions")
@@ -36,19 +42,50 @@ def eval_command(
     systems: Annotated[
         str | None, typer.Option(help="comma list of pmemo,bm25,dense,window,random,full-history")
     ] = None,
+    seed: Annotated[int, typer.Option(help="groupchat: the seed of the generated scenario")] = 0,
+    messages: Annotated[
+        int, typer.Option(min=0, help="groupchat: messages in the generated scenario")
+    ] = 3000,
+    ingest_turns: Annotated[
+        int, typer.Option(min=0, help="groupchat: turns of the ingest throughput test (0 skips it)")
+    ] = 10_000,
+    write_scenario: Annotated[
+        Path | None,
+        typer.Option(help="groupchat: write the generated scenario's JSON to this file and stop"),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar or tables")] = False,
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
-    latency and throughput."""
+    latency and throughput. ``groupchat`` replays the synthetic group-chat scenario."""
     from ..config import Settings
     from ..errors import PMemoError
     from ..eval.datasets import DEV_FILES
-    from ..eval.harness import evaluate
+    from ..eval.harness import evaluate, evaluate_groupchat
     from ..llms import make_llm
 
     if dataset_kind not in KINDS:
         raise typer.BadParameter(f"unknown dataset kind {dataset_kind!r}: use {', '.join(KINDS)}")
+    if dataset_kind != "groupchat" and dataset_file is None:
+        raise typer.BadParameter(f"{dataset_kind} needs the dataset file (a folder for 'all')")
     try:
+        if dataset_kind == "groupchat":
+            if write_scenario is not None:
+                _write_scenario(write_scenario, seed, messages)
+                return
+            report = evaluate_groupchat(
+                dataset_file,
+                seed=seed,
+                messages=messages,
+                out=out,
+                embedder=embedder,
+                data=data,
+                settings=Settings.from_env(embedder=embedder),
+                ingest_turns=ingest_turns,
+                show=not quiet,
+            )
+            typer.echo(f"groupchat: wrote {', '.join(report['files'].values())}")
+            return
+        assert dataset_file is not None  # checked above; narrows the type
         settings = Settings.from_env(embedder=embedder)
         llm = make_llm(None, settings)
         if dataset_kind == "all":
@@ -77,6 +114,16 @@ def eval_command(
     except PMemoError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+
+
+def _write_scenario(path: Path, seed: int, messages: int) -> None:
+    from ..eval.groupchat_scenario import generate, summary, to_json
+
+    scenario = generate(seed, messages=messages)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(to_json(scenario), ensure_ascii=False, indent=1), encoding="utf-8")
+    counts = summary(scenario)
+    typer.echo(f"groupchat: wrote {path} ({counts['messages']} messages, {counts['questions']} questions)")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,5 @@
-"""``evaluate``: one dataset file in, one report out — what ``pmemo eval`` calls.
+"""``evaluate``: one dataset file in, one report out — what ``pmemo eval`` calls;
+``evaluate_groupchat`` the same for the synthetic group-chat scenario.
 
 >>> from pmemo.eval.harness import default_data_dir
 >>> default_data_dir().name
@@ -15,8 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
+from ..errors import InvalidInput
 from .datasets import load
 from .embedcache import CachedEmbedder
+from .groupchat_report import print_report as print_groupchat
+from .groupchat_report import write as write_groupchat
+from .groupchat_run import INGEST_TURNS
+from .groupchat_run import run as run_groupchat
+from .groupchat_scenario import Scenario, from_json, generate
 from .report import build_report, print_report, progress_bar, write_all
 from .runner import EvalConfig, PmemoSystem, baseline_factory, run_episodes
 
@@ -142,3 +149,51 @@ async def _evaluate(
     if show:
         print_report(report)
     return report
+
+
+def evaluate_groupchat(
+    path: str | Path | None = None,
+    *,
+    seed: int = 0,
+    messages: int = 3000,
+    out: str | Path | None = None,
+    embedder: str | Any = None,
+    data: str | Path | None = None,
+    settings: Settings | None = None,
+    ingest_turns: int = INGEST_TURNS,
+    show: bool = True,
+) -> dict[str, Any]:
+    """Run the group-chat scenario in ``path`` (a ``to_json`` file; without one, generated from
+    ``seed`` with ``messages`` messages) through pmemo; ``groupchat.json`` and ``.md`` go to ``out``.
+
+    >>> evaluate_groupchat(seed=0, messages=300, out="eval_out", embedder="hashing")  # doctest: +SKIP
+    """
+    settings = settings or Settings.from_env()
+    scenario = read_scenario(path) if path is not None else generate(seed, messages=messages)
+    report = run_groupchat(
+        scenario,
+        embedder=embedder if embedder is not None else settings.embedder,
+        data_dir=Path(data) if data else default_data_dir(),
+        settings=settings,
+        ingest_turns=ingest_turns,
+    )
+    report["meta"] = {"file": str(path) if path is not None else None, **report["meta"]}
+    if out is not None:
+        report["files"] = {k: str(v) for k, v in write_groupchat(report, out).items()}
+    if show:
+        print_groupchat(report)
+    return report
+
+
+def read_scenario(path: str | Path) -> Scenario:
+    """A scenario file written from ``groupchat_scenario.to_json``; InvalidInput says what is wrong."""
+    import json
+
+    file = Path(path)
+    if not file.is_file():
+        raise InvalidInput(f"scenario file {file} does not exist")
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"scenario file {file} is not JSON: {exc}") from exc
+    return from_json(data)

@@ -1,0 +1,225 @@
+"""The group-chat report (``groupchat_run``'s dict) as tables: metric | pmemo | bm25 | target | met.
+
+The targets are issue 17's. Every writer renders the same rows, so the terminal, the JSON and
+the Markdown show the same numbers.
+
+>>> report = {"metrics": {"recall_at_5": 0.9, "bm25_recall_at_5": 0.7, "leaks": 0}, "counts": {}}
+>>> [r for r in table_rows(report)[1] if r[0].startswith(("R@5", "leaks"))]
+[['R@5 (search, top 5)', '0.900', '0.700', '≥ 0.95', 'no'], ['leaks', '0', '-', '0', 'yes']]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .groupchat_score import p50
+from .metrics import percentile
+
+SHOWN = 20  # failures kept per list; the counts keep the totals
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: the metric keys of pmemo and the baseline, the target and its test.
+
+    >>> Row("leaks", "leaks", target="0", met=lambda v: v == 0, unit="int").met(0)
+    True
+    """
+
+    label: str
+    pmemo: str
+    bm25: str | None = None
+    target: str = ""
+    met: Callable[[float], bool] | None = None
+    unit: str = "share"  # share | int | ms | rate | ratio
+    count: str | None = None  # a ``counts`` entry [right, total] shown beside a share
+
+
+ROWS = (
+    Row("R@5 (search, top 5)", "recall_at_5", "bm25_recall_at_5", "≥ 0.95", lambda v: v >= 0.95),
+    Row("subject accuracy", "subject_accuracy", target="≥ 0.95", met=lambda v: v >= 0.95),
+    Row("fact messages that gave a fact", "subject_extracted"),
+    Row("alias precision (learned only)", "alias_precision"),
+    Row("alias recall (learned only)", "alias_recall"),
+    Row("alias F1 (learned only)", "alias_f1"),
+    Row("profile checks right", "profile_checks", target="all", met=lambda v: v == 1.0, count="profile_checks"),
+    Row("follow-ups right", "followups", target="all", met=lambda v: v == 1.0, count="followups"),
+    Row("leaks", "leaks", target="0", met=lambda v: v == 0, unit="int"),
+    Row("search p50 ms", "search_p50_ms", "bm25_search_p50_ms", unit="ms"),
+    Row("search p95 ms", "search_p95_ms", "bm25_search_p95_ms", unit="ms"),
+    Row("context p50 ms, with people", "context_people_p50_ms", unit="ms"),
+    Row("context p50 ms, without", "context_plain_p50_ms", unit="ms"),
+    Row("context with / without people", "context_people_ratio", target="≤ 1.3×", met=lambda v: v <= 1.3,
+        unit="ratio"),
+    Row("ingest turns/s, with actor_id", "ingest_people_turns_per_s", unit="rate"),
+    Row("ingest turns/s, plain", "ingest_plain_turns_per_s", unit="rate"),
+    Row("ingest with / without actor_id", "ingest_ratio", target="≥ 0.9×", met=lambda v: v >= 0.9, unit="ratio"),
+)  # fmt: skip
+
+NOTES = (
+    "R@5: share of the evidence messages behind the top 5 hits of `search` in the question's own chat "
+    "(a fact or window hit counts through its source turns); bm25 ranks that chat's messages alone.",
+    "Subject accuracy: fact messages whose facts (read back with `profile(..., history=True)` per chat) "
+    "name the right person; a dated plan counts through the person of the agenda item it gave (pmemo keeps "
+    "plans in the agenda, not as facts); a message that gave neither counts as wrong.",
+    "Aliases: `resolve_people` after the replay; nobody was registered by hand, so every nickname had to "
+    "be learned from the messages; ambiguous matches count as no answer.",
+    "Leaks: forbidden messages (another group's or a private chat's) behind a `search` hit (top 20) or a "
+    "`context` item, or quoted verbatim in the context text.",
+    "Context latency: `context` per question with the asker and the chat's last 3 messages as `recent` "
+    "vs neither, alternating which goes first.",
+    "Ingest: wall time of the `add_many` calls only (batches of 100, one group, a fresh store per round, "
+    "rounds plain, people, people, plain); the background jobs they queue run meanwhile and are not waited for.",
+)
+
+
+def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str, Any]:
+    """One plain dict from what ``groupchat_run`` measured: headline metrics (flat, the keys of
+    ``ROWS``), counts, R@5 per question kind, timing, and the failure lists (the first 20 each)."""
+    q, ctx, ingest = parts["questions"], parts["context"], parts["ingest"]
+    subj, prof, follow, alias, leak = (parts[k] for k in ("subjects", "profiles", "followups", "aliases", "leaks"))
+    people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
+    metrics = {
+        "recall_at_5": q["pmemo"],
+        "bm25_recall_at_5": q["bm25"],
+        "subject_accuracy": subj["accuracy"],
+        "subject_extracted": _share(subj["extracted"], subj["n"]),
+        "alias_precision": alias["precision"],
+        "alias_recall": alias["recall"],
+        "alias_f1": alias["f1"],
+        "profile_checks": _share(prof["right"], prof["total"]),
+        "followups": _share(follow["right"], follow["total"]),
+        "leaks": leak["count"],
+        "search_p50_ms": p50(q["search_ms"]),
+        "search_p95_ms": percentile(q["search_ms"], 95),
+        "bm25_search_p50_ms": p50(q["bm25_ms"]),
+        "bm25_search_p95_ms": percentile(q["bm25_ms"], 95),
+        "context_people_p50_ms": people_ms,
+        "context_plain_p50_ms": plain_ms,
+        "context_people_ratio": people_ms / plain_ms if people_ms and plain_ms else None,
+        "ingest_people_turns_per_s": ingest.get("people_turns_per_s"),
+        "ingest_plain_turns_per_s": ingest.get("plain_turns_per_s"),
+        "ingest_ratio": (ingest["people_turns_per_s"] / ingest["plain_turns_per_s"]) if ingest else None,
+    }
+    counts = {
+        "questions": q["n"],
+        "subject_checks": subj["n"],
+        "subject_extracted": subj["extracted"],
+        "subject_from_agenda": subj["from_agenda"],
+        "alias_checks": alias["n"],
+        "alias_tp": alias["tp"],
+        "alias_fp": alias["fp"],
+        "alias_fn": alias["fn"],
+        "profile_checks": [prof["right"], prof["total"]],
+        "followups": [follow["right"], follow["total"]],
+        "leak_probes": leak["n"],
+        "leaks_by_search": leak["search"],
+        "leaks_by_context": leak["context"],
+    }
+    lists = {"questions": q, "subjects": subj, "aliases": alias, "profiles": prof, "followups": follow, "leaks": leak}
+    return {
+        "dataset": "groupchat",
+        "meta": dict(meta),
+        "metrics": metrics,
+        "counts": counts,
+        "by_kind": q["by_kind"],
+        "timing": {"replay": parts["replay"], "ingest": ingest},
+        "failures_total": {k: len(v["failures"]) for k, v in lists.items()},
+        "failures": {k: v["failures"][:SHOWN] for k, v in lists.items()},
+    }
+
+
+def _share(right: int, total: int) -> float | None:
+    return right / total if total else None
+
+
+def _fmt(value: Any, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "int":
+        return f"{value:.0f}"
+    if unit == "ms":
+        return f"{value:.1f}"
+    if unit == "rate":
+        return f"{value:,.0f}"
+    if unit == "ratio":
+        return f"{value:.2f}×"
+    return f"{value:.3f}"
+
+
+def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The headline table: one row per metric, pmemo beside BM25 where BM25 answers the same question."""
+    metrics, counts = report["metrics"], report["counts"]
+    body = []
+    for row in ROWS:
+        value = metrics.get(row.pmemo)
+        shown = _fmt(value, row.unit)
+        if row.count and counts.get(row.count):
+            right, total = counts[row.count]
+            shown = f"{right}/{total} = {shown}"
+        met = "-" if row.met is None or value is None else ("yes" if row.met(value) else "no")
+        base = _fmt(metrics.get(row.bm25), row.unit) if row.bm25 else "-"
+        body.append([row.label, shown, base, row.target or "-", met])
+    return ["metric", "pmemo", "bm25", "target", "met"], body
+
+
+def kind_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """R@5 per question kind (fact, nickname, silent, rename, job_change, who)."""
+    body = [[kind, str(v["n"]), _fmt(v["pmemo"], "share"), _fmt(v["bm25"], "share")]
+            for kind, v in report["by_kind"].items()]  # fmt: skip
+    return ["kind", "n", "pmemo R@5", "bm25 R@5"], body
+
+
+def markdown(report: Mapping[str, Any]) -> str:
+    """The report as a Markdown page: meta, the table, R@5 per kind, notes, then the failures."""
+
+    def table(header: list[str], body: list[list[str]]) -> list[str]:
+        return [
+            "| " + " | ".join(header) + " |",
+            "|" + "---|" * len(header),
+            *("| " + " | ".join(r) + " |" for r in body),
+        ]
+
+    meta = dict(report["meta"])
+    scenario = meta.pop("scenario", {})
+    parts = ["# pmemo eval: groupchat", "", *(f"- {k}: {v}" for k, v in meta.items())]
+    parts += [f"- scenario: {scenario.get('messages')} messages, {scenario.get('people')} people, "
+              f"{scenario.get('groups')} groups, {scenario.get('days')} days"] if scenario else []  # fmt: skip
+    parts += [f"- timing: {report.get('timing')}", "", "## Overall", "", *table(*table_rows(report))]
+    parts += ["", "## R@5 by question kind", "", *table(*kind_rows(report)), "", *(f"- {n}" for n in NOTES)]
+    parts += ["", "## Failures", ""]
+    for name, items in report["failures"].items():
+        total = report["failures_total"][name]
+        parts += [f"### {name}: {total}" + (f" (first {len(items)})" if total > len(items) else ""), ""]
+        parts += [f"- `{json.dumps(item, ensure_ascii=False)}`" for item in items] + [""]
+    return "\n".join(parts)
+
+
+def print_report(report: Mapping[str, Any], console: Any = None) -> None:
+    """The two tables in the terminal (rich)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    for title, (header, body) in (("groupchat", table_rows(report)), ("groupchat: R@5 by kind", kind_rows(report))):
+        table = Table(title=title)
+        for i, col in enumerate(header):
+            table.add_column(col, justify="left" if i == 0 else "right")
+        for row in body:
+            table.add_row(*row)
+        console.print(table)
+    console.print(f"failures: {report['failures_total']}")
+
+
+def write(report: Mapping[str, Any], out_dir: str | Path) -> dict[str, Path]:
+    """``groupchat.json`` and ``groupchat.md`` in ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out / "groupchat.json", "markdown": out / "groupchat.md"}
+    paths["json"].write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str), encoding="utf-8")
+    paths["markdown"].write_text(markdown(report), encoding="utf-8")
+    return paths
