@@ -22,12 +22,16 @@ from .errors import (
 )
 from .memory import Memory
 from .models import (
+    AgendaItem,
+    Alias,
     Cluster,
     ContextPack,
     Episode,
     Fact,
     Hit,
     KeyLine,
+    Member,
+    Person,
     Record,
     Scope,
     Summary,
@@ -40,6 +44,8 @@ from .sync import SyncMemory
 __version__ = "0.1.0"
 
 __all__ = [
+    "AgendaItem",
+    "Alias",
     "AuthError",
     "Cluster",
     "Conflict",
@@ -52,9 +58,11 @@ __all__ = [
     "InvalidInput",
     "KeyLine",
     "LLMError",
+    "Member",
     "Memory",
     "NotFound",
     "PMemoError",
+    "Person",
     "Record",
     "Scope",
     "Settings",

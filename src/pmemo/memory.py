@@ -195,7 +195,7 @@ class Memory:
         await self._recalled(found.hits)
         known = await asyncio.to_thread(context_people, self._store, self._people, where, query, None, [],
                                         asked.date(), self.settings)
-        hits = hitlib.merge(found.turn_hits, found.derived, [h for h in known["people"] if h.kind == "fact"])[:limit]
+        hits = hitlib.merge(found.turn_hits, found.derived, known["people"])[:limit]
         if any(h.kind in ("summary", "key") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits

@@ -15,7 +15,7 @@ from datetime import date
 
 from ..models import AgendaItem, Fact, Hit, Member, Person, Turn
 from .hits import overlap
-from .sentences import fact_sentence, plan_sentence
+from .sentences import asks_about, fact_sentence, plan_sentence
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
@@ -42,8 +42,9 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
     taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
               and (owner is None or a.learned_in == owner)]
     said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
-    # the sentence without the name: every fact of the person names them
-    asks = {f.id: overlap(query, said[f.id].replace(name, " ")) for f in facts}
+    # the sentence without the name (every fact of the person names them), or the kind of fact
+    asks = {f.id: 1.0 if asks_about(query, f.key) else overlap(query, said[f.id].replace(name, " "))
+            for f in facts}
     ranked = sorted(facts, key=lambda f: (-asks[f.id], -f.importance, -f.confidence,
                                           -f.last_seen.timestamp(), f.id))[:limit]
     turns = lookup([*taught, *(i for f in ranked for i in f.sources)])

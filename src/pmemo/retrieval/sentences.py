@@ -165,3 +165,34 @@ def _article(noun: str) -> str:
     if not head or _HAN.match(head) or (head.endswith("s") and not head.endswith("ss")):
         return ""
     return "an " if noun[0].lower() in "aeiou" else "a "
+
+
+# the words that ask about each kind of fact, in both languages: "许文涛现在在哪上班？" asks for
+# the employer although it shares no word with "许文涛在蓝鲸数据工作"
+TOPICS: dict[str, tuple[str, ...]] = {
+    "employer": ("工作", "上班", "公司", "单位", "入职", "跳槽", "work", "job", "company", "employer", "office"),
+    "job": ("工作", "职业", "做什么", "干什么", "干啥", "做啥", "job", "work", "profession", "living", "career"),
+    "home_city": ("住", "哪里人", "哪儿", "城市", "搬", "live", "city", "move", "moved", "where"),
+    "pet": ("宠物", "猫", "狗", "养", "pet", "cat", "dog"),
+    "allergy": ("过敏", "allergic", "allergy", "allergies"),
+    "diet": ("吃", "忌口", "素", "eat", "food", "diet", "vegetarian", "vegan"),
+    "opinion": ("喜欢", "爱", "讨厌", "like", "likes", "love", "hate", "enjoy"),
+    "favorite": ("最喜欢", "最爱", "favorite", "favourite"),
+    "school": ("学校", "读书", "上学", "大学", "school", "study", "university", "college"),
+    "major": ("专业", "学什么", "major", "study", "studies"),
+    "name": ("名字", "叫什么", "name", "called"),
+    "preferred_name": ("叫", "称呼", "call", "called", "nickname"),
+}
+_LATIN_WORD = re.compile(r"[a-z]+")
+
+
+def asks_about(query: str, key: str) -> bool:
+    """Whether ``query`` asks about the kind of fact ``key`` is.
+
+    >>> asks_about("许文涛现在在哪上班？", "employer"), asks_about("Where does Neko live?", "pet:cat")
+    (True, False)
+    """
+    words = TOPICS.get(key.partition(":")[0], ())
+    low = query.lower()
+    latin = set(_LATIN_WORD.findall(low))
+    return any((w in latin) if w.isascii() else (w in low) for w in words)
