@@ -1,5 +1,5 @@
-"""A context is one read (issue 17, groundwork): the query is embedded once, and a read writes
-nothing itself: cluster hits and episode accesses are counted by a job afterwards."""
+"""A context is one read (issue 17, groundwork): the query is embedded once, and cluster hits
+and episode accesses are counted by a job the read queues, not by the read."""
 
 from __future__ import annotations
 
@@ -37,7 +37,6 @@ def test_context_embeds_the_query_once_and_counts_hits_in_a_job(tmp_path) -> Non
         pack = m.context("what about the Hangzhou budget?", user_id="u", session_id="s2")
         assert embedder.queries == ["what about the Hangzhou budget?"]  # one embedding for every tier
         assert any(h.tier == "mid_term" for h in pack.items)
-        assert {c.id: c.hits for c in m.clusters(user_id="u")} == before  # the read wrote nothing
-        m.drain()
+        m.drain()  # the hits are counted by a job the read queued (it may already have run)
         after = {c.id: c.hits for c in m.clusters(user_id="u")}
-        assert sum(after.values()) > sum(before.values())  # the job counted the hits
+        assert sum(after.values()) > sum(before.values())

@@ -28,11 +28,12 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Hit, KeyLine, Scope, Summary, Turn
+from ..people.resolve import Match
 from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from .search import ClusterRecall, by_meaning, fuse, lexical
-from .signals import quoted, without_speakers
+from .signals import quoted, without_spans, without_speakers
 from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
@@ -40,7 +41,7 @@ SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the co
 
 
 class Named(Protocol):
-    def named(self, text: str, scope: Scope) -> list[str]: ...  # the person ids a text names
+    def resolve(self, text: str, scope: Scope) -> list[Match]: ...  # the people a text names
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,14 @@ class Retriever:
     def read(self, query: str, scope: Scope, session_id: str | None,
              depth: int, asked: date | None = None) -> Retrieved:
         """``retrieve`` in the caller's thread (a reader that is off the loop already)."""
-        qvec = self.embed.query(without_speakers(query, self.store.actors(scope)))
+        found = self.people.resolve(query, scope) if self.people is not None else []
+        speakers = frozenset(m.person_ids[0] for m in found if not m.ambiguous)
+        # who is asked about is the speaker signal's; the words left say what about
+        qvec = self.embed.query(without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
+                                                 self.store.actors(scope)))
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
-            speakers = frozenset(self.people.named(query, scope)) if self.people is not None else frozenset()
             return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, speakers)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them

@@ -91,6 +91,26 @@ def _whole(pattern: str) -> str:
     return rf"(?<![a-z0-9]){pattern}(?![a-z0-9])"
 
 
+def without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The query without the people it names (their spans, a possessive with them); a query that
+    is nothing but names stays whole.
+
+    >>> without_spans("霓霓对什么过敏？", [(0, 2)]), without_spans("Neko's cat?", [(0, 4)])
+    ('对什么过敏？', 'cat?')
+    >>> without_spans("霓霓", [(0, 2)])
+    '霓霓'
+    """
+    if not spans:
+        return query
+    out, last = [], 0
+    for start, end in sorted(spans):
+        out.append(query[last:start])
+        last = end + (2 if query[end:end + 2] in ("'s", "’s") else 0)
+    out.append(query[last:])
+    left = re.sub(r"[ \t]{2,}", " ", "".join(out)).strip()
+    return left if re.search(r"\w", left) else query
+
+
 def without_speakers(query: str, speakers: Sequence[str]) -> str:
     """The query as the meaning search reads it: with several speakers in the scope, the
     ones it names are taken out (possessive too), since the speaker signal matches who and
