@@ -45,6 +45,15 @@ def found(text: str) -> list[tuple[str, str]]:
         ("Next Friday, I have an interview.", [("2024-03-15", "interview")]),
         ("in two weeks I have my driving test", [("2024-03-18", "driving test")]),
         ("今天考完了，下周三还有高数考试", [("2024-03-13", "高数考试")]),  # one over, one ahead
+        # a hedge in another clause is that clause's
+        ("下周五答辩，这几天可能不怎么回消息", [("2024-03-15", "答辩")]),
+        ("my interview is on Thursday, probably won't be online much", [("2024-03-07", "interview")]),
+        # exams named by their acronym
+        ("I'm taking the GRE on Friday", [("2024-03-08", "gre")]),
+        ("booked my TOEFL for March 20", [("2024-03-20", "toefl")]),
+        # a plan said before a question
+        ("my driving test is on Friday, any advice?", [("2024-03-08", "driving test")]),
+        ("下周三考高数，谁有笔记？", [("2024-03-13", "高数考试")]),
     ],
 )
 def test_dated_plans(text: str, expected: list[tuple[str, str]]) -> None:
@@ -68,6 +77,10 @@ def test_a_plan_keeps_its_sentence() -> None:
         "Do you have an exam tomorrow?",
         "可能下周三考试",  # hedges: a guessed date is not a plan
         "I might have an interview on Friday.",
+        "如果顺利的话，周六考雅思",  # a condition governs the whole sentence
+        "周六考雅思，如果顺利的话",
+        "I have an exam on Friday, I think",  # a hedge that is a clause of its own
+        "明天考试，应该吧",
         "周五不考了",  # cancelled or negated
         "明天不用面试",
         "I don't have an exam tomorrow.",
@@ -102,6 +115,8 @@ def test_not_plans(text: str) -> None:
         ("I passed!", "exam"),
         ("I passed my driving test.", "test"),
         ("The interview went well.", "interview"),
+        ("exam went great", "exam"),  # a chat leaves out "the"
+        ("presentation went well, phew", "presentation"),
         ("My math exam went badly.", "exam"),
         ("just finished my exams", "exam"),
         ("I aced the test.", "test"),

@@ -174,3 +174,51 @@ def test_sentence_and_clause_spans() -> None:
     text = "我喜欢猫，但是不喜欢狗。 You?"
     assert [text[a:b] for a, b in sentence_spans(text)] == ["我喜欢猫，但是不喜欢狗。", " You?"]
     assert [text[a:b] for a, b in clause_spans(text, 0, 12)] == ["我喜欢猫", "不喜欢狗。"]
+
+
+def test_a_subject_goes_on_across_the_sentences_of_a_message() -> None:
+    assert split("霓霓搬家了！搬去苏州了") == [("nini", "我搬家了！搬去苏州了", ())]
+    (a,) = by_subject(text := "Neko got a new job! Started at Acme this week.", mentions(text))
+    assert (a.subject, keys(a)) == ("neko", {("employer", "Acme")})
+    # a question turns to the speaker again
+    assert split("霓霓对花生过敏。你呢？周五答辩")[-1] == (None, "你呢？周五答辩", ())
+
+
+@pytest.mark.parametrize(
+    "text", ["我朋友在阿里工作", "我老婆对芒果过敏", "my brother lives in Boston", "My boss is vegan."]
+)
+def test_a_relation_nobody_named_is_not_the_speaker(text: str) -> None:
+    assert by_subject(text, mentions(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text, subject, rewritten",
+    [
+        ("记得霓霓不能吃辣", "nini", "记得我不能吃辣"),
+        ("提醒一下，霓霓对花生过敏", "nini", "我对花生过敏"),
+        ("remember Neko is vegan", "neko", "remember I am vegan"),
+        ("heads up, Neko is allergic to kiwi", "neko", "I am allergic to kiwi"),
+    ],
+)
+def test_a_reminder_is_about_the_one_it_names(text: str, subject: str, rewritten: str) -> None:
+    assert [(a.subject, a.text) for a in by_subject(text, mentions(text)) if a.subject] == [(subject, rewritten)]
+
+
+def test_and_i_starts_a_clause_of_the_speaker_after_a_whole_statement() -> None:
+    assert split("Neko lives in Berlin and I live in Paris") == [
+        ("neko", "I live in Berlin", ()),
+        (None, "I live in Paris", ()),
+    ]
+    assert split("Mo works at Acme and I work at Globex")[1] == (None, "I work at Globex", ())
+    assert split("Neko and I like sushi") == [("neko", "I like sushi", ())]  # a short joint subject
+
+
+def test_a_statement_before_a_question_is_attributed() -> None:
+    assert split("霓霓下周三考试，你知道吗？") == [("nini", "我下周三考试", ()), (None, "你知道吗？", ())]
+    assert split("霓霓对花生过敏吗？") == [(None, "霓霓对花生过敏吗？", ("nini",))]
+
+
+@pytest.mark.parametrize("text", ["just between us, my wife is pregnant!", "我老婆怀孕了，先别说出去"])
+def test_a_partners_pregnancy_is_the_speakers_news(text: str) -> None:
+    (a, *_) = by_subject(text, mentions(text))
+    assert a.subject is None and ("family", "expecting a baby" if text.isascii() else "怀孕") in keys(a)

@@ -9,7 +9,8 @@ word (考试, 面试, interview, flight…) in one clause, or else in one senten
 date without an event, a day already past, a question ("你哪天考试？"), a cancelled or
 negated event ("周五不考了"), and a hedge ("可能下周三考试", "I might have an interview"):
 like a guessed fact, a guessed date would have the agent wish someone luck on the wrong
-day. Run it on ``attribution.by_subject`` pieces to know whose plan it is.
+day. A hedge belongs to its clause: "12月23日考研，这段时间可能不怎么冒泡了" is a plan. Run it
+on ``attribution.by_subject`` pieces to know whose plan it is.
 
 >>> [(p.day.isoformat(), p.what) for p in plans("下周三考高数，周五答辩", datetime(2024, 3, 4))]
 [('2024-03-13', '高数考试'), ('2024-03-08', '答辩')]
@@ -25,7 +26,7 @@ from datetime import date, datetime
 
 from ..text.future import day_mentioned
 from ..text.segment import STOPWORDS
-from .extract_rules import clause_spans, is_hedged, is_question, sentence_spans
+from .extract_rules import certain_end, clause_spans, is_question, question_start, sentence_spans
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ _EVENT_ZH = re.compile(
 _EVENT_EN = re.compile(
     r"\b(?i:(?:job )?interviews?|exams?|tests?|quiz|midterms?|finals|flights?|flying|fly|surgery|operation|"
     r"appointment|wedding|deadline|presentation|defen[cs]e|match|game|concert|gig|meeting|conference|trip|"
-    r"vacation|holiday|birthday|party|check-?up|audition|recital|race|marathon|tournament|graduation|due)\b"
+    r"vacation|holiday|birthday|party|check-?up|audition|recital|race|marathon|tournament|graduation|due|ielts|toefl)\b"
+    r"|\b(?:GRE|GMAT|SAT|LSAT|MCAT|IELTS|TOEFL)\b"
 )
 # a negation just before the event word ("明天不用面试", "I don't have an exam"), or a cancellation
 _NEGATED = re.compile(
@@ -105,10 +107,14 @@ def plans(text: str, said: datetime) -> list[Plan]:
     out: dict[tuple[date, str], Plan] = {}
     for s_start, s_end in sentence_spans(text):
         sentence = text[s_start:s_end].strip()
-        if not sentence or is_question(sentence) or is_hedged(sentence):
+        s_end = s_end if (asked := question_start(text, s_start, s_end)) is None else asked
+        if not sentence or s_end <= s_start:  # "IELTS on November 22, anyone have tips?": the plan is said
             continue
-        found = [p for a, b in clause_spans(text, s_start, s_end) if (p := _plan(text[a:b], sentence, today))]
-        if not found and (whole := _plan(sentence, sentence, today)):
+        cut = certain_end(text, s_start, s_end)  # a hedge in a later clause is that clause's
+        if cut is None:
+            continue
+        found = [p for a, b in clause_spans(text, s_start, cut) if (p := _plan(text[a:b], sentence, today))]
+        if not found and (whole := _plan(text[s_start:cut].strip(), sentence, today)):
             found = [whole]  # "Next Friday, I have an interview": day and event in two clauses
         out.update(((p.day, p.what), p) for p in found)
     return list(out.values())
@@ -170,7 +176,7 @@ _OUTCOME_ZH = re.compile(
     r"|(?P<luqu>被录取|录取了)|(?P<fly>落地了)"
 )
 _OUTCOME_EN = re.compile(
-    r"\b(?i:(?:my|the) (?P<ev>(?:[a-z]+ )?(?:interview|exam|test|surgery|operation|presentation|defen[cs]e|match|"
+    r"\b(?i:(?:(?:my|the) |^)(?P<ev>(?:[a-z]+ )?(?:interview|exam|test|surgery|operation|presentation|defen[cs]e|match|"
     r"game|concert|flight|audition|meeting|trip)s?) (?:went|was|is over|is done|went by)"
     r"(?: (?:so |really |very |pretty )?(?:well|great|fine|ok|okay|badly|terribly|smoothly|good|bad|a disaster|"
     r"amazing|awful))?"

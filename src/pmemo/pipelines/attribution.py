@@ -11,10 +11,13 @@ is cut into clauses (as ``extract_rules`` cuts them) and each gets one subject:
   or several named, nobody can tell whom it means and the clause is left out;
 * a clause about the one addressed (你, you) is left out, and so is one that names
   people without any of them being its subject ("大家都知道霓霓…");
+* a clause about a relation nobody named ("我朋友在阿里工作", "my brother lives in Boston")
+  is left out: it is not the speaker's;
 * a clause without a subject ("周五答辩") continues the previous clause's subject in the
-  sentence, or is the speaker's;
+  message ("小林搬家了！搬去苏州了"), or is the speaker's;
 * a question is kept whole and unchanged under the speaker: it states nothing, and
-  ``extract`` skips it.
+  ``extract`` skips it; a statement before it in the sentence still states ("霓霓下周三考试，
+  你知道吗？").
 
 An @-mention addresses someone: it is listed in ``mentioned`` but is never a subject nor
 what a later 她 refers to. Consecutive clauses with the same subject come back as one
@@ -32,15 +35,18 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .extract_rules import clause_spans, is_question, sentence_spans
+from .extract_rules import PARTNER_PREGNANT, clause_spans, question_start, sentence_spans
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # words that may open a clause before its subject: fillers, hearsay, times
 _LEAD = re.compile(
     r"(?:听说|据说|原来|对了|哦对|话说|其实|另外|还有|而且|然后|所以|因为|不过|那|哦|噢|啊|嗯|诶|欸|哈+|嘿|"
+    r"记得|别忘了|提醒一下|提醒大家|谁懂啊?|提前说一声|提前说下|私下跟你说|私下说|跟你说|说真的|说实话|讲真|老实说|"
     r"顺便说一下|顺便|今天|明天|后天|大后天|昨天|前天|刚才|刚刚|最近|现在|以后|之前|上午|下午|晚上|早上|中午|今晚|"
     r"(?:下下?|这|本|上)?(?:周|星期|礼拜)(?:[一二三四五六日天]|末)|(?:下下?|这|本|上)(?:周|星期|礼拜)|\d{1,2}月\d{1,2}[日号]|"
     r"(?i:by the way|btw|oh|so|and|also|well|apparently|fyi|today|tomorrow|yesterday|actually|anyway|"
+    r"remember|don't forget|heads up|just so you know|for the record|reminder|psa|honestly|tbh|just between us|"
+    r"between you and me|between us|"
     r"then|hey|lol|haha|on \w+day|next week|this week|last week|recently|tonight))"
     r"(?:[\s,，:：]+|(?=[\u4e00-\u9fff@＠])|$)"
 )
@@ -126,15 +132,10 @@ def by_subject(text: str, mentions: Sequence[Mention]) -> list[Attributed]:
     before: dict[str, None] = {}  # the people named before the clause at hand
     seen = 0
     pieces: list[_Piece | None] = []
+    previous: str | None = None  # goes on across sentences: "小林搬家了！搬去苏州了"
     for s_start, s_end in sentence_spans(text):
-        sentence = text[s_start:s_end]
-        if is_question(sentence):
-            lead = len(sentence) - len(sentence.lstrip())
-            inside = _ids(_between(ms, starts, s_start, s_end))
-            pieces.append(_Piece(None, sentence.strip(), inside, s_start + lead, s_end))
-            continue
-        previous: str | None = None
-        for c_start, c_end in clause_spans(text, s_start, s_end):
+        asked = question_start(text, s_start, s_end)
+        for c_start, c_end in clause_spans(text, s_start, s_end if asked is None else asked):
             local = [
                 Mention(m.start - c_start, m.end - c_start, m.person_id) for m in _between(ms, starts, c_start, c_end)
             ]
@@ -144,6 +145,12 @@ def by_subject(text: str, mentions: Sequence[Mention]) -> list[Attributed]:
             subject, rewritten, others = _attribute(text[c_start:c_end], local, tuple(before), previous)
             previous = subject
             pieces.append(None if subject == _SKIP else _Piece(subject, rewritten, others, c_start, c_end))
+        if asked is not None:  # the question, kept whole under the speaker: it states nothing
+            question = text[asked:s_end]
+            lead = len(question) - len(question.lstrip())
+            inside = _ids(_between(ms, starts, asked, s_end))
+            pieces.append(_Piece(None, question.strip(), inside, asked + lead, s_end))
+            previous = None  # after "你呢？" the speaker talks again
     return _merged(text, pieces)
 
 
@@ -182,6 +189,10 @@ def _attribute(clause: str, mentions: list[Mention], before: tuple[str, ...], pr
         head = next((m for m in named if m.start == relation.end()), None)  # 我的朋友霓霓…
     if head is not None:
         return _about_named(clause, pos, head, named, ids)
+    if (relation := _RELATION.match(clause, pos)) and relation.end() > pos:
+        if PARTNER_PREGNANT.match(clause, pos):  # "my wife is pregnant": the speaker's news too
+            return None, clause, ids
+        return _SKIP, clause, ids  # 我朋友在阿里工作: someone the resolver could not name
     if me := _ME.match(clause, pos):
         end, others = _group(clause, me.end(), named)
         return None, _apply(clause, _subject_edits(clause, pos, end, clause[pos:end]) if others else []), ids

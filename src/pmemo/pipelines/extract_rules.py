@@ -1,12 +1,18 @@
 """Rule-based extraction of explicit statements (pure): the offline path, Chinese and English.
 
 Only what a person says plainly about themselves becomes a candidate fact: their name,
-what to call them, likes and dislikes, foods they do not eat, the tone they want, dated
-events ahead of them, and who they are in a group chat: where they work (``employer``),
-live (``home_city``) and study (``school``, ``major``), their job (``job``) and pets
-(``pet:cat``). Hedged statements ("I think I like Python", "我觉得我可能喜欢"), questions and
-conditionals are skipped: a guess is not a fact. Third-person statements ("霓霓在腾讯上班")
-reach these rules rewritten in the first person by ``attribution``.
+what to call them, likes and dislikes, favourites, foods they do not eat or are allergic
+to, the tone they want, dated events ahead of them, and (``extract_life``) where they work,
+live and study, their job and pets. Hedged statements ("I think I like Python",
+"我觉得我可能喜欢"), wishes ("我想养只猫"), former states ("I used to live in Paris"),
+questions and conditionals are skipped: a guess is not a fact.
+
+A group chat leaves the subject out ("在字节搬砖中～", "allergic to cats, sadly"), puts the
+topic first ("榴莲我真的受不了", "Pho is my favorite food") and labels itself ("程序员一枚",
+"teacher here"). A clause without a subject goes on with the subject before it, which
+is the speaker until a clause names someone else ("我朋友在阿里工作，做产品的" states
+nothing about the speaker). Third-person statements ("霓霓在腾讯上班") reach these rules
+rewritten in the first person by ``attribution``.
 
 >>> [(c.key, c.value) for c in extract("I love hiking. I think I like Python.", None)]
 [('opinion:hiking', 'likes')]
@@ -19,116 +25,213 @@ reach these rules rewritten in the first person by ``attribution``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from ..text.future import date_in
 from ..text.segment import STOPWORDS
 from ..tiers.profile import Candidate
+from .extract_life import (
+    CORRECTED,
+    EXPLICIT,
+    JOB_FIELDS_ZH,
+    PARTNER_PREGNANT,
+    PET_KINDS,
+    STRONG,
+    job_title,
+    life_facts,
+    trim,
+)
+from .extract_life import candidate as _cand
 
-EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
+__all__ = ["CORRECTED", "EXPLICIT", "JOB_FIELDS_ZH", "PARTNER_PREGNANT", "PET_KINDS", "STRONG", "clause_spans",
+           "extract", "is_hedged", "is_question", "question_start", "sentence_spans", "certain_end"]  # fmt: skip
 
 _SENT = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
-_CLAUSE = re.compile(r"[，,;；]|\bbut\b|但是|不过|可是")
+# 但是/不过/可是 join two clauses, but not after a pronoun: "我可是海鲜过敏的" is emphasis
+_CLAUSE = re.compile(r"[，,;；]|\bbut\b|(?<![我你他她])(?:但是|不过|可是)")
 _HEDGE_EN = re.compile(
     r"\b(i think|i guess|i suppose|i believe|maybe|perhaps|probably|might|"
     r"not sure|possibly|kind of|sort of|if|whether|unless)\b",
     re.I,
 )
-_HEDGE_ZH = re.compile(
-    r"我觉得|我想我|可能|也许|大概|好像|或许|不确定|说不定|如果|要是|假如|应该吧|似乎"
+_HEDGE_ZH = re.compile(r"我觉得|我想我|可能|也许|大概|好像|或许|不确定|说不定|如果|要是|假如|应该吧|似乎")
+_CONDITION = re.compile(r"如果|要是|假如|万一|除非|的话|\b(?i:if|unless|provided|as long as)\b")
+# a wish, a plan not carried out, a dream or a former state says nothing about how things are
+_WISH = re.compile(
+    r"(?:^|[我你也还很真好都超挺太就在正])(?:想|希望|打算|准备|考虑|梦见|梦到)|下辈子|以前|之前|曾经|当年|小时候"
+    r"|^等|等到|到时候"
+    r"|\b(?i:wish|hope to|hoping to|want to|wanna|would love|'d love|someday|one day|dream(?:ing)? of|"
+    r"thinking (?:of|about)|considering|plan(?:ning)? to|gonna|going to|will|'ll|used to|formerly|back then)\b"
 )
-_QUESTION = re.compile(r"[?？]|吗[。！!]?$|呢[。！!]?$")
+_QUESTION = re.compile(r"[?？]|吗[。！!]?$|呢[。！!]?$|是不是|有没有")
 _CHANGE_EN = re.compile(
     r"\b(anymore|any more|no longer|now|actually|these days|nowadays|instead|"
     r"changed my mind|moved to|rescheduled|switched)\b",
     re.I,
 )
+_LASTING = re.compile(r"\b(?i:these days|nowadays)\b")
 _CHANGE_ZH = re.compile(r"不再|现在|其实|改成|改到|换成|已经|如今|最近开始|推迟到|提前到|改为")
 
 _NAME_EN = re.compile(r"\b(?i:my name is) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
-_CALL_EN = re.compile(
-    r"\b(?:please |you can |just )?call me ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)", re.I
-)
+_CALL_EN = re.compile(r"\b(?:please |you can |just )?call me ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)", re.I)
 _NAME_ZH = re.compile(
     r"(?<![叫你他她])我(?:的名字)?(?:叫|是叫|名叫)(?![了过着])"
     r"([\u4e00-\u9fff]{1,4}?|[A-Za-z][\w-]{0,20})(?=[，。！,.!\s]|$|今年|来自|是)"
 )
 _NAME_ZH2 = re.compile(r"我的名字是([\u4e00-\u9fff]{1,4}?|[A-Za-z][\w-]{0,20})(?=[，。！,.!\s]|$)")
-_CALL_ZH = re.compile(
-    r"叫我([\u4e00-\u9fffA-Za-z]{1,10}?)(?=就好|就行|就可以|吧|好了|[，。！,.!\s]|$)"
-)
+_CALL_ZH = re.compile(r"叫我([\u4e00-\u9fffA-Za-z]{1,10}?)(?=就好|就行|就可以|吧|好了|[，。！,.!\s]|$)")
 _TONE_ZH = re.compile(r"(?:请|麻烦)?(?:你)?(?:用|以|使用)(.{1,12}?)的?(?:语气|口吻|风格)")
 _TONE_EN = re.compile(
     r"\b(?:use|answer in|reply in|talk to me in|speak in|respond in|write in)"
     r" an? ([\w -]{1,30}?) (?:tone|style|voice)\b",
     re.I,
 )
+_OBJ_END = r"(?=[.,!?;]| and | because | since | but |$)"
+_ADV_ZH = (
+    r"(?:现在|其实|已经|还是|一直|真的|非常|很|最|特别|超级|超|也|都|比较|挺|蛮|并|从来|向来|根本|完全|一点都|一点也|"
+    r"实在|可|最近|贼|巨|好|太)*"
+)
 _LIKE_EN = re.compile(
-    r"\bI (?:really |absolutely |truly |do |still |now |actually |also )?"
+    r"\bI (?:really |absolutely |truly |do |still |now |actually |also |just )?"
     r"(love|like|enjoy|adore|prefer|hate|dislike|detest|can't stand|cannot stand|don't like|"
     r"do not like|no longer like|don't enjoy|don't eat|do not eat|never eat)\s+(.{1,60}?)"
     r"(?=[.,!?;]| and | because | since |$)",
     re.I,
 )
+_FAN_WORDS = r"(?: (?:big|huge|massive|great|total|die-?hard|lifelong|long-?time|true|real|biggest))*"
+_IM_EN = r"\bI(?:'m| am)(?: really| also| still| just| such)?"
+_FAN_EN = re.compile(
+    rf"{_IM_EN}( not)?(?: really| exactly| much)?(?: (?:a|an))?{_FAN_WORDS} fan of (.{{1,40}}?){_OBJ_END}"
+    rf"|{_IM_EN} (?:a|an){_FAN_WORDS} ((?:[\w'&-]+ ){{0,2}}?[\w'&-]+) fan\b",
+    re.I,
+)
+_INTO_EN = re.compile(
+    r"\bI(?:'m| am)(?: really| also| still| just| so| totally| super| very| seriously| kinda)*( not)?"
+    r"(?: (?:really|so|totally|super|very|that|too|heavily))* (?:into|obsessed with|addicted to|hooked on|"
+    rf"crazy about|passionate about|mad about|nuts about|in love with) (.{{1,40}}?){_OBJ_END}",
+    re.I,
+)
+_NO_EAT_EN = re.compile(
+    r"\bI(?:'ve| have)?(?: just| also| recently| completely)? (?:stopped eating|quit eating|gave up eating|gave up|"
+    r"given up|cut out|can't eat|cannot eat|can not eat|avoid eating|don't do|can't have|cannot have) "
+    rf"(.{{1,30}}?){_OBJ_END}"
+    rf"|\bI(?:'m| am)(?: \w+ly)? (?:cutting out|cutting down on|avoiding) (.{{1,30}}?){_OBJ_END}",
+    re.I,
+)
 _LIKE_ZH = re.compile(
-    r"我(?:现在|其实|已经|还是|一直|真的|非常|很|最|特别|超|也|都|比较|挺|蛮|并)*"
-    r"(不再喜欢|不喜欢|不爱吃|不爱喝|不爱|不吃|不喝|讨厌|喜欢|爱吃|爱喝|喜爱|热爱|爱)"
-    r"(.{1,20}?)(?=[，。！？；,.!?;]|但|因为|和你|$)"
+    rf"我{_ADV_ZH}"
+    r"(不再喜欢|不喜欢|不爱吃|不爱喝|不爱|爱死了?|从不吃|不能吃|不能碰|吃不了|不碰|不吃|不喝|受不了|忍不了|讨厌|喜欢上了?|喜欢|迷上了?|"
+    r"爱上了?|爱吃|爱喝|喜爱|热爱|爱)"
+    r"([^，。！？；,.!?;\s].{0,19}?)(?=[，。！？；,.!?;]|但|因为|和你|就|的话|$)"
+)
+# the topic first: "榴莲我真的受不了", "牛肉我是不吃的"
+_TOPIC_ZH = re.compile(
+    rf"^([\u4e00-\u9fffA-Za-z]{{1,10}}?)我{_ADV_ZH}(?:是)?(?:一口都|绝对|坚决|真)?"
+    r"(不吃|不喝|不碰|从不吃|不能吃|不能碰|吃不了|受不了|忍不了|不喜欢|讨厌|喜欢|爱吃|爱)(?:的|了|啊|哈|呀|啦)*$"
+)
+_TOPIC_BARE_ZH = re.compile(
+    rf"^((?:(?!我)[\u4e00-\u9fffA-Za-z]){{1,10}}?){_ADV_ZH}(?:是)?(受不了|忍不了|劝退)(?:的|了|啊|哈|呀|啦)*$"
+)  # "香菜真的受不了", "榴莲太劝退了": nobody else is in the clause to be unable to stand it
+_NOT_TOPIC = re.compile(
+    r"^(?:真的?|实在|确实|简直|完全|[今明昨前后]天|早上|中午|晚上|今晚|现在|最近|平时|以后|这|那|什么|啥|反正|其实|所以|哈)"
+)
+# what someone cannot do without: "人生不能没有火锅", "我离不开咖啡", "can't live without coffee"
+_CANT_DO_WITHOUT = re.compile(
+    r"(?:^|我)(?:的)?(?:人生|生活|每天)?(?:不能没有|离不开|少不了)([\u4e00-\u9fffA-Za-z]{1,10}?)(?=[，。！,.!]|$|了|啊|呀)"
+    r"|\b(?:I )?(?:can't|cannot|couldn't) live without ([\w' -]{1,30}?)(?=[.,!?;]|$)",
+    re.I,
+)
+_INTEREST_ZH = re.compile(
+    rf"我{_ADV_ZH}对([\u4e00-\u9fffA-Za-z]{{1,12}}?){_ADV_ZH}(不感兴趣|没兴趣|没什么兴趣|无感|感兴趣|有兴趣|着迷|上瘾)"
+)
+_FAN_ZH = re.compile(
+    r"我(?:也|就|可)?是(?:个|一个|一名|一枚)?([\u4e00-\u9fffA-Za-z]{1,8}?)的?"
+    r"(?:铁粉|死忠粉|忠实粉丝|粉丝|脑残粉|头号粉丝|控)(?=[，。！,.!\s]|$|一枚|哈|啦|呀)"
 )
 _FAV_ZH = re.compile(
-    r"我(?:现在)?最(?:喜欢|爱)的(.{1,8}?)(?:现在)?(?:是|变成了|换成了)(.{1,20}?)(?=[，。！,.!;；]|$)"
+    r"我(?:现在)?最(?:喜欢|爱)的(?:一[本部首个家种位只款道])?(.{1,8}?)(?:现在)?"
+    r"(?:是|就是|还是|永远是|当然是|绝对是|变成了|换成了)(.{1,20}?)(?=[，。！,.!;；]|$)"
 )
+# "火锅永远是我的最爱", "我的天敌是香菜": a favourite without its kind is a strong like; a nemesis
+_BELOVED = "最爱|心头好|本命|真爱|挚爱|白月光"
+_NEMESIS = "天敌|克星|噩梦"
+_BELOVED_ZH = re.compile(
+    r"^([\u4e00-\u9fffA-Za-z《》·]{1,12}?)(?:永远|一直|绝对|就|才|真的|也)*是我(?:的|心中的|心里的)?"
+    rf"({_BELOVED}|{_NEMESIS})(?![\u4e00-\u9fff])"
+    rf"|我的({_BELOVED}|{_NEMESIS})(?:永远|一直|绝对|就)*是([\u4e00-\u9fffA-Za-z《》·]{{1,12}}?)(?=[，。！,.!]|$|了|啦)"
+)
+_NEMESIS_EN = re.compile(
+    r"^([\w' -]{1,40}?) (?:is|are) (?:definitely |truly )?(?:my (?:nemesis|kryptonite|arch-?enemy|worst enemy)\b"
+    r"|(?:a (?:hard |big |total )?no|not for me|a no-go|a dealbreaker)(?: for me)?$)"
+    r"|\bmy (?:nemesis|kryptonite|arch-?enemy|worst enemy) (?:is|has to be|would be) ([\w' -]{1,40}?)(?=[.,!;]|$)",
+    re.I,
+)
+_FAVOURITE = r"(?:all-time |absolute |current |new |ultimate |personal )?(?:favou?rite|fave|fav)"
 _FAV_EN = re.compile(
-    r"\bmy (?:favou?rite) ([\w ]{1,30}?) (?:is|has become) (?:now )?([\w' -]{1,40}?)"
-    r"(?=[.,!;]| now\b|$)",
+    rf"\bmy {_FAVOURITE} ([\w ]{{1,30}}?) (?:is|has become|has to be|would be|must be|is still|are)"
+    r" (?:now |still |definitely |always )?([\w' -]{1,40}?)(?=[.,!;]| now\b|$)",
+    re.I,
+)
+_FAV_INV_EN = re.compile(
+    rf"^([\w' -]{{1,40}}?) (?:is|are)(?: definitely| totally| still| always| forever)? my {_FAVOURITE}"
+    r"(?: ([\w -]{1,20}?))?(?: ever| of all time)?$"
+    r"|^([\w' -]{1,40}?) (?:is|are) (?:the best part of my (?:day|week|weekend|morning)|my happy place"
+    r"|my guilty pleasure)",
     re.I,
 )
 _DIET_EN = re.compile(
-    r"\bI(?:'m| am)(?: a| an)?(?: strict)? (vegetarian|vegan|pescatarian|halal|kosher|teetotal)\b", re.I
-)
-_DIET_ZH = re.compile(r"我(?:是|一直)?(?:吃素|素食者|素食主义者|吃全素)")
-_ALLERGY_EN = re.compile(r"\bI(?:'m| am) allergic to ([\w -]{2,30}?)(?=[,.!;]|$| and )", re.I)
-_ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fffA-Za-z]{1,10})过敏")
-_PRONOUN = re.compile(r"^(?:it|that|this|them|you|when|how|what|的)\b|^的", re.I)
-_LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
-_LEAD_EN = re.compile(
-    r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)", re.I
-)
-_TAIL = re.compile(
-    r"(?:\s+(?:anymore|any more|now|very much|a lot|so much|these days|at all|too|"
-    r"(?:on|at|in the|every|during) (?:weekends?|weekdays?|mornings?|evenings?|nights?|"
-    r"morning|evening|day|week|sundays?|saturdays?)))+$"
-    r"|[了啦呀的哦啊]+$",
+    r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)?(?: a| an)?(?: strict| full| lifelong)?"
+    r" (vegetarian|vegan|pescatarian|halal|kosher|teetotal|plant-based)\b",
     re.I,
 )
+_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始)?(?:吃素|吃全素|吃斋|素食者|素食主义者|纯素)")
+# a diet someone keeps, named as they name it: 戒糖, 戒碳水 (not a habit that is no food: 戒烟)
+_QUIT_ZH = re.compile(
+    rf"我{_ADV_ZH}(?:在|开始|正在)?戒(?:了|掉)?(?!烟|网|赌|手机|游戏|熬夜|拖延|了|掉)([\u4e00-\u9fff]{{1,3}}?)"
+    r"(?=了|啦|中|呢|哈|呀|$|[一两三四五六七八九十几]|好|快|已经)"
+)
+_ON_DIET_EN = re.compile(r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)? on an? ([\w-]+(?: [\w-]+)?) diet\b", re.I)
+_ALLERGY_EN = re.compile(
+    r"\bI(?:'m| am)(?: (?:super|very|so|really|extremely|deathly|severely|mildly|slightly|highly|badly|seriously"
+    r"|also|quite|a bit|a little))* allergic to ([\w -]{2,30}?)(?=[,.!;]|$| and | so )"
+    r"|\bI(?:'ve got| have got| have| got| also have)(?: a| an| some)?(?: (?:really|very|pretty|super|severe|serious"
+    r"|mild|bad|slight|deadly|life-threatening|major|minor|bit of a))* "
+    r"(?:([\w-]+(?: [\w-]+)?) allerg(?:y|ies)\b|allerg(?:y|ies) to ([\w -]{2,30}?)(?=[,.!;]|$| and ))"
+    r"|\bmy ([\w-]+(?: [\w-]+)?) allerg(?:y|ies)\b",
+    re.I,
+)
+_ALLERGY_ZH = re.compile(
+    rf"我{_ADV_ZH}(?:有|是)?(?:对|吃)?([\u4e00-\u9fffA-Za-z]{{1,10}}?)"
+    r"(?:严重|特别|有点|有些|很|超级|超|非常|轻微|会|都|也|就|一定)*过敏"
+    rf"|我{_ADV_ZH}(?:不能|不敢|没法|不可以)(?:碰|吃|喝)([\u4e00-\u9fffA-Za-z]{{1,10}}?)，(?:会|要|就|都|也)?过敏"
+    r"|\bI (?:can't|cannot|can not) (?:eat|have|touch) ([\w -]{2,30}?), (?:I'm |I am )?allergic"
+    rf"|^([\u4e00-\u9fffA-Za-z]{{1,10}}?)我{_ADV_ZH}(?:是)?真?(?:不能|不敢)(?:碰|吃|喝)[^，]{{0,4}}，"
+    r"(?:一(?:碰|吃|喝|闻|接触)就|会|要|就|都|也)?过敏"
+)
+_NOT_ALLERGEN = re.compile(r"[不没对]|^(?:有|是|点|些|有点|有些|很|特别)$")
+_PRONOUN = re.compile(
+    r"^(?:it|that|this|them|you|when|how|what|my|your|his|her|our|their|on|anything|everything|something|much|more"
+    r"|another)\b|^的|^(?:这|那|它|你|他|她|什么|啥|了|得|过|着|太|很|一点|多|就)",
+    re.I,
+)
+_LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
+_LEAD_EN = re.compile(r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)", re.I)
 
 _EN_VALUE = {
-    "love": "likes",
-    "like": "likes",
-    "enjoy": "likes",
-    "adore": "likes",
-    "prefer": "likes",
-    "hate": "dislikes",
-    "dislike": "dislikes",
-    "detest": "dislikes",
-}
+    "love": "likes", "like": "likes", "enjoy": "likes", "adore": "likes", "prefer": "likes",
+    "hate": "dislikes", "dislike": "dislikes", "detest": "dislikes",
+}  # fmt: skip
 _ZH_VALUE = {
-    "喜欢": "likes",
-    "爱": "likes",
-    "喜爱": "likes",
-    "热爱": "likes",
-    "爱吃": "likes",
-    "爱喝": "likes",
-    "讨厌": "dislikes",
-    "不喜欢": "dislikes",
-    "不爱": "dislikes",
-    "不再喜欢": "dislikes",
-    "不吃": "does not eat",
-    "不喝": "does not drink",
-    "不爱吃": "dislikes",
-    "不爱喝": "dislikes",
-}
-_STRONG_WORDS = {"love", "hate", "adore", "detest", "讨厌", "热爱", "爱"}
+    "喜欢": "likes", "爱": "likes", "喜爱": "likes", "热爱": "likes", "爱吃": "likes", "爱喝": "likes",
+    "迷上": "likes", "迷上了": "likes", "爱上": "likes", "爱上了": "likes", "喜欢上": "likes", "喜欢上了": "likes",
+    "爱死": "likes", "爱死了": "likes",
+    "讨厌": "dislikes", "不喜欢": "dislikes", "不爱": "dislikes", "不再喜欢": "dislikes", "受不了": "dislikes",
+    "忍不了": "dislikes", "劝退": "dislikes", "不爱吃": "dislikes", "不爱喝": "dislikes",
+    "不吃": "does not eat", "从不吃": "does not eat", "不能吃": "does not eat", "吃不了": "does not eat",
+    "不碰": "does not eat", "不能碰": "does not eat", "不喝": "does not drink",
+}  # fmt: skip
+_STRONG_WORDS = {"love", "hate", "adore", "detest", "讨厌", "热爱", "爱", "受不了"}
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -148,7 +251,7 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     [(0, 10), (16, 27)]
     """
     out, at = [], start
-    for sep in [*_CLAUSE.finditer(text, start, end), None]:
+    for sep in [*_CLAUSE.finditer(text, start, end), *_and_i(text, start, end), None]:
         stop = sep.start() if sep else end
         piece = text[at:stop]
         if piece.strip():
@@ -156,27 +259,91 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
             out.append((at + lead, at + len(piece.rstrip())))
         if sep:
             at = sep.end()
+    return sorted(out)
+
+
+_AND_I = re.compile(r"\s+and\s+(?=(?-i:I)\b(?!\s+(?:both|all|are|were|have|'re|'ve)\b))")
+
+
+def _and_i(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """ " and I" that starts a second clause: "Priya lives in Leeds and I live in York", not the
+    short subject of "Neko and I like sushi" (three words or fewer before it)."""
+    out = []
+    for m in _AND_I.finditer(text, start, end):
+        since = max([start, *(s.end() for s in _CLAUSE.finditer(text, start, m.start()))])
+        if len(text[since : m.start()].split()) > 3:
+            out.append(m)
     return out
+
+
+def certain_end(text: str, start: int, end: int) -> int | None:
+    """Where what the sentence ``text[start:end]`` says for sure ends: before the first clause
+    that hedges ("我12月23日考研，这段时间可能不怎么冒泡了": the hedge is the second clause's),
+    or None when a hedge or a condition governs it all ("如果顺利的话，…", "…, I think").
+
+    >>> text = "周六考雅思，可能没空看群"
+    >>> text[: certain_end(text, 0, len(text))]
+    '周六考雅思，'
+    """
+    spans = clause_spans(text, start, end)
+    for i, (a, b) in enumerate(spans):
+        clause = text[a:b]
+        if _hedged(clause):
+            bare = not re.sub(r"[\W_吧的啦了啊呢哈]", "", _HEDGE_EN.sub("", _HEDGE_ZH.sub("", clause)))
+            return None if i == 0 or bare or _CONDITION.search(clause) else a
+    return end
 
 
 def extract(text: str, when: datetime | None) -> list[Candidate]:
     """Candidate facts stated plainly in ``text`` (said at ``when``, for relative dates)."""
     out: list[Candidate] = []
-    for sentence in (s.strip() for s in _SENT.findall(text)):
-        if not sentence or _QUESTION.search(sentence):
+    mine = True  # whether the speaker is the subject a clause without one goes on with
+    for sentence in _sentences(text):
+        asked = question_start(sentence, 0, len(sentence))
+        sentence = sentence if asked is None else sentence[:asked].rstrip(" ,，")
+        if not sentence:
             continue
         changed = _changed(sentence, False)  # once: a sentence may hold many clauses
-        for clause in _CLAUSE.split(sentence):
-            clause = clause.strip()
-            if clause and not _hedged(clause):
-                out.extend(_clause_facts(clause, sentence, changed))
-        if not _hedged(sentence):
-            out.extend(_event(sentence, when))
+        # "I'm at Meridian Bank these days" states where someone works, it does not announce a change
+        moved = changed and _changed(_LASTING.sub("", sentence), False)
+        cut = certain_end(sentence, 0, len(sentence))
+        if cut is not None and mine and not _OTHER.match(_unfilled(sentence)):
+            out.extend(_event(sentence[:cut], sentence, when))
+        for clause in _joined(_CLAUSE.split(sentence)):
+            said, after = _as_said(clause, mine)
+            facts = []
+            if said is not None and not _hedged(said) and not _WISH.search(said):
+                facts = _clause_facts(said, changed) + life_facts(said, text, moved)
+            out.extend(facts)
+            # after a topic ("南京大学毕业的，计算机专业"), the speaker goes on if it was theirs
+            mine = after if after is not None else bool(facts) or bool(_FIRST_ANY.search(said or ""))
     return _dedupe(out)
 
 
+_ASKS = re.compile(
+    r"[?？]|吗|呢|谁|什么|哪|怎么|怎样|多少|是不是|有没有|要不要|能不能|会不会|为啥|为什么|咋"
+    r"|\b(?i:who|what|where|when|why|how|which|anyone|anybody|any|do you|did you|is it|are you|have you|will you)\b"
+    r"|^(?i:is|are|do|does|did|can|could|should|would|will|have|has)\b"
+)
+
+
+def question_start(text: str, start: int, end: int) -> int | None:
+    """Where the sentence ``text[start:end]`` starts asking: None when it asks nothing, else
+    at the first clause that asks, so a statement before it still states ("IELTS on November
+    22, anyone have tips?", "我喜欢猫，你呢？").
+
+    >>> text = "我喜欢猫，你呢？"
+    >>> text[: question_start(text, 0, len(text))]
+    '我喜欢猫，'
+    """
+    if not _QUESTION.search(text[start:end].strip()):
+        return None
+    spans = clause_spans(text, start, end)
+    return next((a for a, b in spans if _ASKS.search(text[a:b])), spans[-1][0] if spans else start)
+
+
 def is_question(sentence: str) -> bool:
-    """A question states nothing: "你喜欢喝茶吗？", "Do you like tea?"."""
+    """A question states nothing: "你喜欢喝茶吗？", "Do you like tea?", "你是不是在字节上班"."""
     return bool(_QUESTION.search(sentence.strip()))
 
 
@@ -195,57 +362,239 @@ def _changed(text: str, negative: bool) -> bool:
     return negative and bool(re.search(r"了[。！!]?$", text))  # 我不喜欢咖啡了: a change
 
 
-def _cand(
-    category: str,
-    key: str,
-    value: str,
-    conf: float,
-    changed: bool,
-    importance: float = 0.5,
-    expires: float | None = None,
-) -> Candidate:
-    if changed:
-        return Candidate(category, key, value, CORRECTED, "corrected", importance, expires)
-    return Candidate(category, key, value, conf, "explicit", importance, expires)
+# ---- whose clause: the speaker's (said or left out), or someone else's ---------------------
+_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d"
+_FILLER = re.compile(
+    r"^(?:(?:哈{2,}|嘿嘿|嗯+|哦+|噢|诶|欸|对了|话说|另外|顺便说一下|顺便|提前说一声|提前说下|私下跟你说|跟你说|说真的|说实话|"
+    r"讲真|老实说|提醒一下|私下说|谁懂啊?|(?i:btw|lol|haha+|oh|ok|okay|so|well|yeah|yep|anyway|also|and|hey|"
+    r"just so you know|fyi|just between us|between you and me|between us|"
+    rf"for the record|heads up|honestly|tbh|psa))(?:[\s,，!！~～:：]+|$)|[{_EMOJI}\s]+)+"
+)
+_END_FILLER = re.compile(
+    rf"(?:[\s,，]*(?:(?i:lol|lmao|haha+|hehe|tbh|btw|fyi|imo|xd)\b|哈{{2,}}|嘿嘿|h{{3,}}|呵呵|:\)|:D)|[\s~～{_EMOJI}]+)+$"
+)
+_RELATIONS_ZH = (
+    "朋友|好友|同学|同事|室友|舍友|闺蜜|老婆|老公|媳妇|女朋友|男朋友|女友|男友|对象|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|爸妈|"
+    "父母|家人|妈|爸|儿子|女儿|孩子|老板|领导|邻居|表哥|表姐|表妹|表弟"
+)
+_RELATIONS_EN = (
+    "best friend|friend|roommate|colleague|coworker|sister|brother|wife|husband|girlfriend|boyfriend|partner|mom|"
+    "mum|dad|mother|father|parents|boss|son|daughter|kids?|neighbou?r|cousin|family"
+)
+_OTHER = re.compile(
+    rf"^(?:你|您|他|她|它|TA|大家|谁|有人|别人|人家|(?:我的?)?(?:{_RELATIONS_ZH})"
+    rf"|(?i:(?:you|he|she|they|his|her|their|someone|everyone|nobody|who)\b|my (?:{_RELATIONS_EN})s?\b))"
+)
+_SELF_ZH = r"本人|鄙人|在下|俺|咱(?!们)"  # what people call themselves instead of 我
+_SELF = re.compile(rf"^(?:我|{_SELF_ZH}|(?-i:I)\b|(?i:my|me|myself|we|our)\b)")
+_FIRST_ANY = re.compile(r"我|本人|\b(?-i:I)\b|\b(?i:my|me|our)\b")
+_TIME_ZH = (
+    r"(?:目前|现在|现(?=就职|任职|居)|如今|最近|刚刚|刚|已经|一直|终于|总算|其实|本来|平时|上个?月|这个月|去年|前年|今年|年初|年底|"
+    r"前段时间|前阵子|上周|上礼拜|[0-9一二三四五六七八九十两几半]+个?(?:年|月)(?:前|了)?)"
+)
+_PREDICATE_ZH = re.compile(
+    rf"^((?:{_TIME_ZH}[，,\s]*)*)(?=在|住|从|对|不|从来|从不|是|做|干|当|搞|搬|跳槽|跳到|跳去|离职|辞职|离开|换|入职|"
+    r"加入|就职|任职|供职|定居|常驻|坐标|base(?=在|[\u4e00-\u9fff])|养|有|吃|喝|学|读|念|主修|最喜欢|最爱|喜欢|爱|讨厌|受不了|迷上|爱上|超|"
+    r"特别|也|还|移居)"
+)
+_PREDICATE_EN = re.compile(
+    r"^((?:(?:just|recently|finally|currently|still|also|now|really|totally|actually|officially|literally|basically"
+    r"|always|never|already|mostly|honestly)\s+)*)([A-Za-z]+(?:-[a-z]+)?|can't|don't)\b",
+    re.I,
+)
+_IM_WORDS = frozenset(
+    "allergic based employed obsessed into vegetarian vegan pescatarian not big huge massive married engaged working "
+    "living studying majoring doing pursuing finishing moving cutting avoiding loving expecting".split()
+)
+_MY_WORDS = frozenset("fave fav favorite favourite new".split())
+_I_WORDS = frozenset(
+    "work live moved relocated left quit joined started got love hate enjoy adore prefer gave stopped packed settled "
+    "study switched dislike can't don't have adopted graduated".split()
+)
+_LABEL_ZH = re.compile(r"^(?:我(?:是|就是)?)?(?:一[名个枚位只]|个)?(.+?)(?:一枚|一名|本人|在此)$")
+_HERE_EN = re.compile(r"^(?:an? )?(.{2,40}?)\s+here$", re.I)
+# a clause that finishes the one before: its name ("养了只柯基，叫豆豆"), or why ("不能碰芒果，过敏")
+_CONTINUES = re.compile(
+    r"^(?:一(?:碰|吃|喝|闻|接触)就|会|要|就|都|也)?过敏(?:的|了|啦)?$|^(?i:(?:I'm |I am )?allergic)$"
+    r"|^(?:它|他|她)?(?:的名字|名字)?(?:叫做|名叫|叫)(?!我)"
+    r"|^(?i:(?:his|her|its) name(?:'s| is)|(?:he|she|it)(?:'s| is) (?:called|named)|called|named)\b"
+    r"|^(?-i:[A-Z][\w'-]*)$"
+)
+_SELF_QUESTION = re.compile(
+    r"^(?:(?i:and |so )?(?i:my) ([\w' -]{2,30})|(我的|我最喜欢的|我最爱的)([\u4e00-\u9fff]{1,6}))[?？]$"
+)
 
 
-def _clause_facts(clause: str, sentence: str, changed: bool) -> list[Candidate]:
+def _sentences(text: str) -> Iterator[str]:
+    """The sentences of ``text``; "my job? data engineer" (a question asked to answer it)
+    comes back as one statement: "my job is data engineer"."""
+    parts = [s.strip() for s in _SENT.findall(text)]
+    i = 0
+    while i < len(parts):
+        asked = _SELF_QUESTION.match(parts[i])
+        if asked and i + 1 < len(parts) and not _QUESTION.search(parts[i + 1]):
+            yield (
+                f"my {asked.group(1)} is {parts[i + 1]}"
+                if asked.group(1)
+                else asked.group(2) + asked.group(3) + "是" + parts[i + 1]
+            )
+            i += 2
+            continue
+        if parts[i]:
+            yield parts[i]
+        i += 1
+
+
+def _unfilled(clause: str) -> str:
+    """The clause without chat fillers around it: "lol", "哈哈哈", "btw", emoji."""
+    return _END_FILLER.sub("", _FILLER.sub("", clause.strip())).strip()
+
+
+def _joined(clauses: list[str]) -> list[str]:
+    """A clause that only names what the one before spoke of ("养了只柯基，叫豆豆", "meet my
+    rabbit, Clover") or says why ("我不能碰芒果，过敏") is part of it."""
+    out: list[str] = []
+    for clause in clauses:
+        clause = _unfilled(clause)
+        if not clause:
+            continue
+        if out and _CONTINUES.match(clause):
+            out[-1] += ("，" if re.search(r"[\u4e00-\u9fff]", clause[:1]) else ", ") + clause
+        else:
+            out.append(clause)
+    return out
+
+
+def _as_said(clause: str, mine: bool) -> tuple[str | None, bool | None]:
+    """The clause as the speaker says it of themselves, its subject written out (None: it is
+    someone else's), and whether the speaker is the subject a next clause without one goes
+    on with (None: a topic came first, and whose it was decides)."""
+    if _OTHER.match(clause) and not PARTNER_PREGNANT.match(clause):
+        return None, False
+    if _SELF.match(clause):
+        return _labelled(re.sub(rf"^(?:{_SELF_ZH})", "我", clause)), True
+    if not mine:
+        return None, False
+    said = _with_subject(clause)
+    return (said, True) if said is not None else (_labelled(clause), None)
+
+
+def _with_subject(clause: str) -> str | None:
+    """A clause without a subject with the speaker's written in ("在字节搬砖" → "我在字节搬砖",
+    "allergic to cats" → "I'm allergic to cats"); None for one that has a subject or a topic."""
+    if zh := _PREDICATE_ZH.match(clause):
+        return clause[: zh.end(1)] + "我" + clause[zh.end(1) :]
+    here = _HERE_EN.match(clause)
+    if here:  # "teacher here", "vegetarian here", "severe nut allergy here"
+        what = here.group(1)
+        if what.lower().endswith("allergy"):
+            return f"I have a {what}"
+        return f"I'm a {what}" if job_title(what) else f"I'm {what}"
+    en = _PREDICATE_EN.match(clause)
+    if en is None:
+        return None
+    word = en.group(2).lower()
+    if word == "been":
+        subject = "I've "
+    elif word in _IM_WORDS:
+        subject = "I'm "
+    elif word in _MY_WORDS:
+        subject = "my "
+    elif word in _I_WORDS:
+        subject = "I "
+    else:
+        return None
+    return subject + clause[:1].lower() + clause[1:]
+
+
+def _labelled(clause: str) -> str:
+    """ "程序员一枚", "华为员工一枚": a label someone gives themselves, as "我是…"."""
+    label = _LABEL_ZH.match(clause)
+    return f"我是{label.group(1)}" if label else clause
+
+
+def _clause_facts(clause: str, changed: bool) -> list[Candidate]:
     out: list[Candidate] = []
     for pat in (_NAME_EN, _NAME_ZH, _NAME_ZH2):
         for m in pat.finditer(clause):
             out.append(_cand("profile", "name", m.group(1).strip(), EXPLICIT + 0.1, changed, 0.8))
     for pat in (_CALL_EN, _CALL_ZH):
         for m in pat.finditer(clause):
-            out.append(
-                _cand("profile", "preferred_name", m.group(1).strip(), EXPLICIT + 0.1, changed, 0.8)
-            )
+            out.append(_cand("profile", "preferred_name", m.group(1).strip(), EXPLICIT + 0.1, changed, 0.8))
     for pat in (_TONE_ZH, _TONE_EN):
         for m in pat.finditer(clause):
             out.append(_cand("procedural", "tone", m.group(1).strip(), EXPLICIT, changed, 0.7))
+    return out + _favourites(clause, changed) + _diet(clause, changed) + _opinions(clause)
+
+
+def _favourites(clause: str, changed: bool) -> list[Candidate]:
+    out = []
     for pat in (_FAV_ZH, _FAV_EN):
         for m in pat.finditer(clause):
             out.append(
-                _cand(
-                    "preference",
-                    f"favorite:{m.group(1).strip().lower()}",
-                    _TAIL.sub("", m.group(2).strip()),
-                    EXPLICIT,
-                    changed,
-                )
+                _cand("preference", f"favorite:{m.group(1).strip().lower()}", trim(m.group(2)), EXPLICIT, changed)
             )
+    for m in _FAV_INV_EN.finditer(clause):
+        if m.group(3):  # "pour-over coffee is the best part of my week"
+            out += _opinion("love", m.group(3), clause, english=True)
+        elif m.group(2) and m.group(2).lower() != "thing":
+            out.append(_cand("preference", f"favorite:{m.group(2).lower()}", trim(m.group(1)), EXPLICIT, changed))
+        else:
+            out += _opinion("love", m.group(1), clause, english=True)
+    for m in _BELOVED_ZH.finditer(clause):
+        what, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out += _opinion("受不了" if re.fullmatch(_NEMESIS, word) else "爱", what, clause, english=False)
+    for m in _NEMESIS_EN.finditer(clause):
+        out += _opinion("hate", m.group(1) or m.group(2), clause, english=True)
+    return out
+
+
+def _diet(clause: str, changed: bool) -> list[Candidate]:
+    out = []
     for m in _DIET_EN.finditer(clause):
         out.append(_cand("preference", "diet", m.group(1).lower(), EXPLICIT, changed, 0.7))
     if _DIET_ZH.search(clause):
         out.append(_cand("preference", "diet", "素食", EXPLICIT, changed, 0.7))
+    for m in _QUIT_ZH.finditer(clause):
+        out.append(_cand("preference", "diet", f"戒{m.group(1)}", EXPLICIT, changed, 0.7))
+    for m in _ON_DIET_EN.finditer(clause):
+        out.append(_cand("preference", "diet", m.group(1).lower(), EXPLICIT, changed, 0.7))
     for pat in (_ALLERGY_EN, _ALLERGY_ZH):
         for m in pat.finditer(clause):
-            out.append(_cand("fact", f"allergy:{m.group(1).strip().lower()}", "allergic", EXPLICIT,
-                             changed, 0.9))
+            what = trim(next(g for g in m.groups() if g)).lower()
+            if what and not _NOT_ALLERGEN.search(what) and not _PRONOUN.search(what):
+                out.append(_cand("fact", f"allergy:{what}", "allergic", EXPLICIT, changed, 0.9))
+    for m in _NO_EAT_EN.finditer(clause):
+        food = m.group(1) or m.group(2)
+        if not re.match(r"\w+ing\b", food):  # "gave up smoking": not a food
+            out += _opinion("don't eat", food, clause, english=True)
+    return out
+
+
+def _opinions(clause: str) -> list[Candidate]:
+    out = []
     for m in _LIKE_EN.finditer(clause):
-        out.extend(_opinion(m.group(1).lower(), m.group(2), clause, english=True))
+        out += _opinion(m.group(1).lower(), m.group(2), clause, english=True)
+    for m in _FAN_EN.finditer(clause):
+        fan = m.group(2) or m.group(3)
+        if not re.fullmatch(_FAN_WORDS.replace("*", "+"), f" {fan.lower()}"):  # "a big fan": of nothing named
+            out += _opinion("dislike" if m.group(1) else "like", fan, clause, english=True)
+    for m in _INTO_EN.finditer(clause):
+        out += _opinion("dislike" if m.group(1) else "like", m.group(2), clause, english=True)
     for m in _LIKE_ZH.finditer(clause):
-        out.extend(_opinion(m.group(1), m.group(2), clause, english=False))
-    return out + _life_facts(clause, sentence, changed)
+        out += _opinion(m.group(1), m.group(2), clause, english=False)
+    for m in (*_TOPIC_ZH.finditer(clause), *_TOPIC_BARE_ZH.finditer(clause)):
+        if not _NOT_TOPIC.match(m.group(1)) and not _OTHER.match(m.group(1)):
+            out += _opinion(m.group(2), m.group(1), clause, english=False)
+    for m in _INTEREST_ZH.finditer(clause):
+        negative = m.group(2).startswith(("不", "没", "无"))
+        out += _opinion("不喜欢" if negative else "喜欢", m.group(1), clause, english=False)
+    for m in _FAN_ZH.finditer(clause):
+        out += _opinion("喜欢", m.group(1), clause, english=False)
+    for m in _CANT_DO_WITHOUT.finditer(clause):
+        zh = m.group(1) is not None
+        out += _opinion("爱" if zh else "love", m.group(1) if zh else m.group(2), clause, english=not zh)
+    return out
 
 
 def _only_function_words(text: str) -> bool:
@@ -254,7 +603,7 @@ def _only_function_words(text: str) -> bool:
 
 
 def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]:
-    obj = _TAIL.sub("", obj.strip()).strip()
+    obj = trim(obj)
     obj = (_LEAD_EN if english else _LEAD_ZH).sub("", obj).strip()
     if not obj or len(obj) > 40 or _PRONOUN.search(obj) or _only_function_words(obj):
         return []
@@ -266,6 +615,8 @@ def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]
             category, key = "preference", f"opinion:{obj.lower()}"
             value = "dislikes" if negative else _EN_VALUE.get(verb, "likes")
     else:
+        if re.search(r"[不没]", obj):  # 不吃白不吃: a saying, not a food
+            return []
         value = _ZH_VALUE[verb]
         negative = value != "likes"
         category = "habit" if value.startswith("does not") else "preference"
@@ -274,316 +625,32 @@ def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]
     return [_cand(category, key, value, conf, _changed(clause, negative))]
 
 
-# ---- work, home, pets, study, job -----------------------------------------------------------
-# Each is one key per person, so a later statement ("我跳槽到字节了") supersedes the earlier
-# one; a phrasing that announces a change carries the "corrected" confidence to make sure.
-_HAN_RANGE = r"\u4e00-\u9fff"
-_ZH_ORG = rf"([{_HAN_RANGE}A-Za-z0-9&·.\- ]{{1,20}}?)"
-_ZH_END = r"(?=[，。！？!?,.;；~\s]|$|了|啦|呀|哦|呢|吧|啊)"
-# an organisation or place named in English: capitalised words, whatever the pattern's flags
-_EN_ORG = rf"(?-i:((?:the )?[A-Z{_HAN_RANGE}][\w&.'-]*(?: (?:[A-Z&{_HAN_RANGE}][\w&.'-]*|of|de))*))"
-_EN_END = r"(?=[.,!?;]|$| and | as | since | because | now\b| for | in | last | this | two | a )"
-_ADV_ZH = r"(?:现在|目前|已经|一直|还|也|刚|刚刚|正|就)*"
-# where someone is, but not whom they work for or where they live
-_NOT_PLACE = frozenset(
-    "家 家里 老家 公司 单位 办公室 这里 那里 这儿 那儿 这边 那边 外面 外地 本地 国外 海外 附近 楼下 楼上 "
-    "线上 网上 远程 宿舍 学校 路上 车上 地铁上 医院里 工地 食堂 店里 群里".split()
-)
-_CITIES = frozenset(
-    "北京 上海 广州 深圳 杭州 成都 重庆 武汉 南京 西安 天津 苏州 长沙 郑州 青岛 厦门 大连 沈阳 哈尔滨 "
-    "济南 合肥 福州 昆明 南昌 贵阳 南宁 太原 石家庄 长春 兰州 乌鲁木齐 海口 三亚 宁波 无锡 珠海 东莞 佛山 "
-    "香港 澳门 台北 东京 大阪 首尔 新加坡 伦敦 巴黎 纽约 柏林 悉尼 多伦多 温哥华 洛杉矶 旧金山".split()
-)
-_JOBS_ZH = (
-    "程序员 码农 老师 教师 医生 护士 设计师 工程师 律师 会计师 会计 产品经理 项目经理 经理 研究生 博士生 硕士生 "
-    "本科生 大学生 高中生 初中生 小学生 留学生 学生 博士后 教授 讲师 研究员 科学家 作家 记者 编辑 翻译 厨师 "
-    "司机 警察 公务员 销售 运营 客服 主播 演员 歌手 摄影师 画家 建筑师 药剂师 牙医 兽医 咨询师 分析师 "
-    "架构师 实习生 创业者 自由职业者 全职妈妈 消防员 飞行员 快递员 外卖员 店长 老板 主管 总监 HR"
-).split()
-# what someone "does" (我是做设计的): a field, not a title
-JOB_FIELDS_ZH = frozenset(
-    "设计 开发 产品 销售 运营 市场 财务 人事 前端 后端 测试 算法 教育 金融 医疗 法律 翻译 咨询 投资 IT "
-    "互联网 软件 硬件 外贸 电商 广告 媒体 新媒体 数据 数据分析 人工智能 AI 审计 会计 客服 物流 房地产 "
-    "建筑 科研 研究 游戏 动画 音乐 视频 运维".split()
-)
-_JOBS_EN = (
-    "software engineer|software developer|data scientist|data analyst|product manager|project manager|"
-    "graduate student|grad student|phd student|high school student|college student|police officer|"
-    "civil servant|stay-at-home mom|stay-at-home dad|engineer|developer|programmer|teacher|doctor|nurse|"
-    "designer|lawyer|accountant|manager|student|researcher|scientist|professor|lecturer|writer|journalist|"
-    "editor|translator|chef|cook|driver|pilot|artist|musician|photographer|architect|pharmacist|dentist|"
-    "vet|veterinarian|consultant|analyst|intern|freelancer|entrepreneur|founder|ceo|cto|firefighter|"
-    "barista|waiter|waitress|cashier|salesperson|marketer|recruiter|therapist|psychologist|actor|actress|"
-    "singer|streamer|surgeon|postdoc|librarian|electrician|plumber|farmer|soldier"
-)
-_STUDENT = re.compile(r"学生|研究生|博士生|硕士生|本科生|student|postdoc", re.I)
-PET_KINDS = {
-    "猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
-    "兔子": "rabbit", "兔兔": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "乌龟": "turtle",
-    "鱼": "fish", "金鱼": "fish", "龙猫": "chinchilla", "鸟": "bird", "小鸟": "bird", "豚鼠": "guinea pig",
-    "蛇": "snake", "蜥蜴": "lizard", "马": "horse", "kitten": "cat", "puppy": "dog",
-    "bunny": "rabbit", "cat": "cat", "dog": "dog", "rabbit": "rabbit", "hamster": "hamster",
-    "parrot": "parrot", "bird": "bird", "turtle": "turtle", "fish": "fish", "guinea pig": "guinea pig",
-    "snake": "snake", "lizard": "lizard", "horse": "horse", "chinchilla": "chinchilla",
-}  # fmt: skip
-_ZH_PETS = "|".join(sorted((k for k in PET_KINDS if not k.isascii()), key=len, reverse=True))
-_EN_PETS = "|".join(sorted((k for k in PET_KINDS if k.isascii()), key=len, reverse=True))
-_PET_NAME_ZH = rf"([{_HAN_RANGE}A-Za-z0-9]{{1,8}}?)"
-_PET_NAME_EN = rf"([A-Z{_HAN_RANGE}][\w{_HAN_RANGE}'-]*(?: [A-Z][\w'-]*)?)"
-_SUBJECTS_EN = (
-    "computer science|data science|physics|maths?|mathematics|chemistry|biology|medicine|law|economics|"
-    "finance|history|literature|philosophy|psychology|engineering|art|music|architecture|linguistics|"
-    "sociology|statistics|accounting|business|nursing|english|chinese|japanese|french|german|design"
-)
-
-_WORK_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:工作|上班|实习|任职|就职|打工)")
-_WORK_AS_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:做|当|担任)([{_HAN_RANGE}A-Za-z]{{1,8}}?){_ZH_END}")
-_STAFF_ZH = re.compile(rf"我是{_ZH_ORG}的(员工|职员|一员|{'|'.join(_JOBS_ZH)}){_ZH_END}")
-_JOINED_ZH = re.compile(rf"我{_ADV_ZH}(?:入职(?:了)?|(?:从[^，。]{{1,20}}?)?跳槽(?:到|去)(?:了)?){_ZH_ORG}{_ZH_END}")
-_NEW_JOB_ZH = re.compile(
-    rf"(?:换工作了?|换了(?:份|个)?工作)[，,\s]*(?:我)?(?:现在|目前)?在{_ZH_ORG}(?:工作|上班)?{_ZH_END}"
-)
-_WORK_EN = re.compile(rf"\bI (?:now |currently |still |also )?(?:work|am working|'m working) (?:at|for) {_EN_ORG}")
-_JOINED_EN = re.compile(
-    r"\bI(?:'ve| have)?(?: just| recently)? (?:joined|started (?:a new job |working )?(?:at|with)"
-    rf"|got a (?:new )?job (?:at|with)) {_EN_ORG}|\bI(?:'m| am) now (?:at|with|working at|working for) {_EN_ORG}"
-)
-_LEFT_FOR_EN = re.compile(rf"\bI(?: just| recently)? left {_EN_ORG} (?:for|to join) {_EN_ORG}")
-_HOME_ZH = re.compile(rf"我{_ADV_ZH}(?:住在|定居在|定居于|生活在){_ZH_ORG}{_ZH_END}")
-_LIFE_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}生活")
-_MOVED_ZH = re.compile(rf"我{_ADV_ZH}搬(?:家)?(?:到|去)(?:了)?{_ZH_ORG}{_ZH_END}")
-_HOME_EN = re.compile(
-    rf"\bI(?: now| currently| still)? (?:live|am living|'m living|moved|have moved|'ve moved|relocated)"
-    rf"(?: back)? (?:in|to) {_EN_ORG}"
-)
-_PET_ZH = re.compile(
-    rf"我(?:的|家的?|家里的?|养的)({_ZH_PETS})(?:的名字)?(?:叫做|名叫|叫|的名字是)(?!什么){_PET_NAME_ZH}{_ZH_END}"
-)
-_PET_ZH2 = re.compile(rf"我{_ADV_ZH}养了(?:一|两|[0-9])?(?:只|条|个)?叫{_PET_NAME_ZH}的({_ZH_PETS})")
-_PET_ZH3 = re.compile(
-    rf"我{_ADV_ZH}养了(?:一|[0-9])?(?:只|条|个)?({_ZH_PETS})(?:它)?(?:叫做|名叫|叫){_PET_NAME_ZH}{_ZH_END}"
-)
-_PET_EN = re.compile(
-    rf"\b(?i:my) ({_EN_PETS})(?:'s name is| is called| is named| named| called)\s+{_PET_NAME_EN}"
-    rf"|\bI (?:have|'ve got|have got|got) (?:a|an) ({_EN_PETS}) (?:called|named) {_PET_NAME_EN}"
-)
-_SCHOOL_ZH = re.compile(
-    rf"我{_ADV_ZH}在{_ZH_ORG}(?:读书|上学|念书|读研究生|读研|读博士|读博|读本科|读大学|上大学|读高中|读初中"
-    rf"|读硕士|留学|读([{_HAN_RANGE}A-Za-z]{{1,8}}?)(?:专业)?){_ZH_END}"
-)
-_SCHOOL_OF_ZH = re.compile(rf"我是{_ZH_ORG}的(?:学生|研究生|博士生|硕士生|本科生|大学生){_ZH_END}")
-_MAJOR_ZH = re.compile(
-    rf"我(?:是|读的是|学的是|的专业是)([{_HAN_RANGE}A-Za-z]{{1,10}}?)专业|我(?:是)?学(?![过了着生习会校])([{_HAN_RANGE}A-Za-z]{{1,8}}?)的{_ZH_END}"
-)
-_STUDY_EN = re.compile(
-    rf"\bI(?:'m| am)? (?:study|studying|major in|majoring in) ((?i:{_SUBJECTS_EN})|[A-Z][\w -]{{1,30}}?)"
-    rf"(?: at {_EN_ORG})?(?=[.,!?;]|$| and | because | now\b)"
-    rf"|\b(?i:my) major is ([\w -]{{2,30}}?)(?=[.,!?;]|$| and )",
-)
-_SCHOOL_EN = re.compile(
-    rf"\bI(?:'m| am)(?: now)? (?:a (?:\w+ )?student at|studying at) {_EN_ORG}|\bI (?:study|go to school) at {_EN_ORG}"
-)
-_JOB_ZH = re.compile(
-    rf"我{_ADV_ZH}(?:是|当了|成了|成为了?|做了)(?:一名|一个|一位|名|个)?([{_HAN_RANGE}A-Za-z]{{0,6}}?(?:{'|'.join(_JOBS_ZH)}))"
-    rf"{_ZH_END}"
-)
-_FIELD_ZH = re.compile(rf"我{_ADV_ZH}(?:是)?(?:做|搞)([{_HAN_RANGE}A-Za-z]{{1,6}}?)的{_ZH_END}")
-_JOB_EN = re.compile(
-    rf"\bI(?:'m| am)(?: now| currently| actually)? (?:a|an) ((?:[\w-]+ ){{0,2}}?(?:{_JOBS_EN}))(?!['\w-])"
-    rf"(?: (?:at|for) {_EN_ORG})?"
-    rf"|\bI work as (?:a|an) ([\w -]{{2,40}}?)(?: (?:at|for) {_EN_ORG})?{_EN_END}",
-    re.I,
-)
-_NOT_MODIFIER = re.compile(r"[你他她我的们]")
-# 我在找工作, 我在努力工作: a verb or adverb where a place would be
-_NOT_ORG_START = re.compile(r"一家|一个|想|准备|努力|认真|专心|帮|给|为|跟|和|找|忙|赶|搞|换|全职|兼职|居家|远程|外")
-
-
-def _life_facts(clause: str, sentence: str, changed: bool) -> list[Candidate]:
-    out = _work(clause, sentence, changed)
-    out += _home(clause, changed) + _pets(clause, changed) + _study(clause, changed) + _job(clause, changed)
-    return out
-
-
-def _fact(key: str, value: str, changed: bool, importance: float = 0.7) -> Candidate:
-    return _cand("fact", key, value, EXPLICIT, changed, importance)
-
-
-def _place(text: str) -> str | None:
-    """An organisation or place as said in Chinese, or None when it names no particular one."""
-    text = _trim(text.split("的", 1)[0])
-    if not text or text in _NOT_PLACE or text in _CITIES or _NOT_MODIFIER.search(text):
-        return None
-    if any(text.endswith(job) for job in _JOBS_ZH):  # 我是老师的学生: a person, not a school
-        return None
-    if len(text) < 2 or _NOT_ORG_START.match(text) or re.search(r"[市省区县]$|附近$|旁边$", text):
-        return None
-    return text
-
-
-def _trim(value: str) -> str:
-    """A value without the particles, punctuation and dangling words a pattern's end leaves."""
-    value = _TAIL.sub("", value.strip(" \t~～")).strip()
-    value = re.sub(r"[。！？!?,.;；，、~]+$", "", value).strip()
-    return re.sub(r"\s+(?:of|de)$", "", value)
-
-
-def _work(clause: str, sentence: str, changed: bool) -> list[Candidate]:
-    out = []
-    for m in _WORK_ZH.finditer(clause):
-        if org := _place(m.group(1)):
-            out.append(_fact("employer", org, changed))
-    for m in _WORK_AS_ZH.finditer(clause):
-        if _job_word(m.group(2)) and (org := _place(m.group(1))):
-            out.append(_fact("employer", org, changed))
-    for m in _STAFF_ZH.finditer(clause):
-        if (org := _place(m.group(1))) and not _STUDENT.search(m.group(2)):
-            out.append(_fact("employer", org, changed))
-    # a change whatever the wording around it; 换工作了，现在在X spans two clauses
-    for m in (*_JOINED_ZH.finditer(clause), *(_NEW_JOB_ZH.finditer(sentence) if "换" in clause else ())):
-        if org := _place(m.group(1)):
-            out.append(_fact("employer", org, True))
-    for m in _WORK_EN.finditer(clause):
-        out.append(_fact("employer", _trim(m.group(1)), changed))
-    for m in _JOINED_EN.finditer(clause):
-        out.append(_fact("employer", _trim(m.group(1) or m.group(2)), True))
-    for m in _LEFT_FOR_EN.finditer(clause):
-        out.append(_fact("employer", _trim(m.group(2)), True))
-    return out
-
-
-def _home(clause: str, changed: bool) -> list[Candidate]:
-    out = []
-    for pat in (_HOME_ZH, _LIFE_ZH, _MOVED_ZH):
-        for m in pat.finditer(clause):
-            city = _trim(m.group(1))
-            if city and city not in _NOT_PLACE and not re.search(r"附近$|旁边$|对面$|楼[上下]$|里$", city):
-                out.append(_fact("home_city", city, changed or pat is _MOVED_ZH))
-    for m in _HOME_EN.finditer(clause):
-        out.append(_fact("home_city", _trim(m.group(1)), changed))
-    return out
-
-
-def _pets(clause: str, changed: bool) -> list[Candidate]:
-    out = []
-    for m in _PET_ZH.finditer(clause):
-        out.append(_fact(f"pet:{PET_KINDS[m.group(1)]}", _trim(m.group(2)), changed, 0.6))
-    for m in _PET_ZH2.finditer(clause):
-        out.append(_fact(f"pet:{PET_KINDS[m.group(2)]}", _trim(m.group(1)), changed, 0.6))
-    for m in _PET_ZH3.finditer(clause):
-        out.append(_fact(f"pet:{PET_KINDS[m.group(1)]}", _trim(m.group(2)), changed, 0.6))
-    for m in _PET_EN.finditer(clause):
-        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        out.append(_fact(f"pet:{PET_KINDS[kind.lower()]}", _trim(name), changed, 0.6))
-    return out
-
-
-def _study(clause: str, changed: bool) -> list[Candidate]:
-    out = []
-    for pat in (_SCHOOL_ZH, _SCHOOL_OF_ZH):
-        for m in pat.finditer(clause):
-            if school := _place(m.group(1)):
-                out.append(_fact("school", school, changed))
-            if pat is _SCHOOL_ZH and m.group(2):
-                out.append(_fact("major", _trim(m.group(2)), changed))
-    for m in _MAJOR_ZH.finditer(clause):
-        major = _trim(m.group(1) or m.group(2))
-        if major and not _NOT_MODIFIER.search(major):
-            out.append(_fact("major", major, changed))
-    for m in _STUDY_EN.finditer(clause):
-        if m.group(1):
-            out.append(_fact("major", _trim(m.group(1)).lower(), changed))
-            if m.group(2):
-                out.append(_fact("school", _trim(m.group(2)), changed))
-        else:
-            out.append(_fact("major", _trim(m.group(3)).lower(), changed))
-    for m in _SCHOOL_EN.finditer(clause):
-        out.append(_fact("school", _trim(m.group(1) or m.group(2)), changed))
-    return out
-
-
-def _job_word(text: str) -> bool:
-    return any(text.endswith(word) for word in (*_JOBS_ZH, *JOB_FIELDS_ZH))
-
-
-def _job(clause: str, changed: bool) -> list[Candidate]:
-    out = []
-    for m in _JOB_ZH.finditer(clause):
-        if not _NOT_MODIFIER.search(m.group(1)):
-            out.append(_fact("job", m.group(1), changed))
-    for m in _FIELD_ZH.finditer(clause):
-        if m.group(1) in JOB_FIELDS_ZH:
-            out.append(_fact("job", m.group(1), changed))
-    for m in _WORK_AS_ZH.finditer(clause):
-        if _job_word(m.group(2)):
-            out.append(_fact("job", m.group(2), changed))
-    for m in _STAFF_ZH.finditer(clause):
-        if m.group(2) not in ("员工", "职员", "一员"):
-            out.append(_fact("job", m.group(2), changed))
-    for m in _JOB_EN.finditer(clause):
-        job, org = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        out.append(_fact("job", _trim(job).lower(), changed))
-        if org:
-            out.append(_fact("school" if _STUDENT.search(job) else "employer", _trim(org), changed))
-    return out
-
-
 # ---- dated events ---------------------------------------------------------------------------
-_EVENT_NOUNS = (
-    "interview",
-    "meeting",
-    "appointment",
-    "flight",
-    "trip",
-    "exam",
-    "wedding",
-    "birthday",
-    "party",
-    "conference",
-    "deadline",
-    "launch",
-    "vacation",
-    "holiday",
-    "面试",
-    "会议",
-    "开会",
-    "出差",
-    "考试",
-    "婚礼",
-    "生日",
-    "聚会",
-    "航班",
-    "旅行",
-    "体检",
-    "上线",
-    "发布",
-    "截止",
-    "约会",
-    "年会",
-    "答辩",
+_EVENT_NOUNS = tuple(
+    "interview meeting appointment flight trip exam wedding birthday party conference deadline launch vacation "
+    "holiday 面试 会议 开会 出差 考试 婚礼 生日 聚会 航班 旅行 体检 上线 发布 截止 约会 年会 答辩".split()
 )
 _FUTURE = re.compile(
     r"\b(will|going to|have an?|have my|'ve got|is on|is scheduled|plan to|"
-    r"planning to|is due|due on|moved to|rescheduled)\b|要|将|会|打算|准备|计划|"
-    r"有个|有一个|安排|定在|改到|推迟到",
+    r"planning to|is due|due on|moved to|rescheduled|booked|scheduled|signed up)\b|要|将|会|打算|准备|计划|"
+    r"有个|有一个|安排|定在|改到|推迟到|约了|报名了|预约了",
     re.I,
 )
 
 
-def _event(sentence: str, when: datetime | None) -> list[Candidate]:
-    if not _FUTURE.search(sentence):
+def _event(certain: str, sentence: str, when: datetime | None) -> list[Candidate]:
+    """A dated event in what ``sentence`` says for sure (``certain``, its unhedged start)."""
+    if not _FUTURE.search(certain):
         return []
     today = (when or datetime.now(UTC)).date()
-    day = date_in(sentence, today)
+    day = date_in(certain, today)
     if day is None or day < today:
         return []
-    noun = next((n for n in _EVENT_NOUNS if n in sentence.lower()), None)
+    noun = next((n for n in _EVENT_NOUNS if n in certain.lower()), None)
     key = f"event:{noun}" if noun else f"event:{day.isoformat()}"
     expires = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
     value = f"{day.isoformat()}: {sentence.strip()}"
-    return [
-        _cand("fact", key, value, EXPLICIT, _changed(sentence, False), 0.7, expires.timestamp())
-    ]
+    return [_cand("fact", key, value, EXPLICIT, _changed(sentence, False), 0.7, expires.timestamp())]
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:
