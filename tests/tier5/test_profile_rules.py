@@ -164,3 +164,14 @@ def test_half_life_and_episode_score() -> None:
     assert abs(recency(30 * 86400, 30) - 0.5) < 1e-9
     assert weighted_score(1.0, 1.0, 1.0) == 1.0
     assert abs(weighted_score(0.4, 0.5, 0.5) - (0.2 + 0.15 + 0.1)) < 1e-9
+
+
+def test_two_changes_in_a_row_each_supersede() -> None:
+    def fact(i: int, value: str, source: str, status: str = "current") -> Fact:
+        at = datetime(2026, 1, i, tzinfo=UTC)
+        return Fact(i, Scope(), "fact", "employer", value, 0.97, 1, at, at, at, None, None, source, (i,), status)
+
+    first_change = fact(1, "蓝鲸数据", "corrected")
+    second = Candidate("fact", "employer", "青橙教育", 0.97, "corrected")
+    assert decide(second, [first_change], turn_id=9).action == "supersede"
+    assert decide(Candidate("fact", "employer", "青橙教育", 0.97), [first_change], turn_id=9).action == "conflict"

@@ -133,7 +133,7 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
             lines[hit.tier, hit.id] = text, count(text) + 1
         return lines[hit.tier, hit.id]
 
-    for _ in range(8):
+    for attempt in range(8):
         sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
                             s.leftover_rank) for s in SECTIONS]
         sections.append(Section("input", [input_hit] if text_in else [], 1.0))
@@ -147,6 +147,8 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
         if tokens <= budget:
             items = tuple(h for part in packed for h in part.items)
             return ContextPack(query, text, items, tokens, budget)
-        room -= tokens - budget  # the estimate of the parts undercounted the whole; retry tighter
+        # the estimate of the parts undercounted the whole: retry tighter, doubling the cut each time, so a
+        # pack a token or two over drops an item within a few tries rather than falling back to the input
+        room -= (tokens - budget) * 2**attempt
     text = render([Packed("input", [input_hit], 0)]) if text_in else ""
     return ContextPack(query, text, (input_hit,) if text_in else (), count(text), budget)

@@ -132,7 +132,10 @@ def decide(
         (f for f in same if f.status == "conflict" and sim(f.value, candidate.value) >= threshold),
         None,
     )
-    if candidate.confidence > current.confidence:
+    # a stated change ("我跳槽到蓝鲸数据了") replaces a value as sure as itself: two changes in a row
+    # must not stall as a conflict
+    changes = candidate.source == "corrected" and candidate.confidence >= current.confidence
+    if candidate.confidence > current.confidence or changes:
         if rival is not None:  # the value stated before as a conflict now wins: one row, not two
             conf = max(candidate.confidence, reinforced(rival.confidence, step, cap))
             return Decision("supersede", key, conf, current, promote=rival)
