@@ -182,6 +182,10 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "major": ("专业", "学什么", "major", "study", "studies"),
     "name": ("名字", "叫什么", "name", "called"),
     "preferred_name": ("叫", "称呼", "call", "called", "nickname"),
+    "work_status": ("工作", "上班", "辞职", "离职", "状态", "job", "work", "quit", "status"),
+    "relationship": ("对象", "男朋友", "女朋友", "结婚", "单身", "partner", "boyfriend", "girlfriend", "married",
+                     "single"),
+    "family": ("宝宝", "孩子", "怀孕", "家里", "baby", "kids", "children", "family"),
 }
 _LATIN_WORD = re.compile(r"[a-z]+")
 
