@@ -18,6 +18,7 @@ from typing import Any
 
 from .groupchat_score import p50
 from .metrics import percentile
+from .report import print_table
 
 SHOWN = 20  # failures kept per list; the counts keep the totals
 
@@ -202,16 +203,10 @@ def markdown(report: Mapping[str, Any]) -> str:
 def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     """The two tables in the terminal (rich)."""
     from rich.console import Console
-    from rich.table import Table
 
     console = console or Console()
     for title, (header, body) in (("groupchat", table_rows(report)), ("groupchat: R@5 by kind", kind_rows(report))):
-        table = Table(title=title)
-        for i, col in enumerate(header):
-            table.add_column(col, justify="left" if i == 0 else "right")
-        for row in body:
-            table.add_row(*row)
-        console.print(table)
+        print_table(console, title, header, body)
     console.print(f"failures: {report['failures_total']}")
 
 

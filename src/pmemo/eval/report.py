@@ -7,7 +7,7 @@ terminal, the JSON and the Markdown always show the same numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -111,7 +111,6 @@ def category_rows(
 
 def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     console = console or Console()
     for title, (header, body) in (
@@ -121,13 +120,20 @@ def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     ):
         if not body:
             continue
-        table = Table(title=title)
-        for i, col in enumerate(header):
-            table.add_column(col, justify="left" if i == 0 else "right")
-        for row in body:
-            table.add_row(*row)
-        console.print(table)
+        print_table(console, title, header, body)
     console.print(f"counts: {report['counts']}")
+
+
+def print_table(console: Any, title: str, header: Sequence[str], body: Sequence[Sequence[str]]) -> None:
+    """One rich table: the first column left, the numbers right."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for i, col in enumerate(header):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for row in body:
+        table.add_row(*row)
+    console.print(table)
 
 
 def markdown(report: Mapping[str, Any]) -> str:
