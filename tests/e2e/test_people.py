@@ -244,3 +244,13 @@ def test_forget_what_one_person_said(mem: SyncMemory) -> None:
     assert mem.profile("ni") == [] and [t.actor_id for t in mem.turns(group_id="g2")] == []
     with pytest.raises(InvalidInput, match="one of"):
         mem.forget([1], person_id="ni")
+
+
+def test_an_introduction_teaches_a_nickname_only_for_someone_known(mem: SyncMemory) -> None:
+    say(mem, "g", "zl", "赵磊", "大家好", 0)
+    say(mem, "g", "kk", "Kai", "跟新人介绍下，赵磊就是磊哥", 1)
+    say(mem, "g", "kk", "Kai", "周末就是休息。btw Alexander Ross goes by Alex", 2)
+    mem.drain()
+    assert [m.person_ids for m in mem.resolve_people("问下磊哥", group_id="g")] == [("zl",)]
+    learned = {a.alias for p in ("zl", "kk") for a in mem.person(p).aliases if a.source == "learned"}
+    assert learned == {"磊哥"}  # 休息 is nobody's name; Alexander Ross is nobody pmemo knows

@@ -472,18 +472,20 @@ def _has(text: str, value: str) -> bool:
 
 async def _leaks(replay: _Replay, s: Scenario) -> dict[str, Any]:
     """Each probe through ``search`` (top 20) and ``context`` in its group: a forbidden message
-    counts as leaked when it is behind a hit or item, or its text is in the context verbatim."""
+    counts as leaked when it is behind a hit or item, or its text is in the context verbatim (and
+    was not also said, word for word, in the probe's own group)."""
     # asked when the questions are (after the last message): everything said is in the store by then
     at = max((q.at for q in s.questions), key=datetime.fromisoformat, default=s.messages[-1].timestamp)
     returned, failures, counts = [], [], {"search": 0, "context": 0}
     for probe in s.leak_probes:
+        own = {m.content for m in s.messages if m.group_id == probe.group_id}
         hits = await replay.mem.search(probe.query, group_id=probe.group_id, limit=LEAK_LIMIT, at=at)
         ctx = await replay.mem.context(probe.query, group_id=probe.group_id, asker=leak_asker(probe, s), at=at)
         by_search = {i for h in hits for i in replay.idx(h)} & set(probe.forbidden)
         by_context = {i for h in ctx.items for i in replay.idx(h)}
-        by_context = (by_context | {i for i in probe.forbidden if s.messages[i].content in ctx.text}) & set(
-            probe.forbidden
-        )
+        # quoted: a forbidden text in the context, unless the same words were also said in this chat
+        quoted = {i for i in probe.forbidden if s.messages[i].content in ctx.text and s.messages[i].content not in own}
+        by_context = (by_context | quoted) & set(probe.forbidden)
         counts["search"] += len(by_search)
         counts["context"] += len(by_context)
         returned.append(sorted(by_search | by_context))

@@ -259,6 +259,8 @@ _ZH_PATTERNS = (
     (rf"(?:{_ZH_GROUP}|我们){_ZH_ADVERBS}叫(?:她|他)(?:做)?{_ZH_ALIAS}", "other"),
     (rf"(?:她|他)的?{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
     (rf"(?P<target>[{_HAN}]+)的{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
+    # an introduction: "跟新人介绍下，赵磊就是磊哥" (the name must be someone pmemo knows)
+    (rf"(?P<target>[{_HAN}]{{2,4}})就是{_ZH_ALIAS}", "other"),
 )
 _EN_PATTERNS = (
     (rf"\b(?i:call) me {_EN_ALIAS}", "speaker"),
@@ -269,6 +271,7 @@ _EN_PATTERNS = (
     (rf"(?P<target>{_EN_NAME}),? (?i:who|whom) {_EN_GROUP} (?i:calls?) {_EN_ALIAS}", "other"),
     (rf"(?P<target>{_EN_NAME}) ?[(（] ?(?i:aka|a\.k\.a\.?) {_EN_ALIAS}", "other"),
     (rf"(?P<target>{_EN_NAME}), (?i:aka|a\.k\.a\.?) {_EN_ALIAS}", "other"),
+    (rf"(?P<target>{_EN_NAME}) (?i:goes by) {_EN_ALIAS}", "other"),
 )
 # (pattern, about, english): English patterns want a capitalised nickname or a handle
 _PATTERNS: tuple[tuple[re.Pattern[str], str, bool], ...] = tuple(

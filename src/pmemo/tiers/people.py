@@ -106,8 +106,8 @@ def _other(learned: Any, found: list[Match], speaker: str | None, metadata: dict
     start = learned.span[0]
     candidates = [m for m in found if not m.ambiguous and m.person_ids[0] != speaker
                   and not (m.start <= start < m.end)]
-    if learned.target is not None:
-        candidates = [m for m in candidates if m.alias == learned.target] or candidates
+    if learned.target is not None:  # the sentence names them: that name, or nobody
+        candidates = [m for m in candidates if m.alias == learned.target or learned.target.endswith(m.alias)]
         before = [m for m in candidates if m.start < start]
         candidates = before[-1:] or candidates
     people = list(dict.fromkeys(m.person_ids[0] for m in candidates))
