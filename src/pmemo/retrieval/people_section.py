@@ -31,8 +31,9 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, a
     ids = list(roles)[: settings.people_in_context]
     if not ids:
         return {"people": [], "agenda": []}
-    found = store.get_people(owner.tenant_id, ids)
     here = {m.person.id: m for m in store.members(owner, ids)}
+    found = {p: m.person for p, m in here.items()}  # people are read once: members first, then the rest
+    found.update(store.get_people(owner.tenant_id, [p for p in ids if p not in found]))
     owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
                               and owner.group_id else [])
     hits: list[Hit] = []

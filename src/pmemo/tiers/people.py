@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models import Fact, Person, Scope, Turn, epoch_of
-from ..people.aliases import generated_aliases, learned_aliases, mentions
+from ..people.aliases import Learned, generated_aliases, learned_aliases, mentions
 from ..people.resolve import AliasEntry, AliasIndex, Match
 from ..stores.base import FullStore, NewAlias, PeopleStore
 from .profile import newest_of_each
@@ -100,7 +100,7 @@ class People:
         return self.store.get_people(tenant, [person_id]).get(person_id)
 
 
-def _other(learned: Any, found: list[Match], speaker: str | None, metadata: dict[str, Any]) -> str | None:
+def _other(learned: Learned, found: list[Match], speaker: str | None, metadata: dict[str, Any]) -> str | None:
     """Whom "大家都叫她霓霓" is about: the person the sentence names (its ``target``), else
     the one other person the message names, else the one the platform says it replies to."""
     start = learned.span[0]
@@ -108,6 +108,8 @@ def _other(learned: Any, found: list[Match], speaker: str | None, metadata: dict
                   and not (m.start <= start < m.end)]
     if learned.target is not None:  # the sentence names them: that name, or nobody
         candidates = [m for m in candidates if m.alias == learned.target or learned.target.endswith(m.alias)]
+        if not candidates:
+            return None
         before = [m for m in candidates if m.start < start]
         candidates = before[-1:] or candidates
     people = list(dict.fromkeys(m.person_ids[0] for m in candidates))
@@ -115,7 +117,6 @@ def _other(learned: Any, found: list[Match], speaker: str | None, metadata: dict
         return people[0]
     reply = metadata.get("reply_to_person")
     return reply if not people and isinstance(reply, str) else None
-
 
 
 def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: str | None, history: bool,
