@@ -7,6 +7,7 @@ stale with one key read.
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 from collections import defaultdict
@@ -23,6 +24,11 @@ from .codec import utc
 
 _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
             " WHERE tenant=? AND agent=? AND owner=?")
+
+
+def _as_seen_in(person: Person, owner: str) -> Person:
+    kept = tuple(a for a in person.aliases if a.source not in ("learned", "mention") or a.learned_in == owner)
+    return dataclasses.replace(person, aliases=kept) if len(kept) != len(person.aliases) else person
 
 
 def _mostly_han(text: str) -> bool:
@@ -194,13 +200,15 @@ class PeopleRows:
 
     def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
         """The members of the scope's owner (a group or private chat), latest speaker first, then
-        those who never spoke; ``people``: only those."""
+        those who never spoke; ``people``: only those. A nickname learned in another group is
+        what was said there: it is not among a member's aliases here."""
         sql, args = _MEMBERS, [scope.tenant_id, scope.agent_id, scope.owner]
         if people is not None:
             sql, args = sql + f" AND person IN ({','.join('?' * len(people))})", [*args, *people]
         # who spoke latest first; members who never spoke (registered in the group) last
         rows = self._read.execute(sql + " ORDER BY messages = 0, last_seen DESC, person", args).fetchall()
-        found = self.get_people(scope.tenant_id, [r[0] for r in rows])
+        found = {p: _as_seen_in(person, scope.owner)
+                 for p, person in self.get_people(scope.tenant_id, [r[0] for r in rows]).items()}
         return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:
