@@ -79,7 +79,8 @@ async def test_mcp_reads_keep_groups_apart(memory: Any, seed: int) -> None:
         await memory.drain()
         for group in GROUPS:
             where = {"group_id": group}
-            assert not leaked(data(await client.call_tool("recall", {"query": EVERYTHING, "limit": 50, **where})), group)
+            hits = data(await client.call_tool("recall", {"query": EVERYTHING, "limit": 50, **where}))
+            assert not leaked(hits, group), hits
             assert not leaked(data(await client.call_tool("people", where)), group)
             for who in range(len(NAMES)):
                 pack = data(await client.call_tool("get_context", {"query": EVERYTHING, "asker": f"p{who}", **where}))
