@@ -25,7 +25,6 @@ rewritten in the first person by ``attribution``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from ..text.future import date_in
@@ -38,16 +37,15 @@ from .extract_life import (
     PARTNER_PREGNANT,
     PET_KINDS,
     STRONG,
-    job_title,
     life_facts,
     trim,
 )
 from .extract_life import candidate as _cand
+from .speaker import FIRST_PERSON, OTHER, QUESTION, SENTENCE, as_said, joined, sentences, unfilled
 
 __all__ = ["CORRECTED", "EXPLICIT", "JOB_FIELDS_ZH", "PARTNER_PREGNANT", "PET_KINDS", "STRONG", "clause_spans",
            "extract", "is_hedged", "is_question", "question_start", "sentence_spans", "certain_end"]  # fmt: skip
 
-_SENT = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 # 但是/不过/可是 join two clauses, but not after a pronoun: "我可是海鲜过敏的" is emphasis
 _CLAUSE = re.compile(r"[，,;；]|\bbut\b|(?<![我你他她])(?:但是|不过|可是)")
 _HEDGE_EN = re.compile(
@@ -64,7 +62,6 @@ _WISH = re.compile(
     r"|\b(?i:wish|hope to|hoping to|want to|wanna|would love|'d love|someday|one day|dream(?:ing)? of|"
     r"thinking (?:of|about)|considering|plan(?:ning)? to|gonna|going to|will|'ll|used to|formerly|back then)\b"
 )
-_QUESTION = re.compile(r"[?？]|吗[。！!]?$|呢[。！!]?$|是不是|有没有")
 _CHANGE_EN = re.compile(
     r"\b(anymore|any more|no longer|now|actually|these days|nowadays|instead|"
     r"changed my mind|moved to|rescheduled|switched)\b",
@@ -240,7 +237,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     >>> sentence_spans("我喜欢猫。你呢？")
     [(0, 5), (5, 8)]
     """
-    return [m.span() for m in _SENT.finditer(text)]
+    return [m.span() for m in SENTENCE.finditer(text)]
 
 
 def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -298,7 +295,7 @@ def extract(text: str, when: datetime | None) -> list[Candidate]:
     """Candidate facts stated plainly in ``text`` (said at ``when``, for relative dates)."""
     out: list[Candidate] = []
     mine = True  # whether the speaker is the subject a clause without one goes on with
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         asked = question_start(sentence, 0, len(sentence))
         sentence = sentence if asked is None else sentence[:asked].rstrip(" ,，")
         if not sentence:
@@ -307,16 +304,16 @@ def extract(text: str, when: datetime | None) -> list[Candidate]:
         # "I'm at Meridian Bank these days" states where someone works, it does not announce a change
         moved = changed and _changed(_LASTING.sub("", sentence), False)
         cut = certain_end(sentence, 0, len(sentence))
-        if cut is not None and mine and not _OTHER.match(_unfilled(sentence)):
+        if cut is not None and mine and not OTHER.match(unfilled(sentence)):
             out.extend(_event(sentence[:cut], sentence, when))
-        for clause in _joined(_CLAUSE.split(sentence)):
-            said, after = _as_said(clause, mine)
+        for clause in joined(_CLAUSE.split(sentence)):
+            said, after = as_said(clause, mine)
             facts = []
             if said is not None and not _hedged(said) and not _WISH.search(said):
                 facts = _clause_facts(said, changed) + life_facts(said, text, moved)
             out.extend(facts)
             # after a topic ("南京大学毕业的，计算机专业"), the speaker goes on if it was theirs
-            mine = after if after is not None else bool(facts) or bool(_FIRST_ANY.search(said or ""))
+            mine = after if after is not None else bool(facts) or bool(FIRST_PERSON.search(said or ""))
     return _dedupe(out)
 
 
@@ -336,7 +333,7 @@ def question_start(text: str, start: int, end: int) -> int | None:
     >>> text[: question_start(text, 0, len(text))]
     '我喜欢猫，'
     """
-    if not _QUESTION.search(text[start:end].strip()):
+    if not QUESTION.search(text[start:end].strip()):
         return None
     spans = clause_spans(text, start, end)
     return next((a for a, b in spans if _ASKS.search(text[a:b])), spans[-1][0] if spans else start)
@@ -344,7 +341,7 @@ def question_start(text: str, start: int, end: int) -> int | None:
 
 def is_question(sentence: str) -> bool:
     """A question states nothing: "你喜欢喝茶吗？", "Do you like tea?", "你是不是在字节上班"."""
-    return bool(_QUESTION.search(sentence.strip()))
+    return bool(QUESTION.search(sentence.strip()))
 
 
 def is_hedged(text: str) -> bool:
@@ -360,157 +357,6 @@ def _changed(text: str, negative: bool) -> bool:
     if _CHANGE_EN.search(text) or _CHANGE_ZH.search(text):
         return True
     return negative and bool(re.search(r"了[。！!]?$", text))  # 我不喜欢咖啡了: a change
-
-
-# ---- whose clause: the speaker's (said or left out), or someone else's ---------------------
-_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d"
-_FILLER = re.compile(
-    r"^(?:(?:哈{2,}|嘿嘿|嗯+|哦+|噢|诶|欸|对了|话说|另外|顺便说一下|顺便|提前说一声|提前说下|私下跟你说|跟你说|说真的|说实话|"
-    r"讲真|老实说|提醒一下|私下说|谁懂啊?|(?i:btw|lol|haha+|oh|ok|okay|so|well|yeah|yep|anyway|also|and|hey|"
-    r"just so you know|fyi|just between us|between you and me|between us|"
-    rf"for the record|heads up|honestly|tbh|psa))(?:[\s,，!！~～:：]+|$)|[{_EMOJI}\s]+)+"
-)
-_END_FILLER = re.compile(
-    rf"(?:[\s,，]*(?:(?i:lol|lmao|haha+|hehe|tbh|btw|fyi|imo|xd)\b|哈{{2,}}|嘿嘿|h{{3,}}|呵呵|:\)|:D)|[\s~～{_EMOJI}]+)+$"
-)
-_RELATIONS_ZH = (
-    "朋友|好友|同学|同事|室友|舍友|闺蜜|老婆|老公|媳妇|女朋友|男朋友|女友|男友|对象|妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|爸妈|"
-    "父母|家人|妈|爸|儿子|女儿|孩子|老板|领导|邻居|表哥|表姐|表妹|表弟"
-)
-_RELATIONS_EN = (
-    "best friend|friend|roommate|colleague|coworker|sister|brother|wife|husband|girlfriend|boyfriend|partner|mom|"
-    "mum|dad|mother|father|parents|boss|son|daughter|kids?|neighbou?r|cousin|family"
-)
-_OTHER = re.compile(
-    rf"^(?:你|您|他|她|它|TA|大家|谁|有人|别人|人家|(?:我的?)?(?:{_RELATIONS_ZH})"
-    rf"|(?i:(?:you|he|she|they|his|her|their|someone|everyone|nobody|who)\b|my (?:{_RELATIONS_EN})s?\b))"
-)
-_SELF_ZH = r"本人|鄙人|在下|俺|咱(?!们)"  # what people call themselves instead of 我
-_SELF = re.compile(rf"^(?:我|{_SELF_ZH}|(?-i:I)\b|(?i:my|me|myself|we|our)\b)")
-_FIRST_ANY = re.compile(r"我|本人|\b(?-i:I)\b|\b(?i:my|me|our)\b")
-_TIME_ZH = (
-    r"(?:目前|现在|现(?=就职|任职|居)|如今|最近|刚刚|刚|已经|一直|终于|总算|其实|本来|平时|上个?月|这个月|去年|前年|今年|年初|年底|"
-    r"前段时间|前阵子|上周|上礼拜|[0-9一二三四五六七八九十两几半]+个?(?:年|月)(?:前|了)?)"
-)
-_PREDICATE_ZH = re.compile(
-    rf"^((?:{_TIME_ZH}[，,\s]*)*)(?=在|住|从|对|不|从来|从不|是|做|干|当|搞|搬|跳槽|跳到|跳去|离职|辞职|离开|换|入职|"
-    r"加入|就职|任职|供职|定居|常驻|坐标|base(?=在|[\u4e00-\u9fff])|养|有|吃|喝|学|读|念|主修|最喜欢|最爱|喜欢|爱|讨厌|受不了|迷上|爱上|超|"
-    r"特别|也|还|移居)"
-)
-_PREDICATE_EN = re.compile(
-    r"^((?:(?:just|recently|finally|currently|still|also|now|really|totally|actually|officially|literally|basically"
-    r"|always|never|already|mostly|honestly)\s+)*)([A-Za-z]+(?:-[a-z]+)?|can't|don't)\b",
-    re.I,
-)
-_IM_WORDS = frozenset(
-    "allergic based employed obsessed into vegetarian vegan pescatarian not big huge massive married engaged working "
-    "living studying majoring doing pursuing finishing moving cutting avoiding loving expecting".split()
-)
-_MY_WORDS = frozenset("fave fav favorite favourite new".split())
-_I_WORDS = frozenset(
-    "work live moved relocated left quit joined started got love hate enjoy adore prefer gave stopped packed settled "
-    "study switched dislike can't don't have adopted graduated".split()
-)
-_LABEL_ZH = re.compile(r"^(?:我(?:是|就是)?)?(?:一[名个枚位只]|个)?(.+?)(?:一枚|一名|本人|在此)$")
-_HERE_EN = re.compile(r"^(?:an? )?(.{2,40}?)\s+here$", re.I)
-# a clause that finishes the one before: its name ("养了只柯基，叫豆豆"), or why ("不能碰芒果，过敏")
-_CONTINUES = re.compile(
-    r"^(?:一(?:碰|吃|喝|闻|接触)就|会|要|就|都|也)?过敏(?:的|了|啦)?$|^(?i:(?:I'm |I am )?allergic)$"
-    r"|^(?:它|他|她)?(?:的名字|名字)?(?:叫做|名叫|叫)(?!我)"
-    r"|^(?i:(?:his|her|its) name(?:'s| is)|(?:he|she|it)(?:'s| is) (?:called|named)|called|named)\b"
-    r"|^(?-i:[A-Z][\w'-]*)$"
-)
-_SELF_QUESTION = re.compile(
-    r"^(?:(?i:and |so )?(?i:my) ([\w' -]{2,30})|(我的|我最喜欢的|我最爱的)([\u4e00-\u9fff]{1,6}))[?？]$"
-)
-
-
-def _sentences(text: str) -> Iterator[str]:
-    """The sentences of ``text``; "my job? data engineer" (a question asked to answer it)
-    comes back as one statement: "my job is data engineer"."""
-    parts = [s.strip() for s in _SENT.findall(text)]
-    i = 0
-    while i < len(parts):
-        asked = _SELF_QUESTION.match(parts[i])
-        if asked and i + 1 < len(parts) and not _QUESTION.search(parts[i + 1]):
-            yield (
-                f"my {asked.group(1)} is {parts[i + 1]}"
-                if asked.group(1)
-                else asked.group(2) + asked.group(3) + "是" + parts[i + 1]
-            )
-            i += 2
-            continue
-        if parts[i]:
-            yield parts[i]
-        i += 1
-
-
-def _unfilled(clause: str) -> str:
-    """The clause without chat fillers around it: "lol", "哈哈哈", "btw", emoji."""
-    return _END_FILLER.sub("", _FILLER.sub("", clause.strip())).strip()
-
-
-def _joined(clauses: list[str]) -> list[str]:
-    """A clause that only names what the one before spoke of ("养了只柯基，叫豆豆", "meet my
-    rabbit, Clover") or says why ("我不能碰芒果，过敏") is part of it."""
-    out: list[str] = []
-    for clause in clauses:
-        clause = _unfilled(clause)
-        if not clause:
-            continue
-        if out and _CONTINUES.match(clause):
-            out[-1] += ("，" if re.search(r"[\u4e00-\u9fff]", clause[:1]) else ", ") + clause
-        else:
-            out.append(clause)
-    return out
-
-
-def _as_said(clause: str, mine: bool) -> tuple[str | None, bool | None]:
-    """The clause as the speaker says it of themselves, its subject written out (None: it is
-    someone else's), and whether the speaker is the subject a next clause without one goes
-    on with (None: a topic came first, and whose it was decides)."""
-    if _OTHER.match(clause) and not PARTNER_PREGNANT.match(clause):
-        return None, False
-    if _SELF.match(clause):
-        return _labelled(re.sub(rf"^(?:{_SELF_ZH})", "我", clause)), True
-    if not mine:
-        return None, False
-    said = _with_subject(clause)
-    return (said, True) if said is not None else (_labelled(clause), None)
-
-
-def _with_subject(clause: str) -> str | None:
-    """A clause without a subject with the speaker's written in ("在字节搬砖" → "我在字节搬砖",
-    "allergic to cats" → "I'm allergic to cats"); None for one that has a subject or a topic."""
-    if zh := _PREDICATE_ZH.match(clause):
-        return clause[: zh.end(1)] + "我" + clause[zh.end(1) :]
-    here = _HERE_EN.match(clause)
-    if here:  # "teacher here", "vegetarian here", "severe nut allergy here"
-        what = here.group(1)
-        if what.lower().endswith("allergy"):
-            return f"I have a {what}"
-        return f"I'm a {what}" if job_title(what) else f"I'm {what}"
-    en = _PREDICATE_EN.match(clause)
-    if en is None:
-        return None
-    word = en.group(2).lower()
-    if word == "been":
-        subject = "I've "
-    elif word in _IM_WORDS:
-        subject = "I'm "
-    elif word in _MY_WORDS:
-        subject = "my "
-    elif word in _I_WORDS:
-        subject = "I "
-    else:
-        return None
-    return subject + clause[:1].lower() + clause[1:]
-
-
-def _labelled(clause: str) -> str:
-    """ "程序员一枚", "华为员工一枚": a label someone gives themselves, as "我是…"."""
-    label = _LABEL_ZH.match(clause)
-    return f"我是{label.group(1)}" if label else clause
 
 
 def _clause_facts(clause: str, changed: bool) -> list[Candidate]:
@@ -584,7 +430,7 @@ def _opinions(clause: str) -> list[Candidate]:
     for m in _LIKE_ZH.finditer(clause):
         out += _opinion(m.group(1), m.group(2), clause, english=False)
     for m in (*_TOPIC_ZH.finditer(clause), *_TOPIC_BARE_ZH.finditer(clause)):
-        if not _NOT_TOPIC.match(m.group(1)) and not _OTHER.match(m.group(1)):
+        if not _NOT_TOPIC.match(m.group(1)) and not OTHER.match(m.group(1)):
             out += _opinion(m.group(2), m.group(1), clause, english=False)
     for m in _INTEREST_ZH.finditer(clause):
         negative = m.group(2).startswith(("不", "没", "无"))
