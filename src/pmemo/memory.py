@@ -20,7 +20,7 @@ import contextlib
 import functools
 import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
-from .retrieval.people_section import context_people
+from .retrieval.people_section import agenda_window, context_people
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import Retriever
 from .retrieval.vector_index import Indexes
@@ -193,8 +193,8 @@ class Memory:
         asked = validate.timestamp(at, "at")
         found = await self._retriever.retrieve(validate.query(query), where, session_id, limit, asked.date())
         await self._recalled(found.hits)
-        known = await asyncio.to_thread(context_people, self._store, self._people, where, query, None, [],
-                                        asked.date(), self.settings)
+        known = await asyncio.to_thread(context_people, self._store, self._people, where, query, found.named,
+                                        None, [], asked.date(), self.settings, False)
         hits = hitlib.merge(found.turn_hits, found.derived, known["people"])[:limit]
         if any(h.kind in ("summary", "key") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
@@ -583,11 +583,9 @@ class Memory:
         if at is None:
             return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner],
                                            people)
-        day = validate.timestamp(at, "at").date()
-        s = self.settings
+        near = agenda_window(validate.timestamp(at, "at").date(), self.settings)
         return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner], people,
-                                       day - timedelta(days=s.agenda_after_days),
-                                       day + timedelta(days=s.agenda_ahead_days), "open")
+                                       *near, "open")
 
     # ---- records with access control ------------------------------------------------------
     async def add_record(self, content: str, *, user_id: str, tenant_id: str = "default",

@@ -17,17 +17,26 @@ from ..tiers.people import People, profile_view
 from .people_hits import agenda_hits, person_hits
 
 
-def context_people(store: FullStore, people: People, scope: Scope, query: str, asker: str | None,
-                   recent: Sequence[str], today: date, settings: Settings) -> dict[str, list[Hit]]:
-    """The people and agenda sections of a context: the asker, then the people the query and
-    the recent messages name (any of their names), each with what was learned about them in
-    this group or chat; and their open plans near ``today``."""
+def agenda_window(day: date, settings: Settings) -> tuple[date, date]:
+    """The days whose plans are near ``day``: from ``agenda_after_days`` before it (a plan stays
+    that long after its date) to ``agenda_ahead_days`` after it (and comes that early)."""
+    return day - timedelta(days=settings.agenda_after_days), day + timedelta(days=settings.agenda_ahead_days)
+
+
+def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
+                   asker: str | None, recent: Sequence[str], today: date, settings: Settings,
+                   with_agenda: bool = True) -> dict[str, list[Hit]]:
+    """The people and agenda sections of a context: the asker, then the people the query names
+    (``named``, as the retrieval resolved them) and those the recent messages name (any of their
+    names), each with what was learned about them in this group or chat; and, ``with_agenda``,
+    their open plans near ``today``."""
     owner = scope.owner_scope()
     roles: dict[str, str] = {asker: "asker"} if asker else {}
-    for role, texts in (("named", [query]), ("recent", recent)):
-        for text in texts:
-            for person in people.named(text, owner):
-                roles.setdefault(person, role)
+    for person in named:
+        roles.setdefault(person, "named")
+    for text in recent:
+        for person in people.named(text, owner):
+            roles.setdefault(person, "recent")
     ids = list(roles)[: settings.people_in_context]
     if not ids:
         return {"people": [], "agenda": []}
@@ -42,9 +51,10 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, a
                              settings.private_facts_in_groups)
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
                                 settings.facts_per_person, owner.owner))
+    if not with_agenda:
+        return {"people": hits, "agenda": []}
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
-                         today - timedelta(days=settings.agenda_after_days),
-                         today + timedelta(days=settings.agenda_ahead_days), "open")
+                         *agenda_window(today, settings), "open")
     names = {p: found[p].name or p for p in found}
     said = store.get_turns([i.turn_id for i in items if i.turn_id is not None])
     return {"people": hits, "agenda": agenda_hits(items, names, today, said)}

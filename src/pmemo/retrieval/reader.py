@@ -56,7 +56,8 @@ class ContextReader:
         latest = store.summaries(owner, session_id, LATEST_SUMMARIES)
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
         tiers.update(self._owner_tiers(query, owner, found.qvec))
-        tiers.update(context_people(store, self.people, owner, query, asker, recent, asked.date(), self.settings))
+        tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
+                                    self.settings))
         pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count)
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]

@@ -51,6 +51,7 @@ class Retrieved:
     hits: list[int]  # recalled clusters whose hit a job will count (a read writes nothing itself)
     qvec: np.ndarray | None = None  # the query's embedding, for the other tiers of a context
     keys: list[KeyLine] = dataclasses.field(default_factory=list)  # the key lines read, without sources
+    named: tuple[str, ...] = ()  # the people the query names (person ids, first named first)
 
 
 @dataclass(frozen=True)
@@ -85,14 +86,14 @@ class Retriever:
              depth: int, asked: date | None = None) -> Retrieved:
         """``retrieve`` in the caller's thread (a reader that is off the loop already)."""
         found = self.people.resolve(query, scope) if self.people is not None else []
-        speakers = frozenset(m.person_ids[0] for m in found if not m.ambiguous)
+        named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
         # who is asked about is the speaker signal's; the words left say what about
         qvec = self.embed.query(without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
                                                  self.store.actors(scope)))
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
-            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, speakers)
+            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, named)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
@@ -115,18 +116,19 @@ class Retriever:
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
-              depth: int, asked: date | None, speakers: frozenset[str] = frozenset()) -> Retrieved:
+              depth: int, asked: date | None, named: tuple[str, ...] = ()) -> Retrieved:
         scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, speakers)
+                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named))
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
         keys = self.store.keys(scope, sources=False)
-        return Retrieved(turn_hits, self._derived_hits(query, m, keys), sorted(recalled & top), m.qvec, keys)
+        return Retrieved(turn_hits, self._derived_hits(query, m, keys), sorted(recalled & top), m.qvec, keys,
+                         named)
 
     def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine]) -> list[Hit]:
         key_vecs = self.embed.passages([k.text for k in keys]) if keys else None
