@@ -20,16 +20,16 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import ahocorasick
 
 from ..errors import InvalidInput
-from ..models import ALIAS_SOURCES, ALIAS_STRENGTH
+from ..models import ALIAS_SOURCES, ALIAS_STRENGTH, Scope
 from ..text.segment import STOPWORDS, _cut
 from .aliases import is_han
 
-__all__ = ["AliasEntry", "AliasIndex", "Match", "STRENGTH"]
+__all__ = ["AliasEntry", "AliasIndex", "Match", "Resolver", "STRENGTH"]
 
 STRENGTH = ALIAS_STRENGTH  # which source wins when one person has an alias from several
 
@@ -98,6 +98,12 @@ class Match:
     @property
     def ambiguous(self) -> bool:
         return len(self.person_ids) > 1
+
+
+class Resolver(Protocol):
+    """What finds the people a text names within a scope (``tiers.people.People``)."""
+
+    def resolve(self, text: str, scope: Scope) -> list[Match]: ...
 
 
 @dataclass(frozen=True)

@@ -8,22 +8,14 @@ Runs in the background job of a batch, on the statements ``attribution`` cut out
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta
-from typing import Protocol
+from datetime import timedelta
 
-from ..models import AgendaItem, Scope, Turn
+from ..models import AgendaItem, Turn
+from ..stores.base import AgendaStore
 from .agenda_rules import Plan, outcome, plans, same_event
 from .attribution import Attributed
 
 OUTCOME_REACH = timedelta(days=30)  # an outcome closes plans dated up to this long before it
-
-
-class AgendaStore(Protocol):
-    def add_agenda(self, scope: Scope, person: str | None, day: date, what: str, text: str,
-                   turn_id: int | None) -> AgendaItem | None: ...
-    def agenda(self, tenant: str, agent: str, owners: list[str] | None = None, people: list[str] | None = None,
-               start: date | None = None, end: date | None = None, status: str | None = None) -> list[AgendaItem]: ...
-    def close_agenda(self, ids: list[int], outcome_turn: int, outcome: str) -> None: ...
 
 
 def note(store: AgendaStore, turn: Turn, parts: Sequence[Attributed]) -> list[AgendaItem]:

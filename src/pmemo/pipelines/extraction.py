@@ -14,13 +14,12 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Protocol
 
 from ..config import Settings
 from ..errors import Conflict, LLMError
 from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
-from ..people.resolve import Match
+from ..people.resolve import Resolver
 from ..stores.base import ProfileStoreProtocol
 from ..tiers.profile import Candidate, decide
 from .attribution import Attributed, Mention, by_subject
@@ -30,10 +29,6 @@ from .profile_prompts import FactOut, FactsOut, batch_facts_prompt
 log = logging.getLogger("pmemo")
 RETRIES = 3
 LLM_BATCH = 20  # messages per extraction call
-
-
-class Resolver(Protocol):
-    def resolve(self, text: str, scope: Scope) -> list[Match]: ...
 
 
 def _from_llm(out: FactOut) -> Candidate | None:

@@ -22,13 +22,13 @@ import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from ..config import Settings
 from ..models import Hit, KeyLine, Scope, Summary, Turn
-from ..people.resolve import Match
+from ..people.resolve import Resolver
 from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
@@ -38,10 +38,6 @@ from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
-
-
-class Named(Protocol):
-    def resolve(self, text: str, scope: Scope) -> list[Match]: ...  # the people a text names
 
 
 @dataclass(frozen=True)
@@ -64,7 +60,7 @@ class _Meaning:
 
 class Retriever:
     def __init__(self, store: Store, embed: CachedEmbedder, indexes: Indexes,
-                 settings: Settings, same_topic: float = 0.9, people: Named | None = None) -> None:
+                 settings: Settings, same_topic: float = 0.9, people: Resolver | None = None) -> None:
         self.store = store
         self.people = people
         self.embed = embed

@@ -264,6 +264,11 @@ class PeopleStore(Protocol):
     def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]: ...
     def person_owners(self, tenant: str, person: str) -> list[str]: ...
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]: ...
+
+
+class AgendaStore(Protocol):
+    """Dated plans of people, with the turn that said them and the one that reported the outcome."""
+
     def add_agenda(self, scope: Scope, person: str | None, day: date, what: str, text: str,
                    turn_id: int | None) -> AgendaItem | None: ...
     def agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
@@ -276,5 +281,5 @@ class PeopleStore(Protocol):
                     history: bool = False) -> list[Fact]: ...
 
 
-class FullStore(Store, ProfileStoreProtocol, PeopleStore, Protocol):
+class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included."""
