@@ -187,10 +187,10 @@ STATED: dict[str, dict[str, list[tuple[str, Facts]]]] = {
         "zh": [
             ("我不吃猪肉的", {("diet:猪肉", "does not eat")}),
             ("我从来不吃辣", {("diet:辣", "does not eat")}),
-            ("吃全素三年了", {("diet", "素食")}),
+            ("吃全素三年了", {("diet", "吃全素")}),
             ("牛肉我是不吃的", {("diet:牛肉", "does not eat")}),
             ("我不能吃辣", {("diet:辣", "does not eat")}),
-            ("我最近在吃素", {("diet", "素食")}),
+            ("我最近在吃素", {("diet", "吃素")}),
             ("羊肉我一口都不吃", {("diet:羊肉", "does not eat")}),
         ],
         "en": [
@@ -463,7 +463,7 @@ SECOND = [  # (kind, language, message, the facts it states)
     ("allergy", "en", "I'm allergic to penicillin", {("allergy:penicillin", "allergic")}),
     ("allergy", "en", "got a really bad nut allergy", {("allergy:nut", "allergic")}),
     ("diet", "zh", "我不吃牛肉的哈", {("diet:牛肉", "does not eat")}),
-    ("diet", "zh", "我吃素的，别给我点肉", {("diet", "素食")}),
+    ("diet", "zh", "我吃素的，别给我点肉", {("diet", "吃素")}),
     ("diet", "en", "I don't eat pork btw", {("diet:pork", "does not eat")}),
     ("diet", "en", "vegan for 3 years now", {("diet", "vegan")}),
     ("opinion", "zh", "我贼喜欢打羽毛球", {("opinion:打羽毛球", "likes")}),

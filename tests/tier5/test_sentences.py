@@ -28,6 +28,8 @@ from pmemo.retrieval.sentences import fact_sentence, plan_sentence
         ("Neko", "habit", "diet:pork", "does not eat", "Neko doesn't eat pork"),
         ("Neko", "habit", "diet:beer", "does not drink", "Neko doesn't drink beer"),
         ("霓霓", "preference", "diet", "素食", "霓霓吃素"),
+        ("霓霓", "preference", "diet", "吃全素", "霓霓吃全素"),
+        ("霓霓", "preference", "diet", "纯素", "霓霓吃纯素"),
         ("Neko", "preference", "diet", "vegetarian", "Neko is vegetarian"),
         ("Louis", "profile", "name", "Louis Chen", "Louis's name is Louis Chen"),
         ("路易", "profile", "name", "路易", "路易的名字是路易"),

@@ -182,7 +182,7 @@ _DIET_EN = re.compile(
     r" (vegetarian|vegan|pescatarian|halal|kosher|teetotal|plant-based)\b",
     re.I,
 )
-_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始)?(?:吃素|吃全素|吃斋|素食者|素食主义者|纯素)")
+_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始)?(吃素|吃全素|吃斋|素食|纯素)(?:主义)?者?")
 # a diet someone keeps, named as they name it: 戒糖, 戒碳水 (not a habit that is no food: 戒烟)
 _QUIT_ZH = re.compile(
     rf"我{_ADV_ZH}(?:在|开始|正在)?戒(?:了|掉)?(?!烟|网|赌|手机|游戏|熬夜|拖延|了|掉)([\u4e00-\u9fff]{{1,3}}?)"
@@ -399,8 +399,8 @@ def _diet(clause: str, changed: bool) -> list[Candidate]:
     out = []
     for m in _DIET_EN.finditer(clause):
         out.append(_cand("preference", "diet", m.group(1).lower(), EXPLICIT, changed, 0.7))
-    if _DIET_ZH.search(clause):
-        out.append(_cand("preference", "diet", "素食", EXPLICIT, changed, 0.7))
+    for m in _DIET_ZH.finditer(clause):  # in the words said: 吃素, 纯素, 素食(者)
+        out.append(_cand("preference", "diet", m.group(1), EXPLICIT, changed, 0.7))
     for m in _QUIT_ZH.finditer(clause):
         out.append(_cand("preference", "diet", f"戒{m.group(1)}", EXPLICIT, changed, 0.7))
     for m in _ON_DIET_EN.finditer(clause):

@@ -83,8 +83,12 @@ def _diet(name: str, obj: str, value: str, zh: bool) -> str | None:
             return f"{name}不{'吃' if low.endswith('eat') else '喝'}{obj}"
         return f"{name} doesn't {low.rsplit(' ', 1)[1]} {obj}"
     if zh:
-        return f"{name}吃素" if value in ("素食", "吃素", "vegetarian") else f"{name}的饮食习惯：{value}"
+        said = value if value.startswith("吃") else _EATS_ZH.get(low)
+        return f"{name}{said}" if said else f"{name}的饮食习惯：{value}"
     return f"{name} {_DIET_EN.get(low, f'is {value}')}"
+
+
+_EATS_ZH = {"素食": "吃素", "vegetarian": "吃素", "纯素": "吃纯素", "vegan": "吃纯素"}
 
 
 def _pet(name: str, obj: str, value: str, zh: bool) -> str | None:
