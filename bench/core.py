@@ -8,8 +8,8 @@ Each number is printed beside a baseline measured in the same run:
 - search over N turns in one scope: pmemo's fused search (lexical + vector + clusters +
   summaries), with the real e5 query embedding and without it (a hashing query embedder,
   ~0.1 ms); baseline: plain BM25 over turns (one FTS5 bm25 query on the same table, the
-  same query texts). The first search after loading builds the HNSW graph of the scope
-  (FAISS above PMEMO_FAISS_MIN_VECTORS); it is reported apart (first_search_s).
+  same query texts). The first search after loading reads the scope's vectors from the store and
+  builds its HNSW graph (FAISS above PMEMO_FAISS_MIN_VECTORS); it is reported apart (first_search_s).
   The N turns come from bench/corpus.py: Zipf-distributed words over a ~27k-word English
   and Chinese vocabulary, so query terms have posting lists of natural length (see its
   docstring for why). Their stored vectors are 384-d rows made by ``BenchEmbedder``

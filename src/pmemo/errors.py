@@ -10,7 +10,12 @@
     ├── EmbedderError         the embedder failed or is misconfigured
     ├── LLMError              the LLM failed (callers fall back offline; turns are never lost)
     ├── AuthError             missing or wrong API key (adapters: 401)
-    └── Forbidden             a key used outside its tenant (adapters: 403)
+    ├── Forbidden             a key used outside its tenant (adapters: 403)
+    └── LimitExceeded         a configured limit was reached (``setting`` names it)
+        ├── QuotaExceeded     a tenant's quota of turns or scopes (adapters: 429)
+        │   └── SizeQuotaExceeded   its quota of stored bytes (adapters: 413)
+        ├── TooLarge          a batch or request body over its cap (adapters: 413)
+        └── RateLimited       too many requests with one key (adapters: 429, Retry-After)
 
 Every message names what to fix. Adapters (REST, MCP, CLI) map this tree once each.
 """
@@ -33,7 +38,13 @@ class NotFound(PMemoError, LookupError):
 
 
 class Conflict(PMemoError):
+    """``current_version``: the version that won, for the caller to read and retry with."""
+
     code = "conflict"
+
+    def __init__(self, message: str, *, current_version: int | None = None) -> None:
+        super().__init__(message)
+        self.current_version = current_version
 
 
 class StoreError(PMemoError):
@@ -62,3 +73,35 @@ class AuthError(PMemoError):
 
 class Forbidden(PMemoError):
     code = "forbidden"
+
+
+class LimitExceeded(PMemoError):
+    """A configured limit: ``setting`` is the ``PMEMO_*`` variable that sets it, ``limit`` its value."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, message: str, *, setting: str = "", limit: int | str = 0) -> None:
+        super().__init__(message)
+        self.setting, self.limit = setting, limit
+
+
+class QuotaExceeded(LimitExceeded):
+    code = "quota_exceeded"
+
+
+class SizeQuotaExceeded(QuotaExceeded):
+    """The quota of stored bytes: a request that would pass it is too large to take."""
+
+
+class TooLarge(LimitExceeded):
+    code = "too_large"
+
+
+class RateLimited(LimitExceeded):
+    """``retry_after``: whole seconds until the key may send again."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, setting: str = "", limit: int | str = 0, retry_after: int = 1) -> None:
+        super().__init__(message, setting=setting, limit=limit)
+        self.retry_after = retry_after

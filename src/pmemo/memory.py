@@ -18,13 +18,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
+import json
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import validate
+from . import quota, validate
 from .config import Settings
 from .embedders import make_embedder
 from .errors import Forbidden, InvalidInput, NotFound
@@ -59,9 +62,9 @@ from .pipelines.worker import Worker
 from .retrieval import hits as hitlib
 from .retrieval.people_section import agenda_window, context_people
 from .retrieval.reader import ContextReader
-from .retrieval.retriever import Retriever
+from .retrieval.retriever import OWNER_WIDE, Retriever
 from .retrieval.vector_index import Indexes
-from .stores.base import FullStore, NewTurn, Store
+from .stores.base import FullStore, NewTurn, Once, Store
 from .stores.sqlite.store import SQLiteStore
 from .text.segment import segment
 from .tiers import records
@@ -91,6 +94,7 @@ class Memory:
         self._retriever = Retriever(store, embed, indexes, settings, tiers.threshold, tiers.people)
         self._task: asyncio.Task[None] | None = None
         self._people = tiers.people
+        self._quota_lock = asyncio.Lock()
 
     # ---- life cycle ---------------------------------------------------------------------
     @classmethod
@@ -102,8 +106,10 @@ class Memory:
         try:
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
             embed = CachedEmbedder(model, store, settings.embed_batch)
-            indexes = Indexes(model.dim, settings.faiss_min_vectors)
-            await asyncio.to_thread(_load_indexes, store, indexes, model.model_id)
+            # the vector caches fill from the store scope by scope, as scopes are searched
+            indexes = Indexes(model.dim, settings.faiss_min_vectors, store, model.model_id,
+                              settings.index_memory_mb << 20)
+            await asyncio.to_thread(_queue_stale_vectors, store, model.model_id)
             await asyncio.to_thread(store.requeue_running)
             memory = cls(store, embed, Tiers(store, embed, make_llm(llm, settings), settings),
                          indexes, settings)
@@ -142,25 +148,44 @@ class Memory:
     async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,
                   actor_id: str | None = None, timestamp: datetime | str | None = None,
                   metadata: dict[str, Any] | None = None, user_id: str | None = None,
-                  group_id: str | None = None, tenant_id: str = "default", agent_id: str = "default") -> Turn:
+                  group_id: str | None = None, tenant_id: str = "default", agent_id: str = "default",
+                  idempotency_key: str | None = None) -> Turn:
         """Store one turn durably and return it; embedding and the rest happen in the background.
-        ``actor_id`` is the speaker's stable person id, ``actor`` their display name at the time."""
-        new = self._new_turn(dict(session_id=session_id, content=content, role=role, actor=actor,
-                                  actor_id=actor_id, timestamp=timestamp, metadata=metadata,
-                                  user_id=user_id, group_id=group_id, tenant_id=tenant_id,
-                                  agent_id=agent_id))
-        (turn,) = await asyncio.to_thread(self._store.add_turns, [new])
+        ``actor_id`` is the speaker's stable person id, ``actor`` their display name at the time.
+        ``idempotency_key``: a retry with the same key (after a lost reply) stores nothing again
+        and returns the turn the first call stored."""
+        item = dict(session_id=session_id, content=content, role=role, actor=actor, actor_id=actor_id,
+                    timestamp=timestamp, metadata=metadata, user_id=user_id, group_id=group_id,
+                    tenant_id=tenant_id, agent_id=agent_id)
+        turns = await self._insert([self._new_turn(item)], _once(idempotency_key, [item]))
         self._worker.wake.set()
-        return turn
+        if not turns:
+            raise NotFound(f"the turn stored with idempotency key {idempotency_key!r} was forgotten since")
+        return turns[0]
 
-    async def add_many(self, items: list[dict[str, Any]]) -> list[Turn]:
-        """Store several turns in one transaction (all or none)."""
+    async def add_many(self, items: list[dict[str, Any]], *, idempotency_key: str | None = None) -> list[Turn]:
+        """Store several turns in one transaction (all or none). ``idempotency_key``: as in ``add``;
+        all the turns of a batch share one key, and must belong to one tenant."""
         if not isinstance(items, list) or not items:
             raise InvalidInput("add_many needs a non-empty list of turns (dicts with add()'s arguments)")
         news = [self._new_turn(item) for item in items]
-        turns = await asyncio.to_thread(self._store.add_turns, news)
+        turns = await self._insert(news, _once(idempotency_key, items))
         self._worker.wake.set()
         return turns
+
+    async def _insert(self, news: list[NewTurn], once: Once | None = None) -> list[Turn]:
+        """Write turns, within their tenants' quotas if any are set: the check and the write
+        hold one lock, so two writers never both take a tenant's last place."""
+        if once is not None:
+            if {n.scope.tenant_id for n in news} != {once.tenant}:
+                raise InvalidInput("the turns of one idempotent write must all belong to one tenant")
+            if (done := await asyncio.to_thread(self._store.replay, once)) is not None:
+                return done  # a retry: what the first write stored, whatever the quota says now
+        if not quota.enabled(self.settings):
+            return await asyncio.to_thread(self._store.add_turns, news, once)
+        async with self._quota_lock:
+            await asyncio.to_thread(quota.admit, self._store, news, self.settings)
+            return await asyncio.to_thread(self._store.add_turns, news, once)
 
     def _new_turn(self, item: Any) -> NewTurn:
         if not isinstance(item, dict):
@@ -187,7 +212,9 @@ class Memory:
                      at: datetime | str | None = None, **scope: Any) -> list[Hit]:
         """Ranked hits from every tier: turns, summaries and key lines, best first. ``at`` is
         when the query is asked (default now): its relative dates ("yesterday", "last week",
-        上个月) are read from that day."""
+        上个月) are read from that day. With ``session_id``, turns and summaries are that
+        session's only; key lines and people's facts belong to the owner, and their ``why``
+        says so."""
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
         asked = validate.timestamp(at, "at")
@@ -195,7 +222,10 @@ class Memory:
         await self._recalled(found.hits)
         known = await asyncio.to_thread(context_people, self._store, self._people, where, query, found.named,
                                         None, [], asked.date(), self.settings, False)
-        hits = hitlib.merge(found.turn_hits, found.derived, known["people"])[:limit]
+        people = known["people"]
+        if session_id is not None:  # what is known of people is the group's, as key lines are
+            people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
+        hits = hitlib.merge(found.turn_hits, found.derived, people)[:limit]
         if any(h.kind in ("summary", "key") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits
@@ -271,8 +301,19 @@ class Memory:
     async def key_memory(self, **scope: Any) -> list[KeyLine]:
         return await asyncio.to_thread(self._store.keys, _scope(scope))
 
-    async def stats(self, *, tenant_id: str | None = None) -> dict[str, int]:
-        return await asyncio.to_thread(self._store.stats, tenant_id)
+    async def stats(self, *, tenant_id: str | None = None, agent_id: str | None = None,
+                    user_id: str | None = None, group_id: str | None = None) -> dict[str, int]:
+        """Counts per tier and of background jobs: the whole store, or one tenant and within
+        it an agent and/or an owner (at most one of user_id, group_id).
+
+        >>> await memory.stats(tenant_id="t1", user_id="alice")  # doctest: +SKIP
+        """
+        owner = None
+        if user_id is not None or group_id is not None:
+            owner = Scope.of(user_id=user_id, group_id=group_id).owner
+        return await asyncio.to_thread(
+            self._store.stats, None if tenant_id is None else check_id("tenant_id", tenant_id),
+            agent_id=None if agent_id is None else check_id("agent_id", agent_id), owner=owner)
 
     # ---- key memory -----------------------------------------------------------------------
     async def add_key(self, text: str, **scope: Any) -> KeyLine:
@@ -280,19 +321,28 @@ class Memory:
         return await asyncio.to_thread(self._store.add_key, _scope(scope), validate.key_text(text),
                                        "user", [])
 
-    async def update_key(self, key_id: int, text: str, *, tenant_id: str = "default") -> KeyLine:
+    async def update_key(self, key_id: int, text: str, *, version: int | None = None,
+                         tenant_id: str = "default") -> KeyLine:
+        """Set a key line's text. With ``version`` (the one read), a line changed since then is
+        left alone and Conflict names the current version: no update is ever lost."""
         await self._owned(self._store.get_key, "key line", key_id, tenant_id)
-        return await asyncio.to_thread(self._store.update_key, key_id, validate.key_text(text))
+        if version is not None:
+            validate.positive_int("version", version, 2**62)
+        return await asyncio.to_thread(self._store.update_key, key_id, validate.key_text(text), version)
+
+    async def key_line(self, key_id: int, *, tenant_id: str = "default") -> KeyLine:
+        """One key line (with its version)."""
+        return await self._owned(self._store.get_key, "key line", key_id, tenant_id)  # type: ignore[no-any-return]
 
     async def delete_key(self, key_id: int, *, tenant_id: str = "default") -> None:
         await self._owned(self._store.get_key, "key line", key_id, tenant_id)
         await asyncio.to_thread(self._store.delete_key, key_id)
 
     async def delete_summary(self, summary_id: int, *, tenant_id: str = "default") -> None:
-        await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
+        summary = await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
         async with self._worker._busy:
             await asyncio.to_thread(self._store.delete_summary, summary_id)
-            self._indexes.summaries.remove(summary_id)
+            self._indexes.summaries.remove(summary.scope.key, summary_id)
 
     async def _owned(self, getter: Any, what: str, ref: int, tenant_id: str) -> Any:
         found = await asyncio.to_thread(getter, _int_id(f"{what} id", ref))
@@ -435,15 +485,21 @@ class Memory:
         return self._forgetter.matching_turns(turns, validate.query(query))
 
     async def restore(self, batch: int | None = None, *, turn_ids: list[int] | None = None,
-                      ) -> dict[str, Any]:
-        """Undo a soft forget or a sweep (by ``batch``, or the batches holding ``turn_ids``)."""
+                      tenant_id: str | None = "default") -> dict[str, Any]:
+        """Undo a soft forget or a sweep (by ``batch``, or the batches holding ``turn_ids``) of
+        ``tenant_id`` (None: of any tenant, for an operator)."""
         if (batch is None) == (turn_ids is None):
             raise InvalidInput("give the batch a forget/sweep returned, or turn_ids=[...]")
         store: Any = self._store
-        batches = [_int_id("batch", batch)] if batch is not None else await asyncio.to_thread(
-            store.batches_with_turns, [_int_id("turn id", i) for i in turn_ids or []])
-        if not batches:
-            raise NotFound(f"no restorable forget holds turn(s) {turn_ids}")
+        tenant = None if tenant_id is None else check_id("tenant_id", tenant_id)
+        if batch is not None:
+            batches = [await self._batch_of(batch, tenant)]
+        else:
+            wanted = [_int_id("turn id", i) for i in turn_ids or []]
+            held = await asyncio.to_thread(store.batches_with_turns, wanted, tenant)
+            if not wanted or set(wanted) - held.keys():
+                raise NotFound(f"no restorable forget holds turn(s) {sorted(set(wanted) - held.keys())}")
+            batches = sorted(set(held.values()))
         out: dict[str, Any] = {"batches": []}
         async with self._worker._busy:
             for b in batches:
@@ -459,14 +515,28 @@ class Memory:
             self._worker.wake.set()
         return out
 
-    async def purge(self, batch: int) -> dict[str, Any]:
-        """Make a soft forget or sweep permanent: its tombstones and rows are erased."""
+    async def purge(self, batch: int, *, tenant_id: str | None = "default") -> dict[str, Any]:
+        """Make a soft forget or sweep of ``tenant_id`` permanent: its tombstones and rows are erased."""
+        ref = await self._batch_of(batch, None if tenant_id is None else check_id("tenant_id", tenant_id))
         async with self._worker._busy:
-            return await asyncio.to_thread(self._forgetter.purge, _int_id("batch", batch))
+            return await asyncio.to_thread(self._forgetter.purge, ref)
 
-    async def forget_log(self, *, batch: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """The forgetting log, newest first: every forget, sweep, restore and purge action."""
-        return await asyncio.to_thread(self._store.forget_log, batch, limit)
+    async def forget_log(self, *, batch: int | None = None, limit: int = 100,
+                         tenant_id: str | None = "default") -> list[dict[str, Any]]:
+        """The forgetting log of ``tenant_id`` (None: every tenant's), newest first: every
+        forget, sweep, restore and purge action."""
+        validate.positive_int("limit", limit, 100_000)
+        tenant = None if tenant_id is None else check_id("tenant_id", tenant_id)
+        return await asyncio.to_thread(self._store.forget_log, None if batch is None else _int_id("batch", batch),
+                                       limit, tenant)
+
+    async def _batch_of(self, batch: int, tenant: str | None) -> int:
+        """``batch`` if it exists and is ``tenant``'s (any, when None); else NotFound."""
+        ref = _int_id("batch", batch)
+        found = await asyncio.to_thread(self._store.get_batch, ref)
+        if tenant is not None and found.get("tenant") != tenant:
+            raise NotFound(f"forget batch {ref} does not exist in tenant {tenant!r}")
+        return ref
 
     async def sweep(self, *, dry_run: bool = True, tenant_id: str | None = None) -> dict[str, Any]:
         """Soft-delete faded episodes/records, enforce capacity, expire facts (logged)."""
@@ -666,12 +736,8 @@ def _int_id(name: str, value: Any) -> int:
     return value
 
 
-def _load_indexes(store: Store, indexes: Indexes, model_id: str) -> None:
-    """Rebuild the in-memory vector caches; turns embedded by another model are re-embedded."""
-    for ref, scope_key, vec in store.scan_vectors("turn", model_id):
-        indexes.turns.add(scope_key, ref, vec)
-    for ref, scope_key, vec in store.scan_vectors("summary", model_id):
-        indexes.summaries.add(scope_key, ref, vec)
+def _queue_stale_vectors(store: Store, model_id: str) -> None:
+    """Turns embedded by another model (or not at all) are re-embedded in the background."""
     stale = store.stale_turns(model_id, 10_000_000)
     for start in range(0, len(stale), 256):
         store.enqueue("embed", stale[start : start + 256])
@@ -688,3 +754,16 @@ def _limit_blas(threads: int) -> None:
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(threads, user_api="blas")
+
+
+def _once(key: str | None, items: list[dict[str, Any]]) -> Once | None:
+    """The idempotency of a write: its key, and a fingerprint of the turns as given (a retry
+    sends the same ones; the time a turn without a timestamp gets is not part of it)."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= 255 or not key.isprintable() or not key.isascii():
+        raise InvalidInput("idempotency_key must be 1-255 printable ASCII characters (a UUID is a good one)")
+    given = json.dumps(items, sort_keys=True, default=str, ensure_ascii=False)
+    tenant = items[0].get("tenant_id", "default") if isinstance(items[0], dict) else "default"
+    return Once(str(tenant), key, hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest())
+

@@ -161,6 +161,7 @@ class KeyLine:
     source_ids: tuple[int, ...]
     created_at: datetime
     updated_at: datetime
+    version: int = 1  # +1 on every change: an update may name the version it read
 
 
 @dataclass(frozen=True)

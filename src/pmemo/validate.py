@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,10 +13,65 @@ from .errors import InvalidInput
 
 ROLES = ("user", "assistant", "system", "tool")
 
+# A UTF-16 surrogate on its own (JSON's "\ud800" decodes to one) cannot be stored as UTF-8;
+# a proper pair arrives already joined into one character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+
+
+def unicode_problem(value: Any, path: str) -> str | None:
+    """The first string in ``value`` (keys and values of dicts, items of lists, at any depth)
+    that holds a lone surrogate, said as ``"<path>: …"``; None when all is valid Unicode.
+
+    >>> unicode_problem({"a": {"b": [1, 2, "\\ud800"]}}, "metadata")
+    'metadata.a.b[2]: contains a lone surrogate (U+D800), which is not valid Unicode; send the text as UTF-8'
+    """
+    found = lone_surrogate(value, path)
+    return f"{found[0]}: {found[1]}" if found else None
+
+
+def lone_surrogate(value: Any, path: str) -> tuple[str, str] | None:
+    """``(where, what)`` for the first string in ``value`` with a lone surrogate, or None."""
+    for where, text, is_key in _strings(value, path):
+        found = _SURROGATE.search(text)
+        if found:
+            what = f"the key {text!r} contains" if is_key else "contains"
+            return where, (f"{what} a lone surrogate (U+{ord(found.group()):04X}), which is not valid "
+                           "Unicode; send the text as UTF-8")
+    return None
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str, bool]]:
+    """(path, string, is a dict key) for every string in a JSON-like value, depth first."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            yield where, item, False
+        elif isinstance(item, dict):
+            children = []
+            for key, child in item.items():
+                if isinstance(key, str):
+                    yield where, key, True
+                name = str(key)
+                children.append((f"{where}.{name}" if _PLAIN_KEY.fullmatch(name) else f"{where}[{name!r}]", child))
+            stack.extend(reversed(children))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed([(f"{where}[{i}]", child) for i, child in enumerate(item)]))
+
+
+def text(name: str, value: str) -> str:
+    """``value`` if it is valid Unicode, else InvalidInput naming ``name``."""
+    problem = unicode_problem(value, name)
+    if problem:
+        raise InvalidInput(problem)
+    return value
+
 
 def content(value: Any, settings: Settings) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"content must be a string, got {type(value).__name__}")
+    text("content", value)
     if not value.strip():
         raise InvalidInput("content is empty; give the text of the turn")
     if len(value) > settings.max_content_chars:
@@ -36,7 +93,7 @@ def actor(value: Any) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > 128:
         raise InvalidInput("actor must be a non-empty string of at most 128 characters (the speaker)")
-    return value.strip()
+    return text("actor", value).strip()
 
 
 def timestamp(value: Any, name: str = "timestamp") -> datetime:
@@ -57,6 +114,9 @@ def metadata(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise InvalidInput(f"metadata must be a dict, got {type(value).__name__}")
+    problem = unicode_problem(value, "metadata")
+    if problem:
+        raise InvalidInput(problem)
     try:
         encoded = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
@@ -73,7 +133,7 @@ def query(value: Any) -> str:
         raise InvalidInput("query is empty; give the text to search for")
     if len(value) > 20_000:
         raise InvalidInput("query is over 20,000 characters; shorten it")
-    return value
+    return text("query", value)
 
 
 def recent(value: Any) -> list[str]:
@@ -84,6 +144,9 @@ def recent(value: Any) -> list[str]:
         raise InvalidInput("recent must be a list of message texts (strings), newest last")
     if len(value) > 50 or sum(map(len, value)) > 50_000:
         raise InvalidInput("recent holds at most 50 messages and 50,000 characters; pass the last few")
+    problem = unicode_problem(value, "recent")
+    if problem:
+        raise InvalidInput(problem)
     return value
 
 
@@ -100,4 +163,4 @@ def key_text(value: Any) -> str:
         raise InvalidInput("key memory text must be a non-empty string")
     if len(value) > 1000:
         raise InvalidInput("key memory text is over 1,000 characters; key lines are short facts")
-    return value.strip()
+    return text("text", value).strip()

@@ -514,3 +514,18 @@ def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
     assert ids == [keep] and np.allclose(centroids[0], vec(1, 1))
     assert store.cluster_of([b.id]) == {b.id: keep}
     assert [x.id for x in store.clusters_with([c.id])] == [keep]
+
+
+def test_scope_vectors_reads_one_scope_of_one_model_by_id(store: Store):
+    """What a scope's vector index is read back from (vector_index.py)."""
+    a, b, c, d = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(BOB, "c"), new(ALICE, "d")])
+    store.put_vectors("turn", [(d.id, ALICE.key, vec(0, 0, 1)), (a.id, ALICE.key, vec(1, 0, 0)),
+                               (c.id, BOB.key, vec(0, 1, 0))], "m")
+    store.put_vectors("turn", [(b.id, ALICE.key, vec(0, 1, 0))], "old")
+    ids, rows = store.scope_vectors("turn", ALICE.key, "m")
+    assert ids.dtype == np.int64 and rows.dtype == np.float32 and rows.flags.writeable
+    assert ids.tolist() == [a.id, d.id]
+    assert np.allclose(rows, [vec(1, 0, 0), vec(0, 0, 1)])
+    assert store.scope_vectors("summary", ALICE.key, "m")[0].tolist() == []
+    ids, rows = store.scope_vectors("turn", "nobody", "m")
+    assert len(ids) == 0 and len(rows) == 0

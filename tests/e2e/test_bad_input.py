@@ -48,6 +48,12 @@ def intact(mem: SyncMemory, turn) -> None:
             "metadata must be JSON-serialisable",
         ),
         ({"content": "ok", "colour": "red"}, "unexpected keyword|unknown"),
+        # a lone surrogate cannot be stored as UTF-8: named by its path, in a key or a value
+        ({"content": "ok", "metadata": {"\ud800": "v"}}, r"^metadata: the key '\\ud800' contains a lone surrogate"),
+        ({"content": "ok", "metadata": {"a": {"b": [1, 2, "\udfff"]}}}, r"^metadata\.a\.b\[2\]: contains a lone"),
+        ({"content": "ok", "metadata": {"a": [{"\udc00": 1}]}}, r"^metadata\.a\[0\]: the key '\\udc00' contains"),
+        ({"content": "bad \ud800"}, r"^content: contains a lone surrogate \(U\+D800\)"),
+        ({"content": "ok", "actor": "Ana\ud800"}, r"^actor: contains a lone surrogate"),
     ],
 )
 def test_add_rejects_bad_input_and_keeps_data(seeded, kwargs, message):

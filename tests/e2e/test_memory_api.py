@@ -306,3 +306,28 @@ async def test_async_memory_api(tmp_path):
             await m.delete_session("s1", user_id="u1")
         await m.delete_owner(user_id="u1")
         assert await m.key_memory(user_id="u1") == []
+
+
+def test_session_restricts_every_tier_in_search(tmp_path, small_settings):
+    """Issue 18 §9: with session_id, a summary of another session never comes back; key
+    lines (owner-wide) still do, and say so."""
+    with SyncMemory.open(tmp_path, embedder="hashing", settings=small_settings) as m:
+        add_script(m, TOPICS[:4], session="s1")
+        add_script(m, TOPICS[4:] + ["今天天气不错。", "明天见。"], session="s2")
+        m.add_key("Louis 是项目负责人", user_id="u1")
+        m.drain()
+        assert {s.scope.session_id for s in m.summaries(user_id="u1")} == {"s1", "s2"}
+        everywhere = m.search("项目总预算 launch date", user_id="u1", limit=20)
+        assert any(h.kind == "summary" and "[s1 " in h.text for h in everywhere)
+        for session in ("s1", "s2"):
+            hits = m.search("项目总预算 launch date", user_id="u1", session_id=session, limit=20)
+            for h in hits:
+                if h.kind == "turn":
+                    assert h.sources[0].scope.session_id == session
+                if h.kind == "summary":
+                    assert h.text.startswith(f"[{session} ") and all(
+                        t.scope.session_id == session for t in h.sources
+                    )
+            keys = [h for h in hits if h.kind == "key"]
+            assert keys and all("owner-wide" in h.why for h in keys)
+        assert all("owner-wide" not in h.why for h in everywhere)

@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pmemo import Settings
 from pmemo.server import KeyStore, create_app
 
 from .live import LiveServer, open_memory
@@ -74,6 +75,8 @@ def sample_seed() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> LiveServer:
-    server = LiveServer(tmp_path_factory.mktemp("live"), seed=sample_seed()).start()
+    # Many tests share this server and its one key: no rate limit here (test_limits.py has its own)
+    settings = Settings.from_env(rate_limit="off")
+    server = LiveServer(tmp_path_factory.mktemp("live"), seed=sample_seed(), settings=settings).start()
     yield server
     server.stop()

@@ -19,10 +19,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def open_memory(path: Path, embedder: str = "hashing") -> Any:
+async def open_memory(path: Path, embedder: str = "hashing", settings: Any = None) -> Any:
     from pmemo import Memory
 
-    return await Memory.open(str(path), embedder=embedder)
+    return await Memory.open(str(path), embedder=embedder, settings=settings)
 
 
 @dataclass
@@ -32,6 +32,7 @@ class LiveServer:
     data: Path
     embedder: str = "hashing"
     seed: list[dict[str, Any]] = field(default_factory=list)
+    settings: Any = None  # a pmemo Settings; None: from the environment
     url: str = ""
     key: str = ""
     admin_key: str = ""
@@ -65,7 +66,7 @@ class LiveServer:
     async def _main(self) -> None:
         from pmemo.server import KeyStore, create_app
 
-        memory = await open_memory(self.data / "memory", self.embedder)
+        memory = await open_memory(self.data / "memory", self.embedder, self.settings)
         keys = KeyStore.in_dir(self.data)
         self.key = keys.create_key("t1")
         self.admin_key = keys.create_key(admin=True)

@@ -80,10 +80,18 @@ async def test_demo_is_loaded_once(tmp_path: Path) -> None:
     store = KeyStore.in_dir(tmp_path)
     try:
         key = await ensure_demo(memory, store, tmp_path)
-        assert store.verify(key).tenant == "demo"
+        assert key is not None and store.verify(key).tenant == "demo"
         turns = await memory.turns(tenant_id="demo", user_id="demo", limit=1000)
         assert len(turns) == len(sample_turns())
-        assert await ensure_demo(memory, store, tmp_path) == key  # a restart finds it again
+        assert await ensure_demo(memory, store, tmp_path) is None  # a restart shows no key
+        assert len(await memory.turns(tenant_id="demo", user_id="demo", limit=1000)) == len(turns)
+        assert store.verify(key).tenant == "demo"  # but the key printed once still works
+        fresh = await ensure_demo(memory, store, tmp_path, fresh=True)
+        assert fresh and fresh != key and store.verify(fresh).tenant == "demo"
+        with pytest.raises(errors.AuthError):
+            store.verify(key)
+        store.revoke(store.verify(fresh).id)
+        assert await ensure_demo(memory, store, tmp_path) is None  # a revocation stands
         assert len(await memory.turns(tenant_id="demo", user_id="demo", limit=1000)) == len(turns)
     finally:
         await memory.close()

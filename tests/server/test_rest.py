@@ -208,6 +208,8 @@ ROUTES = [
     ("GET", "/v1/stats"),
     ("GET", "/v1/admin/tenants"),
     ("POST", "/v1/admin/keys"),
+    ("GET", "/v1/admin/keys"),
+    ("DELETE", "/v1/admin/keys/k_0123456789ab"),
     ("DELETE", "/v1/admin/tenants/t1"),
 ]
 
@@ -277,8 +279,7 @@ async def test_admin_routes(app: Any, key: str, admin_key: str, client: httpx.As
         {"user_id": "a", "session_id": "s1", "content": "x" * 100_001},
         {"user_id": "a", "session_id": "s1", "content": "x", "tenant_id": "t2"},
         {"turns": []},
-        {"turns": [{"user_id": "a", "session_id": "s1", "content": "x"}] * 501},
-    ],
+    ],  # a batch over PMEMO_MAX_BATCH is 413: test_limits.py
 )
 async def test_bad_turns_are_422(client: httpx.AsyncClient, body: dict[str, Any]) -> None:
     problem(await client.post("/v1/turns", json=body), 422, "invalid_input")

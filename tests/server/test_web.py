@@ -55,17 +55,32 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# every Content-Security-Policy violation the page reports, through a binding of the test's
+# (a page script could not report it otherwise: the policy allows no inline script)
+REPORT_CSP = """document.addEventListener("securitypolicyviolation", (e) =>
+  window.cspViolation(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`));"""
+
+
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def violations() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def page(browser: Any, violations: list[str]) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.expose_function("cspViolation", lambda v: violations.append(v))
+    context.add_init_script(REPORT_CSP)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: "Content Security Policy" in m.text and violations.append(f"console: {m.text}"))
     outside: list[str] = []
     pg.on("request", lambda r: r.url.startswith("http://127.0.0.1") or outside.append(r.url))
     yield pg
     context.close()
     assert not errors, errors
+    assert not violations, f"the page broke its Content-Security-Policy: {violations}"
     assert not outside, f"the page fetched from outside: {outside}"
 
 
@@ -79,11 +94,15 @@ def api(live: LiveServer) -> httpx.Client:
 
 
 def test_inspector_flow(page: Any, live: LiveServer) -> None:
-    # load: the key comes in the URL fragment and is kept in localStorage
+    # load: the key comes in the URL fragment, leaves the address bar, and is kept in the
+    # tab's sessionStorage, not in localStorage (on disk, for every later visit)
     page.goto(f"{live.url}/#key={live.key}")
     page.wait_for_selector("#short-turns li.turn")
-    assert "#key=" not in page.url
-    assert page.evaluate("localStorage.getItem('pmemo.key')") == live.key
+    assert "#key=" not in page.url and live.key not in page.url
+    assert page.evaluate("sessionStorage.getItem('pmemo.key')") == live.key
+    assert page.evaluate("localStorage.length") == 0
+    page.reload()  # the tab keeps it
+    page.wait_for_selector("#short-turns li.turn")
     assert page.locator("#owner").input_value() == "u:demo"
     assert page.locator("#timeline li.turn").count() > 20
     assert page.locator("#short-turns li.turn").count() == 20
@@ -134,7 +153,7 @@ def test_inspector_flow(page: Any, live: LiveServer) -> None:
 
 def test_inspector_asks_for_a_key(page: Any, live: LiveServer) -> None:
     page.goto(f"{live.url}/")
-    page.evaluate("localStorage.clear()")
+    page.evaluate("sessionStorage.clear()")
     page.reload()
     page.wait_for_selector("#status.error")
     assert "API key" in page.locator("#status").inner_text()
@@ -144,7 +163,39 @@ def test_inspector_asks_for_a_key(page: Any, live: LiveServer) -> None:
     page.fill("#key", live.key)
     page.click("#key-form button")
     page.wait_for_selector("#short-turns li.turn")
+    assert page.evaluate("sessionStorage.getItem('pmemo.key')") == live.key
+    assert page.evaluate("localStorage.getItem('pmemo.key')") is None
     shot(page, "web-00-key-prompt.png")
+
+
+def test_inspector_moves_an_old_key_out_of_local_storage(page: Any, live: LiveServer) -> None:
+    # an earlier inspector kept the key in localStorage: it is used once and removed from there
+    page.goto(f"{live.url}/")
+    page.evaluate(f"localStorage.setItem('pmemo.key', {live.key!r}); sessionStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#short-turns li.turn")
+    assert page.evaluate("localStorage.getItem('pmemo.key')") is None
+    assert page.evaluate("sessionStorage.getItem('pmemo.key')") == live.key
+
+
+def test_inspector_policy_blocks_inline_script(page: Any, violations: list[str], live: LiveServer) -> None:
+    """The policy is in force (and a violation would be seen): an injected inline script does not run."""
+    page.goto(f"{live.url}/#key={live.key}")
+    page.wait_for_selector("#short-turns li.turn")
+    page.evaluate("""() => {
+      const s = document.createElement("script");
+      s.textContent = "window.injected = true";
+      document.body.append(s);
+      const b = document.createElement("b");
+      b.setAttribute("onclick", "window.injected = true");
+      document.body.append(b);
+      b.click();
+    }""")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.injected") is None
+    assert any(v.startswith("script-src") for v in violations), violations
+    assert any(v.startswith("console: ") for v in violations), violations
+    violations.clear()  # expected here; the fixture fails on any other
 
 
 def test_inspector_profile_and_episodes(page: Any, live: LiveServer) -> None:

@@ -148,3 +148,43 @@ def test_profile_pinned_api(tmp_path: Path) -> None:
         assert m.profile("someone-else") == []
         fact = m.add_fact("profile", "city", "Shanghai", user_id="mei")
         assert fact is not None and fact.source == "explicit" and fact.sources == ()
+
+
+def test_forget_batches_and_their_log_belong_to_one_tenant(tmp_path: Path) -> None:
+    """Issue 18 §13: restore, purge and the forget log are scoped to a tenant in the library
+    (in the store query), and a sweep over every tenant makes one batch per tenant."""
+    settings = Settings(decay_half_life_days=10, decay_floor=0.0, max_episodes_per_scope=100)
+    with SyncMemory.open(tmp_path / "d", settings=settings, embedder="hashing") as m:
+        for tenant in ("a", "b"):
+            for sid, day in (("old", "2023-01-01"), ("new", "2024-06-01")):
+                m.add(tenant_id=tenant, user_id="u", session_id=sid, content=f"{tenant} talks on {day}",
+                      timestamp=f"{day}T10:00:00")
+        m.drain()
+        mine = m.forget(query="talks", user_id="u", tenant_id="a")
+        assert mine["batch"] and len(mine["turns"]) == 2
+        for call in (
+            lambda: m.restore(mine["batch"], tenant_id="b"),
+            lambda: m.restore(turn_ids=mine["turns"], tenant_id="b"),
+            lambda: m.purge(mine["batch"], tenant_id="b"),
+        ):
+            with pytest.raises(NotFound):
+                call()
+        assert m.forget_log(tenant_id="b") == [] and m.forget_log(batch=mine["batch"], tenant_id="b") == []
+        assert {r["batch"] for r in m.forget_log(tenant_id="a")} == {mine["batch"]}
+        assert len(m.forget_log(tenant_id=None)) == len(m.forget_log(tenant_id="a"))
+        with pytest.raises(NotFound):
+            m.restore(turn_ids=[*mine["turns"], 10**9], tenant_id="a")  # one of them was never forgotten
+        m.restore(turn_ids=mine["turns"], tenant_id="a")
+        assert len(m.turns(user_id="u", tenant_id="a")) == 2
+
+        swept = m.sweep(dry_run=False)  # the scheduled sweep: every tenant at once
+        assert swept["batch"] is None and len(swept["batches"]) == 2
+        by_tenant = {b: {r["scope_key"].split("|")[0] for r in m.forget_log(batch=b, tenant_id=None)}
+                     for b in swept["batches"]}
+        assert sorted(map(sorted, by_tenant.values())) == [["a"], ["b"]]
+        b_batch = next(b for b, t in by_tenant.items() if t == {"b"})
+        with pytest.raises(NotFound):
+            m.restore(b_batch, tenant_id="a")
+        m.restore(b_batch, tenant_id="b")
+        with pytest.raises(Conflict):
+            m.purge(b_batch, tenant_id="b")  # restored: nothing left to purge

@@ -21,7 +21,7 @@ def test_search_finds_the_nearest_and_skips_removed(faiss_min: int) -> None:
         index.add("a", i + 1, v)
     index.add("b", 1000, vecs[7])
     assert index.search("a", vecs[7], 1) == [(8, pytest.approx(1.0, abs=1e-5))]
-    index.remove(8)
+    index.remove("a", 8)
     assert 8 not in [r for r, _ in index.search("a", vecs[7], 5)]
     assert index.size("a") == 299 and index.size("b") == 1
     assert index.search("b", vecs[7], 5) == [(1000, pytest.approx(1.0, abs=1e-5))]
@@ -37,7 +37,7 @@ def test_vectors_returns_stored_rows_without_removed_or_foreign_ones() -> None:
     for i, v in enumerate(vecs):
         index.add("a", i + 1, v)
     index.add("b", 99, vecs[0])
-    index.remove(2)
+    index.remove("a", 2)
     ids, mat = index.vectors("a", [5, 2, 1, 99, 42])
     assert ids == [5, 1]
     np.testing.assert_allclose(mat, vecs[[4, 0]])

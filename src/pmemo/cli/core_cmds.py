@@ -81,7 +81,7 @@ def _errors_to_exit(fn: F) -> F:
 
 # ---- shared options ------------------------------------------------------------------------
 DataOpt = Annotated[
-    Path | None,
+    str | None,  # a str, not a Path: typer would read --data '' as "."
     typer.Option("--data", help="Data directory (default: $PMEMO_DATA, then ./pmemo_data)."),
 ]
 EmbedderOpt = Annotated[
@@ -104,13 +104,13 @@ def _owner(user: str | None, group: str | None, tenant: str, agent: str) -> dict
     return {**scope, "tenant_id": tenant, "agent_id": agent}
 
 
-def _settings(data: Path | None, embedder: str | None) -> Settings:
+def _settings(data: str | None, embedder: str | None) -> Settings:
     """The command's one Settings: defaults, then PMEMO_* variables, then the flags."""
-    return Settings.from_env(data=str(data) if data is not None else None, embedder=embedder)
+    return Settings.from_env(data=data, embedder=embedder)
 
 
 @contextmanager
-def _memory(data: Path | None | Settings, embedder: str | None = None, *,
+def _memory(data: str | None | Settings, embedder: str | None = None, *,
             must_exist: bool = True) -> Iterator[Any]:
     """Open the store for one command (from flags, or from Settings already built)."""
     from ..sync import SyncMemory

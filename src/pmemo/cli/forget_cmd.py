@@ -110,12 +110,13 @@ def _show(report: dict[str, Any]) -> None:
 @_errors_to_exit
 def restore(
     batch: Annotated[int, typer.Argument(help="The batch a forget or sweep printed.")],
+    tenant: TenantOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Undo a soft forget or a sweep."""
     with _memory(data, embedder) as mem:
-        report = mem.restore(batch)
+        report = mem.restore(batch, tenant_id=tenant)
     counts = ", ".join(f"{len(v)} {k}" for k, v in report.items() if k != "batches")
     typer.echo(f"restored batch {batch}: {counts or 'nothing'}")
 

@@ -13,9 +13,12 @@ from typing import Annotated, Any
 
 import typer
 
+from .core_cmds import _errors_to_exit
+
 DEMO_TENANT = "demo"
 DEMO_USER = "demo"
-DEMO_KEY_FILE = "demo.key"
+DEMO_LABEL = "demo"
+OLD_DEMO_KEY_FILE = "demo.key"  # where an older pmemo kept the demo key in plain text
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample_conversation.jsonl"
 
 DataOpt = Annotated[
@@ -51,10 +54,12 @@ def register(app: typer.Typer) -> None:
     keys_app = typer.Typer(no_args_is_help=True, help="Tenants and API keys.")
     keys_app.command("create")(keys_create)
     keys_app.command("list")(keys_list)
+    keys_app.command("revoke")(keys_revoke)
     app.add_typer(keys_app, name="keys")
 
 
 # pmemo serve ---------------------------------------------------------------
+@_errors_to_exit
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
@@ -71,18 +76,30 @@ def serve(
             metavar="SECONDS",
         ),
     ] = 3600,
+    show_demo_key: Annotated[
+        bool,
+        typer.Option(
+            "--show-demo-key",
+            help="Make a new demo key (revoking the old one) and print the inspector link with it.",
+        ),
+    ] = False,
 ) -> None:
     """Run the REST API, MCP (/mcp) and the web inspector (/). Ctrl-C stops it."""
     _logging()
     settings = _settings(data)
     try:
-        asyncio.run(_serve(settings, host, port, cors or [], sweep_every))
+        asyncio.run(_serve(settings, host, port, cors or [], sweep_every, show_demo_key))
     except KeyboardInterrupt:
         pass
 
 
 async def _serve(
-    settings: Any, host: str, port: int, cors: list[str], sweep_every: float = 3600
+    settings: Any,
+    host: str,
+    port: int,
+    cors: list[str],
+    sweep_every: float = 3600,
+    show_demo_key: bool = False,
 ) -> None:
     import uvicorn
 
@@ -92,12 +109,16 @@ async def _serve(
     memory = await Memory.open(settings=settings)
     keys = _key_store(settings.data)
     try:
-        demo_key = await ensure_demo(memory, keys, Path(settings.data))
+        demo_key = await ensure_demo(memory, keys, Path(settings.data), fresh=show_demo_key)
         app = create_app(memory, keys, host=host, cors_origins=cors, sweep_every=sweep_every)
         server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
         base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
         typer.echo(f"pmemo data: {Path(settings.data).resolve()}")
-        typer.echo(f"Inspector: {base}/#key={demo_key}")
+        if demo_key:
+            typer.echo(f"Inspector: {base}/#key={demo_key}")
+            typer.echo("           (the demo key is shown only now; only its hash is kept)")
+        else:
+            typer.echo(f"Inspector: {base}/   (a new demo link: pmemo serve --show-demo-key)")
         typer.echo(f"API docs:  {base}/docs")
         typer.echo(f"MCP:       {base}/mcp   (Ctrl-C to stop)")
         # uvicorn re-raises the signal that stopped it once it has shut down; for SIGTERM
@@ -114,27 +135,25 @@ def _exit_on_term(signum: int, frame: Any) -> None:
     raise SystemExit(0)
 
 
-async def ensure_demo(memory: Any, keys: Any, data_dir: Path) -> str:
+async def ensure_demo(memory: Any, keys: Any, data_dir: Path, *, fresh: bool = False) -> str | None:
     """On first start: load the sample conversation for user "demo" and make a demo key.
 
-    The demo key is also kept in ``<data>/demo.key`` (mode 600) so a restart can print
-    the inspector URL again; other keys exist only as hashes.
+    Returns the key only when it is made, so that it is printed once: like every key, only
+    its hash is kept. Later starts return None, as do starts after the demo key was revoked
+    (the revocation stands). ``fresh`` makes a new demo key, revoking the demo keys before it.
+
+    >>> await ensure_demo(memory, keys, Path("pmemo_data"))  # doctest: +SKIP
+    'pm_…'
     """
-    key_file = data_dir / DEMO_KEY_FILE
-    if key_file.is_file():
-        key = key_file.read_text().strip()
-        try:
-            if keys.verify(key).tenant == DEMO_TENANT:
-                return key
-        except Exception:  # noqa: BLE001 - a stale file: make a new key below
-            pass
+    (data_dir / OLD_DEMO_KEY_FILE).unlink(missing_ok=True)  # an older pmemo's plain-text copy
+    made = [k for k in keys.keys(DEMO_TENANT) if k["label"] == DEMO_LABEL]
+    if made and not fresh:
+        return None
+    for old in made:
+        keys.revoke(old["id"])
     if not await memory.sessions(tenant_id=DEMO_TENANT, user_id=DEMO_USER):
         await memory.add_many(sample_turns())
-    key = keys.create_key(DEMO_TENANT, label="demo")
-    key_file.parent.mkdir(parents=True, exist_ok=True)
-    key_file.write_text(key + "\n")
-    key_file.chmod(0o600)
-    return key
+    return str(keys.create_key(DEMO_TENANT, label=DEMO_LABEL))
 
 
 def sample_turns(path: Path = SAMPLE) -> list[dict[str, Any]]:
@@ -152,6 +171,7 @@ def sample_turns(path: Path = SAMPLE) -> list[dict[str, Any]]:
 
 
 # pmemo keys ----------------------------------------------------------------
+@_errors_to_exit
 def keys_create(
     tenant: Annotated[str | None, typer.Option(help="The tenant the key is for.")] = None,
     admin: Annotated[
@@ -161,34 +181,67 @@ def keys_create(
     data: DataOpt = None,
 ) -> None:
     """Make an API key. It is printed once, on the last line; only its hash is stored."""
-    from ..errors import PMemoError
-
     if admin == (tenant is not None):
         typer.echo("give either --tenant T or --admin", err=True)
         raise typer.Exit(2)
     store = _key_store(_settings(data).data)
     try:
-        key = store.create_key(tenant, admin=admin, label=label)
-    except PMemoError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(2) from exc
+        made = store.issue_key(tenant, admin=admin, label=label)
     finally:
         store.close()
-    typer.echo(f"{'admin key' if admin else 'key for tenant ' + str(tenant)} (shown once):")
-    typer.echo(key)
+    whose = "admin key" if admin else f"key for tenant {tenant}"
+    typer.echo(f"{whose}, id {made.id} (the key is shown once):")
+    typer.echo(made.key)
 
 
-def keys_list(data: DataOpt = None) -> None:
-    """List tenants and how many active keys each has."""
+@_errors_to_exit
+def keys_list(
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None,
+    data: DataOpt = None,
+) -> None:
+    """List API keys, revoked ones too: id, tenant, admin, label, created, last used, revoked
+    (times in UTC). The keys themselves are never stored, so never shown."""
     store = _key_store(_settings(data).data)
     try:
-        for t in store.tenants():
-            typer.echo(f"{t['tenant']}\t{t['active_keys']} key(s)\tsince {t['created_at']}")
+        rows = store.keys(tenant)
     finally:
         store.close()
+    if not rows:
+        typer.echo("no API keys yet: pmemo keys create --tenant T")
+        return
+    table = [("ID", "TENANT", "ADMIN", "LABEL", "CREATED", "LAST USED", "REVOKED")]
+    for k in rows:
+        table.append((
+            k["id"], k["tenant"] or "-", "yes" if k["admin"] else "no", k["label"] or "-",
+            _utc(k["created_at"]), _utc(k["last_used_at"]), _utc(k["revoked_at"]),
+        ))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+
+
+def _utc(when: str | None) -> str:
+    """``2026-11-26T05:59:44.03+00:00`` → ``2026-11-26 05:59:44``; None → ``-``."""
+    return when[:19].replace("T", " ") if when else "-"
+
+
+@_errors_to_exit
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="The key's id, as pmemo keys list shows it.")],
+    data: DataOpt = None,
+) -> None:
+    """Revoke one API key by its id. A running server refuses it from its next request on."""
+    store = _key_store(_settings(data).data)
+    try:
+        k = store.revoke(key_id)
+    finally:
+        store.close()
+    whose = "admin key" if k["admin"] else f"key of tenant {k['tenant']}"
+    typer.echo(f"revoked {whose} {k['id']} (since {_utc(k['revoked_at'])} UTC)")
 
 
 # pmemo mcp -----------------------------------------------------------------
+@_errors_to_exit
 def mcp(
     data: DataOpt = None,
     tenant: Annotated[

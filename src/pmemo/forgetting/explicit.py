@@ -42,8 +42,10 @@ class Forgetter:
         ids = sorted(turns)
         if hard:
             self.store.secure_delete()
-        scope_key = next(iter(turns.values())).scope.key if turns else None
-        batch = self.store.new_batch("forget", "hard" if hard else "soft", scope_key, reason)
+        first = next(iter(turns.values())).scope if turns else None
+        tenants = {t.scope.tenant_id for t in turns.values()}
+        batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
+                                     tenants.pop() if len(tenants) == 1 else None)
         texts = self._snapshot(batch, ids)
         report = delete_turns(self.store, self.tiers, self.indexes, self.embed, ids)
         report.update(self.derived(ids))

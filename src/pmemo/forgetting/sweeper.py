@@ -129,7 +129,17 @@ def sweep(
     if dry_run:
         return {"dry_run": True, "batch": None, "actions": shown}
     store.set_decay([(a["ref"], a["strength"]) for a in plan.actions if a["action"] == "decay"])
-    batch = store.new_batch("sweep", "soft", None, "sweeper")
+    by_tenant: dict[str | None, list[dict[str, Any]]] = {tenant: []} if tenant or not shown else {}
+    for a in shown:  # one batch per tenant: each restores (or purges) only its own
+        by_tenant.setdefault(a["scope_key"].split("|", 1)[0] if a["scope_key"] else None, []).append(a)
+    batches = [_commit(store, who, actions) for who, actions in by_tenant.items()]
+    return {"dry_run": False, "batch": batches[0] if len(batches) == 1 else None, "batches": batches,
+            "actions": shown}
+
+
+def _commit(store: FullStore, tenant: str | None, shown: list[dict[str, Any]]) -> int:
+    """Carry out one tenant's sweep actions as one restorable batch."""
+    batch = store.new_batch("sweep", "soft", None, "sweeper", tenant)
     for a in shown:
         if a["action"] == "soft_delete":
             store.soft_delete(a["kind"], [a["ref"]], a["reason"])
@@ -137,18 +147,8 @@ def sweep(
             store.expire_fact(a["ref"], time.time())
     store.log_actions(
         batch,
-        [
-            (
-                a["action"],
-                a["kind"],
-                a["ref"],
-                a["scope_key"],
-                a["reason"],
-                {"strength": a["strength"]},
-            )
-            for a in shown
-        ],
+        [(a["action"], a["kind"], a["ref"], a["scope_key"], a["reason"], {"strength": a["strength"]})
+         for a in shown],
     )
-    report = {"dry_run": False, "batch": batch, "actions": shown}
     store.set_batch(batch, "active" if shown else "empty", {"actions": len(shown)})
-    return report
+    return batch

@@ -20,6 +20,7 @@ from pydantic_core import to_jsonable_python
 from .. import errors
 from ..server.keys import KeyStore
 from ..server.schemas import (
+    MAX_ID,
     MAX_RECENT,
     AgendaItemOut,
     ContextOut,
@@ -52,6 +53,8 @@ TOOLS = (
     "agenda",
 )
 
+REPLACE_TRIES = 8  # compare-and-swap rounds of core_memory_replace under concurrent writers
+
 INSTRUCTIONS = (
     "pmemo keeps what was said across sessions. Call `remember` with each message, "
     "`get_context` before answering, `recall` or `conversation_search` to look things up, "
@@ -69,6 +72,12 @@ AgentId = Annotated[str, Field(description="The agent whose memory this is.")]
 SessionId = Annotated[str, Field(description="The conversation (session) id.")]
 PersonId = Annotated[str, Field(description="A person's stable id (the `actor_id` of their turns).")]
 
+# The bounds REST has (ids up to schemas.MAX_ID, offsets up to 10**9): a larger number would
+# overflow SQLite's 64-bit integers. Integers are strict: true is not 1, "5" is not 5.
+MAX_OFFSET = 10**9
+MAX_PAGE = MAX_OFFSET // 100  # at the largest page size
+RowId = Annotated[int, Field(ge=1, le=MAX_ID, strict=True)]
+
 
 @contextmanager
 def _mapped() -> Iterator[None]:
@@ -77,6 +86,8 @@ def _mapped() -> Iterator[None]:
         yield
     except errors.PMemoError as exc:
         raise ToolError(f"{exc.code}: {exc}") from exc
+    except OverflowError as exc:  # a number past 64 bits that no bound above caught
+        raise ToolError(f"invalid_input: a number is out of range (ids are at most {MAX_ID})") from exc
 
 
 def _dt(value: str | None, *, end: bool = False) -> datetime | None:
@@ -90,6 +101,29 @@ def _dt(value: str | None, *, end: bool = False) -> datetime | None:
     if end and len(value) == 10:
         parsed = datetime.combine(parsed.date(), time.max)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _memory_id(text: str) -> tuple[str, int]:
+    """``"turn:12"`` (or ``"12"``), ``"key:3"``, ``"summary:5"`` → (kind, number), the number
+    within the bounds of a stored id."""
+    kind, _, num = text.rpartition(":")
+    if not (num.isascii() and num.isdigit()):
+        raise errors.InvalidInput(f"id {text[:60]!r} is not an id like 'turn:12'")
+    # compared as text first: int() of a huge string is slow, and refused past 4300 digits
+    if len(num.lstrip("0")) > len(str(MAX_ID)) or not 1 <= int(num) <= MAX_ID:
+        raise errors.InvalidInput(
+            f"id {text[:60]!r} is out of range: ids are whole numbers from 1 to {MAX_ID}, as other tools return them"
+        )
+    return kind, int(num)
+
+
+def _offset(page: int, limit: int) -> int:
+    offset = page * limit
+    if offset > MAX_OFFSET:
+        raise errors.InvalidInput(
+            f"page {page} of {limit} is past the {MAX_OFFSET:,}th message: narrow the search (query, dates) instead"
+        )
+    return offset
 
 
 def _dump(model: Any) -> dict[str, Any]:
@@ -146,6 +180,14 @@ def build_server(
         actor_id: Annotated[
             str | None, Field(description="The speaker's stable person id, in a group chat.")
         ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            Field(
+                description="A unique string for this message (e.g. the chat's message id): calling"
+                " again with it stores nothing twice and returns the first call's turn.",
+                max_length=255,
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
         with _mapped():
@@ -155,6 +197,7 @@ def build_server(
                 role=role,
                 actor=actor,
                 actor_id=actor_id,
+                idempotency_key=idempotency_key,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(TurnOut.of(turn))
@@ -164,7 +207,7 @@ def build_server(
         ctx: Context,
         query: Annotated[str, Field(description="What to look for, in plain words.")],
         user_id: UserId = None,
-        limit: Annotated[int, Field(description="How many items (1-50).", ge=1, le=50)] = 10,
+        limit: Annotated[int, Field(description="How many items (1-50).", ge=1, le=50, strict=True)] = 10,
         session_id: Annotated[str | None, Field(description="Only this session.")] = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
@@ -183,7 +226,7 @@ def build_server(
         user_id: UserId = None,
         session_id: Annotated[str | None, Field(description="The current session.")] = None,
         budget_tokens: Annotated[
-            int | None, Field(description="Token budget for the context.", ge=16, le=32000)
+            int | None, Field(description="Token budget for the context.", ge=16, le=32000, strict=True)
         ] = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
@@ -241,21 +284,42 @@ def build_server(
         user_id: UserId = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        version: Annotated[
+            int | None,
+            Field(
+                description="The line's version as you read it: if it changed since, nothing is"
+                " changed and the error says the current version. Without it the replacement is"
+                " made on the line's latest text.",
+                ge=1,
+                le=MAX_ID,
+                strict=True,
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """Replace `old_text` with `new_text` in the one key-memory line that contains it."""
         with _mapped():
             sc = scope(ctx, user_id, group_id, agent_id)
-            lines = [k for k in await memory.key_memory(**sc) if old_text in k.text]
-            if len(lines) != 1:
-                what = "no" if not lines else f"{len(lines)}"
-                raise errors.InvalidInput(
-                    f"{what} key-memory lines contain {old_text[:60]!r}; quote one line exactly"
-                )
-            line = lines[0]
-            updated = await memory.update_key(
-                line.id, line.text.replace(old_text, new_text), tenant_id=sc["tenant_id"]
-            )
-            return _dump(KeyLineOut.of(updated))
+            for _ in range(REPLACE_TRIES):
+                lines = [k for k in await memory.key_memory(**sc) if old_text in k.text]
+                if len(lines) != 1:
+                    what = "no" if not lines else f"{len(lines)}"
+                    raise errors.InvalidInput(
+                        f"{what} key-memory lines contain {old_text[:60]!r}; quote one line exactly"
+                    )
+                line = lines[0]
+                try:
+                    updated = await memory.update_key(
+                        line.id,
+                        line.text.replace(old_text, new_text),
+                        version=version or line.version,
+                        tenant_id=sc["tenant_id"],
+                    )
+                except errors.Conflict:
+                    if version is not None:
+                        raise
+                    continue  # changed between the read and the write: apply it to the new text
+                return _dump(KeyLineOut.of(updated))
+            raise errors.Conflict("the line kept changing while it was being replaced; try again")
 
     @server.tool()
     async def conversation_search(
@@ -265,8 +329,10 @@ def build_server(
         start_date: Annotated[str | None, Field(description="ISO date/time, inclusive.")] = None,
         end_date: Annotated[str | None, Field(description="ISO date/time, inclusive.")] = None,
         session_id: Annotated[str | None, Field(description="Only this session.")] = None,
-        limit: Annotated[int, Field(description="Page size (1-100).", ge=1, le=100)] = 20,
-        page: Annotated[int, Field(description="Page number from 0.", ge=0)] = 0,
+        limit: Annotated[int, Field(description="Page size (1-100).", ge=1, le=100, strict=True)] = 20,
+        page: Annotated[
+            int, Field(description=f"Page number from 0 (at most {MAX_PAGE:,}).", ge=0, le=MAX_PAGE, strict=True)
+        ] = 0,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
     ) -> dict[str, Any]:
@@ -275,7 +341,7 @@ def build_server(
             turns = await memory.turns(
                 session_id=session_id,
                 limit=limit,
-                offset=page * limit,
+                offset=_offset(page, limit),
                 since=_dt(start_date),
                 until=_dt(end_date, end=True),
                 text=query,
@@ -302,10 +368,7 @@ def build_server(
         and is restorable (pass the returned `batch` to `restore`) unless `hard`."""
         with _mapped():
             t = tenant_of(ctx)
-            kind, _, num = id.rpartition(":")
-            if not num.isdigit():
-                raise errors.InvalidInput(f"{id!r} is not an id like 'turn:12'")
-            n = int(num)
+            kind, n = _memory_id(id)
             if kind in ("", "turn"):
                 report = await memory.forget([n], hard=hard, tenant_id=t)
                 return {
@@ -325,24 +388,22 @@ def build_server(
     async def restore(
         ctx: Context,
         batch: Annotated[
-            int | None, Field(description="The `batch` a forget returned.", ge=1)
+            int | None, Field(description="The `batch` a forget returned.", ge=1, le=MAX_ID, strict=True)
         ] = None,
         turn_ids: Annotated[
-            list[int] | None,
+            list[RowId] | None,
             Field(description="Or: ids of forgotten turns to bring back.", max_length=1000),
         ] = None,
     ) -> dict[str, Any]:
         """Undo a restorable forget: give its `batch`, or the forgotten `turn_ids`."""
-        from ..server.routes_person import check_restore
-
         with _mapped():
             if (batch is None) == (turn_ids is None):
                 raise errors.InvalidInput("give the batch a forget returned, or turn_ids")
-            await check_restore(memory, tenant_of(ctx), batch, turn_ids)
-            if batch is not None:
-                out = await memory.restore(batch)
-            else:
-                out = await memory.restore(turn_ids=sorted(set(turn_ids or [])))
+            out = await memory.restore(
+                batch,
+                turn_ids=None if turn_ids is None else sorted(set(turn_ids)),
+                tenant_id=tenant_of(ctx),
+            )
             return {"restored": to_jsonable_python(out)}
 
     @server.tool()

@@ -27,7 +27,7 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
     keys = [k for k in store.keys_with(ids) if k.origin == "promoted"]
     store.delete_turns(ids)
     for turn_id in ids:
-        indexes.turns.remove(turn_id)
+        indexes.turns.remove(turns[turn_id].scope.key, turn_id)
     embed.forget([t.indexed for t in turns.values()])
     removed = set(ids)
     for cluster in clusters:
@@ -40,7 +40,7 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
             if vec is not None:
                 indexes.summaries.add(summary.scope.key, summary.id, vec)
         else:
-            indexes.summaries.remove(summary.id)
+            indexes.summaries.remove(summary.scope.key, summary.id)
     for key in keys:
         store.delete_key(key.id)
         report["key_lines"].append(key.id)

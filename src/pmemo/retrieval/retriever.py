@@ -20,7 +20,7 @@ import asyncio
 import dataclasses
 import functools
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -38,6 +38,7 @@ from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
+OWNER_WIDE = " (owner-wide: not limited to one session)"
 
 
 @dataclass(frozen=True)
@@ -103,12 +104,15 @@ class Retriever:
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
                                       session_id)
-        return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec))
+        return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec, session_id))
 
-    def _matching_summaries(self, scope: Scope, qvec: np.ndarray) -> list[tuple[Summary, float]]:
+    def _matching_summaries(self, scope: Scope, qvec: np.ndarray,
+                            session_id: str | None) -> list[tuple[Summary, float]]:
+        """The summaries nearest the query; with ``session_id``, that session's only."""
         found = self.indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
         summaries = self.store.get_summaries(i for i, _ in found)
-        return [(summaries[i], c) for i, c in found if i in summaries]
+        return [(summaries[i], c) for i, c in found
+                if i in summaries and session_id in (None, summaries[i].scope.session_id)]
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
@@ -123,13 +127,15 @@ class Retriever:
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
         keys = self.store.keys(scope, sources=False)
-        return Retrieved(turn_hits, self._derived_hits(query, m, keys), sorted(recalled & top), m.qvec, keys,
-                         named)
+        return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None),
+                         sorted(recalled & top), m.qvec, keys, named)
 
-    def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine]) -> list[Hit]:
+    def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool) -> list[Hit]:
         key_vecs = self.embed.passages([k.text for k in keys]) if keys else None
-        return hitlib.derived_hits(query, m.summaries, keys, key_vecs, m.qvec,
+        hits = hitlib.derived_hits(query, m.summaries, keys, key_vecs, m.qvec,
                                    [s for _, s in m.vector], self.settings, later)
+        # a search in one session still shows the owner's key lines, and says they are owner-wide
+        return [replace(h, why=h.why + OWNER_WIDE) if in_session and h.kind == "key" else h for h in hits]
 
     def with_sources(self, hits: list[Hit]) -> list[Hit]:
         """The derived hits among ``hits``, given their source turns."""

@@ -1,21 +1,50 @@
 """In-memory vector index per scope: a rebuildable cache over the vectors in the store.
 
 Exact numpy search below ``faiss_min`` vectors; FAISS HNSW above (deleted ids are
-filtered out and the graph is rebuilt once a fifth of it is dead). Rows live in buffers
-that grow geometrically, so new vectors are appended in place: a search after an add does
-not copy the whole matrix.
+filtered out and the graph is rebuilt once a fifth of it is dead). A scope's rows live in
+buffers of exactly its size at first, that then grow geometrically: a one-turn scope costs
+about one row, and new vectors are appended in place (a search after an add does not copy
+the whole matrix).
+
+Over a store, a scope is read from it on its first search, and past a memory bound
+(``index_memory_mb``) the least recently used scopes are dropped, to be read back on their
+next search. The store holds every vector before the index hears of it, so an add or a
+remove for a scope that is not in memory has nothing to do here.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
+from ..stores.base import VectorStore
+
+T = TypeVar("T")
+# scope key → the ids and rows of its stored vectors (SQLiteStore.scope_vectors)
+Loader = Callable[[str], tuple[np.ndarray, np.ndarray]]
+
+# What ``ScopeIndex.nbytes`` counts besides the buffers, as tracemalloc measures it (checked
+# by tests/unit/test_vector_memory.py): the objects every index has (its arrays, maps and
+# cache entry), ~1.1 KiB, and per row its entry and int in the row map (~40 B in a small
+# map, ~90 B in a large one).
+FIXED_BYTES = 1100
+ROW_BYTES = 100
+HNSW_ROW_BYTES = 2 * 32 * 4 + 64  # per row of the graph besides its vector: level-0 links (2M)
+TIE = 1e-5  # above float32 rounding of a cosine (~1e-7): scores this close are compared again
+
 
 class ScopeIndex:
-    def __init__(self, dim: int, faiss_min: int) -> None:
+    """One scope's vectors. Not thread-safe: VectorIndex calls it under its cache's lock."""
+
+    __slots__ = ("_dead", "_hnsw", "_hnsw_size", "_ids", "_mat", "_n", "_pending", "_row", "dim",
+                 "faiss_min")
+
+    def __init__(self, dim: int, faiss_min: int, ids: np.ndarray | None = None,
+                 rows: np.ndarray | None = None) -> None:
         self.dim = dim
         self.faiss_min = faiss_min
         self._n = 0  # rows in use; the buffers below may be longer
@@ -26,10 +55,34 @@ class ScopeIndex:
         self._dead: set[int] = set()
         self._hnsw: Any = None  # a faiss.IndexHNSWFlat, built on the first large search
         self._hnsw_size = 0
+        if ids is not None and rows is not None and len(ids):
+            self._append(ids, rows)
 
     def __len__(self) -> int:
         self._flush()
         return self._n - len(self._dead)
+
+    @property
+    def empty(self) -> bool:
+        return self._n == 0 and not self._pending
+
+    @property
+    def capacity(self) -> int:
+        """Rows the buffers have room for."""
+        return len(self._ids)
+
+    @property
+    def nbytes(self) -> int:
+        """About what the index holds in memory: buffers, row map, pending rows, HNSW graph."""
+        rows = len(self._row) + len(self._pending) + len(self._dead)
+        return (FIXED_BYTES + self._ids.nbytes + self._mat.nbytes + rows * ROW_BYTES
+                + len(self._pending) * 4 * self.dim + self._hnsw_size * (4 * self.dim + HNSW_ROW_BYTES))
+
+    @staticmethod
+    def grown(cap: int, end: int) -> int:
+        """Rows to allocate when ``end`` do not fit in ``cap``: exactly ``end`` the first time
+        (most scopes are small and stay so), then a quarter more (amortised O(1) per row)."""
+        return max(end, cap + cap // 4)
 
     def add(self, ref: int, vec: np.ndarray) -> None:
         self._dead.discard(ref)
@@ -37,6 +90,19 @@ class ScopeIndex:
 
     def remove(self, ref: int) -> None:
         self._dead.add(ref)
+
+    def replay(self, ops: list[tuple[int, np.ndarray | None]]) -> None:
+        """Apply the adds (ref, vector) and removes (ref, None) made while this scope was read
+        from the store: an add of a vector the rows read hold already changes nothing."""
+        added: set[int] = set()
+        for ref, vec in ops:
+            if vec is None:
+                self.remove(ref)
+                continue
+            row = self._row.get(ref)
+            if row is None or ref in added or ref in self._dead or not np.array_equal(self._mat[row], vec):
+                self.add(ref, vec)
+                added.add(ref)
 
     def _flush(self) -> None:
         if self._pending:
@@ -54,7 +120,7 @@ class ScopeIndex:
     def _append(self, ids: np.ndarray, rows: np.ndarray) -> None:
         end = self._n + len(ids)
         if end > len(self._ids):
-            size = max(end, len(self._ids) * 5 // 4, 256)  # amortised O(1) per row
+            size = self.grown(len(self._ids), end)
             self._ids = np.concatenate([self._ids[: self._n], np.zeros(size - self._n, np.int64)])
             mat = np.zeros((size, self.dim), dtype=np.float32)
             mat[: self._n] = self._mat[: self._n]
@@ -74,6 +140,7 @@ class ScopeIndex:
         self._ids, self._mat, self._row = ids[:0], mat[:0], {}
         self._append(ids, mat)
         self._hnsw = None
+        self._hnsw_size = 0
 
     def vectors(self, refs: list[int]) -> tuple[list[int], np.ndarray]:
         """The stored vectors of ``refs`` that are here (ids, rows), in the order asked."""
@@ -84,15 +151,25 @@ class ScopeIndex:
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         self._flush()
         n = self._n
-        if n == 0:
+        if n == 0 or k <= 0:
             return []
         if n < self.faiss_min:
-            sims = self._mat[:n] @ query
-            k = min(k, n)
-            top = np.argpartition(-sims, k - 1)[:k]
-            top = top[np.argsort(-sims[top], kind="stable")]
-            return [(int(self._ids[i]), float(sims[i])) for i in top if int(self._ids[i]) not in self._dead]
+            return self._exact(query, k)
         return self._search_hnsw(query, k)
+
+    def _exact(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        sims = self._mat[: self._n] @ query
+        k = min(k, self._n)
+        cut = sims[np.argpartition(-sims, k - 1)[k - 1]]
+        # A matrix product rounds a row by its place in the buffer, so equal vectors can score
+        # a few ulps apart. The rows within rounding of the cut are scored again, each on its
+        # own in float64, and ties go to the lower id: the result depends on the rows held, not
+        # on where they sit (a scope read back from the store is in id order).
+        top = np.flatnonzero(sims >= cut - TIE)
+        exact = np.einsum("ij,j->i", self._mat[top].astype(np.float64), query.astype(np.float64))
+        best = top[np.lexsort((self._ids[top], -exact))[:k]]
+        scores = dict(zip(best.tolist(), exact[np.searchsorted(top, best)].tolist(), strict=True))
+        return [(int(self._ids[i]), scores[i]) for i in best.tolist() if int(self._ids[i]) not in self._dead]
 
     def _search_hnsw(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         import faiss
@@ -118,50 +195,171 @@ class ScopeIndex:
         return out[:k]
 
 
-class VectorIndex:
-    """Scope key → ScopeIndex; thread-safe."""
+class ScopeCache:
+    """The scope indexes in memory, least recently used first, under one lock; past
+    ``max_bytes`` (0: no bound) the least recently used are dropped. The one just used stays,
+    even when it alone is larger than the bound."""
 
-    def __init__(self, dim: int, faiss_min: int = 20_000) -> None:
+    def __init__(self, max_bytes: int = 0) -> None:
+        self.lock = threading.Lock()
+        self.max_bytes = max_bytes
+        self.nbytes = 0  # what the indexes here count for themselves (ScopeIndex.nbytes)
+        self.evictions = 0
+        self._lru: OrderedDict[tuple[VectorIndex, str], tuple[ScopeIndex, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
+    def __contains__(self, key: tuple[VectorIndex, str]) -> bool:
+        return key in self._lru
+
+    def get(self, owner: VectorIndex, scope_key: str) -> ScopeIndex | None:
+        """The index, now the most recently used; call with the lock held."""
+        entry = self._lru.get((owner, scope_key))
+        if entry is None:
+            return None
+        self._lru.move_to_end((owner, scope_key))
+        return entry[0]
+
+    def put(self, owner: VectorIndex, scope_key: str, index: ScopeIndex) -> None:
+        """Hold (or count again, after a change) the index, then keep within the bound; call
+        with the lock held."""
+        key = (owner, scope_key)
+        old = self._lru.pop(key, None)
+        if old is not None:
+            self.nbytes -= old[1]
+        size = index.nbytes
+        self._lru[key] = (index, size)
+        self.nbytes += size
+        while self.max_bytes and self.nbytes > self.max_bytes and len(self._lru) > 1:
+            _, (_, dropped) = self._lru.popitem(last=False)
+            self.nbytes -= dropped
+            self.evictions += 1
+
+
+class _Loading:
+    """A scope being read from the store: the adds and removes made meanwhile, which the
+    rows read may or may not hold, are applied to it when it is in."""
+
+    __slots__ = ("done", "ops")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.ops: list[tuple[int, np.ndarray | None]] = []  # (ref, vector), or (ref, None): removed
+
+
+class VectorIndex:
+    """Scope key → ScopeIndex, for one kind of vector; thread-safe.
+
+    With ``load`` the index is a cache of the store (see the module docstring); without it
+    (tests) it holds what was added, and nothing is dropped.
+
+    >>> index = VectorIndex(2)
+    >>> index.add("u", 7, np.array([1.0, 0.0]))
+    >>> index.search("u", np.array([1.0, 0.0]), 1)
+    [(7, 1.0)]
+    """
+
+    def __init__(self, dim: int, faiss_min: int = 20_000, load: Loader | None = None,
+                 cache: ScopeCache | None = None) -> None:
         self.dim = dim
         self.faiss_min = faiss_min
-        self._scopes: dict[str, ScopeIndex] = {}
-        self._lock = threading.Lock()
-        self._where: dict[int, str] = {}
+        self.cache = cache if cache is not None else ScopeCache()
+        if load is None and self.cache.max_bytes:
+            raise ValueError("a bounded vector index needs a loader to read dropped scopes back")
+        self._load = load
+        self._loading: dict[str, _Loading] = {}
 
     def add(self, scope_key: str, ref: int, vec: np.ndarray) -> None:
-        with self._lock:
-            index = self._scopes.setdefault(scope_key, ScopeIndex(self.dim, self.faiss_min))
-            index.add(ref, vec)
-            self._where[ref] = scope_key
+        self._change(scope_key, ref, np.asarray(vec, dtype=np.float32))
 
-    def remove(self, ref: int) -> None:
-        with self._lock:
-            scope_key = self._where.pop(ref, None)
-            if scope_key is not None:
-                self._scopes[scope_key].remove(ref)
+    def remove(self, scope_key: str, ref: int) -> None:
+        self._change(scope_key, ref, None)
+
+    def _change(self, scope_key: str, ref: int, vec: np.ndarray | None) -> None:
+        with self.cache.lock:
+            index = self.cache.get(self, scope_key)
+            if index is None:
+                loading = self._loading.get(scope_key)
+                if loading is not None:
+                    loading.ops.append((ref, vec))
+                    return
+                if self._load is not None or vec is None:
+                    return  # the store has it: the scope is read with it when next searched
+                index = ScopeIndex(self.dim, self.faiss_min)
+            if vec is None:
+                index.remove(ref)
+            else:
+                index.add(ref, vec)
+            self.cache.put(self, scope_key, index)
+
+    def held(self, scope_key: str) -> bool:
+        """Whether the scope is in memory now (asking does not read it, nor count as a use)."""
+        with self.cache.lock:
+            return (self, scope_key) in self.cache
 
     def search(self, scope_key: str, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        with self._lock:
-            index = self._scopes.get(scope_key)
-            return index.search(query, k) if index is not None else []
+        return self._use(scope_key, lambda index: index.search(query, k), [])
 
     def vectors(self, scope_key: str, refs: list[int]) -> tuple[list[int], np.ndarray]:
-        """The vectors of ``refs`` in that scope (ids found, rows): no database read."""
-        with self._lock:
-            index = self._scopes.get(scope_key)
-            if index is None:
-                return [], np.zeros((0, self.dim), dtype=np.float32)
-            return index.vectors(refs)
+        """The vectors of ``refs`` in that scope (ids found, rows): no database read once the
+        scope is in memory."""
+        none: tuple[list[int], np.ndarray] = ([], np.zeros((0, self.dim), dtype=np.float32))
+        return self._use(scope_key, lambda index: index.vectors(refs), none)
 
     def size(self, scope_key: str) -> int:
-        with self._lock:
-            index = self._scopes.get(scope_key)
-            return len(index) if index is not None else 0
+        return self._use(scope_key, len, 0)
+
+    def _use(self, scope_key: str, action: Callable[[ScopeIndex], T], default: T) -> T:
+        """``action`` on the scope's index under the lock, after reading the scope from the
+        store if it is not in memory. The read runs without the lock, so other scopes are
+        searched meanwhile; a second reader of the same scope waits for the first."""
+        while True:
+            with self.cache.lock:
+                index = self.cache.get(self, scope_key)
+                if index is not None:
+                    out = action(index)
+                    self.cache.put(self, scope_key, index)  # a search may flush or build a graph
+                    return out
+                if self._load is None:
+                    return default
+                loading = self._loading.get(scope_key)
+                if loading is None:
+                    loading = self._loading[scope_key] = _Loading()
+                    break
+            loading.done.wait()
+        try:
+            ids, rows = self._load(scope_key)
+        except BaseException:
+            with self.cache.lock:
+                del self._loading[scope_key]
+            loading.done.set()
+            raise
+        with self.cache.lock:
+            del self._loading[scope_key]
+            loading.done.set()  # who waits finds the scope in memory once the lock is free
+            index = ScopeIndex(self.dim, self.faiss_min, ids, rows)
+            index.replay(loading.ops)
+            if index.empty:
+                return default  # nothing to keep: the store is read again on the next search
+            out = action(index)
+            self.cache.put(self, scope_key, index)
+            return out
 
 
 class Indexes:
-    """The vector caches a memory keeps: one over turns, one over summaries."""
+    """The vector caches a memory keeps: one over turns, one over summaries, under one memory
+    bound. With a ``store``, scopes are read from it when first searched (vectors of
+    ``model_id`` only) and dropped past ``max_bytes`` (0: no bound)."""
 
-    def __init__(self, dim: int, faiss_min: int = 20_000) -> None:
-        self.turns = VectorIndex(dim, faiss_min)
-        self.summaries = VectorIndex(dim, faiss_min)
+    def __init__(self, dim: int, faiss_min: int = 20_000, store: VectorStore | None = None,
+                 model_id: str = "", max_bytes: int = 0) -> None:
+        self.cache = ScopeCache(max_bytes)
+
+        def loader(kind: str) -> Loader | None:
+            if store is None:
+                return None
+            return lambda scope_key: store.scope_vectors(kind, scope_key, model_id)
+
+        self.turns = VectorIndex(dim, faiss_min, loader("turn"), self.cache)
+        self.summaries = VectorIndex(dim, faiss_min, loader("summary"), self.cache)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -18,10 +17,9 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
-from . import docs, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
+from . import docs, limits, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
+from .headers import SecurityHeaders
 from .keys import KeyStore
-
-MAX_BODY_BYTES = 64 * 1024 * 1024
 
 log = logging.getLogger("pmemo.server")
 
@@ -48,6 +46,8 @@ def create_app(
     CORS is off unless ``cors_origins`` names the origins to allow. With ``sweep_every``
     (seconds, 0 = off) the app runs ``memory.sweep(dry_run=False)`` that often while it is up.
     """
+    settings = limits.settings_of(memory)
+    rate = limits.RateLimiter(settings.rate_limit)  # a bad value fails here, at start
     mcp_server = _mcp_server(memory, keys) if mcp else None
 
     @asynccontextmanager
@@ -68,9 +68,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
-        **_body_limit(),
     )
-    app.add_middleware(problems.BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(limits.BodyLimit, settings=settings)
+    app.state.rate = rate
     app.state.memory = memory
     app.state.keys = keys
     problems.install(app)
@@ -80,14 +80,17 @@ def create_app(
             module.router,
             responses={
                 401: {"model": problems_model(), "description": "missing or wrong API key"},
+                413: {"model": problems_model(), "description": "body, batch or stored bytes over a limit"},
                 422: {"model": problems_model(), "description": "invalid input"},
+                429: {"model": problems_model(), "description": "rate limit or quota reached"},
             },
         )
     _health(app)
+    _document_errors(app)
     if mcp_server is not None:
         from .mcp_mount import mount
 
-        mount(app, mcp_server, keys, host=host)
+        mount(app, mcp_server, keys, host=host, max_concurrent=settings.mcp_max_concurrent)
     if web:
         from ..web import install as install_web
 
@@ -99,6 +102,7 @@ def create_app(
             allow_methods=["*"],
             allow_headers=["Authorization", "Content-Type"],
         )
+    app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     return app
 
 
@@ -131,6 +135,21 @@ def problems_model() -> type:
     return Problem
 
 
+def _document_errors(app: FastAPI) -> None:
+    """The OpenAPI document with every operation's problem responses (``error_docs``)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from . import error_docs
+
+            problem = problems_model().model_json_schema(ref_template="#/components/schemas/{model}")  # type: ignore[attr-defined]
+            app.openapi_schema = error_docs.document(build(), problem)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def _mcp_server(memory: Any, keys: KeyStore) -> Any:
     from ..mcp import build_server
 
@@ -152,15 +171,6 @@ def _health(app: FastAPI) -> None:
         except (errors.PMemoError, OSError, RuntimeError) as exc:
             return problems.problem(503, "not_ready", f"not ready: {type(exc).__name__}")
         return JSONResponse({"status": "ready"})
-
-
-def _body_limit() -> dict[str, Any]:
-    """A request body cap (413), where this FastAPI has one: a full batch fits in it."""
-    if "max_body_size" in inspect.signature(FastAPI).parameters:
-        # A little above ours: a declared length gets our problem body first, and this
-        # one only stops chunked bodies that never said how long they were.
-        return {"max_body_size": MAX_BODY_BYTES + 1024 * 1024}
-    return {}
 
 
 def _version() -> str:

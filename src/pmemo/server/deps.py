@@ -8,6 +8,7 @@ from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import Forbidden, InvalidInput
+from . import limits
 from .keys import KeyInfo, KeyStore
 from .schemas import ID
 
@@ -26,7 +27,10 @@ def key_info(
     request: Request,
     creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> KeyInfo:
-    return keys_of(request).verify(creds.credentials if creds else None)
+    info = keys_of(request).verify(creds.credentials if creds else None)
+    if creds is not None:
+        limits.hit(request.app, creds.credentials)  # a known key: one request of its rate
+    return info
 
 
 def tenant(info: Annotated[KeyInfo, Depends(key_info)]) -> str:

@@ -1,11 +1,15 @@
 """Tenants and API keys, kept in their own SQLite file beside the memory.
 
-A key is shown once, when it is made; only its sha256 is stored. An admin key
-manages tenants and is never a tenant key: it cannot read memory.
+A key is shown once, when it is made; only its sha256 is stored. Each key also has a
+short public id (``k_…``, random, not derived from the key) by which it is listed and
+revoked. An admin key manages tenants and is never a tenant key: it cannot read memory.
 
 >>> store = KeyStore(":memory:")
 >>> key = store.create_key("acme")
->>> store.verify(key).tenant
+>>> info = store.verify(key)
+>>> info.tenant
+'acme'
+>>> store.revoke(info.id)["tenant"]
 'acme'
 """
 
@@ -16,15 +20,21 @@ import hmac
 import secrets
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from ..errors import AuthError, InvalidInput, NotFound
+from ..files import private_dir, private_sqlite
 from ..models import check_id
 
 KEY_PREFIX = "pm_"
+ID_PREFIX = "k_"
 FILE_NAME = "keys.sqlite3"
+# last_used_at is written at most this often per key, so a busy key is not a write per request
+TOUCH_EVERY_S = 60.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -37,10 +47,15 @@ CREATE TABLE IF NOT EXISTS keys (
   admin INTEGER NOT NULL DEFAULT 0,
   label TEXT NOT NULL DEFAULT '',
   created_at TEXT NOT NULL,
-  revoked_at TEXT
+  revoked_at TEXT,
+  id TEXT,                 -- public: listed and revoked by this, never the key
+  last_used_at TEXT
 );
 CREATE INDEX IF NOT EXISTS keys_tenant ON keys(tenant);
 """
+# keys tables made before ids: columns added in place, each old key given an id
+_ADDED_COLUMNS = (("id", "TEXT"), ("last_used_at", "TEXT"))
+_COLUMNS = "id, tenant, admin, label, created_at, last_used_at, revoked_at"
 
 
 @dataclass(frozen=True)
@@ -50,10 +65,37 @@ class KeyInfo:
     tenant: str | None
     admin: bool
     label: str = ""
+    id: str = ""  # empty for the admin key from the environment
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key just made (shown this once) and its public id."""
+
+    key: str
+    id: str
 
 
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key_id() -> str:
+    return ID_PREFIX + secrets.token_hex(6)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    have = {row[1] for row in db.execute("PRAGMA table_info(keys)")}
+    for name, kind in _ADDED_COLUMNS:
+        if name not in have:
+            db.execute(f"ALTER TABLE keys ADD COLUMN {name} {kind}")
+    for (digest,) in db.execute("SELECT hash FROM keys WHERE id IS NULL").fetchall():
+        db.execute("UPDATE keys SET id=? WHERE hash=?", (new_key_id(), digest))
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS keys_id ON keys(id)")
+
+
+def _row(r: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
+    return dict(zip(_COLUMNS.split(", "), r, strict=True)) | {"admin": bool(r[2])}
 
 
 def _now() -> str:
@@ -65,13 +107,22 @@ class KeyStore:
 
     def __init__(self, path: str | Path, *, admin_key: str | None = None) -> None:
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            private_dir(Path(path).parent)
+            private_sqlite(path)  # its -wal and -shm are made with its mode: 0600
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
+        self._db.execute("BEGIN IMMEDIATE")  # one process migrates; the next sees it done
+        try:
+            _migrate(self._db)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
         self._lock = threading.Lock()
         # An admin key from the environment is compared by hash, never stored.
         self._env_admin = hash_key(admin_key) if admin_key else None
+        self._touched: dict[str, float] = {}  # key hash -> when last_used_at was last written
 
     @classmethod
     def in_dir(cls, data_dir: str | Path, *, admin_key: str | None = None) -> KeyStore:
@@ -112,23 +163,49 @@ class KeyStore:
     # keys ----------------------------------------------------------------
     def create_key(self, tenant: str | None = None, *, admin: bool = False, label: str = "") -> str:
         """Make a key and return it; this is the only time it is ever seen."""
+        return self.issue_key(tenant, admin=admin, label=label).key
+
+    def issue_key(
+        self, tenant: str | None = None, *, admin: bool = False, label: str = ""
+    ) -> IssuedKey:
+        """``create_key``, with the new key's public id beside it."""
         if admin == (tenant is not None):
             raise InvalidInput("a key is either for one tenant or an admin key, not both")
         if tenant is not None:
             self.create_tenant(tenant)
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        key, key_id = KEY_PREFIX + secrets.token_urlsafe(32), new_key_id()
         with self._lock:
             self._db.execute(
-                "INSERT INTO keys(hash, tenant, admin, label, created_at) VALUES (?,?,?,?,?)",
-                (hash_key(key), tenant, int(admin), label[:200], _now()),
+                "INSERT INTO keys(hash, id, tenant, admin, label, created_at) VALUES (?,?,?,?,?,?)",
+                (hash_key(key), key_id, tenant, int(admin), label[:200], _now()),
             )
-        return key
+        return IssuedKey(key=key, id=key_id)
 
     def has_key(self, tenant: str) -> bool:
         row = self._db.execute(
             "SELECT 1 FROM keys WHERE tenant=? AND revoked_at IS NULL LIMIT 1", (tenant,)
         ).fetchone()
         return row is not None
+
+    def keys(self, tenant: str | None = None) -> list[dict[str, Any]]:
+        """Every key (revoked ones too), oldest first: id, tenant, admin, label, created_at,
+        last_used_at, revoked_at. Never the key itself, nor its hash."""
+        sql, args = f"SELECT {_COLUMNS} FROM keys", []
+        if tenant is not None:
+            sql, args = sql + " WHERE tenant=?", [tenant]
+        return [_row(r) for r in self._db.execute(sql + " ORDER BY created_at, id", args)]
+
+    def revoke(self, key_id: str) -> dict[str, Any]:
+        """Revoke one key by its id, at once for every later request; returns it as ``keys``
+        lists it. Revoking a revoked key changes nothing; an unknown id raises NotFound."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE keys SET revoked_at=? WHERE id=? AND revoked_at IS NULL", (_now(), key_id)
+            )
+            row = self._db.execute(f"SELECT {_COLUMNS} FROM keys WHERE id=?", (key_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no API key has the id {key_id!r} (pmemo keys list shows the ids)")
+        return _row(row)
 
     def verify(self, key: str | None) -> KeyInfo:
         """The tenant (or admin) a key belongs to; raises AuthError if it is missing or wrong."""
@@ -138,8 +215,22 @@ class KeyStore:
         if self._env_admin is not None and hmac.compare_digest(digest, self._env_admin):
             return KeyInfo(tenant=None, admin=True, label="env")
         row = self._db.execute(
-            "SELECT tenant, admin, label FROM keys WHERE hash=? AND revoked_at IS NULL", (digest,)
+            "SELECT tenant, admin, label, id FROM keys WHERE hash=? AND revoked_at IS NULL",
+            (digest,),
         ).fetchone()
         if row is None:
             raise AuthError("unknown or revoked API key")
-        return KeyInfo(tenant=row[0], admin=bool(row[1]), label=row[2])
+        self._touch(digest)
+        return KeyInfo(tenant=row[0], admin=bool(row[1]), label=row[2], id=row[3])
+
+    def _touch(self, digest: str) -> None:
+        """Note the key's use, at most once per ``TOUCH_EVERY_S``: not a write per request."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._touched.get(digest, -TOUCH_EVERY_S) < TOUCH_EVERY_S:
+                return
+            self._touched[digest] = now
+            try:
+                self._db.execute("UPDATE keys SET last_used_at=? WHERE hash=?", (_now(), digest))
+            except sqlite3.OperationalError:  # busy: a missed note is not worth failing a request
+                del self._touched[digest]

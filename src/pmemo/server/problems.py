@@ -7,6 +7,7 @@ exceptions become a bare 500 with no detail: a stack trace never leaves the proc
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -14,8 +15,10 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from .. import errors
+from . import input_errors
 
 log = logging.getLogger("pmemo.server")
 
@@ -26,6 +29,9 @@ STATUS: tuple[tuple[type[errors.PMemoError], int], ...] = (
     (errors.Conflict, 409),
     (errors.AuthError, 401),
     (errors.Forbidden, 403),
+    (errors.SizeQuotaExceeded, 413),
+    (errors.TooLarge, 413),
+    (errors.LimitExceeded, 429),  # quotas of turns and scopes, rate limits
     (errors.StoreLocked, 503),
     (errors.StoreCorrupt, 500),
     (errors.StoreError, 503),
@@ -42,6 +48,7 @@ TITLES = {
     409: "Conflict",
     413: "Content Too Large",
     422: "Unprocessable Content",
+    429: "Too Many Requests",
     500: "Internal Server Error",
     502: "Bad Gateway",
     503: "Service Unavailable",
@@ -78,46 +85,68 @@ async def _pmemo_error(request: Request, exc: Exception) -> JSONResponse:
     if status >= 500:
         log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
         return problem(status, exc.code, "the server could not complete this request; see its log")
-    return problem(status, exc.code, str(exc))
+    if isinstance(exc, errors.LimitExceeded):
+        return limit_problem(exc)
+    version = getattr(exc, "current_version", None)
+    if version is None:
+        return problem(status, exc.code, str(exc))
+    response = problem(status, exc.code, str(exc), current_version=version)
+    response.headers["ETag"] = f'"{version}"'
+    return response
+
+
+def limit_problem(exc: errors.LimitExceeded) -> JSONResponse:
+    """A limit's problem body names its setting and value; a rate limit says when to retry."""
+    response = problem(status_of(exc), exc.code, str(exc), setting=exc.setting, limit=exc.limit)
+    if isinstance(exc, errors.RateLimited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    details = [
-        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-        for e in exc.errors()
-    ]
-    first = details[0] if details else {"loc": [], "msg": "invalid request"}
-    where = ".".join(str(p) for p in first["loc"])
-    return problem(422, "invalid_input", f"{where}: {first['msg']}", errors=details)
+    details = input_errors.plain_all(exc.errors())
+    return problem(422, "invalid_input", input_errors.detail(details), errors=details)
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        # FastAPI's 400 for a body it could not decode (not UTF-8): an input error like any other
+        return problem(422, "invalid_input", "the body is not valid JSON: it is not UTF-8 text")
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    return problem(exc.status_code, code, str(exc.detail))
+    response = problem(exc.status_code, code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    if exc.status_code == 405:
+        response.headers["Allow"] = ", ".join(allowed_methods(request))
+    return response
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method this path takes: Starlette's 405 names only those of the first route it
+    matched (GET /v1/key/{id}, when PUT and DELETE are routes of their own). As OpenAPI reads
+    paths, a path without parameters (/v1/people/resolve) goes before a template that also
+    matches it (/v1/people/{person_id}); a path the document does not have asks the routes."""
+    documented = {}
+    for template, item in request.app.openapi().get("paths", {}).items():
+        pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part)
+                          for part in re.split(r"(\{[^}]+\})", template))
+        if re.fullmatch(pattern, request.url.path):
+            documented[template] = [m.upper() for m in item if m.upper() in _METHODS]
+    concrete = [methods for template, methods in documented.items() if "{" not in template]
+    if documented:
+        chosen = concrete or list(documented.values())
+        return [m for m in _METHODS if any(m in methods for methods in chosen)]
+    return [m for m in _METHODS if any(
+        route.matches({**request.scope, "method": m})[0] == Match.FULL for route in request.app.router.routes)]
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("%s %s: unexpected error", request.method, request.url.path)
     return problem(500, "internal_error", "the server could not complete this request; see its log")
-
-
-class BodyLimit:
-    """413 as a problem body when Content-Length is over the cap (FastAPI's own limit,
-    where it has one, still stops chunked bodies, with a plain-text 413)."""
-
-    def __init__(self, app: Any, max_bytes: int) -> None:
-        self.app, self.max_bytes = app, max_bytes
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            length = dict(scope.get("headers") or []).get(b"content-length", b"0")
-            if length.isdigit() and int(length) > self.max_bytes:
-                response = problem(413, "too_large", f"request body is over {self.max_bytes} bytes")
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.encoders import jsonable_encoder
+from pydantic.json_schema import SkipJsonSchema
 
+from ..errors import InvalidInput
 from .deps import IdQuery, Mem, Owner, Tenant
 from .schemas import (
     ID,
+    MAX_ID,
     ClusterOut,
     ClustersOut,
     KeyIn,
@@ -18,6 +21,7 @@ from .schemas import (
     KeyLinesOut,
     KeyUpdate,
     OwnersOut,
+    Problem,
     Removed,
     SessionOut,
     SessionsOut,
@@ -30,7 +34,14 @@ from .schemas import (
 
 router = APIRouter(prefix="/v1", tags=["inspect"])
 
-RowId = Annotated[int, Path(ge=1, le=2**62)]
+PROBLEM = {"model": Problem, "description": "no such key line in this tenant"}
+CONFLICT = {"model": Problem, "description": "the line changed since the version you sent; the body has"
+            " `current_version` (also the ETag)"}
+
+RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
+# What etag_version reads (a version up to 10**18 - 1, or *), for the OpenAPI document only:
+# etag_version itself checks it, with a message that says what to send.
+ETAG = r'^(\*|(W/)?"?0*[1-9][0-9]{0,17}"?)$'
 
 
 def _removed(result: Any) -> Removed:
@@ -125,10 +136,46 @@ async def add_key(body: KeyIn, memory: Mem, tenant: Tenant) -> KeyLineOut:
     return KeyLineOut.of(await memory.add_key(body.text, tenant_id=tenant, **body.scope()))
 
 
-@router.put("/key/{key_id}", response_model=KeyLineOut)
-async def update_key(key_id: RowId, body: KeyUpdate, memory: Mem, tenant: Tenant) -> KeyLineOut:
-    """Change the text of one key-memory line."""
-    return KeyLineOut.of(await memory.update_key(key_id, body.text, tenant_id=tenant))
+@router.get("/key/{key_id}", response_model=KeyLineOut, responses={404: PROBLEM})
+async def get_key(key_id: RowId, memory: Mem, tenant: Tenant, response: Response) -> KeyLineOut:
+    """One key-memory line; its `ETag` is its version, for `If-Match` on update."""
+    line = await memory.key_line(key_id, tenant_id=tenant)
+    response.headers["ETag"] = f'"{line.version}"'
+    return KeyLineOut.of(line)
+
+
+@router.put("/key/{key_id}", response_model=KeyLineOut, responses={404: PROBLEM, 409: CONFLICT})
+async def update_key(
+    key_id: RowId,
+    body: KeyUpdate,
+    memory: Mem,
+    tenant: Tenant,
+    response: Response,
+    if_match: Annotated[
+        str | SkipJsonSchema[None],  # absent, never null: a header has no null
+        Header(
+            description='The version you read, as its ETag: `"3"`. A changed line is left alone (409).',
+            json_schema_extra={"pattern": ETAG},
+        ),
+    ] = None,
+) -> KeyLineOut:
+    """Change the text of one key-memory line. With the version you read (`version` in the
+    body or `If-Match`), a line someone changed since is left alone: 409 with the current
+    version, so concurrent read-modify-writes never lose an update."""
+    version = body.version if body.version is not None else etag_version(if_match)
+    line = await memory.update_key(key_id, body.text, version=version, tenant_id=tenant)
+    response.headers["ETag"] = f'"{line.version}"'
+    return KeyLineOut.of(line)
+
+
+def etag_version(if_match: str | None) -> int | None:
+    """The version an ``If-Match`` names (``"3"``, ``W/"3"``); ``*`` or none: any version."""
+    if if_match is None or if_match.strip() == "*":
+        return None
+    tag = if_match.strip().removeprefix("W/").strip('"')
+    if not tag.isdigit() or not 1 <= int(tag) <= MAX_ID:
+        raise InvalidInput(f'If-Match must be a key line version as an ETag, like "3"; got {if_match[:40]!r}')
+    return int(tag)
 
 
 @router.delete("/key/{key_id}", status_code=204)
@@ -163,6 +210,16 @@ async def list_clusters(memory: Mem, tenant: Tenant, owner: Owner) -> ClustersOu
 
 
 @router.get("/stats", response_model=StatsOut)
-async def stats(memory: Mem, tenant: Tenant) -> StatsOut:
-    """Counts per tier for this tenant."""
-    return StatsOut(tenant=tenant, stats=jsonable_encoder(await memory.stats(tenant_id=tenant)))
+async def stats(
+    memory: Mem,
+    tenant: Tenant,
+    user_id: IdQuery = None,
+    group_id: IdQuery = None,
+    agent_id: IdQuery = None,
+) -> StatsOut:
+    """Counts per tier and of background jobs (pending, failed) for this tenant; narrowed to
+    one agent and/or one owner (``user_id`` or ``group_id``) when given."""
+    counts = await memory.stats(
+        tenant_id=tenant, agent_id=agent_id, user_id=user_id, group_id=group_id
+    )
+    return StatsOut(tenant=tenant, stats=jsonable_encoder(counts))

@@ -4,36 +4,61 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Header
+from pydantic.json_schema import SkipJsonSchema
 
+from . import limits
 from .deps import Mem, Tenant
 from .schemas import (
     ContextIn,
     ContextOut,
     HitOut,
     HitsOut,
+    Problem,
     SearchIn,
     TurnBatch,
-    TurnIn,
+    TurnOrBatch,
     TurnOut,
     TurnsOut,
 )
 
 router = APIRouter(prefix="/v1", tags=["memory"])
 
+# Printable ASCII, as the library takes it (HTTP drops spaces at either end), for the OpenAPI
+# document only: the library checks it, with a message that says what to send.
+IDEMPOTENCY_KEY = {"minLength": 1, "maxLength": 255, "pattern": r"^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$"}
 
-@router.post("/turns", status_code=201, response_model=TurnOut | TurnsOut)
+
+@router.post(
+    "/turns",
+    status_code=201,
+    response_model=TurnOut | TurnsOut,
+    responses={404: {"model": Problem, "description": "a retried single turn was forgotten since it was stored"}},
+)
 async def add_turns(
-    body: Annotated[TurnIn | TurnBatch, Body()], memory: Mem, tenant: Tenant
+    body: Annotated[TurnOrBatch, Body()],
+    memory: Mem,
+    tenant: Tenant,
+    idempotency_key: Annotated[
+        str | SkipJsonSchema[None],  # absent, never null: a header has no null
+        Header(
+            json_schema_extra=IDEMPOTENCY_KEY,
+            description="Any unique string (a UUID): a retry with the same key and body stores"
+            " nothing twice and returns the first reply's turns (kept 24 hours); the same key"
+            " with another body is 409.",
+        ),
+    ] = None,
 ) -> TurnOut | TurnsOut:
     """Store one turn (`Memory.add`) or a batch `{"turns": [...]}` (`Memory.add_many`).
 
     Each turn is durable when this returns; embedding and summaries follow in the background.
+    Send an `Idempotency-Key` to retry safely after a lost reply.
     """
     if isinstance(body, TurnBatch):
-        turns = await memory.add_many([t.args(tenant) for t in body.turns])
+        limits.check_batch(len(body.turns), limits.settings_of(memory))
+        turns = await memory.add_many([t.args(tenant) for t in body.turns], idempotency_key=idempotency_key)
         return TurnsOut(turns=[TurnOut.of(t) for t in turns])
-    return TurnOut.of(await memory.add(**body.args(tenant)))
+    return TurnOut.of(await memory.add(**body.args(tenant), idempotency_key=idempotency_key))
 
 
 @router.post("/search", response_model=HitsOut)

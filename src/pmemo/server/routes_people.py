@@ -17,6 +17,7 @@ from ..people.aliases import MAX_ALIAS_CHARS
 from .deps import IdQuery, Mem, Owner, Tenant
 from .schemas import (
     ID,
+    NAME_PATTERN,
     AgendaItemOut,
     AgendaOut,
     FactOut,
@@ -34,7 +35,7 @@ from .schemas import (
 router = APIRouter(prefix="/v1", tags=["people"])
 
 PersonId = Annotated[str, Path(pattern=ID, max_length=128, examples=["ni"], description="The person's id.")]
-AliasPath = Annotated[str, Path(min_length=1, max_length=MAX_ALIAS_CHARS, examples=["霓霓"])]
+AliasPath = Annotated[str, Path(min_length=1, max_length=MAX_ALIAS_CHARS, pattern=NAME_PATTERN, examples=["霓霓"])]
 AgentQuery = Annotated[str, Query(pattern=ID, max_length=128)]
 AT_AGENDA = "only the open plans near this time (default: every plan, any status)"
 

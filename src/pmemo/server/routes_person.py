@@ -1,21 +1,19 @@
 """What pmemo knows about a person and how it forgets: profile, episodes, tasks, forget,
-restore, the forgetting log and the sweeper (issue 5), for the key's tenant only.
-
-The library's forget log and batches are global to a data directory; here every batch
-and log line is checked against the caller's tenant (by the scope keys its lines carry)
-before it is shown or restored. Another tenant's batch is reported as not found.
+restore, the forgetting log and the sweeper (issue 5), for the key's tenant only: the
+library scopes forget batches and their log by tenant in the store query, so another
+tenant's batch is not found.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.encoders import jsonable_encoder
 
-from ..errors import NotFound
 from .deps import IdQuery, Mem, Owner, Tenant
 from .schemas import (
+    MAX_ID,
     EpisodeOut,
     EpisodesOut,
     FactOut,
@@ -33,38 +31,6 @@ from .schemas import (
 
 router = APIRouter(prefix="/v1", tags=["person"])
 
-LOG_SCAN = 100_000  # forget-log lines read to find a tenant's lines
-
-
-def _mine(scope_key: str | None, tenant: str) -> bool:
-    # tenant ids never contain "|" (schemas.ID), so the prefix is exact
-    return scope_key is not None and scope_key.startswith(tenant + "|")
-
-
-async def _batch_is_tenants(memory: Any, batch: int, tenant: str) -> bool:
-    """A batch belongs to a tenant when every line that names a scope names that tenant."""
-    rows = await memory.forget_log(batch=batch, limit=LOG_SCAN)
-    keys = {r.get("scope_key") for r in rows} - {None}
-    return bool(keys) and all(_mine(k, tenant) for k in keys)
-
-
-async def check_restore(
-    memory: Any, tenant: str, batch: int | None, turn_ids: list[int] | None
-) -> None:
-    """NotFound unless the batch, or the forget of every turn, belongs to ``tenant``."""
-    if batch is not None:
-        if not await _batch_is_tenants(memory, batch, tenant):
-            raise NotFound(f"forget batch {batch} does not exist")
-        return
-    wanted = set(turn_ids or [])
-    rows = await memory.forget_log(limit=LOG_SCAN)
-    own = {
-        r["ref"]
-        for r in rows
-        if r["kind"] == "turn" and r["action"] == "forget" and _mine(r["scope_key"], tenant)
-    }
-    if not wanted <= own:
-        raise NotFound(f"no restorable forget holds turn(s) {sorted(wanted - own)}")
 
 
 # profile, episodes, tasks -----------------------------------------------------
@@ -111,7 +77,7 @@ async def tasks(
 
 
 # forgetting -------------------------------------------------------------------
-@router.post("/forget", response_model=ForgetOut)
+@router.post("/forget", response_model=ForgetOut, responses={404: {"description": "a turn id is not in this tenant"}})
 async def forget(body: ForgetIn, memory: Mem, tenant: Tenant) -> ForgetOut:
     """Forget turns and everything derived from them (`Memory.forget`): by `turn_ids`, or
     by `query` within one user's or group's memory ("forget what I said about X").
@@ -138,45 +104,30 @@ async def forget(body: ForgetIn, memory: Mem, tenant: Tenant) -> ForgetOut:
     )
 
 
-@router.post("/restore", response_model=RestoredOut)
+@router.post(
+    "/restore",
+    response_model=RestoredOut,
+    responses={404: {"description": "no such forget in this tenant"}, 409: {"description": "already restored"}},
+)
 async def restore(body: RestoreIn, memory: Mem, tenant: Tenant) -> RestoredOut:
     """Undo a soft forget or a sweep, by its `batch` or by the forgotten `turn_ids`."""
-    await check_restore(memory, tenant, body.batch, body.turn_ids)
-    if body.batch is not None:
-        out = await memory.restore(body.batch)
-    else:
-        out = await memory.restore(turn_ids=sorted(set(body.turn_ids or [])))
+    turn_ids = None if body.turn_ids is None else sorted(set(body.turn_ids))
+    out = await memory.restore(body.batch, turn_ids=turn_ids, tenant_id=tenant)
     batches = list(out.get("batches") or [])
     restored = {k: v for k, v in out.items() if k != "batches"}
     return RestoredOut(batches=batches, restored=jsonable_encoder(restored))
 
 
-@router.get("/forget-log", response_model=ForgetLogOut)
+@router.get("/forget-log", response_model=ForgetLogOut, responses={404: {"description": "no such batch here"}})
 async def forget_log(
     memory: Mem,
     tenant: Tenant,
-    batch: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    batch: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> ForgetLogOut:
     """The forgetting log, newest first: every forget, sweep, restore and purge of this tenant."""
-    rows = await memory.forget_log(batch=batch, limit=LOG_SCAN)
-    owned: dict[Any, bool] = {}
-    out = []
-    for r in rows:
-        b = r.get("batch")
-        if r.get("scope_key") is not None:
-            ok = _mine(r["scope_key"], tenant)
-        elif b is None:
-            ok = False
-        else:
-            if b not in owned:
-                owned[b] = await _batch_is_tenants(memory, b, tenant)
-            ok = owned[b]
-        if ok:
-            out.append(r)
-            if len(out) >= limit:
-                break
-    return ForgetLogOut(entries=jsonable_encoder(out))
+    rows = await memory.forget_log(batch=batch, limit=limit, tenant_id=tenant)
+    return ForgetLogOut(entries=jsonable_encoder(rows))
 
 
 @router.post("/sweep", response_model=SweepOut)

@@ -85,4 +85,4 @@ def summary(row: sqlite3.Row, sources: tuple[int, ...]) -> Summary:
 
 def key_line(row: sqlite3.Row, sources: tuple[int, ...]) -> KeyLine:
     return KeyLine(row["id"], scope_of(row), row["text"], row["origin"], sources,
-                   utc(row["created"]), utc(row["updated"]))
+                   utc(row["created"]), utc(row["updated"]), row["version"])

@@ -55,11 +55,13 @@ class ForgetRows:
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
     # ---- batches and the log ---------------------------------------------------------------
-    def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str) -> int:
+    def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
+                  tenant: str | None = None) -> int:
         with self._tx() as conn:
             cur = conn.execute(
-                "INSERT INTO forget_batches(at, action, mode, scope_key, reason) VALUES(?,?,?,?,?)",
-                (time.time(), action, mode, scope_key, reason),
+                "INSERT INTO forget_batches(at, action, mode, scope_key, reason, tenant)"
+                " VALUES(?,?,?,?,?,?)",
+                (time.time(), action, mode, scope_key, reason, tenant),
             )
             return int(cur.lastrowid or 0)
 
@@ -96,11 +98,22 @@ class ForgetRows:
                 ],
             )
 
-    def forget_log(self, batch: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        sql, args = "SELECT * FROM forget_log", []
+    def forget_log(
+        self, batch: int | None = None, limit: int = 100, tenant: str | None = None
+    ) -> list[dict[str, Any]]:
+        sql = "SELECT l.* FROM forget_log l"
+        where: list[str] = []
+        args: list[Any] = []
+        if tenant is not None:
+            sql += " JOIN forget_batches b ON b.id = l.batch"
+            where.append("b.tenant=?")
+            args.append(tenant)
         if batch is not None:
-            sql, args = sql + " WHERE batch=?", [batch]
-        rows = self._read.execute(sql + " ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
+            where.append("l.batch=?")
+            args.append(batch)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        rows = self._read.execute(sql + " ORDER BY l.id DESC LIMIT ?", [*args, limit]).fetchall()
         return [{**dict(r), "detail": json.loads(r["detail"])} for r in rows]
 
     def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]:
@@ -109,14 +122,15 @@ class ForgetRows:
         )
         return [(r[0], r[1]) for r in rows]
 
-    def batches_with_turns(self, turn_ids: list[int]) -> list[int]:
+    def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
         marks = ",".join("?" * len(turn_ids))
+        mine = "" if tenant is None else " AND b.tenant=?"
         rows = self._read.execute(
-            f"SELECT DISTINCT t.batch FROM tombstones t JOIN forget_batches b ON b.id=t.batch"
-            f" WHERE t.kind='turn' AND t.ref IN ({marks}) AND b.status='active' ORDER BY 1",
-            turn_ids,
+            f"SELECT t.ref, t.batch FROM tombstones t JOIN forget_batches b ON b.id=t.batch"
+            f" WHERE t.kind='turn' AND t.ref IN ({marks}) AND b.status='active'{mine} ORDER BY t.batch",
+            [*turn_ids, *([] if tenant is None else [tenant])],
         )
-        return [r[0] for r in rows]
+        return {r[0]: r[1] for r in rows}
 
     # ---- tombstones ------------------------------------------------------------------------
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:

@@ -238,6 +238,100 @@ MIGRATIONS: list[str] = [
     ALTER TABLE members ADD COLUMN han INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE members ADD COLUMN asks INTEGER NOT NULL DEFAULT 0;
     """,
+    # issue 18 §7: whose rows each job is about, so that stats count a tenant's (or an owner
+    # scope's) jobs and never another's. A trigger fills it from the ids each kind's payload
+    # names (turns for 'turns'/'embed', clusters for 'promote'/'hits', episodes for 'touch');
+    # a job that names no owned row (a store-wide 'reindex', a kind added later) is nobody's.
+    # UNION ALL in the view so that the trigger's WHERE job=? reaches each arm (with a plain
+    # UNION SQLite would scan every job on every insert); INSERT OR IGNORE drops the repeats.
+    """
+    CREATE TABLE job_scopes(
+        job INTEGER NOT NULL, tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        PRIMARY KEY(job, tenant, agent, owner)
+    ) WITHOUT ROWID;
+    CREATE INDEX job_scopes_owner ON job_scopes(tenant, agent, owner, job);
+    CREATE VIEW job_rows(job, tenant, agent, owner) AS
+        SELECT j.id, t.tenant, t.agent, t.owner FROM jobs j
+            JOIN json_each(CASE WHEN j.kind IN ('turns', 'embed') THEN j.payload ELSE '[]' END) e
+            JOIN turns t ON t.id = e.value
+        UNION ALL SELECT j.id, c.tenant, c.agent, c.owner FROM jobs j
+            JOIN json_each(CASE WHEN j.kind = 'promote' THEN json_array(json_extract(j.payload, '$.cluster_id'))
+                                WHEN j.kind = 'hits' THEN json_extract(j.payload, '$.clusters') ELSE '[]' END) e
+            JOIN clusters c ON c.id = e.value
+        UNION ALL SELECT j.id, p.tenant, p.agent, p.owner FROM jobs j
+            JOIN json_each(CASE WHEN j.kind = 'touch' THEN json_extract(j.payload, '$.episodes') ELSE '[]' END) e
+            JOIN episodes p ON p.id = e.value;
+    INSERT OR IGNORE INTO job_scopes SELECT * FROM job_rows;
+    CREATE TRIGGER jobs_scoped AFTER INSERT ON jobs BEGIN
+        INSERT OR IGNORE INTO job_scopes SELECT * FROM job_rows WHERE job = NEW.id;
+    END;
+    CREATE TRIGGER jobs_unscoped AFTER DELETE ON jobs BEGIN
+        DELETE FROM job_scopes WHERE job = OLD.id;
+    END;
+    """,
+    # issue 18 §1: key lines carry a version, so an update can say which one it read
+    """
+    ALTER TABLE key_lines ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    """,
+    # issue 18 §13: whose each forget batch is, so restore, purge and the log are scoped in the
+    # query; an old batch is its tenant's when every scope its lines name is of that tenant
+    """
+    ALTER TABLE forget_batches ADD COLUMN tenant TEXT;
+    UPDATE forget_batches SET tenant = (
+        SELECT CASE WHEN COUNT(DISTINCT substr(l.scope_key, 1, instr(l.scope_key, '|') - 1)) = 1
+                    THEN MIN(substr(l.scope_key, 1, instr(l.scope_key, '|') - 1)) END
+        FROM forget_log l WHERE l.batch = forget_batches.id AND l.scope_key IS NOT NULL);
+    CREATE INDEX forget_batches_tenant ON forget_batches(tenant, id);
+    """,
+    # issue 18 §2: what each tenant holds, for its quotas (pmemo/quota.py): turns, UTF-8 bytes
+    # of their content and metadata ('{}' counts nothing), owner scopes holding turns. Triggers
+    # keep it on every insert, delete and update of a turn, so a quota check reads one row;
+    # a scope is new (or gone) when no other turn has its scope_key (an index seek)
+    """
+    CREATE TABLE tenant_usage(
+        tenant TEXT PRIMARY KEY, turns INTEGER NOT NULL DEFAULT 0,
+        bytes INTEGER NOT NULL DEFAULT 0, scopes INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO tenant_usage(tenant, turns, bytes, scopes)
+        SELECT tenant, COUNT(*), SUM(length(CAST(content AS BLOB))
+            + CASE WHEN metadata = '{}' THEN 0 ELSE length(CAST(metadata AS BLOB)) END),
+            COUNT(DISTINCT scope_key) FROM turns GROUP BY tenant;
+    CREATE TRIGGER turns_usage_in AFTER INSERT ON turns BEGIN
+        INSERT OR IGNORE INTO tenant_usage(tenant) VALUES(NEW.tenant);
+        UPDATE tenant_usage SET turns = turns + 1,
+            bytes = bytes + length(CAST(NEW.content AS BLOB))
+                + CASE WHEN NEW.metadata = '{}' THEN 0 ELSE length(CAST(NEW.metadata AS BLOB)) END,
+            scopes = scopes + NOT EXISTS(SELECT 1 FROM turns WHERE scope_key = NEW.scope_key AND id <> NEW.id)
+        WHERE tenant = NEW.tenant;
+    END;
+    CREATE TRIGGER turns_usage_out AFTER DELETE ON turns BEGIN
+        UPDATE tenant_usage SET turns = turns - 1,
+            bytes = bytes - length(CAST(OLD.content AS BLOB))
+                - CASE WHEN OLD.metadata = '{}' THEN 0 ELSE length(CAST(OLD.metadata AS BLOB)) END,
+            scopes = scopes - NOT EXISTS(SELECT 1 FROM turns WHERE scope_key = OLD.scope_key)
+        WHERE tenant = OLD.tenant;
+    END;
+    CREATE TRIGGER turns_usage_edit AFTER UPDATE OF content, metadata ON turns BEGIN
+        UPDATE tenant_usage SET bytes = bytes
+            - length(CAST(OLD.content AS BLOB))
+            - CASE WHEN OLD.metadata = '{}' THEN 0 ELSE length(CAST(OLD.metadata AS BLOB)) END
+            + length(CAST(NEW.content AS BLOB))
+            + CASE WHEN NEW.metadata = '{}' THEN 0 ELSE length(CAST(NEW.metadata AS BLOB)) END
+        WHERE tenant = NEW.tenant;
+    END;
+    """,
+    # issue 18 §2: a scope's vectors are read when it is first searched (vector_index.py)
+    """
+    CREATE INDEX vectors_scope ON vectors(kind, scope_key, model);
+    """,
+    # issue 18 §14: idempotency keys of writes, so a retried add stores nothing twice
+    """
+    CREATE TABLE idempotency(
+        tenant TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, turns TEXT NOT NULL,
+        created REAL NOT NULL, PRIMARY KEY(tenant, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX idempotency_age ON idempotency(created);
+    """,
 ]
 
 

@@ -19,14 +19,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ...errors import InvalidInput, StoreCorrupt, StoreError, StoreLocked
+from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
+from ...files import private_dir, private_file, private_sqlite, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from ..base import Job, NewTurn, TurnRef
+from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .people_store import PeopleRows
 from .profile_store import ProfileStore
 from .schema import migrate
+from .usage_store import UsageRows
 
 T = TypeVar("T")
 _KEYS_BY_ID = "SELECT * FROM key_lines WHERE id IN ({})"
@@ -35,7 +37,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
+class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int) -> None:
@@ -58,7 +60,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
         if root.exists() and not root.is_dir():
             raise InvalidInput(f"data path {root} is a file; give a directory (--data / PMEMO_DATA)")
         try:
-            root.mkdir(parents=True, exist_ok=True)
+            existed = root.is_dir()
+            private_dir(root)
+            private_file(root / ".lock")
         except OSError as exc:
             raise StoreError(f"cannot create data directory {root}: {exc.strerror}") from exc
         lock_fd = os.open(root / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -69,14 +73,20 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
             raise StoreLocked(
                 f"{root} is in use by another pmemo process; stop it or use another --data directory"
             ) from exc
+        if existed:
+            warn_if_open(root)
         try:
-            return cls(root / DB_NAME, lock_fd)
+            # before SQLite opens it: its -wal and -shm files are made with the file's mode
+            return cls(private_sqlite(root / DB_NAME), lock_fd)
         except sqlite3.DatabaseError as exc:
             os.close(lock_fd)
             raise StoreCorrupt(
                 f"{root / DB_NAME} is not a readable pmemo database ({exc}); restore it from a "
                 "backup or point --data at another directory. The file was not modified."
             ) from exc
+        except OSError as exc:
+            os.close(lock_fd)
+            raise StoreError(f"cannot open {root / DB_NAME}: {exc.strerror}") from exc
         except Exception:
             os.close(lock_fd)
             raise
@@ -132,10 +142,14 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
                 self._lock_fd = -1
 
     # ---- turns -------------------------------------------------------------------------
-    def add_turns(self, turns: list[NewTurn]) -> list[Turn]:
+    def add_turns(self, turns: list[NewTurn], once: Once | None = None) -> list[Turn]:
         now = time.time()
         out: list[Turn] = []
         with self._tx() as conn:
+            if once is not None:
+                conn.execute("DELETE FROM idempotency WHERE created < ?", (now - IDEMPOTENCY_HOURS * 3600,))
+                if (done := self._replay(conn, once)) is not None:
+                    return done
             last: dict[tuple[str, str], tuple[int, str | None]] = {}  # step and content
             for new in turns:
                 sk, session = new.scope.key, new.scope.session_id or ""
@@ -162,7 +176,28 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
                 "INSERT INTO jobs(kind, payload, created, updated) VALUES('turns', ?, ?, ?)",
                 (json.dumps([t.id for t in out]), now, now),
             )
+            if once is not None:
+                conn.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(?,?,?,?,?)",
+                             (once.tenant, once.key, once.fingerprint, json.dumps([t.id for t in out]), now))
         return out
+
+    def replay(self, once: Once) -> list[Turn] | None:
+        return self._replay(self._read, once)
+
+    def _replay(self, conn: sqlite3.Connection, once: Once) -> list[Turn] | None:
+        """The turns an earlier write with this idempotency key stored (those not forgotten
+        since), or None for a new key; the same key for other turns is a Conflict."""
+        row = conn.execute("SELECT fingerprint, turns FROM idempotency WHERE tenant=? AND key=?",
+                           (once.tenant, once.key)).fetchone()
+        if row is None:
+            return None
+        if row[0] != once.fingerprint:
+            raise Conflict(f"idempotency key {once.key!r} was used for other turns; use a new key for a new write")
+        ids = json.loads(row[1])
+        marks = ",".join("?" * len(ids))
+        found = {r[0]: codec.turn(r) for r in conn.execute(
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id IN ({marks})", ids)}
+        return [found[i] for i in ids if i in found]
 
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
         ids = list(dict.fromkeys(int(i) for i in ids))
@@ -289,6 +324,16 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
         for r in self._read.execute("SELECT ref, scope_key, vec FROM vectors WHERE kind=? AND model=?",
                                     (kind, model)):
             yield r[0], r[1], codec.unblob(r[2])
+
+    def scope_vectors(self, kind: str, scope_key: str, model: str) -> tuple[np.ndarray, np.ndarray]:
+        # sorted here: with ORDER BY ref, SQLite walks the (kind, ref) key over every scope
+        rows = sorted(self._read.execute("SELECT ref, vec FROM vectors WHERE kind=? AND scope_key=? AND model=?",
+                                         (kind, scope_key, model)).fetchall(), key=lambda r: int(r[0]))
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        mat = np.empty((len(rows), len(rows[0][1]) // 4 if rows else 0), dtype=np.float32)
+        for i, r in enumerate(rows):  # one copy, into a matrix of exactly the scope's rows
+            mat[i] = codec.unblob(r[1])
+        return ids, mat
 
     def stale_turns(self, model: str, limit: int) -> list[int]:
         rows = self._read.execute(
@@ -565,10 +610,17 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
     def get_key(self, key_id: int) -> KeyLine | None:
         return next(iter(self._records("key", _KEYS_BY_ID, [key_id], codec.key_line)), None)
 
-    def update_key(self, key_id: int, text: str) -> KeyLine:
+    def update_key(self, key_id: int, text: str, version: int | None = None) -> KeyLine:
         with self._tx() as conn:
-            conn.execute("UPDATE key_lines SET text=?, origin='user', updated=? WHERE id=?",
-                         (text, time.time(), key_id))
+            changed = conn.execute(
+                "UPDATE key_lines SET text=?, origin='user', updated=?, version=version+1"
+                " WHERE id=? AND (? IS NULL OR version=?)", (text, time.time(), key_id, version, version)).rowcount
+            if not changed:
+                row = conn.execute("SELECT version FROM key_lines WHERE id=?", (key_id,)).fetchone()
+                if row is None:
+                    raise NotFound(f"key line {key_id} does not exist")
+                raise Conflict(f"key line {key_id} is at version {row[0]}, not {version}: read it again and"
+                               " retry", current_version=row[0])
         found = self.get_key(key_id)
         assert found is not None
         return found
@@ -615,8 +667,14 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
         row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')").fetchone()
         return int(row[0])
 
-    def stats(self, tenant_id: str | None = None) -> dict[str, int]:
-        where, args = ("WHERE tenant=?", [tenant_id]) if tenant_id else ("", [])
+    def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
+              owner: str | None = None) -> dict[str, int]:
+        """Counts over the store, or over a tenant, an agent and an owner where given. Jobs
+        are counted by whose rows they are about (job_scopes), so no tenant sees another's."""
+        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id),
+                                                    ("owner", owner)) if value is not None]
+        where = ("WHERE " + " AND ".join(f"{col}=?" for col, _ in filters)) if filters else ""
+        args = [value for _, value in filters]
         out = {}
         for name, table in (("turns", "turns"), ("clusters", "clusters"), ("summaries", "summaries"),
                             ("key_lines", "key_lines")):
@@ -624,6 +682,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows):
         out["owners"] = self._read.execute(f"SELECT COUNT(DISTINCT owner) FROM turns {where}", args).fetchone()[0]
         out["sessions"] = self._read.execute(
             f"SELECT COUNT(*) FROM (SELECT DISTINCT scope_key, session FROM turns {where})", args).fetchone()[0]
-        out["pending_jobs"] = self.pending()
-        out["failed_jobs"] = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status='failed'").fetchone()[0]
+        jobs = f"AND id IN (SELECT job FROM job_scopes {where})" if filters else ""
+        for name, status in (("pending_jobs", "('pending','running')"), ("failed_jobs", "('failed')")):
+            out[name] = self._read.execute(f"SELECT COUNT(*) FROM jobs WHERE status IN {status} {jobs}",
+                                           args).fetchone()[0]
         return out

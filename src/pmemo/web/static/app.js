@@ -4,15 +4,23 @@
 const $ = (id) => document.getElementById(id);
 const state = { owner: null, session: "", turns: [], page: "memory", members: [], person: null };
 
-// --- key handling: #key=... in the URL (from `pmemo serve`) or typed, kept in localStorage
+// --- key handling: #key=... in the URL (from `pmemo serve`) or typed, kept in sessionStorage:
+// it lasts while the tab is open and is never written to disk for other pages or later visits
+const KEY = "pmemo.key";
 function readKeyFromFragment() {
+  // a key an older inspector left in localStorage moves to this tab's session, and is gone from disk
+  const old = localStorage.getItem(KEY);
+  if (old !== null) {
+    if (!sessionStorage.getItem(KEY)) sessionStorage.setItem(KEY, old);
+    localStorage.removeItem(KEY);
+  }
   const m = location.hash.match(/(?:^#|&)key=([^&]+)/);
   if (m) {
-    localStorage.setItem("pmemo.key", decodeURIComponent(m[1]));
+    sessionStorage.setItem(KEY, decodeURIComponent(m[1]));
     history.replaceState(null, "", location.pathname + location.search);
   }
 }
-const apiKey = () => localStorage.getItem("pmemo.key") || "";
+const apiKey = () => sessionStorage.getItem(KEY) || "";
 
 function status(msg, isError = false) {
   const el = $("status");
@@ -462,7 +470,7 @@ readKeyFromFragment();
 $("key").value = apiKey();
 $("key-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  localStorage.setItem("pmemo.key", $("key").value.trim());
+  sessionStorage.setItem(KEY, $("key").value.trim());
   loadAll();
 });
 $("owner").addEventListener("change", async () => {
