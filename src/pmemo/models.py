@@ -191,7 +191,9 @@ class ContextPack:
 
 # ---- profile, episodes, tasks, records (issue 5) ---------------------------------------------
 FACT_CATEGORIES = ("preference", "fact", "habit", "skill", "relationship", "profile", "procedural")
-FACT_SOURCES = ("explicit", "inferred", "system", "corrected")
+# explicit: stated outright (by a message, or by add_fact); corrected: a stated change;
+# edited: set by hand with update_fact
+FACT_SOURCES = ("explicit", "inferred", "system", "corrected", "edited")
 
 
 @dataclass(frozen=True)

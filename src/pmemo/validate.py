@@ -158,6 +158,14 @@ def positive_int(name: str, value: Any, upper: int) -> int:
     return value
 
 
+def fact_value(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput("a fact's value must be a non-empty string, e.g. 'does not eat' or '腾讯'")
+    if len(value) > 1000:
+        raise InvalidInput("a fact's value is over 1,000 characters; a fact is one short value")
+    return text("value", value).strip()
+
+
 def key_text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput("key memory text must be a non-empty string")

@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner, Result
 
 from pmemo import SyncMemory, errors
-from pmemo.cli import core_cmds
+from pmemo.cli import core_cmds, import_cmd
 from pmemo.cli.main import _register
 from pmemo.cli.main import app as main_app
 
@@ -29,6 +29,7 @@ OPEN_ARGS = ["--embedder", "hashing"]
 def app() -> typer.Typer:
     app = typer.Typer()
     core_cmds.register(app)
+    import_cmd.register(app)
     return app
 
 
@@ -147,7 +148,7 @@ def test_import_line_fields_win_over_flags(app: typer.Typer, tmp_path: Path) -> 
 
 def test_import_writes_in_chunks_and_keeps_order(app: typer.Typer, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core_cmds, "CHUNK", 4)
+    monkeypatch.setattr(import_cmd, "CHUNK", 4)
     n = 11
     file = write_lines(tmp_path / "t.jsonl", [{"content": f"message number {i}"} for i in range(n)])
     data = tmp_path / "d"
@@ -163,8 +164,8 @@ def test_import_chunk_rejected_by_the_library_is_not_half_written(
 ) -> None:
     # A check only add_many() knows (the CLI's early scan is switched off here): the chunk
     # holding the bad line is rolled back as a whole, earlier chunks stay.
-    monkeypatch.setattr(core_cmds, "CHUNK", 4)
-    monkeypatch.setattr(core_cmds, "_check", lambda item, settings: None)
+    monkeypatch.setattr(import_cmd, "CHUNK", 4)
+    monkeypatch.setattr(import_cmd, "_check", lambda item, settings: None)
     lines: list[Any] = [{"content": f"turn {i}"} for i in range(10)]
     lines[5] = {"content": ""}
     file = write_lines(tmp_path / "t.jsonl", lines)
@@ -187,7 +188,7 @@ def test_import_chunk_rejected_by_the_library_is_not_half_written(
 def test_import_bad_line_names_it_and_writes_nothing(
     app: typer.Typer, tmp_path: Path, line: str, message: str,
 ) -> None:
-    good = [json.dumps({"content": f"fine {i}"}) for i in range(core_cmds.CHUNK + 5)]
+    good = [json.dumps({"content": f"fine {i}"}) for i in range(import_cmd.CHUNK + 5)]
     file = write_lines(tmp_path / "t.jsonl", [good[0], "", line, *good[1:]])
     data = tmp_path / "d"
     error = fails(app, data, 2, "import", str(file), "--user", "u", "--session", "s")
@@ -391,7 +392,8 @@ def test_every_command_and_option_has_help() -> None:
     if not main_app.registered_commands:
         _register()
     root: Any = typer.main.get_command(main_app)
-    mine = {"add", "import", "search", "context", "key", "summaries", "turns", "clusters", "stats"}
+    mine = {"add", "import", "search", "context", "key", "summaries", "turns", "sessions", "clusters",
+            "stats"}
     assert mine <= set(root.commands)
 
     def walk(group: Any, path: str) -> list[tuple[str, Any]]:

@@ -222,7 +222,7 @@ def test_forgetting_a_job_change_reinstates_the_same_persons_old_job(mem: SyncMe
     say(mem, "g", "wt", "许文涛", "我跳槽到蓝鲸数据了", 60 * 24 * 30)
     mem.drain()
     assert [(f.value, f.status) for f in mem.profile("wt", group_id="g", history=True)
-            if f.key == "employer"] == [("云杉科技", "superseded"), ("蓝鲸数据", "current")]
+            if f.key == "employer"] == [("蓝鲸数据", "current"), ("云杉科技", "superseded")]  # the current one first
     change = mem.turns(group_id="g")[-1]
     mem.forget([change.id])
     assert [f.value for f in mem.profile("wt", group_id="g") if f.key == "employer"] == ["云杉科技"]

@@ -412,3 +412,8 @@ async def test_oversized_body_is_413(client: httpx.AsyncClient) -> None:
         "/v1/turns", content=b"x" * (65 * 1024 * 1024), headers={"Content-Type": "application/json"}
     )
     problem(r, 413)
+
+
+async def test_unknown_query_parameter_is_422(client: httpx.AsyncClient) -> None:
+    body = problem(await client.get("/v1/turns", params={"user_id": "a", "usre_id": "b"}), 422)
+    assert "usre_id" in body["detail"] and "user_id" in body["detail"]

@@ -39,7 +39,11 @@ async def _seed(memory: Any) -> dict[str, Any]:
     forgot = await memory.forget([turns[-1].id], tenant_id="t1")
     await memory.drain()
     summaries = await memory.summaries(tenant_id="t1", **U)
+    facts = await memory.profile(tenant_id="t1", **G)
+    assert facts, "the seed states a fact (花生过敏)"
     return {
+        "fact": facts[0].id,
+        "fact_value": facts[0].value,
         "turn": turns[0].id,
         "key": line.id,
         "batch": forgot["batch"],
@@ -74,6 +78,10 @@ def _rest_calls(ids: dict[str, Any]) -> dict[tuple[str, str], Callable[[httpx.As
         ("GET", "/v1/clusters"): lambda c: c.get("/v1/clusters", params=U),
         ("GET", "/v1/stats"): lambda c: c.get("/v1/stats", params=G),
         ("GET", "/v1/profile"): lambda c: c.get("/v1/profile", params={**U, "history": True}),
+        ("GET", "/v1/facts/{fact_id}"): lambda c: c.get(f"/v1/facts/{ids['fact']}"),
+        ("PUT", "/v1/facts/{fact_id}"): lambda c: c.put(f"/v1/facts/{ids['fact']}", json={"value": "x"}),
+        ("DELETE", "/v1/facts/{fact_id}"): lambda c: c.delete(f"/v1/facts/{ids['fact']}", params={"hard": True}),
+        ("POST", "/v1/purge"): lambda c: c.post("/v1/purge", json={"batch": ids["batch"]}),
         ("GET", "/v1/episodes"): lambda c: c.get("/v1/episodes", params={**U, "query": "secret"}),
         ("GET", "/v1/tasks"): lambda c: c.get("/v1/tasks", params=U),
         ("POST", "/v1/forget"): lambda c: c.post("/v1/forget", json={"turn_ids": [ids["turn"]]}),
@@ -126,7 +134,9 @@ async def _t1_is_whole(memory: Any, ids: dict[str, Any]) -> None:
     assert (await memory.key_line(ids["key"], tenant_id="t1")).text == f"{MARK} key line"
     person = await memory.person(P, tenant_id="t1")
     assert {f"{MARK}霓霓", "霓霓"} <= {a.alias for a in person.aliases}
-    assert [r for r in await memory.forget_log(tenant_id="t1") if r["batch"] == ids["batch"]]
+    log = [r for r in await memory.forget_log(tenant_id="t1") if r["batch"] == ids["batch"]]
+    assert log and {r["batch_status"] for r in log} == {"active"}  # neither restored nor purged by t2
+    assert (await memory.fact(ids["fact"], tenant_id="t1")).value == ids["fact_value"]
 
 
 async def test_every_rest_operation_keeps_tenants_apart(memory: Any, keys: Any, key: str, other_key: str) -> None:

@@ -16,7 +16,9 @@ def policy(r: httpx.Response) -> dict[str, str]:
     return {d[0]: d[1] if len(d) > 1 else "" for d in directives if d}
 
 
-@pytest.mark.parametrize("path", ["/", "/static/index.html", "/static/app.js", "/static/style.css"])
+@pytest.mark.parametrize(
+    "path", ["/", "/static/index.html", "/static/app.js", "/static/core.js", "/static/style.css"]
+)
 async def test_inspector_pages_carry_the_policy(anon: httpx.AsyncClient, path: str) -> None:
     r = await anon.get(path)
     assert r.status_code == 200, r.text
@@ -73,8 +75,12 @@ def test_the_page_has_no_inline_script_or_style() -> None:
     parser = Inline()
     parser.feed((STATIC / "index.html").read_text("utf-8"))
     assert parser.found == []
-    # and the script never makes markup from strings (it builds nodes, inserts text)
-    script = (STATIC / "app.js").read_text("utf-8")
-    for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
-        assert risky not in script, risky
-    assert "localStorage.setItem" not in script  # the key lives in sessionStorage
+    # and the scripts never make markup from strings (they build nodes, insert text)
+    scripts = sorted(STATIC.glob("*.js"))
+    assert {"app.js", "core.js"} <= {s.name for s in scripts}
+    for path in scripts:
+        script = path.read_text("utf-8")
+        for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                      ".style", "setAttribute(\"style"):
+            assert risky not in script, (path.name, risky)
+        assert "localStorage.setItem" not in script, path.name  # the key lives in sessionStorage

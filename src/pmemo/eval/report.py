@@ -30,6 +30,15 @@ COLUMNS = (
     "BLEU-1",
 )
 CATEGORY_COLUMNS = ("R@10", "S@5", "ctx@2k")
+METRICS = (
+    "R@k: the share of a question's evidence (turns, or MADial memories) found in the top k of"
+    " search (a summary or key line counts through its source turns); full@10: questions with all"
+    " their evidence in the top 10; S@k: the share of evidence sessions with a turn in the top k"
+    " (LongMemEval); ctx@Nk: the share of evidence turns whose own text is in the context packed"
+    " at N thousand tokens; ans@2k: the share of the gold answer's words in that context; tok@2k:"
+    " tokens that context used; p50/p95: median and 95th-percentile milliseconds per search or"
+    " context, query embedding included."
+)
 
 
 def build_report(
@@ -154,11 +163,7 @@ def markdown(report: Mapping[str, Any]) -> str:
         parts += ["", "## Reported apart (not in the overall numbers)", "", md_table(header, body)]
     parts += [
         "",
-        "R@k: recall of evidence units in the top k (derived hits count through their "
-        "source turns); S@k: session-level recall; full@10: all evidence in the top 10; "
-        "ctx@Nk: share of evidence turns whose own text is in the context packed at N "
-        "thousand tokens; ans@2k: share of the gold answer's tokens in that context; "
-        "tok@2k: tokens used.",
+        METRICS,
         "",
     ]
     return "\n".join(parts)

@@ -59,6 +59,25 @@ class Forgetter:
             self.store.scrub()
         return report
 
+    def drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
+        """One fact deleted by hand, in a batch of its own (restorable unless ``hard``). Its
+        turns stay, and so does its history: an older value is not made current again."""
+        mode = "hard" if hard else "soft"
+        if hard:
+            self.store.secure_delete()
+        batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
+        self.store.snapshot(batch, "fact", [fact.id])
+        self.store.delete_fact(fact.id)
+        report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode}
+        self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
+                                        {"category": fact.category})])
+        self.store.set_batch(batch, "active", report)
+        if hard:
+            self.store.purge_batch(batch)
+            self.store.set_batch(batch, "purged")
+            self.store.scrub()
+        return report
+
     def _snapshot(self, batch: int, ids: list[int]) -> list[str]:
         """Tombstone every row the forget will touch; returns derived texts to drop from the cache."""
         s = self.store

@@ -188,6 +188,18 @@ def build_server(
                 max_length=255,
             ),
         ] = None,
+        timestamp: Annotated[
+            str | None,
+            Field(
+                description="When it was said, ISO 8601 with a zone (2024-05-01T10:00:00+08:00);"
+                " default now. For backfilling history.",
+                max_length=64,
+            ),
+        ] = None,
+        metadata: Annotated[
+            dict[str, Any] | None,
+            Field(description="Small JSON object kept with the turn (e.g. the chat's message id)."),
+        ] = None,
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
         with _mapped():
@@ -198,6 +210,8 @@ def build_server(
                 actor=actor,
                 actor_id=actor_id,
                 idempotency_key=idempotency_key,
+                timestamp=timestamp,
+                metadata=metadata,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(TurnOut.of(turn))

@@ -26,7 +26,7 @@ from datetime import date, datetime
 
 from ..text.future import day_mentioned
 from ..text.segment import STOPWORDS
-from .extract_rules import certain_end, clause_spans, is_question, question_start, sentence_spans
+from .clauses import certain_end, clause_spans, is_question, question_start, sentence_spans
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ _NEGATED = re.compile(
 _CANCELLED = re.compile(r"取消|不考了|不去了|不面了|\b(?i:cancel(?:l?ed)?|called off|no longer)\b")
 # words that cut a Chinese label's modifier off from what came before: 我下周三有|高数|考试
 _ZH_STOP = re.compile(
-    r"有|要|个|场|次|的|是|去|参加|我|他|她|在|就|还|都|了|和|跟|一|会|得|也|将|准备|打算|早上|上午|中午|下午|晚上|"
-    r"今晚|明早|点|半|号|日|周|[|\s\d，,。]"
-)
+    r"本人|鄙人|有|要|个|场|次|的|是|去|参加|我|他|她|在|就|还|都|了|和|跟|一|会|得|也|将|准备|打算|早上|上午|中午|下午|晚上|"
+    r"今晚|明早|点|半|号|日(?![语本韩文料剧系式])|周|[|\s，,。]|(?<![A-Za-z])\d"
+)  # 日语, N2: a name, not a date's leftovers
 _ZH_RUN = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]{1,6}")
 _EN_AFTER = re.compile(
     r" (to|with|at|for|in) ((?:the )?(?:[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff'-]*|[a-z]+ist|doctor)"
@@ -118,6 +118,15 @@ def plans(text: str, said: datetime) -> list[Plan]:
             found = [whole]  # "Next Friday, I have an interview": day and event in two clauses
         out.update(((p.day, p.what), p) for p in found)
     return list(out.values())
+
+
+def names_event(label: str) -> bool:
+    """Whether ``label`` names an event (an exam, a flight, an interview…), not something done.
+
+    >>> names_event("job interview"), names_event("日语N2考试"), names_event("see mom")
+    (True, True, False)
+    """
+    return bool(_EVENT_ZH.search(label) or _EVENT_EN.search(label))
 
 
 def _plan(clause: str, sentence: str, today: date) -> Plan | None:

@@ -35,7 +35,8 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .extract_rules import PARTNER_PREGNANT, clause_spans, question_start, sentence_spans
+from .clauses import clause_spans, question_start, sentence_spans
+from .extract_life import PARTNER_PREGNANT
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # words that may open a clause before its subject: fillers, hearsay, times

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -16,6 +18,9 @@ QUERY_CACHE = 64
 # a scope's key lines are embedded again for every query
 RECENT = 1024
 RECENT_CALL = 256
+
+# hook(kind, texts, seconds) after each call to the embedder: kind is "passage" or "query"
+EmbedHook = Callable[[str, int, float], None]
 
 
 def cache_key(model_id: str, text: str) -> str:
@@ -30,6 +35,17 @@ class CachedEmbedder:
         self._queries: dict[str, np.ndarray] = {}
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        self._hooks: tuple[EmbedHook, ...] = ()
+
+    def on_embed(self, hook: EmbedHook) -> None:
+        """Call ``hook(kind, texts, seconds)`` after each call to the embedder (not for cached
+        vectors), from the thread that made it."""
+        self._hooks = (*self._hooks, hook)
+
+    def _timed(self, kind: str, texts: int, started: float) -> None:
+        seconds = time.perf_counter() - started
+        for hook in self._hooks:
+            hook(kind, texts, seconds)
 
     @property
     def model_id(self) -> str:
@@ -43,7 +59,9 @@ class CachedEmbedder:
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         for start in range(0, len(missing), self.batch):
             chunk = missing[start : start + self.batch]
+            started = time.perf_counter()
             rows = self.embedder.embed_passages(chunk)
+            self._timed("passage", len(chunk), started)
             fresh = [(cache_key(self.model_id, t), rows[i]) for i, t in enumerate(chunk)]
             self.store.cache_put(fresh)
             found.update(fresh)
@@ -66,7 +84,9 @@ class CachedEmbedder:
         """
         vec = self._queries.get(text)
         if vec is None:
+            started = time.perf_counter()
             rows = [self.embedder.embed_query(view) for view in query_views(text)]
+            self._timed("query", len(rows), started)
             vec = rows[0] if len(rows) == 1 else normalise(np.sum(rows, axis=0))
             with self._lock:
                 if len(self._queries) >= QUERY_CACHE:

@@ -130,6 +130,7 @@ _JOBS_EN = (
     "singer|streamer|surgeon|postdoc|librarian|electrician|plumber|farmer|soldier|paramedic|tutor|coach|"
     "baker|mechanic|carpenter|paralegal|dev"
 )
+_LEVELS = frozenset("大学 研究生 本科 博士 硕士 高中 初中 读大学 读研 读博".split())
 _STUDENT = re.compile(r"学生|研究生|博士生|硕士生|本科生|student|postdoc", re.I)
 PET_KINDS = {
     "猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
@@ -186,8 +187,12 @@ _WORKER_WORDS = re.compile(
 )
 
 
+_NAMED_ORG = re.compile(r"^一(?:家|个|所)(?:叫做?|名叫|名为)(?=[\u4e00-\u9fffA-Za-z])")
+
+
 def _place(text: str) -> str | None:
     """An organisation or place as said in Chinese, or None when it names no particular one."""
+    text = _NAMED_ORG.sub("", text.strip())  # "一家叫云杉的公司": 云杉
     text = _trim_zh(text.split("的", 1)[0])
     if not text or text in _NOT_PLACE or text in _CITIES or _NOT_MODIFIER.search(text):
         return None
@@ -213,6 +218,9 @@ def _trim_zh(value: str) -> str:
 def _city_zh(text: str) -> str | None:
     """A city (or district) someone lives in: not 附近, 小区, 宿舍, a room or a building."""
     city = _trim_zh(text)
+    known = next((c for c in _CITIES if city.startswith(c) and len(city) > len(c)), None)
+    if known and re.search(r"[区县镇]|那边$|这边$|一带$", city[len(known) :]):  # 上海浦东新区张江那边: 上海
+        return known
     if not city or city in _NOT_PLACE or _NOT_MODIFIER.search(city) or re.match(r"[得过着在这那哪]", city):
         return None
     if len(city) < 2 or re.search(r"附近$|旁边$|对面$|[边面里上下旁楼院店家村屋房]$|小区$|公寓$|宿舍$", city):
@@ -230,7 +238,9 @@ _WORKER_ZH = re.compile(
 )
 # "我是云杉科技的", "我在阿里": work only when the name looks like an organisation
 _MEMBER_ZH = re.compile(rf"我{_ADV_ZH}是{_ZH_ORG}的(?:人)?$")
-_COMPANY_ZH = re.compile(rf"^(?:我们|我的|我)(?:公司|单位|东家)(?:是|叫){_ZH_ORG}{_ZH_END}")
+_COMPANY_ZH = re.compile(
+    rf"^(?:我们|我的|我)(?:公司|单位|东家|工作单位|上班的地方|工作的地方|上班的公司|工作的公司)(?:是|叫){_ZH_ORG}{_ZH_END}"
+)
 _AT_ORG_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:了|啦|哈|呀)*$")
 _JOINED_ZH = re.compile(
     rf"我{_ADV_ZH}(?:(?:从[^，。]{{1,20}}?)?(?:入职|加入|跳槽(?:到|去)|跳(?:到|去)|换到)(?:了)?){_ZH_ORG}{_ZH_END}"
@@ -241,6 +251,7 @@ _WORK_EN = re.compile(
     rf"|{_IVE} been (?:at|with) {_EN_ORG}(?= for | since )"
     rf"|(?:^|\bmy )(?i:day )?job(?: is|'s) (?:at|with) {_EN_ORG}|\bmy (?:company|employer) is {_EN_ORG}"
     rf"|{_IM} (?:at|with) {_EN_ORG}(?= these days| nowadays)"
+    rf"|{_I} work(?: full-time| part-time)? (?:in|on) (?:the )?[a-z][\w -]{{1,25}}? (?:at|for) {_EN_ORG}"
 )
 _WITH_EN = re.compile(rf"{_IM} (?:at|with) {_EN_ORG}")  # "I'm with Oakridge Capital": a company's name
 _JOINED_EN = re.compile(
@@ -343,7 +354,7 @@ def _moved_on(clause: str, context: str) -> list[Candidate]:
 
 # ---- home ------------------------------------------------------------------------------------
 _HOME_ZH = re.compile(
-    rf"我{_ADV_ZH}(?:住在|住|定居在|定居于|定居|生活在|常驻|长居|安家在|落户|base在|base(?=[\u4e00-\u9fff])|坐标|的坐标是?){_ZH_ORG}"
+    rf"我家?{_ADV_ZH}(?:住在|住|定居在|定居于|定居|生活在|常驻|长居|安家在|落户|base在|base(?=[\u4e00-\u9fff])|坐标|的坐标是?){_ZH_ORG}"
     rf"(?={_ZH_END}|住|生活|工作|上班)"
 )
 _LIFE_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:生活|住|定居|安家)")
@@ -407,7 +418,7 @@ _PET_ZH3 = re.compile(
 _PET_EN = re.compile(
     rf"\b(?i:my|our) ({_EN_PETS})(?:'s name is|'s called|'s named| is called| is named| named| called|,? (?=[A-Z]))"
     rf"\s*{_PET_NAME_EN}"
-    rf"|\b(?:I|we)(?:'ve got| have got| have| got|'ve adopted| adopted| just got)(?: a| an)(?: \w+)? ({_EN_PETS}),?"
+    rf"|\b(?:I|[Ww]e)(?:'ve got| have got| have| got|'ve adopted| adopted| just got)(?: a| an)(?: \w+)? ({_EN_PETS}),?"
     rf" (?:called|named) {_PET_NAME_EN}"
     rf"|\b(?:have|got|adopted)(?: a| an)(?: \w+)? ({_EN_PETS})\b[^.!?]{{0,30}}?,\s*"
     rf"(?:(?:his|her|its) name(?:'s| is)|(?:he|she|it)(?:'s| is) (?:called|named)) {_PET_NAME_EN}"
@@ -499,7 +510,8 @@ def _study(clause: str, changed: bool) -> list[Candidate]:
     out = []
     for pat in (_SCHOOL_AT_ZH, _SCHOOL_OF_ZH, _ENROLLED_ZH):
         for m in pat.finditer(clause):
-            if (school := _place(m.group(1))) and not re.search(r"研究生|本科|博士|硕士|大学", school[-3:]):
+            school = _place(m.group(1))
+            if school and not re.search(r"研究生|本科|博士|硕士", school[-3:]) and school not in _LEVELS:
                 out.append(_fact("school", school, changed))
             if pat is _SCHOOL_AT_ZH and m.group(2) and _SUBJECT_ZH.search(trim(m.group(2))):
                 out.append(_fact("major", trim(m.group(2)), changed))
@@ -513,7 +525,7 @@ def _study(clause: str, changed: bool) -> list[Candidate]:
         out.append(_fact("major", trim(m.group(2)), changed))
     for m in _MAJOR_ZH.finditer(clause):
         major = _trim_zh(next(g for g in m.groups() if g))
-        if not major or _NOT_MODIFIER.search(major) or re.match(r"[这那哪什]", major):
+        if not major or major in _LEVELS or _NOT_MODIFIER.search(major) or re.match(r"[这那哪什]", major):
             continue
         if m.group(4) and not _SUBJECT_ZH.search(major):  # 我在学吉他: learning, not a major
             continue

@@ -2,10 +2,17 @@
 
 Only what a person says plainly about themselves becomes a candidate fact: their name,
 what to call them, likes and dislikes, favourites, foods they do not eat or are allergic
-to, the tone they want, dated events ahead of them, and (``extract_life``) where they work,
-live and study, their job and pets. Hedged statements ("I think I like Python",
-"我觉得我可能喜欢"), wishes ("我想养只猫"), former states ("I used to live in Paris"),
-questions and conditionals are skipped: a guess is not a fact.
+to, the tone they want, (``extract_dates``) their birthday and dated events ahead of them,
+and (``extract_life``) where they work, live and study, their job and pets. Hedged
+statements ("I think I like Python", "我觉得我可能喜欢"), wishes ("我想养只猫"), former
+states ("I used to live in Paris"), questions and conditionals are skipped: a guess is not
+a fact. A key names the thing and a value is the fact, never the rest of the sentence
+("我喜欢在周末的时候去公园跑步然后喝杯咖啡" is ``opinion:公园跑步``).
+
+A change is said as one, with the "corrected" source that supersedes: a switch
+("我现在不喝咖啡了，改喝茶": ``diet:咖啡`` = does not drink, ``diet:茶`` = drinks), and a
+former like beside what holds now ("以前喜欢猫，现在喜欢狗": ``opinion:猫`` = no longer
+likes). ``tiers.profile.settled`` then shows the older ``opinion:咖啡`` = likes as closed.
 
 A group chat leaves the subject out ("在字节搬砖中～", "allergic to cats, sadly"), puts the
 topic first ("榴莲我真的受不了", "Pho is my favorite food") and labels itself ("程序员一枚",
@@ -25,11 +32,12 @@ rewritten in the first person by ``attribution``.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
-from ..text.future import date_in
 from ..text.segment import STOPWORDS
 from ..tiers.profile import Candidate
+from .clauses import CLAUSE, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
+from .extract_dates import birthday, dated_facts
 from .extract_life import (
     CORRECTED,
     EXPLICIT,
@@ -41,20 +49,11 @@ from .extract_life import (
     trim,
 )
 from .extract_life import candidate as _cand
-from .speaker import FIRST_PERSON, OTHER, QUESTION, SENTENCE, as_said, joined, sentences, unfilled
+from .speaker import FIRST_PERSON, OTHER, as_said, joined, sentences, unfilled
 
 __all__ = ["CORRECTED", "EXPLICIT", "JOB_FIELDS_ZH", "PARTNER_PREGNANT", "PET_KINDS", "STRONG", "clause_spans",
            "extract", "is_hedged", "is_question", "question_start", "sentence_spans", "certain_end"]  # fmt: skip
 
-# 但是/不过/可是 join two clauses, but not after a pronoun: "我可是海鲜过敏的" is emphasis
-_CLAUSE = re.compile(r"[，,;；]|\bbut\b|(?<![我你他她])(?:但是|不过|可是)")
-_HEDGE_EN = re.compile(
-    r"\b(i think|i guess|i suppose|i believe|maybe|perhaps|probably|might|"
-    r"not sure|possibly|kind of|sort of|if|whether|unless)\b",
-    re.I,
-)
-_HEDGE_ZH = re.compile(r"我觉得|我想我|可能|也许|大概|好像|或许|不确定|说不定|如果|要是|假如|应该吧|似乎")
-_CONDITION = re.compile(r"如果|要是|假如|万一|除非|的话|\b(?i:if|unless|provided|as long as)\b")
 # a wish, a plan not carried out, a dream or a former state says nothing about how things are
 _WISH = re.compile(
     r"(?:^|[我你也还很真好都超挺太就在正])(?:想|希望|打算|准备|考虑|梦见|梦到)|下辈子|以前|之前|曾经|当年|小时候"
@@ -64,7 +63,7 @@ _WISH = re.compile(
 )
 _CHANGE_EN = re.compile(
     r"\b(anymore|any more|no longer|now|actually|these days|nowadays|instead|"
-    r"changed my mind|moved to|rescheduled|switched)\b",
+    r"changed my mind|moved to|rescheduled|switched|stopped|quit|gave up|given up)\b",
     re.I,
 )
 _LASTING = re.compile(r"\b(?i:these days|nowadays)\b")
@@ -87,12 +86,13 @@ _TONE_EN = re.compile(
 _OBJ_END = r"(?=[.,!?;]| and | because | since | but |$)"
 _ADV_ZH = (
     r"(?:现在|其实|已经|还是|一直|真的|非常|很|最|特别|超级|超|也|都|比较|挺|蛮|并|从来|向来|根本|完全|一点都|一点也|"
-    r"实在|可|最近|贼|巨|好|太)*"
+    r"实在|可|最近|贼|巨|好|太|每天|天天|平时|总是)*"
 )
 _LIKE_EN = re.compile(
     r"\bI (?:really |absolutely |truly |do |still |now |actually |also |just )?"
     r"(love|like|enjoy|adore|prefer|hate|dislike|detest|can't stand|cannot stand|don't like|"
-    r"do not like|no longer like|don't enjoy|don't eat|do not eat|never eat)\s+(.{1,60}?)"
+    r"do not like|no longer like|don't enjoy|don't eat|do not eat|never eat|no longer eat|don't drink|do not drink|"
+    r"never drink|no longer drink)\s+(.{1,60}?)"
     r"(?=[.,!?;]| and | because | since |$)",
     re.I,
 )
@@ -110,8 +110,9 @@ _INTO_EN = re.compile(
     re.I,
 )
 _NO_EAT_EN = re.compile(
-    r"\bI(?:'ve| have)?(?: just| also| recently| completely)? (?:stopped eating|quit eating|gave up eating|gave up|"
-    r"given up|cut out|can't eat|cannot eat|can not eat|avoid eating|don't do|can't have|cannot have) "
+    r"\bI(?:'ve| have)?(?: just| also| recently| completely)? (?:stopped (?:eating|drinking)|quit (?:eating|drinking)"
+    r"|gave up (?:eating|drinking)|gave up|given up|cut out|can't eat|cannot eat|can not eat|can't drink|cannot drink"
+    r"|avoid eating|avoid drinking|don't do|can't have|cannot have) "
     rf"(.{{1,30}}?){_OBJ_END}"
     rf"|\bI(?:'m| am)(?: \w+ly)? (?:cutting out|cutting down on|avoiding) (.{{1,30}}?){_OBJ_END}",
     re.I,
@@ -120,7 +121,7 @@ _LIKE_ZH = re.compile(
     rf"我{_ADV_ZH}"
     r"(不再喜欢|不喜欢|不爱吃|不爱喝|不爱|爱死了?|从不吃|不能吃|不能碰|吃不了|不碰|不吃|不喝|受不了|忍不了|讨厌|喜欢上了?|喜欢|迷上了?|"
     r"爱上了?|爱吃|爱喝|喜爱|热爱|爱)"
-    r"([^，。！？；,.!?;\s].{0,19}?)(?=[，。！？；,.!?;]|但|因为|和你|就|的话|$)"
+    r"([^，。！？；,.!?;\s].{0,19}?)(?=[，。！？；,.!?;]|但|因为|和你|就|的话|$|然后|还要|还得|而且|并且|所以)"
 )
 # the topic first: "榴莲我真的受不了", "牛肉我是不吃的"
 _TOPIC_ZH = re.compile(
@@ -182,7 +183,7 @@ _DIET_EN = re.compile(
     r" (vegetarian|vegan|pescatarian|halal|kosher|teetotal|plant-based)\b",
     re.I,
 )
-_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始)?(吃素|吃全素|吃斋|素食|纯素)(?:主义)?者?")
+_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始|改|改成|换成)?(吃素|吃全素|吃斋|素食|纯素)(?:主义)?者?")
 # a diet someone keeps, named as they name it: 戒糖, 戒碳水 (not a habit that is no food: 戒烟)
 _QUIT_ZH = re.compile(
     rf"我{_ADV_ZH}(?:在|开始|正在)?戒(?:了|掉)?(?!烟|网|赌|手机|游戏|熬夜|拖延|了|掉)([\u4e00-\u9fff]{{1,3}}?)"
@@ -191,7 +192,7 @@ _QUIT_ZH = re.compile(
 _ON_DIET_EN = re.compile(r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)? on an? ([\w-]+(?: [\w-]+)?) diet\b", re.I)
 _ALLERGY_EN = re.compile(
     r"\bI(?:'m| am)(?: (?:super|very|so|really|extremely|deathly|severely|mildly|slightly|highly|badly|seriously"
-    r"|also|quite|a bit|a little))* allergic to ([\w -]{2,30}?)(?=[,.!;]|$| and | so )"
+    r"|also|quite|a bit|a little))* allergic to ([\w -]{2,40}?)(?=[,.!;]|$| and (?:I|it|that|so|my)\b| so | but )"
     r"|\bI(?:'ve got| have got| have| got| also have)(?: a| an| some)?(?: (?:really|very|pretty|super|severe|serious"
     r"|mild|bad|slight|deadly|life-threatening|major|minor|bit of a))* "
     r"(?:([\w-]+(?: [\w-]+)?) allerg(?:y|ies)\b|allerg(?:y|ies) to ([\w -]{2,30}?)(?=[,.!;]|$| and ))"
@@ -199,7 +200,7 @@ _ALLERGY_EN = re.compile(
     re.I,
 )
 _ALLERGY_ZH = re.compile(
-    rf"我{_ADV_ZH}(?:有|是)?(?:对|吃)?([\u4e00-\u9fffA-Za-z]{{1,10}}?)"
+    rf"我{_ADV_ZH}(?:有|是)?(?:对|吃)?([\u4e00-\u9fffA-Za-z、]{{1,12}}?)"
     r"(?:严重|特别|有点|有些|很|超级|超|非常|轻微|会|都|也|就|一定)*过敏"
     rf"|我{_ADV_ZH}(?:不能|不敢|没法|不可以)(?:碰|吃|喝)([\u4e00-\u9fffA-Za-z]{{1,10}}?)，(?:会|要|就|都|也)?过敏"
     r"|\bI (?:can't|cannot|can not) (?:eat|have|touch) ([\w -]{2,30}?), (?:I'm |I am )?allergic"
@@ -214,6 +215,54 @@ _PRONOUN = re.compile(
 )
 _LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
 _LEAD_EN = re.compile(r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)", re.I)
+# a Chinese object is a thing, not the rest of the sentence: no second verb phrase, no time before it
+_JOIN_ZH = re.compile(r"然后|还要|还得|而且|并且|所以|同时|以及")
+_WHEN_ZH = re.compile(
+    r"^(?:在)?(?:[^，,]{1,8}?的时候|周末|平时|每天|晚上|早上|上午|中午|下午|半夜|睡前|饭后|下班后|"
+    r"[0-9一二三四五六七八九十两]+点半?)+"
+)
+# 也/还 opens a second statement of the same subject: "我不吃香菜也不吃葱"
+_ALSO_ZH = re.compile(r"(?<=.)(?:也|还)(?=不|没|很|超|特别|挺|最|喜欢|爱|讨厌|受不了)")
+_ALLERGEN_LEAD = re.compile(r"^(?:一(?:吃|喝|碰|闻|接触|用)|吃了?|喝了?|碰|闻|接触)(?=.)")
+_AND = re.compile(r"和|、|跟|及|以及|与|\s*(?:&|\band\b|,)\s*")
+
+# what someone drinks rather than eats: "gave up coffee" is a drink given up
+_DRINK = re.compile(
+    r"咖啡|茶|酒|奶|可乐|饮料|果汁|美式|拿铁|豆浆|汽水|(?i:\b(?:coffee|tea|latte|espresso|cappuccino|beer|wine|"
+    r"alcohol|booze|soda|coke|milk|juice|whiske?y|vodka|liquor|cocktails?|kombucha|matcha|decaf|sake|soju|drinks?|"
+    r"drinking)\b)"
+)
+# a switch from one food or drink to another: "改喝茶", "换成豆浆了", "I switched to tea", "now I drink tea"
+_SWITCH_ZH = re.compile(
+    rf"我{_ADV_ZH}(?:从(喝|吃)?([\u4e00-\u9fffA-Za-z]{{1,8}}?))?(?:改|换|转)(?:成|为|到)?了?(喝|吃)?"
+    r"([\u4e00-\u9fffA-Za-z]{1,8}?)(?=[，。！,.!]|了|啦|吧|哈|$)"
+)
+_SWITCH_EN = re.compile(
+    r"\bI(?:'ve| have)?(?: just| now| since| finally)? (?:switched|changed|moved on|gone over|went over)"
+    r"(?: from ([\w' -]{1,30}?))? to (?:drinking |eating )?([\w' -]{1,30}?)" + _OBJ_END
+    + r"|\bI (?:only |just |mostly )?(?:drink|eat) ([\w' -]{1,30}?) (?:now|instead|these days|nowadays)\b"
+    r"|\b(?:now|these days|nowadays),? I (?:only |just |mostly )?(?:drink|eat) ([\w' -]{1,30}?)" + _OBJ_END,
+    re.I,
+)
+_CONSUME_EN = re.compile(r"\b(?i:drink|drinking|drank|eat|eating|ate|food|diet)\b")
+# what someone liked, ate or drank before and does no longer: "以前喜欢猫，现在喜欢狗", "I used to drink coffee"
+_FORMER = re.compile(r"以前|之前|曾经|原来|过去|从前|\b(?i:used to)\b")
+_FORMER_ZH = re.compile(
+    rf"(?:我{_ADV_ZH}(?:以前|之前|曾经|原来|过去|从前)|(?:以前|之前|曾经|原来|过去|从前)我){_ADV_ZH}(喜欢|爱吃|爱喝|爱|喝|吃)"
+    r"([^，。！？；,.!?;\s][\u4e00-\u9fffA-Za-z]{0,11}?)(?=[，。！？；,.!?;]|$|的|了|但|可是|现在|如今)"
+)
+_FORMER_EN = re.compile(
+    r"\bI used to (?:really |absolutely |totally )?(love|like|enjoy|adore|drink|eat)\s+(.{1,40}?)"
+    r"(?=[.,!?;]| and | but | until | before |$)",
+    re.I,
+)
+_NOW = re.compile(r"现在|如今|后来|目前|\b(?i:now|these days|nowadays|anymore|any more|no longer)\b")
+_STILL = re.compile(r"(?:现在|如今|目前)(?:也|还|依然|仍然|照样|一样)|\b(?i:still|and now too)\b")
+_FORMER_VALUE = {
+    "喜欢": "no longer likes", "爱": "no longer likes", "爱吃": "no longer likes", "爱喝": "no longer likes",
+    "love": "no longer likes", "like": "no longer likes", "enjoy": "no longer likes", "adore": "no longer likes",
+    "吃": "does not eat", "eat": "does not eat", "喝": "does not drink", "drink": "does not drink",
+}  # fmt: skip
 
 _EN_VALUE = {
     "love": "likes", "like": "likes", "enjoy": "likes", "adore": "likes", "prefer": "likes",
@@ -231,66 +280,6 @@ _ZH_VALUE = {
 _STRONG_WORDS = {"love", "hate", "adore", "detest", "讨厌", "热爱", "爱", "受不了"}
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Where each sentence of ``text`` starts and ends (its closing mark included).
-
-    >>> sentence_spans("我喜欢猫。你呢？")
-    [(0, 5), (5, 8)]
-    """
-    return [m.span() for m in SENTENCE.finditer(text)]
-
-
-def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The clauses of the sentence ``text[start:end]``, as spans of ``text`` without the
-    separators (commas, "but", 但是) or the whitespace around them.
-
-    >>> clause_spans("I like tea, but not coffee.", 0, 27)
-    [(0, 10), (16, 27)]
-    """
-    out, at = [], start
-    for sep in [*_CLAUSE.finditer(text, start, end), *_and_i(text, start, end), None]:
-        stop = sep.start() if sep else end
-        piece = text[at:stop]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            out.append((at + lead, at + len(piece.rstrip())))
-        if sep:
-            at = sep.end()
-    return sorted(out)
-
-
-_AND_I = re.compile(r"\s+and\s+(?=(?-i:I)\b(?!\s+(?:both|all|are|were|have|'re|'ve)\b))")
-
-
-def _and_i(text: str, start: int, end: int) -> list[re.Match[str]]:
-    """ " and I" that starts a second clause: "Priya lives in Leeds and I live in York", not the
-    short subject of "Neko and I like sushi" (three words or fewer before it)."""
-    out = []
-    for m in _AND_I.finditer(text, start, end):
-        since = max([start, *(s.end() for s in _CLAUSE.finditer(text, start, m.start()))])
-        if len(text[since : m.start()].split()) > 3:
-            out.append(m)
-    return out
-
-
-def certain_end(text: str, start: int, end: int) -> int | None:
-    """Where what the sentence ``text[start:end]`` says for sure ends: before the first clause
-    that hedges ("我12月23日考研，这段时间可能不怎么冒泡了": the hedge is the second clause's),
-    or None when a hedge or a condition governs it all ("如果顺利的话，…", "…, I think").
-
-    >>> text = "周六考雅思，可能没空看群"
-    >>> text[: certain_end(text, 0, len(text))]
-    '周六考雅思，'
-    """
-    spans = clause_spans(text, start, end)
-    for i, (a, b) in enumerate(spans):
-        clause = text[a:b]
-        if _hedged(clause):
-            bare = not re.sub(r"[\W_吧的啦了啊呢哈]", "", _HEDGE_EN.sub("", _HEDGE_ZH.sub("", clause)))
-            return None if i == 0 or bare or _CONDITION.search(clause) else a
-    return end
-
-
 def extract(text: str, when: datetime | None) -> list[Candidate]:
     """Candidate facts stated plainly in ``text`` (said at ``when``, for relative dates)."""
     out: list[Candidate] = []
@@ -304,53 +293,24 @@ def extract(text: str, when: datetime | None) -> list[Candidate]:
         # "I'm at Meridian Bank these days" states where someone works, it does not announce a change
         moved = changed and _changed(_LASTING.sub("", sentence), False)
         cut = certain_end(sentence, 0, len(sentence))
-        if cut is not None and mine and not OTHER.match(unfilled(sentence)):
-            out.extend(_event(sentence[:cut], sentence, when))
-        for clause in joined(_CLAUSE.split(sentence)):
+        dated = cut is not None and mine and not OTHER.match(unfilled(sentence))
+        said_before = len(out)
+        for clause in joined(CLAUSE.split(sentence)):
             said, after = as_said(clause, mine)
             facts = []
-            if said is not None and not _hedged(said) and not _WISH.search(said):
-                facts = _clause_facts(said, changed) + life_facts(said, text, moved)
+            if said is not None and not is_hedged(said):
+                if not _WISH.search(said):
+                    facts = _clause_facts(said, changed) + life_facts(said, text, moved) + _switches(said, text)
+                    facts += birthday(said, when, changed)
+                elif not _WISH.search(_FORMER.sub("", said)):  # a former state only: what no longer holds
+                    facts = _former(said, text)
             out.extend(facts)
             # after a topic ("南京大学毕业的，计算机专业"), the speaker goes on if it was theirs
             mine = after if after is not None else bool(facts) or bool(FIRST_PERSON.search(said or ""))
+        if dated:
+            born = any(c.key == "birthday" for c in out[said_before:])
+            out.extend(dated_facts(sentence[:cut], when, changed, born))
     return _dedupe(out)
-
-
-_ASKS = re.compile(
-    r"[?？]|吗|呢|谁|什么|哪|怎么|怎样|多少|是不是|有没有|要不要|能不能|会不会|为啥|为什么|咋"
-    r"|\b(?i:who|what|where|when|why|how|which|anyone|anybody|any|do you|did you|is it|are you|have you|will you)\b"
-    r"|^(?i:is|are|do|does|did|can|could|should|would|will|have|has)\b"
-)
-
-
-def question_start(text: str, start: int, end: int) -> int | None:
-    """Where the sentence ``text[start:end]`` starts asking: None when it asks nothing, else
-    at the first clause that asks, so a statement before it still states ("IELTS on November
-    22, anyone have tips?", "我喜欢猫，你呢？").
-
-    >>> text = "我喜欢猫，你呢？"
-    >>> text[: question_start(text, 0, len(text))]
-    '我喜欢猫，'
-    """
-    if not QUESTION.search(text[start:end].strip()):
-        return None
-    spans = clause_spans(text, start, end)
-    return next((a for a, b in spans if _ASKS.search(text[a:b])), spans[-1][0] if spans else start)
-
-
-def is_question(sentence: str) -> bool:
-    """A question states nothing: "你喜欢喝茶吗？", "Do you like tea?", "你是不是在字节上班"."""
-    return bool(QUESTION.search(sentence.strip()))
-
-
-def is_hedged(text: str) -> bool:
-    """A guess or a condition is not a fact: "I think…", "可能…", "if…"."""
-    return _hedged(text)
-
-
-def _hedged(text: str) -> bool:
-    return bool(_HEDGE_EN.search(text) or _HEDGE_ZH.search(text))
 
 
 def _changed(text: str, negative: bool) -> bool:
@@ -377,9 +337,8 @@ def _favourites(clause: str, changed: bool) -> list[Candidate]:
     out = []
     for pat in (_FAV_ZH, _FAV_EN):
         for m in pat.finditer(clause):
-            out.append(
-                _cand("preference", f"favorite:{m.group(1).strip().lower()}", trim(m.group(2)), EXPLICIT, changed)
-            )
+            value = trim(_JOIN_ZH.split(m.group(2))[0] if pat is _FAV_ZH else m.group(2))  # not "…然后…"
+            out.append(_cand("preference", f"favorite:{m.group(1).strip().lower()}", value, EXPLICIT, changed))
     for m in _FAV_INV_EN.finditer(clause):
         if m.group(3):  # "pour-over coffee is the best part of my week"
             out += _opinion("love", m.group(3), clause, english=True)
@@ -407,14 +366,92 @@ def _diet(clause: str, changed: bool) -> list[Candidate]:
         out.append(_cand("preference", "diet", m.group(1).lower(), EXPLICIT, changed, 0.7))
     for pat in (_ALLERGY_EN, _ALLERGY_ZH):
         for m in pat.finditer(clause):
-            what = trim(next(g for g in m.groups() if g)).lower()
-            if what and not _NOT_ALLERGEN.search(what) and not _PRONOUN.search(what):
+            for what in _allergens(next(g for g in m.groups() if g)):
                 out.append(_cand("fact", f"allergy:{what}", "allergic", EXPLICIT, changed, 0.9))
     for m in _NO_EAT_EN.finditer(clause):
         food = m.group(1) or m.group(2)
         if not re.match(r"\w+ing\b", food):  # "gave up smoking": not a food
-            out += _opinion("don't eat", food, clause, english=True)
+            drink = re.search(r"drink", m.group(0), re.I) or _DRINK.search(food)
+            out += _opinion("don't drink" if drink else "don't eat", food, clause, english=True)
     return out
+
+
+def _allergens(what: str) -> list[str]:
+    """The things one is allergic to, each on its own: 海鲜和芒果, "shellfish and tree nuts", 一吃海鲜."""
+    out = []
+    for part in _AND.split(what):
+        part = _ALLERGEN_LEAD.sub("", trim(part)).lower().strip()
+        if part and not _NOT_ALLERGEN.search(part) and not _PRONOUN.search(part) and not _only_function_words(part):
+            out.append(part)
+    return out
+
+
+def _switches(clause: str, text: str) -> list[Candidate]:
+    """A switch to another food or drink, a change that makes the new one current and closes the
+    old: "改喝茶", "我从咖啡换成了茶", "I switched from coffee to tea", "now I drink tea"."""
+    out = []
+    for m in _SWITCH_ZH.finditer(clause):
+        verb_was, was, verb, now = m.groups()
+        kind = verb or ("喝" if _DRINK.search(now) else None)
+        if kind is None or (kind == "吃" and re.fullmatch(r"全?素|斋", now)):  # 改吃素: a diet (_DIET_ZH)
+            continue
+        out += _consumes(now, kind == "喝", True, english=False)
+        if was:
+            out += _consumes(was, (verb_was or kind) == "喝", False, english=False)
+    for m in _SWITCH_EN.finditer(clause):
+        now = m.group(2) or m.group(3) or m.group(4)
+        said = m.group(0).lower()
+        if re.search(r"\bdrink", said) or _DRINK.search(now):
+            drink = True
+        elif re.search(r"\beat", said) or _CONSUME_EN.search(text):
+            drink = bool(re.search(r"\b(?:drink|drinking|drank)\b", text, re.I))
+        else:  # "switched to Figma": a job, a phone or a tool
+            continue
+        out += _consumes(now, drink, True, english=True)
+        if m.group(1):
+            out += _consumes(m.group(1), drink, False, english=True)
+    return out
+
+
+def _consumes(obj: str, drink: bool, now: bool, english: bool) -> list[Candidate]:
+    """What someone eats or drinks now (``now``), or no longer, said as a change."""
+    obj = (_LEAD_EN if english else _LEAD_ZH).sub("", trim(obj)).strip()
+    obj = obj.lower() if english else obj
+    if not obj or _PRONOUN.search(obj) or _only_function_words(obj) or (not english and re.search(r"[不没我]", obj)):
+        return []
+    value = ("drinks" if drink else "eats") if now else ("does not drink" if drink else "does not eat")
+    return [_cand("habit", f"diet:{obj}", value, EXPLICIT, True)]
+
+
+def _former(clause: str, text: str) -> list[Candidate]:
+    """What someone liked, ate or drank before and no longer does, said beside what holds now
+    ("以前喜欢猫，现在喜欢狗") or with "used to": a change that closes the old value."""
+    if _STILL.search(text):
+        return []
+    out = []
+    found = [*_FORMER_EN.finditer(clause)] + ([*_FORMER_ZH.finditer(clause)] if _NOW.search(text) else [])
+    for m in found:
+        verb, obj, english = m.group(1).lower(), m.group(2), m.re is _FORMER_EN
+        value = _FORMER_VALUE[verb]
+        if value.startswith("does not"):
+            out += _consumes(obj, value.endswith("drink"), False, english)
+            continue
+        obj = (_LEAD_EN if english else _LEAD_ZH).sub("", trim(obj)).strip()
+        obj = obj.lower() if english else _object_zh(obj)
+        if obj and not _PRONOUN.search(obj) and not _only_function_words(obj):
+            out.append(_cand("preference", f"opinion:{obj}", value, EXPLICIT, True))
+    return out
+
+
+def _object_zh(obj: str) -> str:
+    """The thing a Chinese like or dislike is about, not the rest of the sentence: "在周末的时候去
+    公园跑步然后喝杯咖啡" → 公园跑步, "我妈做的红烧肉" → 红烧肉; "" when it is a clause about someone."""
+    obj = _JOIN_ZH.split(obj)[0]
+    obj = _LEAD_ZH.sub("", _WHEN_ZH.sub("", obj)).strip()
+    if "我" in obj:  # "别人在我工作的时候打扰我": a clause, not a thing; "我妈做的红烧肉": its head
+        head = obj.rsplit("的", 1)[1] if "的" in obj else ""
+        return head if len(head) >= 2 and "我" not in head else ""
+    return obj
 
 
 def _opinions(clause: str) -> list[Candidate]:
@@ -427,8 +464,10 @@ def _opinions(clause: str) -> list[Candidate]:
             out += _opinion("dislike" if m.group(1) else "like", fan, clause, english=True)
     for m in _INTO_EN.finditer(clause):
         out += _opinion("dislike" if m.group(1) else "like", m.group(2), clause, english=True)
-    for m in _LIKE_ZH.finditer(clause):
-        out += _opinion(m.group(1), m.group(2), clause, english=False)
+    pieces = _ALSO_ZH.split(clause)  # "我不吃香菜也不吃葱": two statements of one subject
+    for piece in (p if i == 0 or p.startswith("我") else f"我{p}" for i, p in enumerate(pieces)):
+        for m in _LIKE_ZH.finditer(piece):
+            out += _opinion(m.group(1), m.group(2), piece, english=False)
     for m in (*_TOPIC_ZH.finditer(clause), *_TOPIC_BARE_ZH.finditer(clause)):
         if not _NOT_TOPIC.match(m.group(1)) and not OTHER.match(m.group(1)):
             out += _opinion(m.group(2), m.group(1), clause, english=False)
@@ -453,10 +492,16 @@ def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]
     obj = (_LEAD_EN if english else _LEAD_ZH).sub("", obj).strip()
     if not obj or len(obj) > 40 or _PRONOUN.search(obj) or _only_function_words(obj):
         return []
+    if not english:
+        obj = _object_zh(obj)
+        if not obj:
+            return []
     if english:
         negative = verb.startswith(("don't", "do not", "no longer", "never", "can"))
-        if verb in ("don't eat", "do not eat", "never eat"):
+        if verb in ("don't eat", "do not eat", "never eat", "no longer eat"):
             category, key, value = "habit", f"diet:{obj.lower()}", "does not eat"
+        elif verb in ("don't drink", "do not drink", "never drink", "no longer drink"):
+            category, key, value = "habit", f"diet:{obj.lower()}", "does not drink"
         else:
             category, key = "preference", f"opinion:{obj.lower()}"
             value = "dislikes" if negative else _EN_VALUE.get(verb, "likes")
@@ -469,34 +514,6 @@ def _opinion(verb: str, obj: str, clause: str, english: bool) -> list[Candidate]
         key = f"{'diet' if category == 'habit' else 'opinion'}:{obj}"
     conf = STRONG if verb in _STRONG_WORDS else EXPLICIT
     return [_cand(category, key, value, conf, _changed(clause, negative))]
-
-
-# ---- dated events ---------------------------------------------------------------------------
-_EVENT_NOUNS = tuple(
-    "interview meeting appointment flight trip exam wedding birthday party conference deadline launch vacation "
-    "holiday 面试 会议 开会 出差 考试 婚礼 生日 聚会 航班 旅行 体检 上线 发布 截止 约会 年会 答辩".split()
-)
-_FUTURE = re.compile(
-    r"\b(will|going to|have an?|have my|'ve got|is on|is scheduled|plan to|"
-    r"planning to|is due|due on|moved to|rescheduled|booked|scheduled|signed up)\b|要|将|会|打算|准备|计划|"
-    r"有个|有一个|安排|定在|改到|推迟到|约了|报名了|预约了",
-    re.I,
-)
-
-
-def _event(certain: str, sentence: str, when: datetime | None) -> list[Candidate]:
-    """A dated event in what ``sentence`` says for sure (``certain``, its unhedged start)."""
-    if not _FUTURE.search(certain):
-        return []
-    today = (when or datetime.now(UTC)).date()
-    day = date_in(certain, today)
-    if day is None or day < today:
-        return []
-    noun = next((n for n in _EVENT_NOUNS if n in certain.lower()), None)
-    key = f"event:{noun}" if noun else f"event:{day.isoformat()}"
-    expires = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
-    value = f"{day.isoformat()}: {sentence.strip()}"
-    return [_cand("fact", key, value, EXPLICIT, _changed(sentence, False), 0.7, expires.timestamp())]
 
 
 def _dedupe(cands: list[Candidate]) -> list[Candidate]:

@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from .extract_life import PARTNER_PREGNANT, job_title
 
-SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
+# a full stop after a title or an abbreviation ("St. Mary's", "Dr. Lee") does not end a sentence
+SENTENCE = re.compile(
+    r"(?:\b(?:St|Mr|Mrs|Ms|Dr|Prof|Jr|Sr|Inc|Ltd|Co|Corp|vs|etc|approx)\.(?=\s)|[^。！？!?.\n])+[。！？!?.]?"
+)
 QUESTION = re.compile(r"[?？]|吗[。！!]?$|呢[。！!]?$|是不是|有没有")
 _EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d"
 _FILLER = re.compile(
@@ -38,12 +41,14 @@ _SELF_ZH = r"本人|鄙人|在下|俺|咱(?!们)"  # what people call themselves
 _SELF = re.compile(rf"^(?:我|{_SELF_ZH}|(?-i:I)\b|(?i:my|me|myself|we|our)\b)")
 FIRST_PERSON = re.compile(r"我|本人|\b(?-i:I)\b|\b(?i:my|me|our)\b")
 _TIME_ZH = (
-    r"(?:目前|现在|现(?=就职|任职|居)|如今|最近|刚刚|刚|已经|一直|终于|总算|其实|本来|平时|上个?月|这个月|去年|前年|今年|年初|年底|"
+    r"(?:目前|现在|现(?=就职|任职|居)|如今|最近|刚刚|刚|已经|一直|终于|总算|其实|本来|平时|以前|之前|原来|曾经|从前|"
+    r"上个?月|这个月|去年|前年|今年|年初|年底|"
     r"前段时间|前阵子|上周|上礼拜|[0-9一二三四五六七八九十两几半]+个?(?:年|月)(?:前|了)?)"
 )
 _PREDICATE_ZH = re.compile(
     rf"^((?:{_TIME_ZH}[，,\s]*)*)(?=在|住|从|对|不|从来|从不|是|做|干|当|搞|搬|跳槽|跳到|跳去|离职|辞职|离开|换|入职|"
     r"加入|就职|任职|供职|定居|常驻|坐标|base(?=在|[\u4e00-\u9fff])|养|有|吃|喝|学|读|念|主修|最喜欢|最爱|喜欢|爱|讨厌|受不了|迷上|爱上|超|"
+    r"改(?=喝|吃|成|为)|"
     r"特别|也|还|移居)"
 )
 _PREDICATE_EN = re.compile(

@@ -8,6 +8,7 @@ from ..config import Settings
 from ..models import Episode, Fact, Hit, Task, Turn
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import episode_text
+from ..tiers.profile import settled
 from .sentences import fact_sentence
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
@@ -31,10 +32,11 @@ def usable(fact: Fact, now: float, min_confidence: float) -> bool:
 def fact_hits(
     query: str, facts: list[Fact], now: float, settings: Settings, lookup: TurnLookup
 ) -> list[Hit]:
-    """At most ``fact_max_in_context`` usable facts, the ones the query names first."""
+    """At most ``fact_max_in_context`` usable facts, the ones the query names first, then the
+    surest and the most recently said (a fact a newer one contradicts is left out: ``settled``)."""
     ranked = sorted(
-        (f for f in facts if usable(f, now, settings.fact_min_confidence)),
-        key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.mentions, f.id),
+        (f for f in settled(facts) if usable(f, now, settings.fact_min_confidence)),
+        key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.last_seen.timestamp(), -f.mentions, f.id),
     )
     out = []
     kept = ranked[: settings.fact_max_in_context]

@@ -19,17 +19,19 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from ..pipelines.agenda_rules import names_event
 from ..pipelines.extract_rules import JOB_FIELDS_ZH, PET_KINDS
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-_EVENT_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2}):\s*(.*)$", re.S)
+# an event's day; facts stored before the value was only the day carry the sentence after it
+_EVENT_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?::\s*(.*))?$", re.S)
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # the Chinese word for a pet kind the rules store in English ("pet:cat")
 _PET_ZH = {en: zh for zh, en in reversed(PET_KINDS.items()) if not zh.isascii()}
 _OPINION = {
     "likes": ("喜欢", "likes"), "loves": ("很喜欢", "loves"), "enjoys": ("喜欢", "enjoys"),
-    "dislikes": ("不喜欢", "dislikes"), "hates": ("讨厌", "hates"),
+    "dislikes": ("不喜欢", "dislikes"), "hates": ("讨厌", "hates"), "no longer likes": ("不再喜欢", "no longer likes"),
 }  # fmt: skip
 _DIET_EN = {"halal": "eats halal", "kosher": "keeps kosher"}
 
@@ -44,6 +46,7 @@ _TEMPLATES = {
     "home_city": ("{name}住在{value}", "{name} lives in {value}"),
     "school": ("{name}在{value}读书", "{name} studies at {value}"),
     "major": ("{name}是{value}专业的", "{name} studies {value}"),
+    "birthday": ("{name}的生日是{value}", "{name}'s birthday is {value}"),
 }
 
 
@@ -76,7 +79,9 @@ def _opinion(name: str, obj: str, value: str, zh: bool) -> str | None:
 
 def _diet(name: str, obj: str, value: str, zh: bool) -> str | None:
     low = value.lower()
-    if obj:  # diet:香菜 = does not eat
+    if obj:  # diet:香菜 = does not eat; diet:茶 = drinks (a switch to it)
+        if low in ("eats", "drinks"):
+            return f"{name}{'吃' if low == 'eats' else '喝'}{obj}" if zh else f"{name} {low} {obj}"
         if low not in ("does not eat", "does not drink"):
             return None
         if zh:
@@ -114,12 +119,15 @@ def _event(name: str, obj: str, value: str, zh: bool) -> str | None:
     except ValueError:
         return None
     noun = "" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", obj) else obj
-    quote = m.group(4).strip()
-    if zh:
-        said = f"{name} {_zh_day(day, None)}有{noun or '安排'}"
+    quote = (m.group(4) or "").strip()
+    if zh:  # "用户 12月7日有日语N2考试", "用户 12月8日见客户"
+        what = noun if noun and not names_event(noun) else "有" + (noun or "安排")
+        said = f"{name} {_zh_day(day, None)}{what}"
         return f"{said}（原话：“{quote}”）" if quote else said
-    what = f"{_article(noun)}{noun}" if noun else "plans"
-    said = f"{name} has {what} on {_en_day(day, None)}"
+    if noun and not names_event(noun):  # "see mom": something they will do
+        said = f"{name} will {noun} on {_en_day(day, None)}"
+    else:
+        said = f"{name} has {f'{_article(noun)}{noun}' if noun else 'plans'} on {_en_day(day, None)}"
     return f"{said} (said: “{quote}”)" if quote else said
 
 
@@ -179,12 +187,13 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "home_city": ("住", "哪里人", "哪儿", "城市", "搬", "live", "city", "move", "moved", "where"),
     "pet": ("宠物", "猫", "狗", "养", "pet", "cat", "dog"),
     "allergy": ("过敏", "allergic", "allergy", "allergies"),
-    "diet": ("吃", "忌口", "素", "eat", "food", "diet", "vegetarian", "vegan"),
+    "diet": ("吃", "喝", "忌口", "素", "eat", "drink", "food", "diet", "vegetarian", "vegan"),
     "opinion": ("喜欢", "爱", "讨厌", "like", "likes", "love", "hate", "enjoy"),
     "favorite": ("最喜欢", "最爱", "favorite", "favourite"),
     "school": ("学校", "读书", "上学", "大学", "school", "study", "university", "college"),
     "major": ("专业", "学什么", "major", "study", "studies"),
     "name": ("名字", "叫什么", "name", "called"),
+    "birthday": ("生日", "出生", "birthday", "bday", "born"),
     "preferred_name": ("叫", "称呼", "call", "called", "nickname"),
     "work_status": ("工作", "上班", "辞职", "离职", "状态", "job", "work", "quit", "status"),
     "relationship": ("对象", "男朋友", "女朋友", "结婚", "单身", "partner", "boyfriend", "girlfriend", "married",

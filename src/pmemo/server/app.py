@@ -12,14 +12,16 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
-from . import docs, limits, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
+from . import docs, limits, metrics, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
+from .deps import known_query
 from .headers import SecurityHeaders
 from .keys import KeyStore
+from .observe import Observe
 
 log = logging.getLogger("pmemo.server")
 
@@ -78,6 +80,7 @@ def create_app(
     for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_admin):
         app.include_router(
             module.router,
+            dependencies=[Depends(known_query)],
             responses={
                 401: {"model": problems_model(), "description": "missing or wrong API key"},
                 413: {"model": problems_model(), "description": "body, batch or stored bytes over a limit"},
@@ -86,6 +89,7 @@ def create_app(
             },
         )
     _health(app)
+    measured = metrics.install(app, memory, settings.metrics_access)
     _document_errors(app)
     if mcp_server is not None:
         from .mcp_mount import mount
@@ -102,7 +106,8 @@ def create_app(
             allow_methods=["*"],
             allow_headers=["Authorization", "Content-Type"],
         )
-    app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
+    app.add_middleware(SecurityHeaders)  # outside all but Observe, so every answer has them
+    app.add_middleware(Observe, metrics=measured)  # the outermost: ids and times every answer
     return app
 
 

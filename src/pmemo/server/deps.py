@@ -64,3 +64,24 @@ Tenant = Annotated[str, Depends(tenant)]
 Admin = Annotated[KeyInfo, Depends(admin)]
 Owner = Annotated[dict[str, Any], Depends(owner_scope)]
 Mem = Annotated[Any, Depends(memory_of)]
+
+
+def known_query(request: Request) -> None:
+    """A query parameter the route does not take is an error (as an unknown body field is),
+    not silently ignored: a misspelt ``user_id`` would otherwise read someone else's default."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    allowed: set[str] = set()
+    todo = [dependant]
+    while todo:  # the route's own query parameters and those of its dependencies
+        d = todo.pop()
+        allowed.update(p.alias for p in d.query_params)
+        todo.extend(d.dependencies)
+    unknown = sorted(set(request.query_params) - allowed)
+    if unknown:
+        names = ", ".join(repr(u[:40]) for u in unknown[:5])
+        hint = f"; this route takes {', '.join(sorted(allowed))}" if allowed else "; this route takes none"
+        raise InvalidInput(f"unknown query parameter(s) {names}{hint}")
+

@@ -21,6 +21,8 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -106,6 +108,7 @@ class KeyStore:
     """Tenants and hashed API keys in one small SQLite file (thread-safe, tiny writes)."""
 
     def __init__(self, path: str | Path, *, admin_key: str | None = None) -> None:
+        self.path = None if str(path) == ":memory:" else Path(path)  # for /metrics' store size
         if str(path) != ":memory:":
             private_dir(Path(path).parent)
             private_sqlite(path)  # its -wal and -shm are made with its mode: 0600
@@ -180,6 +183,28 @@ class KeyStore:
                 (hash_key(key), key_id, tenant, int(admin), label[:200], _now()),
             )
         return IssuedKey(key=key, id=key_id)
+
+    @contextmanager
+    def temporary_key(self, tenant: str, *, label: str = "temporary") -> Iterator[str]:
+        """A key of ``tenant`` that exists only inside the ``with`` block and is then deleted,
+        leaving no row (nor a tenant) behind: for a local client beside a server on the same
+        data directory, which could make keys anyway (``pmemo keys create``).
+
+        >>> with KeyStore(":memory:").temporary_key("acme") as key:  # doctest: +SKIP
+        ...     httpx.get(url, headers={"Authorization": f"Bearer {key}"})
+        """
+        check_id("tenant", tenant)
+        key, key_id = KEY_PREFIX + secrets.token_urlsafe(32), new_key_id()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO keys(hash, id, tenant, admin, label, created_at) VALUES (?,?,?,0,?,?)",
+                (hash_key(key), key_id, tenant, label[:200], _now()),
+            )
+        try:
+            yield key
+        finally:
+            with self._lock:
+                self._db.execute("DELETE FROM keys WHERE id=?", (key_id,))
 
     def has_key(self, tenant: str) -> bool:
         row = self._db.execute(

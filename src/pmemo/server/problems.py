@@ -17,8 +17,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from .. import errors
-from . import input_errors
+from .. import errors, logs
+from . import input_errors, observe
 
 log = logging.getLogger("pmemo.server")
 
@@ -145,8 +145,15 @@ _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("%s %s: unexpected error", request.method, request.url.path)
-    return problem(500, "internal_error", "the server could not complete this request; see its log")
+    # Starlette answers an escaped exception outside every middleware, so the request id
+    # that observe.Observe gave the request is bound (and sent back) here again
+    rid = request.scope.get(observe.SCOPE_KEY)
+    with logs.bound(rid):
+        log.exception("%s %s: unexpected error", request.method, request.url.path)
+    response = problem(500, "internal_error", "the server could not complete this request; see its log")
+    if rid:
+        response.headers["X-Request-ID"] = rid
+    return response
 
 
 def install(app: FastAPI) -> None:

@@ -60,8 +60,16 @@ async def list_turns(
     since: datetime | None = None,
     until: datetime | None = None,
     text: Annotated[str | None, Query(min_length=1, max_length=500)] = None,
+    actor_id: Annotated[
+        str | None, Query(pattern=ID, max_length=128, description="Only what this person id said.")
+    ] = None,
+    actor: Annotated[
+        str | None,
+        Query(min_length=1, max_length=128, pattern=r"\S", description="Only what was said under this display name."),
+    ] = None,
 ) -> TurnsOut:
-    """Raw turns, oldest first, filtered by session, time range and text."""
+    """Raw turns, oldest first, filtered by session, time range, text and speaker; page with
+    `limit` and `offset`."""
     turns = await memory.turns(
         session_id=session_id,
         limit=limit,
@@ -69,6 +77,8 @@ async def list_turns(
         since=since,
         until=until,
         text=text,
+        actor_id=actor_id,
+        actor=actor,
         tenant_id=tenant,
         **owner,
     )
@@ -174,7 +184,7 @@ def etag_version(if_match: str | None) -> int | None:
         return None
     tag = if_match.strip().removeprefix("W/").strip('"')
     if not tag.isdigit() or not 1 <= int(tag) <= MAX_ID:
-        raise InvalidInput(f'If-Match must be a key line version as an ETag, like "3"; got {if_match[:40]!r}')
+        raise InvalidInput(f'If-Match must be the version you read as an ETag, like "3"; got {if_match[:40]!r}')
     return int(tag)
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import contextlib
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header
+from fastapi import APIRouter, Body, Header, Query
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
 from pydantic.json_schema import SkipJsonSchema
 
 from . import limits
@@ -26,6 +30,7 @@ router = APIRouter(prefix="/v1", tags=["memory"])
 
 # Printable ASCII, as the library takes it (HTTP drops spaces at either end), for the OpenAPI
 # document only: the library checks it, with a message that says what to send.
+MAX_WAIT = 300  # seconds a POST /v1/turns?wait=true may hold its connection
 IDEMPOTENCY_KEY = {"minLength": 1, "maxLength": 255, "pattern": r"^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$"}
 
 
@@ -48,17 +53,43 @@ async def add_turns(
             " with another body is 409.",
         ),
     ] = None,
-) -> TurnOut | TurnsOut:
+    wait: Annotated[
+        bool,
+        Query(description="Answer once the background work on these turns' users or groups is"
+              " done (embedding, clusters, summaries, facts), so a search right after finds them."),
+    ] = False,
+    wait_seconds: Annotated[
+        float, Query(gt=0, le=MAX_WAIT, description="How long `wait` may take; then the answer"
+                     " comes anyway, with `Pmemo-Pending-Jobs` above 0.")
+    ] = 30,
+) -> TurnOut | TurnsOut | JSONResponse:
     """Store one turn (`Memory.add`) or a batch `{"turns": [...]}` (`Memory.add_many`).
 
-    Each turn is durable when this returns; embedding and summaries follow in the background.
-    Send an `Idempotency-Key` to retry safely after a lost reply.
+    Each turn is durable when this returns; embedding and summaries follow in the background
+    (`wait=true` waits for them). Send an `Idempotency-Key` to retry safely after a lost reply.
     """
     if isinstance(body, TurnBatch):
         limits.check_batch(len(body.turns), limits.settings_of(memory))
         turns = await memory.add_many([t.args(tenant) for t in body.turns], idempotency_key=idempotency_key)
-        return TurnsOut(turns=[TurnOut.of(t) for t in turns])
-    return TurnOut.of(await memory.add(**body.args(tenant), idempotency_key=idempotency_key))
+        out: TurnOut | TurnsOut = TurnsOut(turns=[TurnOut.of(t) for t in turns])
+    else:
+        turns = [await memory.add(**body.args(tenant), idempotency_key=idempotency_key)]
+        out = TurnOut.of(turns[0])
+    if not wait:
+        return out
+    left = await _processed(memory, turns, wait_seconds)
+    return JSONResponse(jsonable_encoder(out), status_code=201, headers={"Pmemo-Pending-Jobs": str(left)})
+
+
+async def _processed(memory: Any, turns: list[Any], seconds: float) -> int:
+    """Wait (up to ``seconds``) until the jobs of the turns' owners are done; how many are left."""
+    owners = {(t.scope.tenant_id, t.scope.agent_id, t.scope.user_id, t.scope.group_id) for t in turns}
+    where = [{"tenant_id": te, "agent_id": a, **({"user_id": u} if u else {"group_id": g})} for te, a, u, g in owners]
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            for scope in where:
+                await memory.drain(**scope)
+    return sum([await memory.pending(**scope) for scope in where])
 
 
 @router.post("/search", response_model=HitsOut)

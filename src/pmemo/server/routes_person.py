@@ -6,21 +6,28 @@ tenant's batch is not found.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query, Response
 from fastapi.encoders import jsonable_encoder
+from pydantic.json_schema import SkipJsonSchema
 
+from ..errors import NotFound
 from .deps import IdQuery, Mem, Owner, Tenant
+from .routes_inspect import ETAG, RowId, etag_version
 from .schemas import (
     MAX_ID,
     EpisodeOut,
     EpisodesOut,
     FactOut,
     FactsOut,
+    FactUpdate,
     ForgetIn,
     ForgetLogOut,
     ForgetOut,
+    Problem,
+    PurgedOut,
+    PurgeIn,
     RestoredOut,
     RestoreIn,
     SweepIn,
@@ -42,9 +49,86 @@ async def profile(
     history: bool = False,
 ) -> FactsOut:
     """Current facts about a user or group (`Memory.profile`); `history=true` adds
-    superseded, conflicting and expired ones."""
+    superseded, conflicting and expired ones. Each `sentence` names the person by their
+    display name when they are a known person."""
     facts = await memory.profile(history=history, tenant_id=tenant, **owner)
-    return FactsOut(facts=[FactOut.of(f) for f in facts])
+    names = await _names(memory, tenant, {f.subject_id for f in facts if f.subject_id})
+    return FactsOut(facts=[FactOut.of(f, names.get(f.subject_id or "")) for f in facts])
+
+
+async def _names(memory: Any, tenant: str, people: set[str]) -> dict[str, str]:
+    out = {}
+    for pid in people:
+        try:
+            person = await memory.person(pid, tenant_id=tenant)
+        except NotFound:
+            continue
+        if person.name:
+            out[pid] = person.name
+    return out
+
+
+# one fact: read, corrected by hand, deleted ------------------------------------
+NO_FACT = {"model": Problem, "description": "no such fact in this tenant"}
+
+
+@router.get("/facts/{fact_id}", response_model=FactOut, responses={404: NO_FACT})
+async def get_fact(fact_id: RowId, memory: Mem, tenant: Tenant, response: Response) -> FactOut:
+    """One fact, current or history (`Memory.fact`); its `ETag` is its version, for `If-Match`."""
+    fact = await memory.fact(fact_id, tenant_id=tenant)
+    response.headers["ETag"] = f'"{fact.version}"'
+    return FactOut.of(fact)
+
+
+@router.put(
+    "/facts/{fact_id}",
+    response_model=FactOut,
+    responses={
+        404: NO_FACT,
+        409: {"model": Problem, "description": "the fact changed since the version you sent; the body has"
+              " `current_version` (also the ETag)"},
+    },
+)
+async def update_fact(
+    fact_id: RowId,
+    body: FactUpdate,
+    memory: Mem,
+    tenant: Tenant,
+    response: Response,
+    if_match: Annotated[
+        str | SkipJsonSchema[None],  # absent, never null: a header has no null
+        Header(
+            description='The version you read, as its ETag: `"3"`. A changed fact is left alone (409).',
+            json_schema_extra={"pattern": ETAG},
+        ),
+    ] = None,
+) -> FactOut:
+    """Correct the value of a current fact by hand (`Memory.update_fact`): it keeps its id,
+    its source becomes `edited` and the old value stays in its history (`/v1/profile?history=true`).
+    With the version you read (`version` in the body or `If-Match`), a fact someone changed
+    since is left alone: 409 with the current version. A fact that is history: 422."""
+    version = body.version if body.version is not None else etag_version(if_match)
+    fact = await memory.update_fact(fact_id, body.value, version=version, tenant_id=tenant)
+    response.headers["ETag"] = f'"{fact.version}"'
+    return FactOut.of(fact)
+
+
+@router.delete("/facts/{fact_id}", response_model=ForgetOut, responses={404: NO_FACT})
+async def delete_fact(
+    fact_id: RowId,
+    memory: Mem,
+    tenant: Tenant,
+    hard: Annotated[bool, Query(description="Erase at once (not restorable).")] = False,
+) -> ForgetOut:
+    """Delete one fact (`Memory.delete_fact`); the turns it came from and its history stay.
+    Soft by default: the returned `batch` can be given to `/v1/restore`."""
+    report = await memory.delete_fact(fact_id, hard=hard, tenant_id=tenant)
+    return ForgetOut(
+        batch=None if hard else report["batch"],
+        mode=report["mode"],
+        turns=[],
+        removed=jsonable_encoder(report),
+    )
 
 
 @router.get("/episodes", response_model=EpisodesOut)
@@ -118,6 +202,21 @@ async def restore(body: RestoreIn, memory: Mem, tenant: Tenant) -> RestoredOut:
     return RestoredOut(batches=batches, restored=jsonable_encoder(restored))
 
 
+@router.post(
+    "/purge",
+    response_model=PurgedOut,
+    responses={
+        404: {"description": "no such forget in this tenant"},
+        409: {"description": "restored or purged already"},
+    },
+)
+async def purge(body: PurgeIn, memory: Mem, tenant: Tenant) -> PurgedOut:
+    """Make a soft forget or sweep permanent (`Memory.purge`): its snapshots and soft-deleted
+    rows are erased, and it can no longer be restored."""
+    out = await memory.purge(body.batch, tenant_id=tenant)
+    return PurgedOut(batch=out["batch"], purged_rows=out["purged_rows"])
+
+
 @router.get("/forget-log", response_model=ForgetLogOut, responses={404: {"description": "no such batch here"}})
 async def forget_log(
     memory: Mem,
@@ -125,7 +224,9 @@ async def forget_log(
     batch: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> ForgetLogOut:
-    """The forgetting log, newest first: every forget, sweep, restore and purge of this tenant."""
+    """The forgetting log, newest first: every forget, sweep, restore and purge of this tenant.
+    Each line has its `batch`, with `batch_mode` (soft, hard) and `batch_status` (active: it
+    can be restored or purged; restored; purged)."""
     rows = await memory.forget_log(batch=batch, limit=limit, tenant_id=tenant)
     return ForgetLogOut(entries=jsonable_encoder(rows))
 

@@ -17,7 +17,7 @@ from ..models import Fact, Person, Scope, Turn, epoch_of
 from ..people.aliases import Learned, generated_aliases, learned_aliases, mentions
 from ..people.resolve import AliasEntry, AliasIndex, Match
 from ..stores.base import FullStore, NewAlias, PeopleStore
-from .profile import newest_of_each
+from .profile import settled
 
 __all__ = ["People", "profile_view"]
 
@@ -123,11 +123,11 @@ def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: 
                  private_in_groups: bool) -> list[Fact]:
     """A person's facts as seen from ``owner`` (a group: only what was learned there, plus their
     private chat when allowed; their private chat: what they said there), or from everywhere
-    (``owner`` None: the newest value of each fact current)."""
-    if owner is None:
-        facts = newest_of_each(store.facts_about(tenant, agent, person, None, True))
-    else:
+    (``owner`` None), the newest value of each fact current and listed first (``settled``)."""
+    owners = None
+    if owner is not None:
         owners = [owner] + ([f"u:{person}"] if private_in_groups and owner.startswith("g:") else [])
-        facts = store.facts_about(tenant, agent, person, owners, True)
+    # a group and the private chat are two places too: the newest value leads, the stale never does
+    facts = settled(store.facts_about(tenant, agent, person, owners, True))
     return [f for f in facts if history or f.status == "current"]
 

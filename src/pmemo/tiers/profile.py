@@ -153,6 +153,52 @@ def merged_importance(a: float, b: float) -> float:
     return max(a, b)
 
 
+# which way a fact about a thing goes: liking, eating or drinking it, or not (any other value: neither)
+_POLARITY = {
+    "likes": 1, "loves": 1, "enjoys": 1, "eats": 1, "drinks": 1,
+    "dislikes": -1, "hates": -1, "no longer likes": -1, "does not eat": -1, "does not drink": -1,
+}  # fmt: skip
+
+
+def _stance(fact: Fact) -> tuple[str, int] | None:
+    """The thing a like, a dislike, a food or a drink is about, and which way: ("咖啡", 1) for
+    ``opinion:咖啡`` = likes and for ``favorite:drink`` = 咖啡, ("咖啡", -1) for ``diet:咖啡`` =
+    does not drink."""
+    family, _, obj = fact.key.partition(":")
+    if family == "favorite":
+        return normalise(fact.value), 1
+    sign = _POLARITY.get(fact.value.casefold()) if family in ("opinion", "diet") and obj else None
+    return (normalise(obj), sign) if sign else None
+
+
+def settled(facts: Sequence[Fact]) -> list[Fact]:
+    """A person's facts as a profile shows them: current first, the most recently said first,
+    then history (newest first), so a stale value never leads.
+
+    Of the current values of one (category, key), the newest stays current (``newest_of_each``);
+    and a thing spoken of under two keys ("我爱喝咖啡" is ``opinion:咖啡``, "我现在不喝咖啡了"
+    is ``diet:咖啡``) reads as the newest statement says: an older current fact that says the
+    opposite about it reads as superseded by it. Nothing is written: forget the newer
+    statement and the older one is current again.
+    """
+    facts = newest_of_each(facts)
+    latest: dict[str, Fact] = {}  # thing -> the current fact about it said last
+    for f in facts:
+        stance = _stance(f) if f.status == "current" else None
+        if stance is not None:
+            prev = latest.get(stance[0])
+            if prev is None or (f.last_seen, f.id) > (prev.last_seen, prev.id):
+                latest[stance[0]] = f
+    out = []
+    for f in facts:
+        stance = _stance(f) if f.status == "current" else None
+        newer = latest.get(stance[0]) if stance is not None else None
+        if stance is not None and newer is not None and _stance(newer) != stance:
+            f = dataclasses.replace(f, status="superseded", valid_to=max(newer.valid_from, f.valid_from))
+        out.append(f)
+    return sorted(out, key=lambda f: (f.status != "current", -f.last_seen.timestamp(), -f.id))
+
+
 def newest_of_each(facts: Sequence[Fact]) -> list[Fact]:
     """One person's facts from several groups and chats as one view: of the current values of
     one (category, key), the newest stays current and the others read as superseded by it."""

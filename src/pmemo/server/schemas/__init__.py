@@ -20,7 +20,18 @@ from .common import (
     ScopeIn,
     Strict,
 )
-from .forget import MAX_FORGET_IDS, ForgetIn, ForgetLogOut, ForgetOut, RestoredOut, RestoreIn, SweepIn, SweepOut
+from .forget import (
+    MAX_FORGET_IDS,
+    ForgetIn,
+    ForgetLogOut,
+    ForgetOut,
+    PurgedOut,
+    PurgeIn,
+    RestoredOut,
+    RestoreIn,
+    SweepIn,
+    SweepOut,
+)
 from .key import KeyIn, KeyLineOut, KeyLinesOut, KeyUpdate
 from .people import (
     NAME_PATTERN,
@@ -45,6 +56,7 @@ from .tiers import (
     EpisodesOut,
     FactOut,
     FactsOut,
+    FactUpdate,
     OwnersOut,
     SessionOut,
     SessionsOut,
@@ -72,10 +84,13 @@ __all__ = [
     "EpisodeOut",
     "EpisodesOut",
     "FactOut",
+    "FactUpdate",
     "FactsOut",
     "ForgetIn",
     "ForgetLogOut",
     "ForgetOut",
+    "PurgeIn",
+    "PurgedOut",
     "HitOut",
     "HitsOut",
     "ID",

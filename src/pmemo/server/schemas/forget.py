@@ -94,6 +94,17 @@ class ForgetLogOut(BaseModel):
     entries: list[dict[str, Any]]
 
 
+class PurgeIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"batch": 3}]})
+
+    batch: RowId
+
+
+class PurgedOut(BaseModel):
+    batch: int
+    purged_rows: int = Field(description="Rows erased: the batch's snapshots and soft-deleted rows.")
+
+
 class SweepIn(Strict):
     dry_run: bool = Field(True, description="Only plan (the default); false soft-deletes.")
 

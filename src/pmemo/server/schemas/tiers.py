@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from ...models import Cluster as ClusterModel
 from ...models import Episode, Fact, Summary, Task
 from ...retrieval.sentences import fact_sentence
-from .common import _finite
+from .common import RowId, Strict, _finite
 
 
 class SummaryOut(BaseModel):
@@ -96,10 +96,14 @@ class FactOut(BaseModel):
     confidence: float
     mentions: int
     status: str
-    source: str
+    source: str = Field(
+        description="How it was stated: `explicit` said outright (extracted from the `source_ids` turns; none:"
+        " added with add_fact), `inferred`, `corrected` (a change the person stated), `edited` (corrected by"
+        " hand), `system`."
+    )
     source_ids: list[int]
     importance: float
-    version: int
+    version: int = Field(description="+1 on every change; send it back to update safely")
     first_seen: datetime
     last_seen: datetime
     valid_from: datetime
@@ -146,6 +150,17 @@ class FactOut(BaseModel):
 
 class FactsOut(BaseModel):
     facts: list[FactOut]
+
+
+class FactUpdate(Strict):
+    """A fact's value corrected by hand (``Memory.update_fact``)."""
+
+    value: str = Field(min_length=1, max_length=1_000, pattern=r"\S", examples=["腾讯"])
+    version: RowId | None = Field(
+        None,
+        description="The version you read; a fact changed since then is left alone (409)."
+        " Or send `If-Match: \"<version>\"`.",
+    )
 
 
 class EpisodeOut(BaseModel):

@@ -101,11 +101,13 @@ class ForgetRows:
     def forget_log(
         self, batch: int | None = None, limit: int = 100, tenant: str | None = None
     ) -> list[dict[str, Any]]:
-        sql = "SELECT l.* FROM forget_log l"
+        """Log lines newest first, each with its batch's ``batch_mode`` (soft, hard) and
+        ``batch_status`` (active: restorable; restored; purged)."""
+        sql = ("SELECT l.*, b.mode AS batch_mode, b.status AS batch_status FROM forget_log l"
+               " LEFT JOIN forget_batches b ON b.id = l.batch")
         where: list[str] = []
         args: list[Any] = []
         if tenant is not None:
-            sql += " JOIN forget_batches b ON b.id = l.batch"
             where.append("b.tenant=?")
             args.append(tenant)
         if batch is not None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...errors import Conflict
+from ...errors import Conflict, InvalidInput, NotFound
 from ...models import Episode, Fact, Scope, Task, TaskStep
 from ...tiers.profile import Candidate, Decision
 from . import profile_codec as pc
@@ -208,6 +208,32 @@ class ProfileStore(ForgetRows, RecordRows):
                 "UPDATE facts SET mentions=MAX(1, mentions-?), version=version+1 WHERE id=?",
                 (len(gone), fact_id),
             )
+
+    def edit_fact(self, fact_id: int, value: str, version: int | None, at: float) -> Fact:
+        """A current fact's value set by hand: the row keeps its id and sources, its version goes
+        up by one and its source becomes "edited"; the value it had stays in the history as a
+        superseded copy (with the same sources). ``version``: the one read (else ``Conflict``)."""
+        with self._tx() as conn:
+            row = conn.execute("SELECT * FROM facts WHERE id=? AND deleted IS NULL", (fact_id,)).fetchone()
+            if row is None:
+                raise NotFound(f"fact {fact_id} does not exist")
+            if version is not None and row["version"] != version:
+                raise Conflict(f"fact {fact_id} is at version {row['version']}, not {version}: read it again"
+                               " and retry", current_version=row["version"])
+            if row["status"] != "current":
+                raise InvalidInput(f"fact {fact_id} is {row['status']}: it is history; edit the current value")
+            if row["value"] != value:
+                cols = [c for c in row.keys() if c != "id"]
+                old = {**dict(row), "status": "superseded", "valid_to": at, "updated": time.time()}
+                copy = conn.execute(f"INSERT INTO facts({','.join(cols)}) VALUES({','.join('?' * len(cols))})",
+                                    [old[c] for c in cols]).lastrowid
+                conn.execute("INSERT INTO sources(kind, ref, turn_id) SELECT 'fact', ?, turn_id FROM sources"
+                             " WHERE kind='fact' AND ref=?", (copy, fact_id))
+                conn.execute("UPDATE facts SET value=?, source='edited', valid_from=?, version=version+1,"
+                             " updated=? WHERE id=?", (value, at, time.time(), fact_id))
+        found = self.get_fact(fact_id)
+        assert found is not None
+        return found
 
     def delete_fact(self, fact_id: int) -> None:
         with self._tx() as conn:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
-from ...files import private_dir, private_file, private_sqlite, warn_if_open
+from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef
 from . import codec, fts
@@ -141,6 +141,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
                 os.close(self._lock_fd)
                 self._lock_fd = -1
 
+    def size_bytes(self) -> int:
+        return sqlite_bytes(self.path)
+
     # ---- turns -------------------------------------------------------------------------
     def add_turns(self, turns: list[NewTurn], once: Once | None = None) -> list[Turn]:
         now = time.time()
@@ -215,11 +218,16 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
         return {row[0]: TurnRef(*row) for row in self._select_in(sql, [radius, radius], ids)}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
-                   offset: int = 0, since: Any = None, until: Any = None) -> list[Turn]:
+                   offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
+                   actor: str | None = None) -> list[Turn]:
         sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=?"
         args: list[Any] = [scope.key]
         if session_id is not None:
             sql, args = sql + " AND session=?", [*args, session_id]
+        if actor_id is not None:
+            sql, args = sql + " AND actor_id=?", [*args, actor_id]
+        if actor is not None:
+            sql, args = sql + " AND actor=?", [*args, actor]
         if since is not None:
             sql, args = sql + " AND ts>=?", [*args, codec.to_epoch(since)[0]]
         if until is not None:
@@ -654,6 +662,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
         with self._tx() as conn:
             return conn.execute("UPDATE jobs SET status='pending' WHERE status='running'").rowcount
 
+    def job_queue(self) -> dict[str, tuple[int, float]]:
+        rows = self._read.execute("SELECT status, COUNT(*), MIN(created) FROM jobs GROUP BY status").fetchall()
+        return {r[0]: (int(r[1]), float(r[2])) for r in rows}
+
     def finish(self, job_id: int) -> None:
         with self._tx() as conn:
             conn.execute("DELETE FROM jobs WHERE id=?", (job_id,))
@@ -663,8 +675,15 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
             conn.execute("UPDATE jobs SET status=?, error=?, updated=? WHERE id=?",
                          ("pending" if retry else "failed", error[:2000], time.time(), job_id))
 
-    def pending(self) -> int:
-        row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')").fetchone()
+    def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
+                owner: str | None = None) -> int:
+        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id),
+                                                    ("owner", owner)) if value is not None]
+        mine = ""
+        if filters:
+            mine = " AND id IN (SELECT job FROM job_scopes WHERE " + " AND ".join(f"{c}=?" for c, _ in filters) + ")"
+        row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')" + mine,
+                                 [v for _, v in filters]).fetchone()
         return int(row[0])
 
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
