@@ -154,8 +154,8 @@ def test_the_command_reference_matches_the_commands() -> None:
 def make_dry_run(target: str) -> str:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(["make", "--no-print-directory", "-n", "-B", target], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

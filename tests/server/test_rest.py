@@ -417,3 +417,6 @@ async def test_oversized_body_is_413(client: httpx.AsyncClient) -> None:
 async def test_unknown_query_parameter_is_422(client: httpx.AsyncClient) -> None:
     body = problem(await client.get("/v1/turns", params={"user_id": "a", "usre_id": "b"}), 422)
     assert "usre_id" in body["detail"] and "user_id" in body["detail"]
+    body = problem(await client.get("/v1/turns", params=[("user_id", "a"), ("text", "x"), ("text", "y")]), 422)
+    assert "'text'" in body["detail"] and "more than once" in body["detail"]
+

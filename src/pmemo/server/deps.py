@@ -79,6 +79,10 @@ def known_query(request: Request) -> None:
         d = todo.pop()
         allowed.update(p.alias for p in d.query_params)
         todo.extend(d.dependencies)
+    repeated = sorted({k for k, _ in request.query_params.multi_items()
+                       if len(request.query_params.getlist(k)) > 1})
+    if repeated:  # every query parameter takes one value: which of several was meant?
+        raise InvalidInput(f"query parameter {repeated[0][:40]!r} is given more than once; give it once")
     unknown = sorted(set(request.query_params) - allowed)
     if unknown:
         names = ", ".join(repr(u[:40]) for u in unknown[:5])
