@@ -2843,7 +2843,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version you read, as its ETag: `"3"`. A changed line is left alone (409). */
+                /** @description The version you read, as its ETag: `"3"`. What changed since is left alone (409). */
                 "if-match"?: string;
             };
             path: {
@@ -3437,7 +3437,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The version you read, as its ETag: `"3"`. A changed fact is left alone (409). */
+                /** @description The version you read, as its ETag: `"3"`. What changed since is left alone (409). */
                 "if-match"?: string;
             };
             path: {

@@ -42,6 +42,13 @@ RowId = Annotated[int, Path(ge=1, le=MAX_ID)]
 # What etag_version reads (a version up to 10**18 - 1, or *), for the OpenAPI document only:
 # etag_version itself checks it, with a message that says what to send.
 ETAG = r'^(\*|(W/)?"?0*[1-9][0-9]{0,17}"?)$'
+IfMatch = Annotated[
+    str | SkipJsonSchema[None],  # absent, never null: a header has no null
+    Header(
+        description='The version you read, as its ETag: `"3"`. What changed since is left alone (409).',
+        json_schema_extra={"pattern": ETAG},
+    ),
+]
 
 
 def _removed(result: Any) -> Removed:
@@ -161,21 +168,20 @@ async def update_key(
     memory: Mem,
     tenant: Tenant,
     response: Response,
-    if_match: Annotated[
-        str | SkipJsonSchema[None],  # absent, never null: a header has no null
-        Header(
-            description='The version you read, as its ETag: `"3"`. A changed line is left alone (409).',
-            json_schema_extra={"pattern": ETAG},
-        ),
-    ] = None,
+    if_match: IfMatch = None,
 ) -> KeyLineOut:
     """Change the text of one key-memory line. With the version you read (`version` in the
     body or `If-Match`), a line someone changed since is left alone: 409 with the current
     version, so concurrent read-modify-writes never lose an update."""
-    version = body.version if body.version is not None else etag_version(if_match)
+    version = sent_version(body.version, if_match)
     line = await memory.update_key(key_id, body.text, version=version, tenant_id=tenant)
     response.headers["ETag"] = f'"{line.version}"'
     return KeyLineOut.of(line)
+
+
+def sent_version(in_body: int | None, if_match: str | None) -> int | None:
+    """The version a write names: ``version`` in its body, else its ``If-Match``."""
+    return in_body if in_body is not None else etag_version(if_match)
 
 
 def etag_version(if_match: str | None) -> int | None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.encoders import jsonable_encoder
-from pydantic.json_schema import SkipJsonSchema
 
 from ..errors import NotFound
 from .deps import IdQuery, Mem, Owner, Tenant
-from .routes_inspect import ETAG, RowId, etag_version
+from .routes_inspect import IfMatch, RowId, sent_version
 from .schemas import (
     MAX_ID,
     EpisodeOut,
@@ -95,19 +94,13 @@ async def update_fact(
     memory: Mem,
     tenant: Tenant,
     response: Response,
-    if_match: Annotated[
-        str | SkipJsonSchema[None],  # absent, never null: a header has no null
-        Header(
-            description='The version you read, as its ETag: `"3"`. A changed fact is left alone (409).',
-            json_schema_extra={"pattern": ETAG},
-        ),
-    ] = None,
+    if_match: IfMatch = None,
 ) -> FactOut:
     """Correct the value of a current fact by hand (`Memory.update_fact`): it keeps its id,
     its source becomes `edited` and the old value stays in its history (`/v1/profile?history=true`).
     With the version you read (`version` in the body or `If-Match`), a fact someone changed
     since is left alone: 409 with the current version. A fact that is history: 422."""
-    version = body.version if body.version is not None else etag_version(if_match)
+    version = sent_version(body.version, if_match)
     fact = await memory.update_fact(fact_id, body.value, version=version, tenant_id=tenant)
     response.headers["ETag"] = f'"{fact.version}"'
     return FactOut.of(fact)
