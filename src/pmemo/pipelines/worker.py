@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from ..config import Settings
@@ -72,17 +73,23 @@ class Worker:
         if turn_jobs:
             self._guard(turn_jobs, self._turns)
         for job in jobs:
-            if job.kind == "promote":
-                self._guard([job], lambda js: self.tiers.promote(int(js[0].payload["cluster_id"])))
-            elif job.kind == "hits":  # what a search or a context recalled
-                self._guard([job], lambda js: self.tiers.count_hits(js[0].payload["clusters"], js[0].payload["at"]))
-            elif job.kind == "touch":
-                self._guard([job], lambda js: self.tiers.touch_episodes(js[0].payload["episodes"],
-                                                                        js[0].payload["at"]))
-            elif job.kind == "reindex":
-                self._guard([job], lambda js: self._reindex(js[0].payload["recluster"]))
-            elif job.kind not in ("turns", "embed", "hits", "touch"):
+            if job.kind in ("turns", "embed"):
+                continue
+            handler = self.handlers.get(job.kind)
+            if handler is None:
                 self.store.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
+            else:
+                self._guard([job], lambda js, h=handler: h(js[0].payload))
+
+    @property
+    def handlers(self) -> dict[str, Callable[[Any], Any]]:
+        """What runs a job of each kind (other than turns/embed, batched above), by its payload."""
+        return {
+            "promote": lambda p: self.tiers.promote(int(p["cluster_id"])),
+            "hits": lambda p: self.tiers.count_hits(p["clusters"], p["at"]),  # what a read recalled
+            "touch": lambda p: self.tiers.touch_episodes(p["episodes"], p["at"]),
+            "reindex": lambda p: self._reindex(p["recluster"]),
+        }
 
     def _guard(self, jobs: list[Job], action: Any) -> None:
         try:
