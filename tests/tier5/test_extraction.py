@@ -164,6 +164,9 @@ def test_a_change_of_job_or_home_supersedes(text: str, key: str, value: str) -> 
         "你在腾讯工作吗？",
         "Do you work at Google?",
         "他在腾讯工作",  # third person: attribution rewrites it first
+        "吃货一枚",  # a kind of person, not a place
+        "我是打工人",
+        "干饭人一枚",
     ],
 )
 def test_no_life_fact_from_noise(text: str) -> None:
@@ -242,6 +245,10 @@ def test_past_dates_are_not_events() -> None:
         ("我base深圳", {("home_city", "深圳")}),
         ("我住杭州", {("home_city", "杭州")}),
         ("定居青岛了", {("home_city", "青岛")}),
+        # a district or province the national gazetteer knows, said the way people say it
+        ("闵行人一枚", {("home_city", "闵行")}),
+        ("我是海淀人", {("home_city", "海淀")}),
+        ("浦东人一枚", {("home_city", "浦东")}),
         ("我在苏州住", {("home_city", "苏州")}),
         ("我家在重庆", {("home_city", "重庆")}),
         ("I've lived in Austin since 2015", {("home_city", "Austin")}),

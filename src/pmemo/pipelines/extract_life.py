@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.places import zh_places
 from ..tiers.profile import Candidate
 
 EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
@@ -215,6 +216,11 @@ def _trim_zh(value: str) -> str:
     return re.sub(r"^(?:老家|家乡)", "", trim(value))
 
 
+def _known_place(name: str) -> bool:
+    """A Chinese province, city or district (闵行, 湖南, 海淀区) or a big city abroad."""
+    return name in _CITIES or name in zh_places() or re.search(r"[市县]$", name) is not None
+
+
 def _city_zh(text: str) -> str | None:
     """A city (or district) someone lives in: not 附近, 小区, 宿舍, a room or a building."""
     city = _trim_zh(text)
@@ -379,7 +385,9 @@ _HOME_EN = re.compile(
 # so it counts only without a word of a stay and with a lower confidence that a plain
 # statement of home supersedes
 _IN_CITY_EN = re.compile(r"^I(?:'m| am) in ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)$")
-_IN_CITY_ZH = re.compile(rf"^我人?{_ADV_ZH}在([{_HAN}]{{2,4}})(?:哈|啦|呀)*$|^我是([{_HAN}]{{2,4}}?)(?:本地)?人$")
+_IN_CITY_ZH = re.compile(
+    rf"^我人?{_ADV_ZH}在([{_HAN}]{{2,4}})(?:哈|啦|呀)*$|^我是([{_HAN}]{{2,4}}?)(?:本地)?人$|^([{_HAN}]{{2,4}}?)人一枚$"
+)
 _STAY = re.compile(
     r"\b(?i:this (?:week|weekend|month)|today|tonight|right now|rn|at the moment|for (?:work|a|the|two|three|few)\b|"
     r"until|till|trip|visiting|vacation|holiday|conference|business|layover|transit|airport)"
@@ -393,14 +401,14 @@ def _home(clause: str, changed: bool, context: str = "") -> list[Candidate]:
     for pat in (_HOME_ZH, _LIFE_ZH, _MOVED_ZH, _HOUSE_ZH):
         for m in pat.finditer(clause):
             city = _city_zh(m.group(1))
-            if city and (pat is not _HOUSE_ZH or city in _CITIES or len(city) <= 3):
+            if city and (pat is not _HOUSE_ZH or _known_place(city) or len(city) <= 3):
                 out.append(_fact("home_city", city, changed or pat is _MOVED_ZH))
     for m in _HOME_EN.finditer(clause):
         city = trim([g for g in m.groups() if g][-1])
         out.append(_fact("home_city", city, changed or "moved" in m.group(0) or "relocated" in m.group(0)))
     for m in (*_IN_CITY_EN.finditer(clause), *_IN_CITY_ZH.finditer(clause)):
-        city = next(g for g in m.groups() if g)  # in Chinese, only a city the gazetteer knows: "我在公司" is no home
-        if not _STAY.search(context) and (city.isascii() or city in _CITIES or re.search(r"[市县]$", city)):
+        city = next(g for g in m.groups() if g)  # in Chinese, only a place the gazetteer knows: "我在公司" is no home
+        if not _STAY.search(context) and (city.isascii() or _known_place(city)):
             out.append(candidate("fact", "home_city", city, _LIKELY, False, 0.7))
     return out
 
