@@ -15,8 +15,8 @@ import functools
 import re
 
 # a name, then the ethnic-autonomy words and the type of the division
-_NAME = re.compile(r"^(.{2,}?)(?:[\u4e00-\u9fff]{1,4}?族|维吾尔)*(?:特别行政区|自治区|新区|自治州|自治县|自治旗|地区|林区|"
-                   r"特区|[省市区县盟旗])$")
+_NAME = re.compile(r"^(.{2,}?)(?:[\u4e00-\u9fff]{1,4}?族|维吾尔)*"
+                   r"(?:特别行政区|自治区|新区|自治州|自治县|自治旗|地区|林区|特区|[省市区县盟旗])$")
 
 
 def short_name(name: str) -> str:
