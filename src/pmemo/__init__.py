@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from . import errors
+from .blocks import Block
 from .config import Settings
 from .errors import (
     AuthError,
@@ -29,17 +30,23 @@ from .models import (
     Alias,
     Cluster,
     ContextPack,
+    Diary,
+    Entity,
     Episode,
     Fact,
+    Graph,
     Hit,
+    Insight,
     KeyLine,
     Member,
     Person,
+    PersonSummary,
     Record,
     Scope,
     Summary,
     Task,
     TaskStep,
+    Triple,
     Turn,
 )
 from .sync import SyncMemory
@@ -50,14 +57,19 @@ __all__ = [
     "AgendaItem",
     "Alias",
     "AuthError",
+    "Block",
     "Cluster",
     "Conflict",
     "ContextPack",
+    "Diary",
     "EmbedderError",
+    "Entity",
     "Episode",
     "Fact",
     "Forbidden",
+    "Graph",
     "Hit",
+    "Insight",
     "InvalidInput",
     "KeyLine",
     "LLMError",
@@ -67,6 +79,7 @@ __all__ = [
     "NotFound",
     "PMemoError",
     "Person",
+    "PersonSummary",
     "QuotaExceeded",
     "Record",
     "Scope",
@@ -79,6 +92,7 @@ __all__ = [
     "SyncMemory",
     "Task",
     "TaskStep",
+    "Triple",
     "Turn",
     "errors",
 ]

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from datetime import time
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from .errors import InvalidInput
 
@@ -132,6 +135,36 @@ class Settings:
     metrics_access: str = "admin"
     log_format: str = ""
     log_level: str = "warning"
+    # ---- memory blocks (issue 20): a folder of markdown files, each a block always in context
+    # ("" = none), watched for edits (blocks_poll: check it every half second instead); with
+    # blocks_derive_human, a read-only `human` block per group from its people's profiles in
+    # derived/ (off by default: it puts every known fact of the group in every context)
+    blocks_dir: str = ""
+    blocks_poll: bool = False
+    blocks_derive_human: bool = False
+    # ---- diary (issue 20): one entry per group or private chat and local day, written once
+    # the day is over (today's at diary_time, local "HH:MM", in the IANA zone diary_tz); the
+    # entry's length, and how much of the day's messages an LLM reads
+    diary_enabled: bool = True
+    diary_time: str = "23:55"
+    diary_tz: str = "UTC"
+    diary_max_chars: int = 1200
+    diary_input_chars: int = 12000
+    # ---- L2 windows (issue 20): consecutive messages of a session embedded as one unit of up
+    # to window_tokens (0 = off: one embedding per message), each starting with the last
+    # window_overlap_tokens of the one before; a session's open window is embedded when full,
+    # when a new session of its chat begins, at a drain, or after window_idle_seconds of quiet
+    window_tokens: int = 0
+    window_overlap_tokens: int = 32
+    window_idle_seconds: float = 3600.0
+    # ---- graph (issue 20): triples of people and things learned from each batch of turns; the
+    # entities a query names bring up to graph_in_context of them into a context, within the
+    # budget share budget_graph; with an LLM, an insights job per person after insight_every
+    # new triples about them in a chat (0 = never)
+    extract_graph: bool = True
+    graph_in_context: int = 12
+    budget_graph: float = 0.05
+    insight_every: int = 8
 
     def __post_init__(self) -> None:
         if not str(self.data).strip():  # "" would quietly mean the current directory
@@ -155,6 +188,11 @@ class Settings:
             if getattr(self, name) not in allowed:
                 raise InvalidInput(f"setting {name} must be one of {', '.join(map(repr, allowed))},"
                                    f" got {getattr(self, name)!r}")
+        diary_zone(self.diary_tz), diary_clock(self.diary_time)  # diary (issue 20): a bad value fails here
+        if min(self.diary_max_chars, self.diary_input_chars) < 200:
+            raise InvalidInput("settings diary_max_chars and diary_input_chars must be >= 200 (characters)")
+        if self.window_tokens and self.window_overlap_tokens >= self.window_tokens:  # L2 windows (issue 20)
+            raise InvalidInput("setting window_overlap_tokens must be below window_tokens (or window_tokens 0: off)")
 
     def replace(self, **changes: Any) -> Settings:
         unknown = set(changes) - {f.name for f in fields(self)}
@@ -177,6 +215,35 @@ class Settings:
             return cls(**values)
         except TypeError as exc:
             raise InvalidInput(f"unknown setting: {exc}") from exc
+
+
+# ---- diary (issue 20) ----------------------------------------------------------------------------
+def diary_zone(name: str) -> ZoneInfo:
+    """The diary's time zone from ``diary_tz`` (an IANA name); InvalidInput names the setting.
+
+    >>> diary_zone("Asia/Shanghai").key
+    'Asia/Shanghai'
+    """
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError) as exc:
+        raise InvalidInput(f"setting diary_tz must be an IANA time zone name like 'Asia/Shanghai' or 'UTC',"
+                           f" got {name[:60]!r}") from exc
+
+
+def diary_clock(text: str) -> time:
+    """The local time of day the diary of today is written at, from ``diary_time`` ("HH:MM").
+
+    >>> diary_clock("23:55")
+    datetime.time(23, 55)
+    """
+    if not _CLOCK.fullmatch(text):
+        raise InvalidInput(f"setting diary_time must be a time of day as HH:MM (24-hour), like '23:55',"
+                           f" got {text[:20]!r}")
+    return time(int(text[:2]), int(text[3:]))
+
+
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
 
 
 def _parse(name: str, type_name: Any, raw: str) -> Any:

@@ -23,16 +23,25 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from . import quota, validate
-from .config import Settings
+from .blocks.derive import HumanBlocks
+from .blocks.edit import appended, replaced
+from .blocks.folder import BlockFolder
+from .blocks.model import Block, check_label, visible, where_of
+from .blocks.render import check_style
+from .config import Settings, diary_zone
+from .diary.days import local_day, parse_day
+from .diary.persona import persona_of
 from .embedders import make_embedder
 from .errors import Forbidden, InvalidInput, NotFound
 from .forgetting import sweeper
 from .forgetting.explicit import Forgetter
+from .graph import insights as graph_insights
+from .graph import read as graph_read
 from .llms import make_llm
 from .models import (
     FACT_CATEGORIES,
@@ -40,17 +49,23 @@ from .models import (
     AgendaItem,
     Cluster,
     ContextPack,
+    Diary,
     Episode,
     Fact,
+    Graph,
     Hit,
+    Insight,
     KeyLine,
     Member,
     Person,
+    PersonSummary,
     Record,
     Scope,
     Summary,
     Task,
+    Triple,
     Turn,
+    Window,
     check_id,
 )
 from .people.aliases import check_alias
@@ -64,7 +79,7 @@ from .retrieval.people_section import agenda_window, context_people
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import OWNER_WIDE, Retriever
 from .retrieval.vector_index import Indexes
-from .stores.base import FullStore, NewTurn, Once, Store
+from .stores.base import FullStore, NewTurn, Once, Store, TripleView
 from .stores.sqlite.store import SQLiteStore
 from .text.segment import segment
 from .tiers import records
@@ -95,12 +110,16 @@ class Memory:
         self._task: asyncio.Task[None] | None = None
         self._people = tiers.people
         self._quota_lock = asyncio.Lock()
+        self._block_folder: BlockFolder | None = None  # memory blocks (issue 20): _open_blocks
 
     # ---- life cycle ---------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | Path | None = None, *, settings: Settings | None = None,
-                   embedder: Any = None, llm: Any = None) -> Memory:
+                   embedder: Any = None, llm: Any = None, blocks_dir: str | Path | None = None) -> Memory:
+        """``blocks_dir``: a folder of memory block files (as the ``blocks_dir`` setting)."""
         settings = settings or Settings.from_env()
+        if blocks_dir is not None:
+            settings = settings.replace(blocks_dir=str(blocks_dir))
         _limit_blas(settings.blas_threads)
         store = await asyncio.to_thread(SQLiteStore.open, path or settings.data)
         try:
@@ -113,6 +132,8 @@ class Memory:
             await asyncio.to_thread(store.requeue_running)
             memory = cls(store, embed, Tiers(store, embed, make_llm(llm, settings), settings),
                          indexes, settings)
+            await memory._open_blocks()
+            memory._worker.diary.persona = persona_of(memory, asyncio.get_running_loop())  # diary (issue 20)
         except BaseException:
             store.close()
             raise
@@ -128,6 +149,8 @@ class Memory:
                 await self._task
             self._task = None
         await self._worker.settle()
+        if self._block_folder is not None:
+            await asyncio.to_thread(self._block_folder.close)
         await asyncio.to_thread(self._retriever.close)
         self._store.close()
 
@@ -140,12 +163,15 @@ class Memory:
     async def drain(self, timeout: float | None = None, **scope: Any) -> None:
         """Wait until background jobs (embedding, clustering, summaries, promotion) are done:
         all of them, or with ``tenant_id`` (and ``user_id``/``group_id``, ``agent_id``) those
-        about that tenant's (owner's) turns only, so one tenant never waits on another's."""
+        about that tenant's (owner's) turns only, so one tenant never waits on another's. With
+        L2 windows, the open windows (a session's last turns) are embedded too."""
         count = functools.partial(self._store.pending, **self._job_filter(scope))
         async with asyncio.timeout(timeout):
             while await asyncio.to_thread(count):
                 if not await self._worker.run_once():
                     await asyncio.sleep(0.01)
+            if self.settings.window_tokens:  # L2 windows (issue 20)
+                await self._worker.flush_windows(True, **self._job_filter(scope))
 
     async def pending(self, **scope: Any) -> int:
         """Background jobs not done yet, of everyone or of a tenant or owner (as ``drain``)."""
@@ -246,7 +272,7 @@ class Memory:
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
         hits = hitlib.merge(found.turn_hits, found.derived, people)[:limit]
-        if any(h.kind in ("summary", "key") for h in hits):
+        if any(h.kind in ("summary", "key", "diary") for h in hits):
             hits = await asyncio.to_thread(self._retriever.with_sources, hits)
         return hits
 
@@ -263,11 +289,14 @@ class Memory:
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, at: datetime | str | None = None,
                       asker: str | None = None, recent: list[str] | None = None,
-                      **scope: Any) -> ContextPack:
-        """The packed context for ``query``: key → people → agenda → long-term → mid-term →
-        short-term → input. ``at``: when the query is asked, as for ``search``. ``asker``: the
-        person asking (their profile in this group and their plans near ``at`` come in);
-        ``recent``: the last messages of the chat, whose named people come in too.
+                      format: str = "markdown", **scope: Any) -> ContextPack:
+        """The packed context for ``query``: memory blocks → key → people → agenda → long-term →
+        mid-term → short-term → input. ``at``: when the query is asked, as for ``search``.
+        ``asker``: the person asking (their profile in this group and their plans near ``at``
+        come in); ``recent``: the last messages of the chat, whose named people come in too.
+        ``format="memgpt"`` writes the memory blocks in the MemGPT/Letta ``<memory_blocks>``
+        layout. Blocks and key lines are always whole: if they alone exceed the budget, the
+        pack is only they, with ``over_budget`` and a ``note``.
 
         >>> await mem.context("还不睡？", group_id="study", asker="ni")  # doctest: +SKIP
         """
@@ -277,7 +306,8 @@ class Memory:
         if asker is not None:
             check_id("asker", asker)
         read = await asyncio.to_thread(self._reader.read, validate.query(query), owner, session_id, budget,
-                                       validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT)
+                                       validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT,
+                                       check_style(format))
         await self._recalled(read.clusters, read.episodes)
         return read.pack
 
@@ -442,12 +472,12 @@ class Memory:
     @functools.cached_property
     def _forgetter(self) -> Forgetter:
         return Forgetter(self._store, self._tiers, self._indexes, self._embed,  # type: ignore[arg-type]
-                         self._episodes)
+                         self._episodes, self._worker.diary)
 
     @functools.cached_property
     def _reader(self) -> ContextReader:
         return ContextReader(self._store, self._retriever, self._people, self._episodes, self.settings,
-                             self._count)
+                             self._count, self._blocks_now)
 
     async def profile(self, person_id: str | None = None, *, history: bool = False,
                       **scope: Any) -> list[Fact]:
@@ -577,7 +607,8 @@ class Memory:
                 for kind, refs in done.items():
                     if kind != "batch":
                         out.setdefault(kind, []).extend(refs)
-        stale = [i for i in out.get("turns", []) if not (await asyncio.to_thread(
+        # with L2 windows every restored turn goes back through its window (embedded again with it)
+        stale = [i for i in out.get("turns", []) if self.settings.window_tokens or not (await asyncio.to_thread(
             self._store.get_vectors, "turn", [i]))]
         if stale:
             await asyncio.to_thread(self._store.enqueue, "embed", stale)
@@ -725,6 +756,158 @@ class Memory:
         near = agenda_window(validate.timestamp(at, "at").date(), self.settings)
         return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner], people,
                                        *near, "open")
+
+    # ---- memory blocks (issue 20) ----------------------------------------------------------
+    # Thin delegation to blocks/: the folder (read, watched, written back), who sees which.
+
+    async def _open_blocks(self) -> None:
+        """Read and watch the ``blocks_dir`` folder; with ``blocks_derive_human``, keep the
+        groups' derived ``human`` blocks current."""
+        if not self.settings.blocks_dir:
+            return
+        folder = await asyncio.to_thread(BlockFolder.open, self.settings.blocks_dir, poll=self.settings.blocks_poll)
+        try:
+            if self.settings.blocks_derive_human:
+                derived = HumanBlocks(self._store, folder, self.settings)
+                await asyncio.to_thread(derived.start)
+                self._worker.human_blocks = derived.run
+        except BaseException:
+            folder.close()
+            raise
+        self._block_folder = folder
+
+    def _blocks_now(self) -> tuple[Block, ...]:
+        return self._block_folder.all() if self._block_folder is not None else ()
+
+    def _folder(self) -> BlockFolder:
+        if self._block_folder is None:
+            raise NotFound("there are no memory blocks: open with blocks_dir=... (or set PMEMO_BLOCKS_DIR)")
+        return self._block_folder
+
+    async def blocks(self, **scope: Any) -> list[Block]:
+        """The memory blocks of a chat (``group_id`` or ``user_id``): the ones its context shows,
+        one per label, and those meant for it whose file has a ``problem``; without either, every
+        block of the tenant and agent. Read from memory: the folder is reloaded as files change.
+
+        >>> [(b.label, b.chars, b.limit, b.read_only) for b in await mem.blocks(group_id="study")]  # doctest: +SKIP
+        """
+        return visible(self._blocks_now(), where_of(scope))
+
+    async def core_memory_append(self, label: str, text: str, **scope: Any) -> Block:
+        """Add ``text`` as a new line at the end of block ``label`` (one with ``read_only:
+        false``) and write its file back; returns the block as it is now. Over its ``limit``:
+        InvalidInput, nothing written.
+
+        >>> await mem.core_memory_append("notes", "Ni's exam is on 23 Dec.", group_id="study")  # doctest: +SKIP
+        """
+        return await asyncio.to_thread(self._folder().edit, check_label(label), where_of(scope),
+                                       functools.partial(appended, text=text))
+
+    async def core_memory_replace(self, label: str, old: str, new: str, *, version: int | None = None,
+                                  **scope: Any) -> Block:
+        """Replace ``old`` (which must occur once) by ``new`` in block ``label``. With ``version``
+        (the one read), a file changed since is left alone: Conflict names the current one;
+        without, the change is made to the latest text."""
+        if version is not None:
+            validate.positive_int("version", version, 2**62)
+        return await asyncio.to_thread(self._folder().edit, check_label(label), where_of(scope),
+                                       functools.partial(replaced, old=old, new=new), version)
+
+    # ---- diary (issue 20) ------------------------------------------------------------------
+    # Thin delegation to diary/: the writer (LLM entry or digest) and the store's rows.
+
+    async def write_diary(self, day: date | str | None = None, **scope: Any) -> Diary:
+        """Write (or rewrite) the diary entry of a group or private chat for ``day`` now (default:
+        today in ``diary_tz``), as the background schedule does once a day is over. NotFound
+        when nobody but the assistant spoke that day.
+
+        >>> entry = await mem.write_diary("2024-12-20", group_id="study")  # doctest: +SKIP
+        """
+        where = _scope(scope).owner_scope()
+        when = local_day(time.time(), diary_zone(self.settings.diary_tz)) if day is None else parse_day("day", day)
+        async with self._worker._busy:
+            found = await asyncio.to_thread(self._worker.diary.write, where, when)
+        if found is None:
+            raise NotFound(f"{where.owner} has no message from a person on {when}: there is no day to write of")
+        return found
+
+    async def diary(self, day: date | str, **scope: Any) -> Diary:
+        """The diary entry of a group or private chat for ``day`` (a date or "YYYY-MM-DD")."""
+        where, when = _scope(scope).owner_scope(), parse_day("day", day)
+        found = await asyncio.to_thread(self._store.get_diary, where, when)
+        if found is None:
+            raise NotFound(f"{where.owner} has no diary entry for {when}: a day's entry is written once the day"
+                           f" is over ({self.settings.diary_time} in {self.settings.diary_tz} for today), or now"
+                           " with write_diary")
+        return found
+
+    async def diaries(self, start: date | str | None = None, end: date | str | None = None,
+                      **scope: Any) -> list[Diary]:
+        """The diary entries of a group or private chat from ``start`` to ``end`` (inclusive,
+        either open; none when ``start`` is after ``end``), oldest first.
+
+        >>> [(d.day, d.method) for d in await mem.diaries("2024-12-01", group_id="study")]  # doctest: +SKIP
+        """
+        first = None if start is None else parse_day("start", start)
+        last = None if end is None else parse_day("end", end)
+        return await asyncio.to_thread(self._store.diaries, _scope(scope).owner_scope(), first, last)
+
+    # ---- graph (issue 20) ------------------------------------------------------------------
+    # Thin delegation to graph/: reads in SQL over one chat's view, insights and portraits.
+
+    def _view(self, scope: dict[str, Any]) -> TripleView:
+        return graph_read.view_of(_scope(scope), self.settings.private_facts_in_groups)
+
+    async def graph(self, entity: str, *, hops: int = 1, at: datetime | str | None = None,
+                    **scope: Any) -> Graph:
+        """An entity (a person id, or a name or alias of a person, place, organisation or thing)
+        and its neighbourhood as a group or private chat knows it: the triples within ``hops``
+        (1 or 2) of it that hold at ``at`` (default: now), and the entities they connect.
+
+        >>> g = await mem.graph("霓霓", hops=2, group_id="study")  # doctest: +SKIP
+        >>> [(t.subject, t.predicate, t.object) for t in g.triples]  # doctest: +SKIP
+        """
+        when = None if at is None else validate.timestamp(at, "at")
+        return await asyncio.to_thread(graph_read.graph, self._store, self._people, self._view(scope), entity, hops,
+                                       when)
+
+    async def triples(self, subject: str | None = None, *, predicate: str | None = None,
+                      at: datetime | str | None = None, history: bool = False, **scope: Any) -> list[Triple]:
+        """Triples a group or private chat learned, oldest first: about ``subject`` (a person id
+        or an entity's name), of ``predicate`` (``works_at``, ``friend_of`` …), holding at ``at``
+        (default: now); ``history=True``: every one ever said, closed ones with ``valid_to``.
+
+        >>> found = await mem.triples("ni", predicate="works_at", history=True, group_id="g")  # doctest: +SKIP
+        >>> [(t.object, t.valid_to) for t in found]  # doctest: +SKIP
+        """
+        when = None if at is None else validate.timestamp(at, "at")
+        return await asyncio.to_thread(graph_read.triples, self._store, self._people, self._view(scope), subject,
+                                       predicate, when, bool(history))
+
+    async def insights(self, person_id: str, **scope: Any) -> list[Insight]:
+        """What a language model inferred about a person from what they said in a group or chat,
+        with the turns it rests on: labelled inferred, never among the facts."""
+        where = _scope(scope).owner_scope()
+        return await asyncio.to_thread(self._store.insights, where, check_id("person_id", person_id))
+
+    async def synthesize_profile(self, person_id: str, **scope: Any) -> PersonSummary:
+        """A short portrait of a person as a group or chat knows them: from their facts and
+        insights with a language model; offline, their facts, and it says so (``method``)."""
+        where = _scope(scope).owner_scope()
+        return await asyncio.to_thread(graph_insights.portrait, self._store, self._tiers.llm, self.settings, where,
+                                       check_id("person_id", person_id))
+
+    # ---- L2 windows (issue 20) ---------------------------------------------------------------
+    async def windows(self, *, session_id: str | None = None, **scope: Any) -> list[Window]:
+        """The L2 windows of a user or group (of one session), oldest first: each a run of
+        consecutive turns (``step_from``-``step_to``) embedded as one unit when ``window_tokens``
+        is set; an ``open`` one is still growing. ``turns(session_id=..)`` reads their turns.
+
+        >>> [(w.step_from, w.step_to) for w in await mem.windows(group_id="study")]  # doctest: +SKIP
+        """
+        where = _scope(scope, session_id=session_id).owner_scope()
+        return await asyncio.to_thread(self._store.windows, where,
+                                       None if session_id is None else check_id("session_id", session_id))
 
     # ---- records with access control ------------------------------------------------------
     async def add_record(self, content: str, *, user_id: str, tenant_id: str = "default",

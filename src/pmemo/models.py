@@ -13,8 +13,10 @@ from typing import Any, Literal
 
 from .errors import InvalidInput
 
-Tier = Literal["key", "people", "agenda", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
-Kind = Literal["turn", "cluster", "summary", "key", "fact", "episode", "task", "person", "agenda"]
+Tier = Literal["blocks", "key", "people", "agenda", "profile", "long_term", "mid_term", "episodic", "graph",
+              "short_term", "input"]
+Kind = Literal["block", "turn", "cluster", "summary", "key", "fact", "episode", "task", "person", "agenda", "diary",
+              "triple", "window"]
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:@\-]{1,128}$")
 
 
@@ -180,13 +182,18 @@ class Hit:
 
 @dataclass(frozen=True)
 class ContextPack:
-    """The packed context for one message: ``text`` is ready to put in a prompt."""
+    """The packed context for one message: ``text`` is ready to put in a prompt.
+
+    ``over_budget``: the memory blocks and key lines, always whole, alone take more than
+    ``budget``; the pack is then only those (``tokens`` > ``budget``) and ``note`` says so."""
 
     query: str
     text: str
     items: tuple[Hit, ...]
     tokens: int
     budget: int
+    over_budget: bool = False
+    note: str = ""
 
 
 # ---- profile, episodes, tasks, records (issue 5) ---------------------------------------------
@@ -396,6 +403,138 @@ class AgendaItem:
     turn_id: int | None
     status: str = "open"
     outcome: str | None = None
+
+
+# ---- diary (issue 20) -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Diary:
+    """One day of a group or private chat, written once the day is over: by the LLM in the
+    agent's own voice (``method`` "llm"), or offline as a digest of what was said ("digest").
+    ``day`` is the calendar day in the diary's time zone (``diary_tz``); ``source_ids`` are
+    the turns it was written from, so forgetting one rewrites it."""
+
+    id: int
+    scope: Scope
+    day: date
+    text: str
+    method: str  # "llm" | "digest"
+    source_ids: tuple[int, ...]
+    created_at: datetime
+    updated_at: datetime
+
+
+# ---- graph (issue 20) -------------------------------------------------------------------------
+ENTITY_KINDS = ("person", "place", "org", "thing")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A node of the graph: a person of the registry (``person_id`` set; their names are the
+    registry's aliases), or a place, an organisation or a thing with its own ``aliases``.
+    ``key`` is how triples and reads name it: the person id, else the entity's name."""
+
+    id: int
+    kind: str  # one of ENTITY_KINDS
+    name: str  # a person's display name; another entity's name as first said
+    person_id: str | None = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return self.person_id or self.name
+
+
+@dataclass(frozen=True)
+class Triple:
+    """(subject, predicate, object) with the time it held: ``valid_to`` is set once a newer
+    statement replaced it (a new employer closes the old one). ``subject`` and ``object`` are
+    entity keys (a person id, or a name); a literal value ("后端工程师") has no ``object_kind``.
+    ``qualifier`` refines a predicate (a pet's species). ``sources`` are the turns that said it;
+    ``learned_in`` the group or private chat it was said in.
+
+    >>> t = Triple(1, Scope.of(group_id="g"), "ni", "person", "works_at", "腾讯", "org", None,
+    ...            datetime(2026, 1, 1), None, 0.8, (3,))
+    >>> t.current, t.learned_in
+    (True, 'g:g')
+    """
+
+    id: int
+    scope: Scope
+    subject: str
+    subject_kind: str
+    predicate: str
+    object: str
+    object_kind: str | None  # None: a literal value
+    qualifier: str | None
+    valid_from: datetime
+    valid_to: datetime | None
+    confidence: float
+    sources: tuple[int, ...]
+    subject_name: str = ""  # display names (a person's name now), for sentences
+    object_name: str = ""
+    fact_id: int | None = None  # the profile fact it was derived from, if any
+    subject_entity: int = 0
+    object_entity: int | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.valid_to is None
+
+    @property
+    def learned_in(self) -> str:
+        return self.scope.owner
+
+
+@dataclass(frozen=True)
+class Graph:
+    """An entity and its neighbourhood: the nodes the triples connect, and the triples."""
+
+    entity: Entity
+    nodes: tuple[Entity, ...]
+    triples: tuple[Triple, ...]
+
+
+@dataclass(frozen=True)
+class Insight:
+    """What a language model inferred about a person from what they said ("often complains
+    about math exams → probably a student"): never a fact, always labelled as inferred, with
+    the turns it was inferred from (``sources``)."""
+
+    id: int
+    scope: Scope
+    person_id: str
+    text: str
+    confidence: float
+    sources: tuple[int, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PersonSummary:
+    """A short portrait of a person in one group or chat, from their facts and (with a language
+    model) the insights about them; ``method`` "llm" or "facts" (offline: the facts only)."""
+
+    person_id: str
+    text: str
+    method: str
+    facts: tuple[int, ...]
+    insights: tuple[int, ...]
+
+
+# ---- L2 windows (issue 20) ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Window:
+    """Consecutive turns of one user or group embedded as one unit: its members are the owner's
+    turns with an id in [turn_from, turn_to] (so a forgotten turn leaves it at once). An
+    ``open`` window is still growing and has no vector yet; ``text_hash`` is that of the text
+    its vector was made from."""
+
+    id: int
+    scope: Scope  # the owner scope
+    turn_from: int
+    turn_to: int
+    open: bool
+    text_hash: str
 
 
 def epoch_of(ts: datetime) -> float:

@@ -75,7 +75,10 @@ def shares(draw):
 
 
 def check(pack, query, given_tiers, budget):
-    assert pack.tokens <= budget
+    # key lines are always whole (issue 20): every one is in; only they take a pack over its budget
+    assert [h.id for h in pack.items if h.tier == "key"] == [h.id for h in given_tiers["key"]]
+    assert pack.tokens <= budget or (pack.over_budget and {h.tier for h in pack.items} == {"key"})
+    assert pack.over_budget == (pack.tokens > budget)
     assert pack.tokens == estimate_tokens(pack.text)
     assert pack.budget == budget
     ranks = [ORDER.index(h.tier) for h in pack.items]

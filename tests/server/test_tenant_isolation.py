@@ -9,20 +9,36 @@ coverage check until it is added here."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
 
+from pmemo import Settings
 from pmemo.mcp import TOOLS, build_server
 from pmemo.server import create_app
 
 from .conftest import BASE
+from .live import open_memory
 
 MARK = "zebrafish"
 G, U, P = {"group_id": "g1"}, {"user_id": "alice"}, "p_alice"
+
+
+@pytest.fixture
+async def memory(tmp_path: Path) -> AsyncIterator[Any]:
+    """The shared memory with a blocks folder (issue 20): t1's editable block holds the marker,
+    and t1's group gets a derived human block from its facts."""
+    blocks = tmp_path / "blocks"
+    blocks.mkdir()
+    (blocks / "notes.md").write_text(f"---\nlabel: notes\ntenant: t1\nread_only: false\n---\n{MARK} notes\n", "utf-8")
+    m = await open_memory(tmp_path / "memory", settings=Settings.from_env(blocks_dir=str(blocks),
+                                                                           blocks_derive_human=True))
+    yield m
+    await m.close()
 
 
 async def _seed(memory: Any) -> dict[str, Any]:
@@ -39,6 +55,7 @@ async def _seed(memory: Any) -> dict[str, Any]:
     forgot = await memory.forget([turns[-1].id], tenant_id="t1")
     await memory.drain()
     summaries = await memory.summaries(tenant_id="t1", **U)
+    diary = await memory.write_diary(tenant_id="t1", **G)  # today's entry, in the marker's words
     facts = await memory.profile(tenant_id="t1", **G)
     assert facts, "the seed states a fact (花生过敏)"
     return {
@@ -49,6 +66,7 @@ async def _seed(memory: Any) -> dict[str, Any]:
         "batch": forgot["batch"],
         "forgotten": turns[-1].id,
         "summary": summaries[0].id if summaries else 1,
+        "day": diary.day.isoformat(),
     }
 
 
@@ -97,6 +115,17 @@ def _rest_calls(ids: dict[str, Any]) -> dict[tuple[str, str], Callable[[httpx.As
         ("POST", "/v1/people/resolve"): lambda c: c.post("/v1/people/resolve", json={**G, "text": "霓霓"}),
         ("GET", "/v1/people/{person_id}/profile"): lambda c: c.get(f"/v1/people/{P}/profile", params=G),
         ("GET", "/v1/agenda"): lambda c: c.get("/v1/agenda", params={**G, "person_id": P}),
+        ("GET", "/v1/blocks"): lambda c: c.get("/v1/blocks"),
+        ("POST", "/v1/blocks/{label}/append"): lambda c: c.post("/v1/blocks/notes/append", json={"text": "t2"}),
+        ("POST", "/v1/blocks/{label}/replace"): lambda c: c.post(
+            "/v1/blocks/notes/replace", json={"old": MARK, "new": "t2"}
+        ),
+        ("GET", "/v1/diary"): lambda c: c.get("/v1/diary", params={**G, "day": ids["day"]}),
+        ("GET", "/v1/diaries"): lambda c: c.get("/v1/diaries", params=G),
+        ("POST", "/v1/diary"): lambda c: c.post("/v1/diary", json={**G, "day": ids["day"]}),
+        ("GET", "/v1/graph"): lambda c: c.get("/v1/graph", params={**G, "entity": "花生", "hops": 2}),
+        ("GET", "/v1/triples"): lambda c: c.get("/v1/triples", params={**G, "subject": P, "history": True}),
+        ("GET", "/v1/insights"): lambda c: c.get("/v1/insights", params={**G, "subject": P}),
         ("GET", "/v1/admin/tenants"): lambda c: c.get("/v1/admin/tenants"),
         ("POST", "/v1/admin/keys"): lambda c: c.post("/v1/admin/keys", json={"tenant": "t1"}),
         ("GET", "/v1/admin/keys"): lambda c: c.get("/v1/admin/keys", params={"tenant": "t1"}),
@@ -125,6 +154,10 @@ def _mcp_calls(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "resolve_people": {**G, "text": "霓霓"},
         "person_profile": {"person_id": P, **G},
         "agenda": {**G, "person_id": P},
+        "blocks": {},
+        "diary": G,
+        "graph": {**G, "entity": "花生", "hops": 2},
+        "triples": {**G, "history": True},
     }
 
 
@@ -137,6 +170,9 @@ async def _t1_is_whole(memory: Any, ids: dict[str, Any]) -> None:
     log = [r for r in await memory.forget_log(tenant_id="t1") if r["batch"] == ids["batch"]]
     assert log and {r["batch_status"] for r in log} == {"active"}  # neither restored nor purged by t2
     assert (await memory.fact(ids["fact"], tenant_id="t1")).value == ids["fact_value"]
+    blocks = {b.label: b.value for b in await memory.blocks(tenant_id="t1", **G)}
+    assert blocks["notes"] == f"{MARK} notes" and MARK in blocks["human"]  # t1's own, and derived from t1's facts
+    assert MARK in (await memory.diary(ids["day"], tenant_id="t1", **G)).text
 
 
 async def test_every_rest_operation_keeps_tenants_apart(memory: Any, keys: Any, key: str, other_key: str) -> None:

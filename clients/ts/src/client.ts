@@ -272,6 +272,57 @@ export class PMemo {
     return this.#call("agenda", { query }, options);
   }
 
+  // diary -------------------------------------------------------------------------------
+  /** A chat's diary entry of one day (`day`: YYYY-MM-DD); PMemoError 404 when it has none. */
+  diary(query: T.DiaryQuery, options?: CallOptions): Promise<T.Diary> {
+    return this.#call("diary", { query }, options);
+  }
+
+  /** A chat's diary entries from `start` to `end` (each optional), oldest first. */
+  diaries(query: T.DiariesQuery, options?: CallOptions): Promise<T.Diaries> {
+    return this.#call("diaries", { query }, options);
+  }
+
+  /** Write (or rewrite) a day's entry now (default `day`: today in the diary's time zone). */
+  writeDiary(body: T.DiaryIn, options?: CallOptions): Promise<T.Diary> {
+    return this.#call("writeDiary", { body }, options);
+  }
+
+  // graph -------------------------------------------------------------------------------
+  /** An entity (person id or name) and the triples within `hops` (1 or 2) of it, as a chat knows it. */
+  graph(query: T.GraphQuery, options?: CallOptions): Promise<T.Graph> {
+    return this.#call("graph", { query }, options);
+  }
+
+  /** A chat's triples, oldest first: now, at `at`, or every one ever said (`history`). */
+  triples(query: T.TriplesQuery, options?: CallOptions): Promise<T.Triples> {
+    return this.#call("triples", { query }, options);
+  }
+
+  /** What a language model inferred about a person (`subject`) in a chat: never facts. */
+  insights(query: T.InsightsQuery, options?: CallOptions): Promise<T.Insights> {
+    return this.#call("insights", { query }, options);
+  }
+
+  // memory blocks -----------------------------------------------------------------------
+  /** The memory blocks of a chat (`group_id`/`user_id`: what its context shows), or all of them. */
+  listBlocks(query: T.BlocksQuery = {}, options?: CallOptions): Promise<T.Blocks> {
+    return this.#call("listBlocks", { query }, options);
+  }
+
+  /** Add `text` as a new line at the end of an editable block; its file is written back. */
+  appendBlock(label: string, body: T.BlockAppendIn, options?: CallOptions): Promise<T.Block> {
+    return this.#call("appendBlock", { path: { label }, body }, options);
+  }
+
+  /**
+   * Replace `old` (once in the block) by `new`. With the version you read (`body.version`, or
+   * `options.ifMatch`), a file changed since is left alone: PMemoError 409 with `currentVersion`.
+   */
+  replaceBlock(label: string, body: T.BlockReplaceIn, options: IfMatchOptions = {}): Promise<T.Block> {
+    return this.#call("replaceBlock", { path: { label }, body, headers: ifMatch(options) }, options);
+  }
+
   // admin -------------------------------------------------------------------------------
   listTenants(options?: CallOptions): Promise<T.Tenants> {
     return this.#call("listTenants", {}, options);

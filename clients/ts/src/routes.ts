@@ -48,6 +48,18 @@ export const ROUTES = {
   resolvePeople: "POST /v1/people/resolve",
   personProfile: "GET /v1/people/{person_id}/profile",
   agenda: "GET /v1/agenda",
+  // diary
+  diary: "GET /v1/diary",
+  diaries: "GET /v1/diaries",
+  writeDiary: "POST /v1/diary",
+  // graph
+  graph: "GET /v1/graph",
+  triples: "GET /v1/triples",
+  insights: "GET /v1/insights",
+  // memory blocks
+  listBlocks: "GET /v1/blocks",
+  appendBlock: "POST /v1/blocks/{label}/append",
+  replaceBlock: "POST /v1/blocks/{label}/replace",
   // admin (an admin key)
   listTenants: "GET /v1/admin/tenants",
   createApiKey: "POST /v1/admin/keys",

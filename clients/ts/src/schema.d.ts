@@ -65,7 +65,8 @@ export interface paths {
          *     `text` is ready for a prompt; each item says its tier, score and why it was chosen.
          *     In a group, `asker` (a person id) and `recent` (the last messages) bring in the people
          *     sections: who asks and who is named, with what was learned about them here, and their
-         *     plans near `at`.
+         *     plans near `at`. Memory blocks come first, always whole (`format: "memgpt"` writes them in
+         *     the MemGPT/Letta layout); if they and the key lines alone exceed the budget, `over_budget`.
          */
         post: operations["context_v1_context_post"];
         delete?: never;
@@ -641,6 +642,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Blocks
+         * @description The memory blocks (`Memory.blocks`). With `group_id` or `user_id`: the ones that chat's
+         *     context shows, one per label, and those meant for it whose file has a `problem`; without:
+         *     every block of the tenant and agent. Each with its size against its limit, whether the
+         *     agent may edit it, its file and its `version`.
+         */
+        get: operations["list_blocks_v1_blocks_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/blocks/{label}/append": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append Block
+         * @description Add `text` as a new line at the end of a block (`Memory.core_memory_append`) and write
+         *     its file back; returns the block as it is now, its `ETag` the new version.
+         */
+        post: operations["append_block_v1_blocks__label__append_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/blocks/{label}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace Block
+         * @description Replace `old` (which must occur exactly once) by `new` in a block
+         *     (`Memory.core_memory_replace`). With the version you read (`version` or `If-Match`), a file
+         *     changed since is left alone: 409 with the current version.
+         */
+        post: operations["replace_block_v1_blocks__label__replace_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Graph
+         * @description An entity and its neighbourhood as this group or chat knows it (`Memory.graph`): the
+         *     triples within `hops` of it that hold at `at`, and the entities they connect, the entity
+         *     first. `GET /v1/graph?entity=霓霓&hops=2&group_id=study`.
+         */
+        get: operations["graph_v1_graph_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Triples
+         * @description Triples this group or chat learned, oldest first (`Memory.triples`): what holds now, at
+         *     `at`, or with `history=true` everything, a replaced value with the time it ended.
+         *     `GET /v1/triples?subject=ni&predicate=works_at&history=true&group_id=study`.
+         */
+        get: operations["triples_v1_triples_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Insights
+         * @description What a language model inferred about a person from what they said in this group or chat
+         *     (`Memory.insights`), each with the turns it rests on; labelled `inferred`, never a fact.
+         *     Empty without a language model.
+         */
+        get: operations["insights_v1_insights_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/diary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diary
+         * @description The diary entry of a group (`group_id`) or private chat (`user_id`) for `day`
+         *     (`Memory.diary`): written by the LLM in the agent's voice (`method: llm`) or, offline, a
+         *     digest of the day (`digest`: topics, who said what, plans and dates), with the turns it
+         *     was written from. A day's entry is written once the day is over (today's at
+         *     `PMEMO_DIARY_TIME`), or now with `POST /v1/diary`.
+         *
+         *     `GET /v1/diary?group_id=study&day=2024-12-20`
+         */
+        get: operations["diary_v1_diary_get"];
+        put?: never;
+        /**
+         * Write Diary
+         * @description Write (or rewrite) the entry of `day` (default: today in the diary's time zone) now
+         *     (`Memory.write_diary`), from the day's turns as they are: with an LLM in the voice of the
+         *     chat's `persona` block, else the digest. A rewrite keeps the entry's id.
+         *
+         *     `POST /v1/diary {"group_id": "study", "day": "2024-12-20"}`
+         */
+        post: operations["write_diary_v1_diary_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/diaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diaries
+         * @description The diary entries of a group or private chat from `start` to `end`, oldest first
+         *     (`Memory.diaries`); none when `start` is after `end`.
+         *
+         *     `GET /v1/diaries?group_id=study&start=2024-12-01&end=2024-12-31`
+         */
+        get: operations["diaries_v1_diaries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/tenants": {
         parameters: {
             query?: never;
@@ -893,6 +1083,142 @@ export interface components {
             /** Keys */
             keys: components["schemas"]["ApiKeyOut"][];
         };
+        /**
+         * BlockAppendIn
+         * @example {
+         *       "group_id": "study",
+         *       "text": "Ni's exam is on 23 December."
+         *     }
+         */
+        BlockAppendIn: {
+            /**
+             * User Id
+             * @description The private chat whose block this is.
+             */
+            user_id?: string | null;
+            /**
+             * Group Id
+             * @description The group whose block this is.
+             */
+            group_id?: string | null;
+            /**
+             * Agent Id
+             * @default default
+             */
+            agent_id?: string;
+            /**
+             * Text
+             * @description Added as a new line at the end of the block.
+             */
+            text: string;
+        };
+        /** BlockOut */
+        BlockOut: {
+            /**
+             * Label
+             * @example persona
+             */
+            label: string;
+            /** Description */
+            description: string;
+            /**
+             * Value
+             * @description The block's text, as the context shows it.
+             */
+            value: string;
+            /**
+             * Chars
+             * @description Characters in `value`.
+             */
+            chars: number;
+            /**
+             * Limit
+             * @description Most characters the block may hold.
+             */
+            limit: number;
+            /** Read Only */
+            read_only: boolean;
+            /**
+             * Editable
+             * @description The agent's tools may change it (`read_only: false`, one tenant's, usable).
+             */
+            editable: boolean;
+            /** Order */
+            order: number;
+            /**
+             * Tenant
+             * @description The tenant it is for, or `*` for every tenant.
+             */
+            tenant: string;
+            /** Agent */
+            agent: string | null;
+            /** Group */
+            group: string | null;
+            /** User */
+            user: string | null;
+            /**
+             * File
+             * @description Its file, relative to the blocks folder.
+             * @example persona.md
+             */
+            file: string;
+            /**
+             * Version
+             * @description Changes with every change to the file; send it back to edit safely.
+             */
+            version: number;
+            /**
+             * Problem
+             * @description Why the file cannot be used (then it is in no context); null if fine.
+             */
+            problem: string | null;
+        };
+        /**
+         * BlockReplaceIn
+         * @example {
+         *       "group_id": "study",
+         *       "new": "24 December",
+         *       "old": "23 December",
+         *       "version": 1234567
+         *     }
+         */
+        BlockReplaceIn: {
+            /**
+             * User Id
+             * @description The private chat whose block this is.
+             */
+            user_id?: string | null;
+            /**
+             * Group Id
+             * @description The group whose block this is.
+             */
+            group_id?: string | null;
+            /**
+             * Agent Id
+             * @default default
+             */
+            agent_id?: string;
+            /**
+             * Old
+             * @description Text that occurs exactly once in the block.
+             */
+            old: string;
+            /**
+             * New
+             * @description What it becomes (empty: delete it).
+             */
+            new: string;
+            /**
+             * Version
+             * @description The block's version as you read it: if the file changed since, nothing changes (409). Or send `If-Match: "<version>"`. Without: the change is made to the latest text.
+             */
+            version?: number | null;
+        };
+        /** BlocksOut */
+        BlocksOut: {
+            /** Blocks */
+            blocks: components["schemas"]["BlockOut"][];
+        };
         /** ClusterOut */
         ClusterOut: {
             /** Id */
@@ -972,6 +1298,13 @@ export interface components {
              * @description The last messages of the chat, newest last: the people they name come in too.
              */
             recent?: string[] | null;
+            /**
+             * Format
+             * @description How the memory blocks are written: as markdown sections, or `memgpt` for the `<memory_blocks>` layout MemGPT/Letta agents are prompted with.
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "memgpt";
         };
         /** ContextOut */
         ContextOut: {
@@ -985,6 +1318,142 @@ export interface components {
             tokens: number;
             /** Budget */
             budget: number;
+            /**
+             * Over Budget
+             * @description The memory blocks and key lines, always whole, alone take more than the budget: the context is only they (`tokens` > `budget`), and `note` says so.
+             * @default false
+             */
+            over_budget?: boolean;
+            /**
+             * Note
+             * @description Why the context is over its budget, when it is.
+             * @default
+             */
+            note?: string;
+        };
+        /** DiariesOut */
+        DiariesOut: {
+            /**
+             * Entries
+             * @description Oldest first.
+             */
+            entries: components["schemas"]["DiaryOut"][];
+        };
+        /**
+         * DiaryIn
+         * @description ``Memory.write_diary``: write (or rewrite) a chat's entry of ``day`` now.
+         * @example {
+         *       "day": "2024-12-20",
+         *       "group_id": "study"
+         *     }
+         * @example {
+         *       "user_id": "alice"
+         *     }
+         */
+        DiaryIn: {
+            /**
+             * User Id
+             * @example alice
+             */
+            user_id?: string | null;
+            /**
+             * Group Id
+             * @example null
+             */
+            group_id?: string | null;
+            /**
+             * Agent Id
+             * @default default
+             */
+            agent_id?: string;
+            /**
+             * Day
+             * @description The day (in the diary's time zone); default: today there.
+             */
+            day?: string | null;
+        };
+        /**
+         * DiaryOut
+         * @description One day of a group or private chat: written by the LLM in the agent's voice (``llm``) or
+         *     a digest of what was said (``digest``); ``source_ids`` are the turns it was written from.
+         */
+        DiaryOut: {
+            /** Id */
+            id: number;
+            /** User Id */
+            user_id: string | null;
+            /**
+             * Group Id
+             * @example study
+             */
+            group_id: string | null;
+            /** Agent Id */
+            agent_id: string;
+            /**
+             * Day
+             * Format: date
+             * @example 2024-12-20
+             */
+            day: string;
+            /**
+             * Text
+             * @example 2024年12月20日（周五）：38 条消息，5 人发言。
+             *     话题：高数、火锅、出差
+             *     谁说了什么：
+             *     - 周霓（9 条）：下周三考高数…
+             */
+            text: string;
+            /**
+             * Method
+             * @description llm or digest
+             * @example digest
+             */
+            method: string;
+            /** Source Ids */
+            source_ids: number[];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** EntityOut */
+        EntityOut: {
+            /**
+             * Id
+             * @description 0 for a person nothing is known about yet in the graph.
+             */
+            id: number;
+            /**
+             * Kind
+             * @description `person`, `place`, `org` or `thing`.
+             * @example person
+             */
+            kind: string;
+            /**
+             * Name
+             * @description A person's display name now; another entity's name.
+             * @example 周霓
+             */
+            name: string;
+            /**
+             * Key
+             * @description How triples name it: the person id, else the name.
+             * @example ni
+             */
+            key: string;
+            /** Person Id */
+            person_id: string | null;
+            /**
+             * Aliases
+             * @description Other names of a place, organisation or thing (a person's are in `/v1/people/{person_id}`).
+             */
+            aliases: string[];
         };
         /** EpisodeOut */
         EpisodeOut: {
@@ -1192,6 +1661,17 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** GraphOut */
+        GraphOut: {
+            entity: components["schemas"]["EntityOut"];
+            /**
+             * Nodes
+             * @description The entity first, then every entity the triples connect.
+             */
+            nodes: components["schemas"]["EntityOut"][];
+            /** Triples */
+            triples: components["schemas"]["TripleOut"][];
+        };
         /** HitOut */
         HitOut: {
             /**
@@ -1203,12 +1683,12 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "turn" | "cluster" | "summary" | "key" | "fact" | "episode" | "task" | "person" | "agenda";
+            kind: "block" | "turn" | "cluster" | "summary" | "key" | "fact" | "episode" | "task" | "person" | "agenda" | "diary" | "triple" | "window";
             /**
              * Tier
              * @enum {string}
              */
-            tier: "key" | "people" | "agenda" | "profile" | "long_term" | "mid_term" | "episodic" | "short_term" | "input";
+            tier: "blocks" | "key" | "people" | "agenda" | "profile" | "long_term" | "mid_term" | "episodic" | "graph" | "short_term" | "input";
             /** Text */
             text: string;
             /** Score */
@@ -1226,6 +1706,46 @@ export interface components {
         HitsOut: {
             /** Hits */
             hits: components["schemas"]["HitOut"][];
+        };
+        /** InsightOut */
+        InsightOut: {
+            /** Id */
+            id: number;
+            /** Person Id */
+            person_id: string;
+            /**
+             * Text
+             * @example often complains about math exams → probably a student
+             */
+            text: string;
+            /**
+             * Inferred
+             * @description Always true: an insight is a language model's inference, never a stated fact.
+             * @default true
+             */
+            inferred?: boolean;
+            /** Confidence */
+            confidence: number;
+            /**
+             * Sources
+             * @description The turns it was inferred from.
+             */
+            sources: number[];
+            /**
+             * Learned In
+             * @example g:study
+             */
+            learned_in: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
+        /** InsightsOut */
+        InsightsOut: {
+            /** Insights */
+            insights: components["schemas"]["InsightOut"][];
         };
         /** KeyCreated */
         KeyCreated: {
@@ -1761,6 +2281,97 @@ export interface components {
         TenantsOut: {
             /** Tenants */
             tenants: components["schemas"]["TenantOut"][];
+        };
+        /** TripleOut */
+        TripleOut: {
+            /** Id */
+            id: number;
+            /**
+             * Subject
+             * @description The subject's key: a person id, else the entity's name.
+             * @example ni
+             */
+            subject: string;
+            /**
+             * Subject Kind
+             * @example person
+             */
+            subject_kind: string;
+            /**
+             * Subject Name
+             * @example 周霓
+             */
+            subject_name: string;
+            /**
+             * Predicate
+             * @description `works_at`, `lives_in`, `from`, `studies_at`, `studies`, `job`, `has_pet`, `likes`, `dislikes`, `allergic_to`, `avoids`, `diet`, `favorite`, `birthday`, `friend_of`, `classmate_of`, `colleague_of`, `sister_of` …
+             * @example works_at
+             */
+            predicate: string;
+            /**
+             * Object
+             * @description The object's key (a person id or an entity's name), or a literal value.
+             * @example 腾讯
+             */
+            object: string;
+            /**
+             * Object Kind
+             * @description The object entity's kind; null: `object` is a literal value.
+             * @example org
+             */
+            object_kind: string | null;
+            /**
+             * Object Name
+             * @example 腾讯
+             */
+            object_name: string;
+            /**
+             * Qualifier
+             * @description What refines the predicate: a pet's species, a favourite's kind.
+             */
+            qualifier: string | null;
+            /**
+             * Valid From
+             * Format: date-time
+             * @description When it was first said.
+             */
+            valid_from: string;
+            /**
+             * Valid To
+             * @description When a newer statement replaced it; null: it still holds.
+             */
+            valid_to: string | null;
+            /** Current */
+            current: boolean;
+            /** Confidence */
+            confidence: number;
+            /**
+             * Sources
+             * @description The turns that said it.
+             */
+            sources: number[];
+            /**
+             * Learned In
+             * @description Where it was said: `g:<group_id>` or `u:<user_id>`.
+             * @example g:study
+             */
+            learned_in: string;
+            /**
+             * Fact Id
+             * @description The profile fact it says, if it came from one.
+             */
+            fact_id: number | null;
+            /**
+             * Sentence
+             * @description The triple in words, in the language it was said in.
+             * @example 周霓在腾讯工作
+             */
+            sentence: string;
+        };
+        /** TriplesOut */
+        TriplesOut: {
+            /** Triples */
+            triples: components["schemas"]["TripleOut"][];
         };
         /**
          * TurnBatch
@@ -4623,6 +5234,730 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgendaOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_blocks_v1_blocks_get: {
+        parameters: {
+            query?: {
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlocksOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    append_block_v1_blocks__label__append_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The block's label. */
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockAppendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the block is read-only (`read_only: true` in its file, or a block for every tenant): edit the file instead */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no block with that label here (or no blocks folder) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description another program kept rewriting the file meanwhile: try again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the text would take the block over its `limit`, `old` does not occur exactly once, the label names several blocks (give group_id or user_id), or the block's file has a problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replace_block_v1_blocks__label__replace_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version you read, as its ETag: `"3"`. What changed since is left alone (409). */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The block's label. */
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockReplaceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the block is read-only (`read_only: true` in its file, or a block for every tenant): edit the file instead */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no block with that label here (or no blocks folder) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the file changed since the version you sent (the body has `current_version`, also the ETag), or another program kept rewriting it meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the text would take the block over its `limit`, `old` does not occur exactly once, the label names several blocks (give group_id or user_id), or the block's file has a problem */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    graph_v1_graph_get: {
+        parameters: {
+            query: {
+                /** @description A person id, or a name or alias of a person, place, organisation or thing (霓霓, 腾讯, 年糕). */
+                entity: string;
+                /** @description what held at this time (default: what holds now) */
+                at?: string | null;
+                /** @description 1: the triples naming the entity; 2: also those naming its neighbours */
+                hops?: number;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no person or entity of that name is known in this group or chat */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    triples_v1_triples_get: {
+        parameters: {
+            query?: {
+                /** @description Only about this person id or entity name (default: anyone). */
+                subject?: string | null;
+                /** @description Only this predicate: works_at, lives_in, friend_of … */
+                predicate?: string | null;
+                /** @description what held at this time (default: what holds now) */
+                at?: string | null;
+                /** @description every triple ever said, closed ones with `valid_to`; with `at`, every one said by then */
+                history?: boolean;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriplesOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no person or entity of that name is known in this group or chat */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    insights_v1_insights_get: {
+        parameters: {
+            query: {
+                /** @description The person id. */
+                subject: string;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightsOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    diary_v1_diary_get: {
+        parameters: {
+            query: {
+                /** @description A calendar day in the diary's time zone (`PMEMO_DIARY_TZ`), as YYYY-MM-DD. */
+                day: string;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiaryOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description that chat has no entry for that day (yet) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    write_diary_v1_diary_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiaryIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiaryOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description nobody but the assistant spoke in that chat that day */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    diaries_v1_diaries_get: {
+        parameters: {
+            query?: {
+                /** @description The first day (default: the first entry). */
+                start?: string | null;
+                /** @description The last day, included (default: the latest entry). */
+                end?: string | null;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiariesOut"];
                 };
             };
             /** @description missing or wrong API key */

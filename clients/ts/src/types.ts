@@ -43,6 +43,9 @@ export type FactUpdate = Schemas["FactUpdate"];
 export type PersonIn = WithMaybeOwner<Schemas["PersonIn"]>;
 export type ResolveIn = WithOwner<Schemas["ResolveIn"]>;
 export type TenantIn = Schemas["TenantIn"];
+export type BlockAppendIn = WithMaybeOwner<Schemas["BlockAppendIn"]>;
+export type BlockReplaceIn = WithMaybeOwner<Schemas["BlockReplaceIn"]>;
+export type DiaryIn = WithOwner<Schemas["DiaryIn"]>;
 
 // query strings ---------------------------------------------------------------------------
 export type ListTurnsQuery = WithOwner<QueryOf<"/v1/turns", "get">>;
@@ -57,6 +60,12 @@ export type DeleteFactQuery = QueryOf<"/v1/facts/{fact_id}", "delete">;
 export type ForgetLogQuery = QueryOf<"/v1/forget-log", "get">;
 export type PersonProfileQuery = WithMaybeOwner<QueryOf<"/v1/people/{person_id}/profile", "get">>;
 export type AgendaQuery = WithOwner<QueryOf<"/v1/agenda", "get">>;
+export type DiaryQuery = WithOwner<QueryOf<"/v1/diary", "get">>;
+export type DiariesQuery = WithOwner<QueryOf<"/v1/diaries", "get">>;
+export type GraphQuery = WithOwner<QueryOf<"/v1/graph", "get">>;
+export type TriplesQuery = WithOwner<QueryOf<"/v1/triples", "get">>;
+export type InsightsQuery = WithOwner<QueryOf<"/v1/insights", "get">>;
+export type BlocksQuery = WithMaybeOwner<QueryOf<"/v1/blocks", "get">>;
 export type ApiKeysQuery = QueryOf<"/v1/admin/keys", "get">;
 
 // answers ---------------------------------------------------------------------------------
@@ -86,6 +95,13 @@ export type Person = Schemas["PersonOut"];
 export type Members = Schemas["MembersOut"];
 export type Matches = Schemas["MatchesOut"];
 export type Agenda = Schemas["AgendaOut"];
+export type Diary = Schemas["DiaryOut"];
+export type Diaries = Schemas["DiariesOut"];
+export type Graph = Schemas["GraphOut"];
+export type Triples = Schemas["TriplesOut"];
+export type Insights = Schemas["InsightsOut"];
+export type Block = Schemas["BlockOut"];
+export type Blocks = Schemas["BlocksOut"];
 export type Tenants = Schemas["TenantsOut"];
 export type KeyCreated = Schemas["KeyCreated"];
 export type ApiKey = Schemas["ApiKeyOut"];

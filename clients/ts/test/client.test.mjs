@@ -2,6 +2,9 @@
 // 409 (a stale key-line version, a reused idempotency key) and 422 with its detail.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
@@ -9,6 +12,15 @@ import { PMemo, PMemoError, ROUTES } from "pmemo-client";
 import { startServer } from "./server.mjs";
 
 const GROUP = "study";
+
+/** A blocks folder for the server: t1's editable notes for the group, and a read-only persona. */
+function blocksFolder() {
+  const root = mkdtempSync(join(tmpdir(), "pmemo-ts-blocks-"));
+  writeFileSync(join(root, "notes.md"),
+    "---\nlabel: notes\nread_only: false\ntenant: t1\ngroup: study\n---\nNi likes tea.\n");
+  writeFileSync(join(root, "persona.md"), "---\nlabel: persona\ntenant: t1\n---\nI am Momo.\n");
+  return root;
+}
 const CHAT = "study-chat";
 const called = new Set();
 
@@ -37,17 +49,36 @@ async function failure(promise) {
 }
 
 describe("pmemo-client against pmemo serve", () => {
-  let server, pm, admin;
+  let server, pm, admin, blocks;
 
   before(async () => {
-    server = await startServer();
+    blocks = blocksFolder();
+    server = await startServer({ env: { PMEMO_BLOCKS_DIR: blocks } });
     pm = client({ baseUrl: server.url, apiKey: server.key });
     admin = client({ baseUrl: server.url, apiKey: server.adminKey });
   });
 
   after(async () => {
     const stopped = await server?.stop();
+    if (blocks) rmSync(blocks, { recursive: true, force: true });
     if (stopped) assert.equal(stopped.code, 0, stopped.output);
+  });
+
+  test("memory blocks: list, append, replace with If-Match, 409 and 403", async () => {
+    const { blocks } = await pm.listBlocks({ group_id: GROUP });
+    assert.deepEqual(blocks.map((b) => [b.label, b.editable]), [["notes", true], ["persona", false]]);
+    const appended = await pm.appendBlock("notes", { group_id: GROUP, text: "Wt works at Tencent." });
+    assert.equal(appended.value, "Ni likes tea.\nWt works at Tencent.");
+    const replaced = await pm.replaceBlock("notes", { group_id: GROUP, old: "Tencent", new: "Alibaba" },
+      { ifMatch: appended.version });
+    assert.match(replaced.value, /Alibaba/);
+    const stale = await failure(pm.replaceBlock("notes", { group_id: GROUP, old: "Alibaba", new: "x",
+      version: appended.version }));
+    assert.equal(stale.status, 409);
+    assert.equal(stale.currentVersion, replaced.version);
+    const readOnly = await failure(pm.appendBlock("persona", { text: "x" }));
+    assert.equal(readOnly.status, 403);
+    assert.match(readOnly.detail, /read_only: false/);
   });
 
   test("health and readiness need no key", async () => {
@@ -168,6 +199,41 @@ describe("pmemo-client against pmemo serve", () => {
     const owners = await pm.listOwners();
     assert.deepEqual(owners.owners.sort(), ["g:study", "u:alice"]);
     assert.deepEqual((await pm.listOwners({ agent_id: "other" })).owners, []);
+  });
+
+  test("graph: an entity's neighbourhood, triples over time, insights; 404", async () => {
+    const g = await pm.graph({ group_id: GROUP, entity: "霓霓", hops: 1 });
+    assert.equal(g.entity.person_id, "ni");
+    assert.ok(g.triples.some((t) => t.predicate === "allergic_to" && t.object === "peanuts" && t.current));
+    const { triples } = await pm.triples({ group_id: GROUP, subject: "ni", predicate: "allergic_to", history: true });
+    assert.deepEqual(triples.map((t) => [t.subject, t.object, t.valid_to]), [["ni", "peanuts", null]]);
+    assert.deepEqual((await pm.insights({ group_id: GROUP, subject: "ni" })).insights, []);
+    const unknown = await failure(pm.graph({ group_id: GROUP, entity: "nobody-here" }));
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.detail, /nobody-here/);
+  });
+
+  test("diary: a day written now, read by day and by range; 404 and 422", async () => {
+    const where = { group_id: "diary-group" };
+    await pm.addMany([
+      { ...where, session_id: "s", actor_id: "ni", actor: "周霓", content: "下周三考高数，最近压力好大",
+        timestamp: "2024-12-20T10:00:00Z" },
+      { ...where, session_id: "s", actor_id: "bo", actor: "Bo", content: "霓霓加油！多做真题",
+        timestamp: "2024-12-20T10:05:00Z" },
+    ]);
+    const written = await pm.writeDiary({ ...where, day: "2024-12-20" });
+    assert.equal(written.day, "2024-12-20");
+    assert.equal(written.source_ids.length, 2);
+    assert.match(written.text, /下周三考高数/);
+    const read = await pm.diary({ ...where, day: "2024-12-20" });
+    assert.equal(read.id, written.id);
+    const { entries } = await pm.diaries({ ...where, start: "2024-12-01", end: "2024-12-31" });
+    assert.deepEqual(entries.map((e) => e.day), ["2024-12-20"]);
+    const missing = await failure(pm.diary({ ...where, day: "2024-12-21" }));
+    assert.equal(missing.status, 404);
+    const bad = await failure(pm.diary({ ...where, day: "20.12.2024" }));
+    assert.equal(bad.status, 422);
+    assert.match(bad.detail, /^day/);
   });
 
   test("a fact: read, corrected by version and If-Match (a stale one is 409), deleted, restored", async () => {

@@ -54,6 +54,10 @@ def eval_command(
         typer.Option(help="groupchat: write the generated scenario's JSON to this file and stop"),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar or tables")] = False,
+    window_tokens: Annotated[
+        str | None,
+        typer.Option(help="comma list of L2 window sizes (tokens) to measure against one embedding per turn"),
+    ] = None,
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
     latency and throughput. ``groupchat`` replays the synthetic group-chat scenario."""
@@ -67,6 +71,7 @@ def eval_command(
         raise typer.BadParameter(f"unknown dataset kind {dataset_kind!r}: use {', '.join(KINDS)}")
     if dataset_kind != "groupchat" and dataset_file is None:
         raise typer.BadParameter(f"{dataset_kind} needs the dataset file (a folder for 'all')")
+    sizes = _sizes(window_tokens)
     try:
         if dataset_kind == "groupchat":
             if write_scenario is not None:
@@ -82,6 +87,7 @@ def eval_command(
                 settings=Settings.from_env(embedder=embedder),
                 ingest_turns=ingest_turns,
                 show=not quiet,
+                window_tokens=sizes,
             )
             typer.echo(f"groupchat: wrote {', '.join(report['files'].values())}")
             return
@@ -108,12 +114,26 @@ def eval_command(
                 memories=memories,
                 systems=systems.split(",") if systems else None,
                 show=not quiet,
+                window_tokens=sizes,
             )
             files = report.get("files", {})
             typer.echo(f"{kind}: wrote {', '.join(str(p) for p in files.values())}")
     except PMemoError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+
+
+def _sizes(text: str | None) -> list[int]:
+    """``--window-tokens 160,256`` → [160, 256]."""
+    if not text:
+        return []
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise typer.BadParameter(f"--window-tokens takes sizes in tokens like 160,256, got {text!r}") from exc
+    if any(n < 2 for n in sizes):
+        raise typer.BadParameter("--window-tokens sizes must be at least 2 tokens")
+    return sizes
 
 
 def _write_scenario(path: Path, seed: int, messages: int) -> None:

@@ -11,7 +11,7 @@ the Markdown show the same numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,6 +175,25 @@ def kind_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     return ["kind", "n", "pmemo R@5", "bm25 R@5"], body
 
 
+def window_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """L2 windows against per-message embedding (``groupchat_windows.compare``'s rows, the
+    per-message one first): message embeddings (of messages or windows) and how many times
+    fewer, all embeddings (episodes and diary entries too), R@5, R@10, ctx@2k.
+
+    >>> row = {"window_tokens": 0, "message_embeddings_per_1k": 900.0, "embeddings_per_1k": 1000.0,
+    ...        "R@5": 0.9, "R@10": 0.95, "ctx@2k": 0.8}
+    >>> window_rows([row, {**row, "window_tokens": 200, "message_embeddings_per_1k": 100.0}])[1][1]
+    ['windows of 200 tokens', '100', '9.0×', '1000', '0.900', '0.950', '0.800']
+    """
+    base = rows[0]["message_embeddings_per_1k"] if rows else 0.0
+    body = [[f"windows of {r['window_tokens']} tokens" if r["window_tokens"] else "per message",
+             f"{r['message_embeddings_per_1k']:.0f}",
+             f"{base / r['message_embeddings_per_1k']:.1f}×" if r["message_embeddings_per_1k"] else "-",
+             f"{r['embeddings_per_1k']:.0f}", f"{r['R@5']:.3f}", f"{r['R@10']:.3f}", f"{r['ctx@2k']:.3f}"]
+            for r in rows]
+    return ["setting", "message embeds/1k msgs", "fewer", "all embeds/1k msgs", "R@5", "R@10", "ctx@2k"], body
+
+
 def markdown(report: Mapping[str, Any]) -> str:
     """The report as a Markdown page: meta, the table, R@5 per kind, notes, then the failures."""
 
@@ -192,6 +211,8 @@ def markdown(report: Mapping[str, Any]) -> str:
               f"{scenario.get('groups')} groups, {scenario.get('days')} days"] if scenario else []  # fmt: skip
     parts += [f"- timing: {report.get('timing')}", "", "## Overall", "", *table(*table_rows(report))]
     parts += ["", "## R@5 by question kind", "", *table(*kind_rows(report)), "", *(f"- {n}" for n in NOTES)]
+    if report.get("windows"):
+        parts += ["", "## L2 windows against one embedding per message", "", *table(*window_rows(report["windows"]))]
     parts += ["", "## Failures", ""]
     for name, items in report["failures"].items():
         total = report["failures_total"][name]
@@ -207,6 +228,8 @@ def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     console = console or Console()
     for title, (header, body) in (("groupchat", table_rows(report)), ("groupchat: R@5 by kind", kind_rows(report))):
         print_table(console, title, header, body)
+    if report.get("windows"):
+        print_table(console, "groupchat: L2 windows", *window_rows(report["windows"]))
     console.print(f"failures: {report['failures_total']}")
 
 

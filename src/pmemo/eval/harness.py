@@ -24,6 +24,7 @@ from .groupchat_report import write as write_groupchat
 from .groupchat_run import INGEST_TURNS
 from .groupchat_run import run as run_groupchat
 from .groupchat_scenario import Scenario, from_json, generate
+from .groupchat_windows import compare as compare_windows
 from .report import build_report, print_report, progress_bar, write_all
 from .runner import EvalConfig, PmemoSystem, baseline_factory, run_episodes
 
@@ -48,9 +49,12 @@ def evaluate(
     budgets: Sequence[int] | None = None,
     memories: str | Path | None = None,
     show: bool = True,
+    window_tokens: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``.
-    ``start`` (1-based) and ``limit`` pick ``limit`` conversations/questions from ``start`` on."""
+    ``start`` (1-based) and ``limit`` pick ``limit`` conversations/questions from ``start`` on.
+    ``window_tokens``: also pmemo with L2 windows of each size ("pmemo-w<N>"), "pmemo" being
+    then one embedding per turn, in the same run."""
     return asyncio.run(
         _evaluate(
             kind,
@@ -66,6 +70,7 @@ def evaluate(
             budgets=budgets,
             memories=memories,
             show=show,
+            window_tokens=window_tokens,
         )
     )
 
@@ -85,6 +90,7 @@ async def _evaluate(
     budgets: Sequence[int] | None,
     memories: str | Path | None,
     show: bool,
+    window_tokens: Sequence[int] = (),
 ) -> dict[str, Any]:
     from .. import Memory
     from ..embedders import make_embedder
@@ -105,20 +111,27 @@ async def _evaluate(
         cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
     if budgets:
         cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
+    if window_tokens:
+        cfg = EvalConfig(systems=with_windows(cfg.systems, window_tokens), budgets=cfg.budgets)
     skip = max(start, 1) - 1
     episodes = load(kind, path, limit=skip + limit if limit else None, memories=memories)[skip:]
     count = make_counter(settings.tokenizer)
     make_baseline = baseline_factory(cached, count)
 
-    async def open_memory(store_dir: str) -> Any:
-        return await Memory.open(
-            store_dir, settings=settings.replace(data=store_dir), embedder=cached, llm=llm
-        )
+    def opener(size: int) -> Any:
+        async def open_memory(store_dir: str) -> Any:
+            wanted = settings.replace(data=store_dir, window_tokens=size)
+            return await Memory.open(store_dir, settings=wanted, embedder=cached, llm=llm)
+
+        return open_memory
 
     def make_system(name: str) -> Any:
-        if name == "pmemo":
-            return PmemoSystem(open_memory, data_dir / "stores")
-        return make_baseline(name)
+        size = window_size(name)
+        if size is None:
+            return make_baseline(name)
+        if name == "pmemo":  # as set; beside windowed runs, one embedding per turn
+            size = 0 if window_tokens else settings.window_tokens
+        return PmemoSystem(opener(size), data_dir / "stores")
 
     started = time.perf_counter()
     total = sum(len(e.probes) for e in episodes)
@@ -140,6 +153,8 @@ async def _evaluate(
         "tokenizer": settings.tokenizer,
         "llm": getattr(llm, "model_id", None),
         "budgets": list(cfg.budgets),
+        "window_tokens": list(window_tokens) or settings.window_tokens,
+        "window_overlap_tokens": settings.window_overlap_tokens,
         "seconds": round(time.perf_counter() - started, 1),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -162,9 +177,11 @@ def evaluate_groupchat(
     settings: Settings | None = None,
     ingest_turns: int = INGEST_TURNS,
     show: bool = True,
+    window_tokens: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Run the group-chat scenario in ``path`` (a ``to_json`` file; without one, generated from
     ``seed`` with ``messages`` messages) through pmemo; ``groupchat.json`` and ``.md`` go to ``out``.
+    ``window_tokens``: also L2 windows of each size against one embedding per message.
 
     >>> evaluate_groupchat(seed=0, messages=300, out="eval_out", embedder="hashing")  # doctest: +SKIP
     """
@@ -178,6 +195,14 @@ def evaluate_groupchat(
         ingest_turns=ingest_turns,
     )
     report["meta"] = {"file": str(path) if path is not None else None, **report["meta"]}
+    if window_tokens:
+        report["windows"] = compare_windows(
+            scenario,
+            window_tokens,
+            data_dir=Path(data) if data else default_data_dir(),
+            embedder=embedder if embedder is not None else settings.embedder,
+            settings=settings,
+        )
     if out is not None:
         report["files"] = {k: str(v) for k, v in write_groupchat(report, out).items()}
     if show:
@@ -197,3 +222,28 @@ def read_scenario(path: str | Path) -> Scenario:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"scenario file {file} is not JSON: {exc}") from exc
     return from_json(data)
+
+
+def with_windows(systems: Sequence[str], sizes: Sequence[int]) -> tuple[str, ...]:
+    """The systems with a windowed pmemo of each size right after "pmemo" (first if absent).
+
+    >>> with_windows(("pmemo", "bm25"), [160, 256])
+    ('pmemo', 'pmemo-w160', 'pmemo-w256', 'bm25')
+    """
+    windowed = [f"pmemo-w{n}" for n in sizes]
+    if "pmemo" not in systems:
+        return (*windowed, *systems)
+    at = systems.index("pmemo") + 1
+    return (*systems[:at], *windowed, *systems[at:])
+
+
+def window_size(system: str) -> int | None:
+    """A pmemo system's window size (0 for plain "pmemo"), None for a baseline.
+
+    >>> window_size("pmemo-w256"), window_size("pmemo"), window_size("bm25")
+    (256, 0, None)
+    """
+    if system == "pmemo":
+        return 0
+    head, _, size = system.partition("-w")
+    return int(size) if head == "pmemo" and size.isdigit() else None

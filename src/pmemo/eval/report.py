@@ -37,7 +37,9 @@ METRICS = (
     " (LongMemEval); ctx@Nk: the share of evidence turns whose own text is in the context packed"
     " at N thousand tokens; ans@2k: the share of the gold answer's words in that context; tok@2k:"
     " tokens that context used; p50/p95: median and 95th-percentile milliseconds per search or"
-    " context, query embedding included."
+    " context, query embedding included; turn embeds/1k turns: embeddings of turns (or of their"
+    " L2 windows: pmemo-wN, windows of N tokens) per 1000 turns stored; all embeds/1k turns: every"
+    " text pmemo embedded (episodes, summaries and diary entries too)."
 )
 
 
@@ -95,6 +97,11 @@ def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     body.append(
         ["ingest turns/s", *[_fmt(s["ingest"]["units_per_s"], "turns/s") for s in systems.values()]]
     )
+    for label, key in (
+        ("turn embeds/1k turns", "message_embeddings_per_1k"),
+        ("all embeds/1k turns", "embeddings_per_1k"),
+    ):
+        body.append([label, *[_fmt(s["ingest"].get(key), "n") for s in systems.values()]])
     return header, body
 
 

@@ -57,6 +57,8 @@ class SystemRun:
     latencies_ms: list[float] = field(default_factory=list)
     ingest_units: int = 0
     ingest_s: float = 0.0
+    passages: int | None = None  # texts the system embedded (pmemo's only): its embedding calls
+    message_embeddings: int | None = None  # of those, the turns' (or their L2 windows')
 
 
 async def _maybe(value: Any) -> Any:
@@ -77,14 +79,21 @@ class PmemoSystem:
         self.memory: Any = None
         self.owner: dict[str, str] = {}
         self.uid_of: dict[int, str] = {}
+        self.passages = 0  # texts embedded as passages, over every episode (cached ones are not)
+        self.message_embeddings = 0  # of those, the turns' or their windows'
 
     async def start(self, owner: dict[str, str]) -> None:
         """A fresh store for each episode, in a temporary directory."""
         await self.close()
         self._tmp = tempfile.TemporaryDirectory(prefix="pmemo-eval-", dir=self._workdir)
         self.memory = await _maybe(self._open(self._tmp.name))
+        self.memory.on_embed(self._embedded)
         self.owner = dict(owner)
         self.uid_of = {}
+
+    def _embedded(self, kind: str, texts: int, seconds: float) -> None:
+        if kind == "passage":
+            self.passages += texts
 
     async def load(self, units: Sequence[Unit]) -> None:
         sessions: dict[str, list[Unit]] = {}
@@ -106,6 +115,9 @@ class PmemoSystem:
             for unit, turn in zip(members, turns, strict=True):
                 self.uid_of[turn.id] = unit.uid
         await self.memory.drain()
+        # one per L2 window (a drain embeds the open ones), or one per distinct turn text
+        windows = await self.memory.windows(**self.owner)
+        self.message_embeddings += len(windows) or len({u.text for u in units})
 
     async def rank(self, query: Query, limit: int) -> list[str]:
         hits = await self.memory.search(query.text, limit=limit, at=query.asked_at, **self.owner)
@@ -248,6 +260,9 @@ async def run_episodes(
         for system in systems.values():
             if hasattr(system, "close"):
                 await system.close()
+    for name, system in systems.items():
+        runs[name].passages = getattr(system, "passages", None)
+        runs[name].message_embeddings = getattr(system, "message_embeddings", None)
     return runs
 
 
@@ -271,8 +286,14 @@ def summarise(run: SystemRun) -> dict[str, Any]:
             "units": run.ingest_units,
             "seconds": run.ingest_s,
             "units_per_s": run.ingest_units / run.ingest_s if run.ingest_s > 0 else None,
+            "embeddings_per_1k": _per_1k(run.passages, run.ingest_units),
+            "message_embeddings_per_1k": _per_1k(run.message_embeddings, run.ingest_units),
         },
     }
+
+
+def _per_1k(count: int | None, units: int) -> float | None:
+    return 1000 * count / units if count is not None and units else None
 
 
 def baseline_factory(embedder: Any, count: Callable[[str], int]) -> Callable[[str], Any]:

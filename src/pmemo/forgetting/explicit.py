@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..diary.writer import DiaryWriter
 from ..errors import Conflict, InvalidInput
 from ..models import Fact, Turn
 from ..pipelines.embedding import CachedEmbedder
@@ -30,12 +31,14 @@ class Forgetter:
         indexes: Indexes,
         embed: CachedEmbedder,
         episodes: Episodes,
+        diary: DiaryWriter | None = None,
     ) -> None:
         self.store = store
         self.tiers = tiers
         self.indexes = indexes
         self.embed = embed
         self.episodes = episodes
+        self.diary = diary  # diary (issue 20): rewrites the days of forgotten and restored turns
 
     def forget(self, turn_ids: list[int], hard: bool, reason: str) -> dict[str, Any]:
         turns = self.store.get_turns(turn_ids)
@@ -60,15 +63,20 @@ class Forgetter:
         return report
 
     def drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
-        """One fact deleted by hand, in a batch of its own (restorable unless ``hard``). Its
-        turns stay, and so does its history: an older value is not made current again."""
+        """One fact deleted by hand, in a batch of its own (restorable unless ``hard``), with the
+        triples that say it. Its turns stay, and so does its history: an older value is not made
+        current again."""
         mode = "hard" if hard else "soft"
         if hard:
             self.store.secure_delete()
         batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
         self.store.snapshot(batch, "fact", [fact.id])
+        said = self.store.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
+        self.store.snapshot(batch, "entity", self.store.graph_entities_with(said))
+        self.store.snapshot(batch, "triple", said)
         self.store.delete_fact(fact.id)
-        report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode}
+        report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
+                                  "triples": self.store.drop_triples(said)}
         self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
                                         {"category": fact.category})])
         self.store.set_batch(batch, "active", report)
@@ -98,6 +106,10 @@ class Forgetter:
         s.snapshot(batch, "fact", sorted(related))
         s.snapshot(batch, "episode", [x.id for x in episodes])
         s.snapshot(batch, "agenda", s.agenda_with(ids))
+        said = s.triples_with(ids)  # graph (issue 20): what the turns said, the triples they closed
+        s.snapshot(batch, "entity", s.graph_entities_with(said))
+        s.snapshot(batch, "triple", said)
+        s.snapshot(batch, "insight", s.insights_with(ids))
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
@@ -107,9 +119,13 @@ class Forgetter:
 
     def derived(self, ids: list[int]) -> dict[str, Any]:
         """After a delete of turns: their facts and episodes are deleted or rebuilt too, the plans
-        they said go, and the plans whose outcome they reported are open again."""
+        they said go, and the plans whose outcome they reported are open again; so do their
+        triples (one they closed is current again) and the insights inferred from them."""
         return {"facts": self._facts(ids), "episodes": self._episodes(ids),
-                "agenda": self.store.agenda_forget(ids)}
+                "agenda": self.store.agenda_forget(ids),
+                "diaries": self.diary.rebuild(ids) if self.diary is not None else {},  # diary (issue 20)
+                # graph (issue 20): triples only they said go, the ones those closed reopen
+                "triples": self.store.triples_forget(ids), "insights": self.store.insights_forget(ids)}
 
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -156,6 +172,8 @@ class Forgetter:
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
             out.setdefault(kind + "s", []).append(ref)
+        if self.diary is not None and out.get("turns"):  # diary (issue 20): their days written again
+            out["diaries"] = sorted(self.diary.restored(self.store.get_turns(out["turns"]).values()))
         return out
 
     def _unsweep(self, batch: int) -> dict[str, Any]:
@@ -229,7 +247,7 @@ def _log_rows(
                 {"session": turn.session_id, "step": turn.step},
             )
         )
-    for kind in ("clusters", "summaries", "facts", "episodes"):
+    for kind in ("clusters", "summaries", "facts", "episodes", "triples"):
         for ref, outcome in report.get(kind, {}).items():
             rows.append(
                 (
@@ -245,4 +263,8 @@ def _log_rows(
         rows.append(("forget:deleted", "key", int(ref), None, reason, {}))
     for ref in report.get("agenda", []):
         rows.append(("forget:deleted", "agenda", int(ref), None, reason, {}))
+    for ref, outcome in report.get("diaries", {}).items():  # diary (issue 20): rebuilt or deleted
+        rows.append((f"forget:{outcome}", "diary", int(ref), None, reason, {}))
+    for ref in report.get("insights", []):
+        rows.append(("forget:deleted", "insight", int(ref), None, reason, {}))
     return rows

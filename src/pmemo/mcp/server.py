@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -33,6 +33,7 @@ from ..server.schemas import (
     TurnOut,
     owner_kw,
 )
+from . import blocks_tools, diary_tools, graph_tools
 
 TOOLS = (
     "remember",
@@ -51,6 +52,10 @@ TOOLS = (
     "resolve_people",
     "person_profile",
     "agenda",
+    "blocks",
+    "graph",
+    "triples",
+    "diary",
 )
 
 REPLACE_TRIES = 8  # compare-and-swap rounds of core_memory_replace under concurrent writers
@@ -63,7 +68,11 @@ INSTRUCTIONS = (
     "something, and `restore` to undo a forget. In a group chat, pass each speaker's stable "
     "`actor_id`, and `asker`/`recent` to `get_context`; `people`, `person`, `resolve_people`, "
     "`person_profile` and `agenda` tell who is who, what was learned about them in this group "
-    "and their dated plans; `add_person`/`remove_alias` fix the names people go by."
+    "and their dated plans; `add_person`/`remove_alias` fix the names people go by. `blocks` lists "
+    "the memory blocks always in your context; give `core_memory_append`/`core_memory_replace` a "
+    "block's `label` to edit an editable one. `graph` and `triples` tell who and what people are "
+    "linked to (employers, homes, friends, pets) and how that changed over time. `diary` reads "
+    "your diary of a chat: one entry per day, by date or a range of dates."
 )
 
 UserId = Annotated[str | None, Field(description="Whose memory: the user id (or give group_id).")]
@@ -256,10 +265,16 @@ def build_server(
                 max_length=MAX_RECENT,
             ),
         ] = None,
+        format: Annotated[
+            Literal["markdown", "memgpt"],
+            Field(description="How the memory blocks are written: markdown, or `memgpt` for the"
+                  " `<memory_blocks>` layout of MemGPT/Letta prompts."),
+        ] = "markdown",
     ) -> dict[str, Any]:
         """The packed memory context for a message, within a token budget.
 
-        Put its `text` in the prompt; `items` say where each part came from and why.
+        Put its `text` in the prompt; `items` say where each part came from and why. Memory
+        blocks come first, always whole (`over_budget` if they alone exceed the budget).
         """
         with _mapped():
             pack = await memory.context(
@@ -268,6 +283,7 @@ def build_server(
                 budget_tokens=budget_tokens,
                 asker=asker,
                 recent=recent,
+                format=format,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(ContextOut.of(pack))
@@ -279,9 +295,13 @@ def build_server(
         user_id: UserId = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        label: blocks_tools.Label = None,
     ) -> dict[str, Any]:
-        """Add a line to key (core) memory: it is put first in every context."""
+        """Add a line to key (core) memory: it is put first in every context. With a `label`:
+        add it to the end of that memory block instead."""
         with _mapped():
+            if label is not None:
+                return await blocks_tools.append(memory, label, text, scope(ctx, user_id, group_id, agent_id))
             line = await memory.add_key(text, **scope(ctx, user_id, group_id, agent_id))
             return _dump(KeyLineOut.of(line))
 
@@ -301,7 +321,7 @@ def build_server(
         version: Annotated[
             int | None,
             Field(
-                description="The line's version as you read it: if it changed since, nothing is"
+                description="The line's (or block's) version as you read it: if it changed since, nothing is"
                 " changed and the error says the current version. Without it the replacement is"
                 " made on the line's latest text.",
                 ge=1,
@@ -309,10 +329,14 @@ def build_server(
                 strict=True,
             ),
         ] = None,
+        label: blocks_tools.Label = None,
     ) -> dict[str, Any]:
-        """Replace `old_text` with `new_text` in the one key-memory line that contains it."""
+        """Replace `old_text` with `new_text` in the one key-memory line that contains it. With a
+        `label`: in that memory block, where `old_text` must occur exactly once."""
         with _mapped():
             sc = scope(ctx, user_id, group_id, agent_id)
+            if label is not None:
+                return await blocks_tools.replace(memory, label, old_text, new_text, version, sc)
             for _ in range(REPLACE_TRIES):
                 lines = [k for k in await memory.key_memory(**sc) if old_text in k.text]
                 if len(lines) != 1:
@@ -436,6 +460,9 @@ def build_server(
             return {"facts": [_dump(FactOut.of(f)) for f in facts]}
 
     _people_tools(server, memory, tenant_of)
+    blocks_tools.register(server, memory, tenant_of)
+    graph_tools.register(server, memory, tenant_of)
+    diary_tools.register(server, memory, tenant_of)
     return server
 
 

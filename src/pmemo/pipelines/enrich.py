@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..graph.learn import learn as graph_learn
 from ..models import Turn
 from ..tiers.episodes import Episodes
 from . import agenda
@@ -46,6 +47,8 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
     for turn in turns:
         if turn.id in parts:
             _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
+    if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
+        _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
 
 
 def _compact(worker: Any, episodes: Episodes, turn: Turn) -> None:

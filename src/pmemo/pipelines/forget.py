@@ -1,8 +1,8 @@
 """Deleting turns: the turn leaves every tier, index and derived record.
 
-Clusters and summaries built from it are rebuilt from what remains (or deleted when
-nothing remains); promoted key lines that came from it are deleted; its vectors, FTS row
-and cached embedding go too.
+Clusters, summaries and L2 windows built from it are rebuilt from what remains (or deleted
+when nothing remains); promoted key lines that came from it are deleted; its vectors, FTS
+row and cached embedding go too.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..retrieval.vector_index import Indexes
 from ..stores.base import Store
 from ..tiers.services import Tiers
 from .embedding import CachedEmbedder
+from .windows import Windows
 
 
 def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbedder,
@@ -25,10 +26,15 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
     clusters = store.clusters_with(ids)
     summaries = store.summaries_with(ids)
     keys = [k for k in store.keys_with(ids) if k.origin == "promoted"]
+    windows = Windows(store, embed, indexes, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
+    held = windows.holding(ids)
     store.delete_turns(ids)
     for turn_id in ids:
         indexes.turns.remove(turns[turn_id].scope.key, turn_id)
     embed.forget([t.indexed for t in turns.values()])
+    # L2 windows (issue 20): embedded again without them, before anything re-derives from their vectors
+    if held:
+        report["windows"] = windows.without(held)
     removed = set(ids)
     for cluster in clusters:
         report["clusters"][cluster.id] = tiers.rebuild_cluster(cluster, removed)

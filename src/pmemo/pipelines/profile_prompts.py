@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -58,10 +59,15 @@ EPISODE_SYSTEM = (
 )
 
 
+def numbered(turns: Sequence[Turn]) -> str:
+    """A batch of messages (several speakers), one a line with its number, for a reply that
+    names the message each thing came from."""
+    return "\n".join(f"[{n}] {t.timestamp:%Y-%m-%d} {t.actor or t.role}: {t.content}" for n, t in enumerate(turns))
+
+
 def batch_facts_prompt(turns: list[Turn]) -> tuple[str, str]:
     """One prompt for a batch of messages (several speakers): one LLM call, not one per message."""
-    lines = [f"[{n}] {t.timestamp:%Y-%m-%d} {t.actor or t.role}: {t.content}" for n, t in enumerate(turns)]
-    return FACTS_SYSTEM, "\n".join(lines)
+    return FACTS_SYSTEM, numbered(turns)
 
 
 def episode_prompt(turns: list[Turn], max_chars: int) -> tuple[str, str]:

@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+from ..blocks.model import HUMAN_JOB
 from ..config import Settings
+from ..diary.schedule import DiarySchedule
+from ..diary.writer import DiaryWriter
+from ..graph import insights as graph_insights
 from ..models import Turn
 from ..retrieval.vector_index import Indexes
 from ..stores.base import Job, Store
 from ..tiers.services import Tiers
 from . import enrich
+from . import windows as l2
 from .embedding import CachedEmbedder
 
 log = logging.getLogger("pmemo")
@@ -40,13 +47,18 @@ class Worker:
         self.settings = settings
         self.wake = asyncio.Event()
         self._busy = asyncio.Lock()
-        self._inflight: asyncio.Future[None] | None = None
+        self._inflight: asyncio.Future[Any] | None = None
         self.stopping = threading.Event()
+        # memory blocks (issue 20): writes the groups' derived human blocks; set by Memory
+        # when blocks_dir is (a job queued while it was, and left after, does nothing)
+        self.human_blocks: Callable[[Any], Any] = lambda payload: None
 
     async def run_forever(self) -> None:
         while not self.stopping.is_set():
             done = await self.run_once()
             if not done:
+                if self.settings.window_tokens:  # L2 windows (issue 20): quiet sessions' open windows
+                    await self.flush_windows()
                 self.wake.clear()
                 # not asyncio.wait_for: on 3.11 it swallows a cancel that comes as the event
                 # is set (a search queueing a promotion just before close), and close hangs
@@ -61,6 +73,9 @@ class Worker:
                 # shielded: a cancelled worker still lets the thread finish its batch
                 self._inflight = asyncio.ensure_future(asyncio.to_thread(self._process, jobs))
                 await asyncio.shield(self._inflight)
+            if self.diary_schedule.due(time.time()):  # diary (issue 20): days now due an entry
+                self._inflight = asyncio.ensure_future(asyncio.to_thread(self.diary_schedule.tick, time.time()))
+                return len(jobs) + int(await asyncio.shield(self._inflight))
             return len(jobs)
 
     async def settle(self) -> None:
@@ -89,6 +104,10 @@ class Worker:
             "hits": lambda p: self.tiers.count_hits(p["clusters"], p["at"]),  # what a read recalled
             "touch": lambda p: self.tiers.touch_episodes(p["episodes"], p["at"]),
             "reindex": lambda p: self._reindex(p["recluster"]),
+            "diary": lambda p: self.diary.run(p),  # one day's entry of one chat (issue 20)
+            HUMAN_JOB: lambda p: self.human_blocks(p),  # memory blocks (issue 20)
+            # graph (issue 20): a person's insights in one chat, with an LLM
+            "insights": lambda p: graph_insights.refresh(self.store, self.tiers.llm, self.settings, p),  # type: ignore[arg-type]
         }
 
     def _guard(self, jobs: list[Job], action: Any) -> None:
@@ -109,17 +128,13 @@ class Worker:
                                  for i in job.payload))
         found = self.store.get_turns(ids)
         turns = [found[i] for i in ids if i in found]
-        for start in range(0, len(turns), self.embed.batch):
-            if self.stopping.is_set():  # a closing memory does not wait for the whole backlog
-                raise Interrupted
-            chunk = turns[start : start + self.embed.batch]
-            vectors = self.embed.passages([t.indexed for t in chunk])
-            rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
-            self.store.put_vectors("turn", rows, self.embed.model_id)
-            for turn_id, scope_key, vec in rows:
-                self.indexes.turns.add(scope_key, turn_id, vec)
+        if self.settings.window_tokens:  # L2 windows (issue 20): one embedding per window, not per turn
+            self.windows.add(turns, self._between)
+        else:
+            self._embed_turns(turns)
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
         enrich.people_batch(self, [t for t in turns if t.id in after])
+        self.diary_schedule.saw((t for t in turns if t.id in after), time.time())  # diary (issue 20): a day due
         spans: list[list[Turn]] = []
         for turn in turns:
             if turn.id in after:
@@ -128,8 +143,55 @@ class Worker:
         for summary, vec in self.tiers.add_summaries(spans) if spans else []:
             self.indexes.summaries.add(summary.scope.key, summary.id, vec)
 
+    def _embed_turns(self, turns: list[Turn]) -> None:
+        for start in range(0, len(turns), self.embed.batch):
+            self._between()
+            chunk = turns[start : start + self.embed.batch]
+            vectors = self.embed.passages([t.indexed for t in chunk])
+            rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
+            self.store.put_vectors("turn", rows, self.embed.model_id)
+            for turn_id, scope_key, vec in rows:
+                self.indexes.turns.add(scope_key, turn_id, vec)
+
+    def _between(self) -> None:
+        """Between two embedding calls: a closing memory does not wait for the whole backlog."""
+        if self.stopping.is_set():
+            raise Interrupted
+
+    # ---- diary (issue 20) -------------------------------------------------------------------
+    @functools.cached_property
+    def diary(self) -> DiaryWriter:
+        return DiaryWriter(self.store, self.embed, self.indexes.diaries, self.tiers.llm,  # type: ignore[arg-type]
+                           self.settings)
+
+    @functools.cached_property
+    def diary_schedule(self) -> DiarySchedule:
+        return DiarySchedule(self.store, self.settings)  # type: ignore[arg-type]
+
+    # ---- L2 windows (issue 20) ----------------------------------------------------------
+    @functools.cached_property
+    def windows(self) -> l2.Windows:
+        return l2.make(self)
+
+    async def flush_windows(self, force: bool = False, **owner: Any) -> None:
+        """Embed the open windows of sessions quiet for ``window_idle_seconds`` (all of them
+        with ``force``; of one tenant, agent or owner with ``tenant_id``/``agent_id``/``owner``)."""
+        async with self._busy:
+            self._inflight = asyncio.ensure_future(asyncio.to_thread(self._flush, force, owner))
+            await asyncio.shield(self._inflight)
+
+    def _flush(self, force: bool, owner: dict[str, Any]) -> None:
+        try:
+            self.windows.flush(force, between=self._between, **owner)
+        except Interrupted:
+            return  # closing: the windows stay open in the store and close after the next open
+        except Exception:  # the turns are stored; the windows close on a later try
+            log.exception("closing open windows failed")
+
     def _reindex(self, recluster: list[int]) -> None:
-        """After an embedder change: re-embed summaries and rebuild clusters from their members."""
+        """After an embedder change: re-embed summaries and diary entries, and rebuild clusters
+        from their members."""
+        self.diary.revector()  # diary (issue 20)
         for sid in self.store.stale_summaries(self.embed.model_id):
             summary = self.store.get_summary(sid)
             if summary is not None:

@@ -1,15 +1,16 @@
 """Context assembly (pure): ranked hits per section → one packed, ordered text within budget.
 
 The sections are data (``SECTIONS``): name, header, budget share, and who gets unused budget
-first; a new one is one entry. Order: key → people → agenda → profile → long-term →
-mid-term → episodic → short-term → current input. Recalled turns (mid-term) are shown in
-time order under one date line per day: the story reads in order, and the date is paid for
-once, not on every line.
+first; a new one is one entry. Order: memory blocks → key → people → agenda → profile →
+long-term → mid-term → episodic → short-term → current input. Blocks and key lines are
+``whole``: always in, never cut, whatever the budget; the other sections shrink around them.
+Recalled turns (mid-term) are shown in time order under one date line per day: the story
+reads in order, and the date is paid for once, not on every line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -22,7 +23,9 @@ from .packing import Packed, Section, pack
 class SectionSpec:
     """One section of the context: ``share`` names the setting with its budget share (None:
     what the others leave, short-term's); an ``optional`` one takes its share only when it has
-    items. Unused budget goes to sections by ``leftover_rank`` (lower first)."""
+    items. Unused budget goes to sections by ``leftover_rank`` (lower first). A ``whole``
+    section is always packed in full, before the others (its share, if any, is the part of the
+    budget the others plan to leave it: what it does not use goes to them by rank)."""
 
     name: str
     header: str
@@ -30,10 +33,12 @@ class SectionSpec:
     optional: bool = True
     leftover_rank: int = 2
     newest_last: bool = False
+    whole: bool = False
 
 
 SECTIONS = (
-    SectionSpec("key", "## Key memory", "budget_key", optional=False),
+    SectionSpec("blocks", "## Core memory", None, whole=True),  # memory blocks (issue 20)
+    SectionSpec("key", "## Key memory", "budget_key", optional=False, whole=True),
     SectionSpec("people", "## People", "budget_people"),
     SectionSpec("agenda", "## Coming up", "budget_agenda"),
     SectionSpec("profile", "## About the user", "budget_profile"),
@@ -41,6 +46,7 @@ SECTIONS = (
     # unused budget goes first to relevant turns, then recent ones, then the rest
     SectionSpec("mid_term", "## Relevant memories", "budget_mid", optional=False, leftover_rank=0),
     SectionSpec("episodic", "## Past episodes and tasks", "budget_episodic"),
+    SectionSpec("graph", "## Related facts", "budget_graph"),  # graph (issue 20): entities the query names
     SectionSpec("short_term", "## Recent conversation", None, leftover_rank=1, newest_last=True),
 )
 HEADERS = {s.name: s.header for s in SECTIONS} | {"input": "## Current input"}
@@ -55,10 +61,16 @@ def shares(settings: object, tiers: dict[str, list[Hit]]) -> dict[str, float]:
 
 
 def line(hit: Hit) -> str:
+    if hit.kind == "block":
+        return f"### {hit.id.removeprefix('block:')}\n{hit.text}"
     if hit.tier in ("key", "input"):
         return hit.text if hit.tier == "input" else f"- {hit.text}"
-    if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda"):
+    if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda", "triple"):
         return f"- {hit.text}"
+    if hit.kind == "window" and hit.sources:  # L2 windows (issue 20): one excerpt, its turns in order
+        first, last = hit.sources[0], hit.sources[-1]
+        return "\n".join([f"- {first.timestamp:%H:%M}-{last.timestamp:%H:%M}",
+                          *(f"  {t.actor or t.role}: {t.content}{_dated(t)}" for t in hit.sources)])
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
         return f"- {hit.text}"
@@ -76,7 +88,7 @@ def _dated(turn: Turn) -> str:
 
 
 def _day(hit: Hit) -> str | None:
-    turn = hit.sources[0] if hit.tier == "mid_term" and hit.kind == "turn" and hit.sources else None
+    turn = hit.sources[0] if hit.tier == "mid_term" and hit.kind in ("turn", "window") and hit.sources else None
     return f"[{turn.timestamp:%Y-%m-%d}]" if turn else None
 
 
@@ -94,10 +106,18 @@ def _in_time_order(hits: Sequence[Hit], line: Callable[[Hit], str] = line) -> li
     return lines
 
 
-def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line) -> str:
+Writer = Callable[[Sequence[Hit]], str]  # a section written whole from its items, header and all
+
+
+def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line,
+           writers: Mapping[str, Writer] | None = None) -> str:
+    """The sections with items, in order: each its header and one line per item, or what its
+    ``writers`` entry makes of its items (the memory blocks in the MemGPT layout)."""
     blocks = []
     for part in packed:
-        if part.items:
+        if part.items and writers and part.name in writers:
+            blocks.append(writers[part.name](part.items))
+        elif part.items:
             body = (_in_time_order(part.items, line) if part.name == "mid_term"
                     else [line(h) for h in part.items])
             blocks.append("\n".join([HEADERS[part.name], *body]))
@@ -120,11 +140,11 @@ def fit_input(query: str, budget: int, count: Callable[[str], int]) -> str:
 
 
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
-             count: Callable[[str], int]) -> ContextPack:
-    """Pack the tiers' hits into ``budget`` tokens; never exceeds it."""
-    text_in = fit_input(query, budget, count)
-    input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
-    room = budget
+             count: Callable[[str], int], writers: Mapping[str, Writer] | None = None) -> ContextPack:
+    """Pack the tiers' hits into ``budget`` tokens. The ``whole`` sections (memory blocks, key
+    lines) come in full whatever the budget, and the input and the other sections pack into
+    what they leave; the pack never exceeds the budget, unless the whole sections alone do:
+    then it is only they, with ``over_budget`` set and a ``note`` that says so."""
     lines: dict[tuple[str, str], tuple[str, int]] = {}
 
     def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once
@@ -133,22 +153,38 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
             lines[hit.tier, hit.id] = text, count(text) + 1
         return lines[hit.tier, hit.id]
 
+    def rendered(parts: list[Packed[Hit]]) -> str:
+        return render(parts, lambda h: written(h)[0], writers)
+
+    whole = [Packed(s.name, list(tiers.get(s.name, [])), 0) for s in SECTIONS if s.whole]
+    fixed_text = rendered(whole)
+    fixed = count(fixed_text) + 2 if fixed_text else 0  # with the blank line before what follows
+    pinned = tuple(h for part in whole for h in part.items)
+    if fixed - 2 > budget:
+        return ContextPack(query, fixed_text, pinned, count(fixed_text), budget, over_budget=True,
+                           note=f"the memory blocks and key lines alone take {fixed - 2} tokens, over the"
+                                f" budget of {budget}: nothing else is in the context (raise the budget or"
+                                " shorten the blocks)")
+    text_in = fit_input(query, budget - fixed, count)
+    input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
+    room = budget - fixed
     for attempt in range(8):
         sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
-                            s.leftover_rank) for s in SECTIONS]
-        sections.append(Section("input", [input_hit] if text_in else [], 1.0))
-        # the input is reserved first: every other section packs around it
+                            s.leftover_rank) for s in SECTIONS if not s.whole]
+        # the input is reserved next: every other section packs around it
         reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
-        packed = pack(sections[:-1], max(room - reserve, 0), lambda h: written(h)[1],
-                      lambda name: count(HEADERS[name]) + 2)
-        packed.append(Packed("input", list(sections[-1].items), reserve))
-        text = render(packed, lambda h: written(h)[0])
+        packed = {p.name: p for p in [*whole, *pack(sections, max(room - reserve, 0), lambda h: written(h)[1],
+                                                      lambda name: count(HEADERS[name]) + 2)]}
+        parts = [*(packed[s.name] for s in SECTIONS), Packed("input", [input_hit] if text_in else [], reserve)]
+        text = rendered(parts)
         tokens = count(text)
         if tokens <= budget:
-            items = tuple(h for part in packed for h in part.items)
-            return ContextPack(query, text, items, tokens, budget)
+            return ContextPack(query, text, tuple(h for part in parts for h in part.items), tokens, budget)
         # the estimate of the parts undercounted the whole: retry tighter, doubling the cut each time, so a
         # pack a token or two over drops an item within a few tries rather than falling back to the input
         room -= (tokens - budget) * 2**attempt
-    text = render([Packed("input", [input_hit], 0)]) if text_in else ""
-    return ContextPack(query, text, (input_hit,) if text_in else (), count(text), budget)
+    with_input = rendered([*whole, Packed("input", [input_hit] if text_in else [], 0)])
+    if count(with_input) <= budget:
+        return ContextPack(query, with_input, (*pinned, *((input_hit,) if text_in else ())), count(with_input),
+                           budget)
+    return ContextPack(query, fixed_text, pinned, count(fixed_text), budget)

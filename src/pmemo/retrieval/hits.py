@@ -9,7 +9,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..config import Settings
-from ..models import Hit, KeyLine, Summary, Turn
+from ..diary.excerpt import excerpt
+from ..models import Diary, Hit, KeyLine, Summary, Turn
 from ..text.segment import ascii_tokens, query_terms, tokens
 from .search import Scored
 
@@ -62,8 +63,9 @@ def _relative(cosine: float, low: float, high: float) -> float:
 
 def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[KeyLine],
                  key_vecs: np.ndarray | None, qvec: np.ndarray, sims: list[float],
-                 settings: Settings, lookup: TurnLookup) -> list[Hit]:
-    """Summary and key hits, scored like turns (vector + lexical overlap)."""
+                 settings: Settings, lookup: TurnLookup,
+                 diaries: Sequence[tuple[Diary, float]] = ()) -> list[Hit]:
+    """Summary, key and diary hits, scored like turns (vector + lexical overlap)."""
     out: list[Hit] = []
     low, high = (min(sims), max(sims)) if sims else (0.0, 0.0)
 
@@ -82,13 +84,19 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
         cosine = float(key_vecs[n] @ qvec) if key_vecs is not None else 0.0
         score = settings.w_vector * relative(cosine) + settings.w_lexical * overlap(query, key.text)
         out.append(key_hit(key, lookup, round(score, 6)))
+    for diary, cosine in diaries:  # the long-term (L3) tier's days (issue 20)
+        score = settings.w_vector * relative(cosine) + settings.w_lexical * overlap(query, diary.text)
+        out.append(Hit(f"diary:{diary.id}", "diary", "long_term",
+                       f"[diary {diary.day}] {excerpt(diary.text, query_terms(query))}",
+                       round(score, 6), f"diary entry of {diary.day} (cosine {cosine:.3f})", (),
+                       diary.updated_at))
     return out
 
 
 def with_sources(hits: list[Hit], source_ids: Callable[[Hit], tuple[int, ...]],
                  lookup: TurnLookup) -> list[Hit]:
-    """Summary and key hits built without their sources, given them (one turn lookup)."""
-    wanted = {h.id: source_ids(h) for h in hits if h.kind in ("summary", "key") and not h.sources}
+    """Summary, key and diary hits built without their sources, given them (one turn lookup)."""
+    wanted = {h.id: source_ids(h) for h in hits if h.kind in ("summary", "key", "diary") and not h.sources}
     turns = lookup([i for ids in wanted.values() for i in ids]) if wanted else {}
     return [dataclasses.replace(h, sources=tuple(turns[i] for i in wanted[h.id] if i in turns))
             if h.id in wanted else h for h in hits]
@@ -124,7 +132,7 @@ def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],
                   latest: list[Summary], recent: list[Turn], lookup: TurnLookup) -> dict[str, list[Hit]]:
     """Each tier's hits in priority order, ready for packing."""
     recent_ids = {t.id for t in recent}
-    matching = [h for h in derived if h.kind == "summary"]
+    matching = [h for h in derived if h.kind in ("summary", "diary")]
     seen = {h.id for h in matching}
     for summary in reversed(latest):
         if f"summary:{summary.id}" not in seen:

@@ -16,13 +16,17 @@ from datetime import datetime
 
 import numpy as np
 
+from ..blocks.model import Block, Where, in_context
+from ..blocks.render import block_hits, section_writers
 from ..config import Settings
+from ..graph.names import EntityNames
+from ..graph.section import graph_hits
 from ..models import ContextPack, Hit, Scope
 from ..stores.base import FullStore
 from ..tiers.episodes import Episodes
 from ..tiers.people import People
 from . import hits as hitlib
-from . import person
+from . import person, windows
 from .context import assemble, shares
 from .people_section import context_people
 from .retriever import Retriever, later
@@ -39,7 +43,10 @@ class Read:
 
 class ContextReader:
     def __init__(self, store: FullStore, retriever: Retriever, people: People, episodes: Episodes,
-                 settings: Settings, count: Callable[[str], int]) -> None:
+                 settings: Settings, count: Callable[[str], int],
+                 blocks: Callable[[], Sequence[Block]] = tuple) -> None:
+        self.blocks = blocks  # the memory blocks of every scope, as the folder holds them now
+        self.entities = EntityNames(store)  # graph (issue 20): the names of places, orgs and things
         self.store = store
         self.retriever = retriever
         self.people = people
@@ -48,17 +55,26 @@ class ContextReader:
         self.count = count
 
     def read(self, query: str, owner: Scope, session_id: str | None, budget: int, asked: datetime,
-             asker: str | None, recent: Sequence[str], depth: int) -> Read:
-        """The packed context of ``query`` in ``owner`` (blocking)."""
+             asker: str | None, recent: Sequence[str], depth: int, style: str = "markdown") -> Read:
+        """The packed context of ``query`` in ``owner`` (blocking); ``style``: how the memory
+        blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout)."""
         store = self.store
         found = self.retriever.read(query, owner, None, depth, asked.date())
         last = store.last_turns(owner, session_id, self.settings.short_term_turns) if session_id else []
         latest = store.summaries(owner, session_id, LATEST_SUMMARIES)
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
+        if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
+            tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
         tiers.update(self._owner_tiers(query, owner, found.qvec))
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
                                     self.settings))
-        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count)
+        told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
+        tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
+                                    store.get_turns)
+        blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
+        tiers["blocks"] = block_hits(blocks)
+        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
+                        section_writers(blocks, style))
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)

@@ -27,17 +27,20 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
-from ..models import Hit, KeyLine, Scope, Summary, Turn
+from ..diary.recall import recall
+from ..models import Diary, Hit, KeyLine, Scope, Summary, Turn
 from ..people.resolve import Resolver
 from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
-from .search import ClusterRecall, by_meaning, fuse, lexical
+from . import windows as l2
+from .search import ClusterRecall, by_meaning, fuse, lexical, recall_clusters
 from .signals import quoted, without_spans, without_speakers
 from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
+DIARY_DEPTH = 3  # diary days recalled per query: the ones it names, else the nearest (issue 20)
 OWNER_WIDE = " (owner-wide: not limited to one session)"
 
 
@@ -49,6 +52,7 @@ class Retrieved:
     qvec: np.ndarray | None = None  # the query's embedding, for the other tiers of a context
     keys: list[KeyLine] = dataclasses.field(default_factory=list)  # the key lines read, without sources
     named: tuple[str, ...] = ()  # the people the query names (person ids, first named first)
+    windows: dict[int, l2.Recalled] = dataclasses.field(default_factory=dict)  # turn → its L2 window
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class _Meaning:
     vector: list[tuple[int, float]]
     clusters: list[ClusterRecall]
     summaries: list[tuple[Summary, float]]
+    windows: dict[int, l2.Recalled] = dataclasses.field(default_factory=dict)
 
 
 class Retriever:
@@ -102,9 +107,14 @@ class Retriever:
                 [lexical(self.store, scope, f, session_id) for f in facets] if len(facets) > 1 else [])
 
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
+        summaries = self._matching_summaries(scope, qvec, session_id)
+        if self.settings.window_tokens:  # L2 windows (issue 20): the vector candidates are windows' turns
+            vector, via = l2.candidates(self.store, self.indexes.windows, scope, qvec, session_id)  # type: ignore[arg-type]
+            clusters = recall_clusters(self.store, scope, qvec, self.settings.top_k_clusters)
+            return _Meaning(qvec, vector, clusters, summaries, via)
         vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
                                       session_id)
-        return _Meaning(qvec, vector, clusters, self._matching_summaries(scope, qvec, session_id))
+        return _Meaning(qvec, vector, clusters, summaries)
 
     def _matching_summaries(self, scope: Scope, qvec: np.ndarray,
                             session_id: str | None) -> list[tuple[Summary, float]]:
@@ -125,17 +135,21 @@ class Retriever:
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
-        turn_hits = hitlib.turn_hits(kept, windows, self.settings.short_term_turns)
+        turn_hits = l2.labelled(hitlib.turn_hits(kept, windows, self.settings.short_term_turns), m.windows)
         keys = self.store.keys(scope, sources=False)
-        return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None),
-                         sorted(recalled & top), m.qvec, keys, named)
+        diaries = recall(self.store, self.indexes.diaries, scope, query, m.qvec, asked,  # type: ignore[arg-type]
+                         DIARY_DEPTH)
+        return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None, diaries),
+                         sorted(recalled & top), m.qvec, keys, named, m.windows)
 
-    def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool) -> list[Hit]:
+    def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool,
+                      diaries: list[tuple[Diary, float]]) -> list[Hit]:
         key_vecs = self.embed.passages([k.text for k in keys]) if keys else None
         hits = hitlib.derived_hits(query, m.summaries, keys, key_vecs, m.qvec,
-                                   [s for _, s in m.vector], self.settings, later)
-        # a search in one session still shows the owner's key lines, and says they are owner-wide
-        return [replace(h, why=h.why + OWNER_WIDE) if in_session and h.kind == "key" else h for h in hits]
+                                   [s for _, s in m.vector], self.settings, later, diaries)
+        # a search in one session still shows the owner's key lines and diary days, and says they are owner-wide
+        return [replace(h, why=h.why + OWNER_WIDE) if in_session and h.kind in ("key", "diary") else h
+                for h in hits]
 
     def with_sources(self, hits: list[Hit]) -> list[Hit]:
         """The derived hits among ``hits``, given their source turns."""
@@ -144,7 +158,9 @@ class Retriever:
     def _source_ids(self, hit: Hit) -> tuple[int, ...]:
         kind, _, ref = hit.id.partition(":")
         found = (self.store.get_key(int(ref)) if kind == "key"
-                 else self.store.get_summary(int(ref)) if kind == "summary" else None)
+                 else self.store.get_summary(int(ref)) if kind == "summary"
+                 else self.store.get_diaries([int(ref)]).get(int(ref)) if kind == "diary"  # type: ignore[attr-defined]
+                 else None)
         return found.source_ids if found is not None else ()
 
 

@@ -125,7 +125,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
     ranked = list(zip([ids[k] for k in order], final[order].tolist(), strict=True))
-    if settings.w_diversity > 0 and qvec is not None:
+    # with L2 windows a turn's vector is its window's: the turns of one window are not repeats
+    if settings.w_diversity > 0 and qvec is not None and not settings.window_tokens:
         ranked = _diversify(vectors, ranked, same_topic, settings.w_diversity)
     head = ranked[:limit]
     turns = store.get_turns([i for i, _ in head])

@@ -363,3 +363,5 @@ class Indexes:
 
         self.turns = VectorIndex(dim, faiss_min, loader("turn"), self.cache)
         self.summaries = VectorIndex(dim, faiss_min, loader("summary"), self.cache)
+        self.diaries = VectorIndex(dim, faiss_min, loader("diary"), self.cache)  # diary entries (issue 20)
+        self.windows = VectorIndex(dim, faiss_min, loader("window"), self.cache)  # L2 windows (issue 20)

@@ -17,7 +17,20 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
-from . import docs, limits, metrics, problems, routes_admin, routes_inspect, routes_memory, routes_people, routes_person
+from . import (
+    docs,
+    limits,
+    metrics,
+    problems,
+    routes_admin,
+    routes_blocks,
+    routes_diary,
+    routes_graph,
+    routes_inspect,
+    routes_memory,
+    routes_people,
+    routes_person,
+)
 from .deps import known_query
 from .headers import SecurityHeaders
 from .keys import KeyStore
@@ -77,7 +90,8 @@ def create_app(
     app.state.keys = keys
     problems.install(app)
     app.state.docs = docs.install(app)
-    for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_admin):
+    for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_blocks, routes_graph,
+                   routes_diary, routes_admin):
         app.include_router(
             module.router,
             dependencies=[Depends(known_query)],

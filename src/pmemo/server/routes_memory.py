@@ -109,7 +109,8 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
     `text` is ready for a prompt; each item says its tier, score and why it was chosen.
     In a group, `asker` (a person id) and `recent` (the last messages) bring in the people
     sections: who asks and who is named, with what was learned about them here, and their
-    plans near `at`.
+    plans near `at`. Memory blocks come first, always whole (`format: "memgpt"` writes them in
+    the MemGPT/Letta layout); if they and the key lines alone exceed the budget, `over_budget`.
     """
     pack = await memory.context(
         body.query,
@@ -118,6 +119,7 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
         at=body.at,
         asker=body.asker,
         recent=body.recent,
+        format=body.format,
         tenant_id=tenant,
         **body.scope(),
     )

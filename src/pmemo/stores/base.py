@@ -7,7 +7,7 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
@@ -17,8 +17,11 @@ import numpy as np
 from ..models import (
     AgendaItem,
     Cluster,
+    Diary,
+    Entity,
     Episode,
     Fact,
+    Insight,
     KeyLine,
     Member,
     Person,
@@ -27,7 +30,9 @@ from ..models import (
     Summary,
     Task,
     TaskStep,
+    Triple,
     Turn,
+    Window,
 )
 
 
@@ -349,5 +354,162 @@ class UsageStore(Protocol):
         ...
 
 
-class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, Protocol):
+# ---- diary (issue 20) ------------------------------------------------------------------------
+class TurnStamp(NamedTuple):
+    """What the diary schedule needs of a new turn: whose it is, when, and who spoke."""
+
+    id: int
+    tenant: str
+    agent: str
+    owner: str
+    epoch: float  # seconds since 1970, UTC
+    role: str
+
+
+class Waiting(NamedTuple):
+    """A day of a chat with turns the diary schedule saw before the day was due."""
+
+    tenant: str
+    agent: str
+    owner: str
+    day: str  # ISO date
+    due: float  # epoch seconds
+    last: int  # the last turn id seen of that day
+
+
+class DiaryStore(Protocol):
+    """One diary entry per owner scope and local day, with its source turns and vector."""
+
+    def put_diary(self, scope: Scope, day: date, text: str, method: str, source_ids: list[int],
+                  vector: np.ndarray, model: str) -> Diary:
+        """Write or replace the day's entry with its sources and vector, in one transaction."""
+        ...
+    def get_diary(self, scope: Scope, day: date) -> Diary | None: ...
+    def diaries(self, scope: Scope, start: date | None = None, end: date | None = None,
+                sources: bool = True) -> list[Diary]:
+        """Oldest first, ``start`` to ``end`` inclusive; ``sources=False``: without source turns."""
+        ...
+    def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]: ...
+    def diaries_with(self, turn_ids: list[int]) -> list[Diary]: ...
+    def delete_diary(self, diary_id: int) -> None: ...
+    def stale_diaries(self, model: str) -> list[int]: ...
+    def day_turns(self, scope: Scope, start: float, end: float) -> list[Turn]:
+        """Turns with ``start <= ts < end`` (epoch seconds), in time order."""
+        ...
+    def turns_after(self, turn_id: int, limit: int) -> list[TurnStamp]: ...
+    def diary_queued(self, payload: dict[str, Any]) -> bool: ...
+    def queue_diaries(self, payloads: list[dict[str, Any]], mark_key: str, mark: int,
+                      waiting: Sequence[Waiting] = (), ripe: Sequence[Waiting] = ()) -> None:
+        """In one transaction: queue diary jobs, set the schedule's mark, note the days ``waiting``
+        (their last turn seen is kept) and drop the ``ripe`` ones."""
+        ...
+    def diaries_waiting(self, until: float) -> list[Waiting]:
+        """The waiting days due by ``until``, soonest first."""
+        ...
+    def next_waiting(self) -> float | None: ...  # when the first waiting day is due
+
+
+# ---- graph (issue 20) ------------------------------------------------------------------------
+class EntityRef(NamedTuple):
+    """An entity as a statement names it: a person by id, anything else by kind and name."""
+
+    kind: str  # models.ENTITY_KINDS
+    name: str
+    person: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+class NewTriple(NamedTuple):
+    """A triple to record, learned at ``at`` (epoch seconds) from ``turn_id``. ``functional``:
+    one value at a time (a new one closes the old); ``symmetric``: the same either way round;
+    ``ends``: the statement ends the open triple saying this ("no longer likes cats")."""
+
+    subject: EntityRef
+    predicate: str
+    object: EntityRef | None  # None: ``value`` is a literal
+    value: str
+    qualifier: str | None
+    at: float
+    confidence: float
+    turn_id: int | None
+    fact_id: int | None = None
+    functional: bool = False
+    symmetric: bool = False
+    ends: bool = False
+    closes: tuple[str, ...] = ()  # predicates whose open triple about the same object this one ends
+
+
+class TripleView(NamedTuple):
+    """Whose triples a read sees: those learned in ``scope``'s owner, and from a group, when
+    ``private``, what people said about themselves in their own private chat."""
+
+    scope: Scope
+    private: bool = False
+
+
+class GraphStore(Protocol):
+    """Entities, triples with validity times and sources, and insights (issue 20)."""
+
+    def add_triples(self, scope: Scope, items: Sequence[NewTriple]) -> list[tuple[int, str]]: ...
+    def entity_version(self, tenant: str) -> int: ...
+    def entity_names(self, tenant: str, agent: str) -> list[tuple[str, int]]: ...
+    def find_entities(self, tenant: str, agent: str, *, name: str | None = None, persons: Sequence[str] = (),
+                      ids: Sequence[int] = ()) -> list[Entity]:
+        """By a name or alias (any case), by person ids, or by ids."""
+        ...
+    def touches(self, view: TripleView, entities: Sequence[int]) -> set[int]: ...
+    def triples_about(self, view: TripleView, subjects: Sequence[int] | None, predicate: str | None,
+                      at: float | None, history: bool) -> list[Triple]: ...
+    def neighbourhood(self, view: TripleView, roots: Sequence[int], hops: int, at: float | None) -> list[Triple]: ...
+    def get_triples(self, ids: Sequence[int]) -> list[Triple]: ...
+    def triples_with(self, turn_ids: list[int]) -> list[int]: ...
+    def triples_forget(self, turn_ids: list[int]) -> dict[int, str]: ...
+    def fact_triples(self, fact_id: int) -> list[int]: ...
+    def drop_triples(self, ids: list[int]) -> dict[int, str]: ...
+    def graph_entities_with(self, triple_ids: list[int]) -> list[int]: ...
+    def replace_insights(self, scope: Scope, person: str,
+                         rows: Sequence[tuple[str, float, Sequence[int]]]) -> None: ...
+    def insights(self, scope: Scope, person: str | None = None) -> list[Insight]: ...
+    def insights_with(self, turn_ids: list[int]) -> list[int]: ...
+    def insights_forget(self, turn_ids: list[int]) -> list[int]: ...
+    def queue_insights(self, scope: Scope, person: str, new: int, every: int) -> bool:
+        """Count new triples about a person; past ``every``, queue one ``insights`` job (coalesced)."""
+        ...
+
+
+# ---- L2 windows (issue 20) -------------------------------------------------------------------
+class WindowStore(Protocol):
+    """Windows of consecutive turns of a user or group embedded as one unit; a window's members
+    are the owner's turns with an id in its range (none are stored), its vector is kind 'window'."""
+
+    def save_window(self, scope: Scope, turn_from: int, turn_to: int, is_open: bool, text_hash: str = "",
+                    window_id: int | None = None) -> Window:
+        """Add a window of the owner ``scope``, or change window ``window_id``."""
+        ...
+    def windows(self, scope: Scope, session_id: str | None = None, last: int | None = None) -> list[Window]:
+        """Oldest first; ``session_id``: those holding a turn of it; ``last``: the latest that many."""
+        ...
+    def get_windows(self, ids: Iterable[int]) -> dict[int, Window]: ...
+    def open_windows(self, quiet_since: float | None = None) -> list[Window]: ...
+    def windows_with(self, turn_ids: list[int]) -> list[Window]: ...
+    def window_turns(self, window: Window) -> list[Turn]: ...
+    def window_members(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
+    def delete_window(self, window_id: int) -> None: ...
+
+
+# ---- memory blocks (issue 20) ----------------------------------------------------------------
+class BlockJobStore(Protocol):
+    """Jobs that keep the derived blocks current."""
+
+    def queue_on_fact_change(self, kind: str) -> None:
+        """A change to a group's facts queues a ``kind`` job for the group (once while waiting)."""
+        ...
+    def enqueue_once(self, kind: str, payload: Any) -> bool: ...
+    def fact_groups(self) -> Iterator[tuple[str, str, str]]:
+        """(tenant, agent, group id) of every group with facts."""
+        ...
+
+
+class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore, GraphStore,
+                WindowStore, BlockJobStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included."""

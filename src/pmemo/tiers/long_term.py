@@ -28,7 +28,7 @@ def extractive_summary(turns: Sequence[tuple[str | None, str]], centrality: list
     A sentence tells as much as the content words it holds (stopwords out, so "Hey Mel!"
     and "Thanks, that's great!" tell little); a question tells half. Central turns break ties.
     """
-    best = {i: found for i, (_, text) in enumerate(turns) if (found := _telling(text))}
+    best = {i: found for i, (_, text) in enumerate(turns) if (found := telling(text))}
     order = sorted(best, key=lambda i: (-best[i][0] * (1.0 + max(centrality[i], 0.0)), i))
     chosen: dict[int, str] = {}
     used = 0
@@ -46,7 +46,7 @@ def extractive_summary(turns: Sequence[tuple[str | None, str]], centrality: list
     return " ".join(chosen[i] for i in sorted(chosen))
 
 
-def _telling(text: str) -> tuple[float, str] | None:
+def telling(text: str) -> tuple[float, str] | None:
     """A turn's sentence with the most content words, and how many (a question: half)."""
     scored = [(len(set(segment(s).split())) * (0.5 if s.endswith(("?", "？")) else 1.0), s)
               for s in sentences(MEDIA_CAPTION.sub(" ", text)) if s in text]  # verbatim only

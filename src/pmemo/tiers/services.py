@@ -98,12 +98,22 @@ class Tiers:
                 return reply.summary.strip()[:limit], "llm", None
             except LLMError as exc:
                 log.warning("summary fell back to extractive: %s", exc)
-        vectors = self.embed.passages([t.indexed for t in turns])
-        centre = vectors.mean(axis=0)
-        centrality = [float(v @ centre) for v in vectors]
+        vectors = self.turn_vectors(turns)
+        present = [v for v in vectors if v is not None]
+        centre = np.stack(present).mean(axis=0) if present else None
+        centrality = [0.0 if v is None or centre is None else float(v @ centre) for v in vectors]
         pairs = [(t.actor or t.role, t.content) for t in turns]
         summary = extractive_summary(pairs, centrality, limit)
-        return summary, "extractive", mid_term.centroid_of(vectors)
+        return summary, "extractive", mid_term.centroid_of(np.stack(present)) if present else None
+
+    def turn_vectors(self, turns: list[Turn]) -> list[np.ndarray | None]:
+        """Each turn's vector: its embedding (from the cache: the worker made it), or with L2
+        windows (issue 20) its stored one, its window's, None while that window is still open:
+        a summary costs no embedding call per turn."""
+        if not self.settings.window_tokens:
+            return list(self.embed.passages([t.indexed for t in turns]))
+        stored = self.store.get_vectors("turn", [t.id for t in turns])
+        return [stored.get(t.id) for t in turns]
 
     def add_summary(self, turns: list[Turn]) -> Summary:
         return self.add_summaries([turns])[0][0]
@@ -130,8 +140,10 @@ class Tiers:
     def summary_vector(self, summary: Summary) -> np.ndarray:
         """A stored summary's vector made anew (after an embedder change), as when it was made."""
         turns = self.store.get_turns(summary.source_ids)
-        if summary.method == "extractive" and turns:
-            return mid_term.centroid_of(self.embed.passages([t.indexed for t in turns.values()]))
+        vectors = ([v for v in self.turn_vectors(list(turns.values())) if v is not None]
+                   if summary.method == "extractive" else [])
+        if vectors:
+            return mid_term.centroid_of(np.stack(vectors))
         return self.embed.passages([summary.text])[0]
 
     def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:

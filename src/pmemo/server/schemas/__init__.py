@@ -20,6 +20,7 @@ from .common import (
     ScopeIn,
     Strict,
 )
+from .diary import DiariesOut, DiaryIn, DiaryOut
 from .forget import (
     MAX_FORGET_IDS,
     ForgetIn,
@@ -81,6 +82,9 @@ __all__ = [
     "ClustersOut",
     "ContextIn",
     "ContextOut",
+    "DiariesOut",
+    "DiaryIn",
+    "DiaryOut",
     "EpisodeOut",
     "EpisodesOut",
     "FactOut",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -60,6 +60,11 @@ class ContextIn(ScopeIn):
         max_length=MAX_RECENT,
         description="The last messages of the chat, newest last: the people they name come in too.",
     )
+    format: Literal["markdown", "memgpt"] = Field(
+        "markdown",
+        description="How the memory blocks are written: as markdown sections, or `memgpt` for the"
+        " `<memory_blocks>` layout MemGPT/Letta agents are prompted with.",
+    )
 
 
 class HitOut(BaseModel):
@@ -98,6 +103,12 @@ class ContextOut(BaseModel):
     items: list[HitOut]
     tokens: int
     budget: int
+    over_budget: bool = Field(
+        False,
+        description="The memory blocks and key lines, always whole, alone take more than the budget:"
+        " the context is only they (`tokens` > `budget`), and `note` says so.",
+    )
+    note: str = Field("", description="Why the context is over its budget, when it is.")
 
     @classmethod
     def of(cls, p: ContextPack) -> ContextOut:
@@ -107,4 +118,6 @@ class ContextOut(BaseModel):
             items=[HitOut.of(h) for h in p.items],
             tokens=p.tokens,
             budget=p.budget,
+            over_budget=p.over_budget,
+            note=p.note,
         )

@@ -31,9 +31,14 @@ TABLES = {
     "record": "records",
     "task": "tasks",
     "agenda": "agenda",
+    # graph (issue 20): an entity before the triples that name it
+    "entity": "entities",
+    "triple": "triples",
+    "insight": "insights",
 }
 # restore order: turns first (derived rows point at them)
-ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task", "agenda")
+ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task", "agenda",
+         "entity", "triple", "insight")
 SOFT = ("fact", "episode", "record", "task")  # tables with deleted / deleted_reason columns
 
 
@@ -162,6 +167,9 @@ class ForgetRows:
             "SELECT scope_key, model, vec FROM vectors WHERE kind=? AND ref=?", (kind, ref)
         ).fetchone()
         data["vector"] = [vec[0], vec[1], _enc(vec[2])] if vec else None
+        if kind == "entity":  # graph (issue 20): its names go with it
+            data["aliases"] = [list(r) for r in conn.execute(
+                "SELECT alias, source FROM entity_aliases WHERE entity=?", (ref,))]
         if kind == "cluster":
             data["members"] = [
                 r[0]
@@ -227,6 +235,11 @@ class ForgetRows:
                 "INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
                 [(t, ref) for t in data["members"]],
             )
+        if kind == "entity":  # graph (issue 20): its names back, and name indexes rebuilt
+            conn.executemany("INSERT OR IGNORE INTO entity_aliases(entity, alias, source) VALUES(?,?,?)",
+                             [(ref, a, src) for a, src in data["aliases"]])
+            conn.execute("INSERT INTO meta(key, value) VALUES(?, '1') ON CONFLICT DO UPDATE"
+                         " SET value=CAST(value AS INTEGER)+1", (f"entities:{row['tenant']}",))
         if kind == "turn":  # re-indexed from the row: the index may have been rebuilt since;
             # the turn after it gets its words back as context
             fts.reindex(conn, [ref, *fts.following(conn, [ref])])

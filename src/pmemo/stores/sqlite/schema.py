@@ -332,6 +332,83 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX idempotency_age ON idempotency(created);
     """,
+    # issue 20 §2: one diary entry per owner scope and local day, its source turns in `sources`
+    # (kind 'diary') and its vector in `vectors`; a day's turns are read by time (turns_time).
+    # A job whose payload is an object naming tenant, agent and owner (a 'diary' job) is that
+    # owner's in job_scopes, so drain and stats of a tenant count it (jobs_unscoped clears it).
+    """
+    CREATE TABLE diaries(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, day TEXT NOT NULL,
+        text TEXT NOT NULL, method TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
+        UNIQUE(tenant, agent, owner, day)
+    );
+    CREATE INDEX diaries_scope ON diaries(scope_key, day);
+    CREATE INDEX turns_time ON turns(scope_key, ts);
+    -- the days the schedule saw turns of before they were due (a chat's today), with when they are
+    -- and the last turn seen, so that no turn is read twice to find them again
+    CREATE TABLE diary_waiting(
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, day TEXT NOT NULL,
+        due REAL NOT NULL, last INTEGER NOT NULL, PRIMARY KEY(tenant, agent, owner, day)
+    ) WITHOUT ROWID;
+    CREATE INDEX diary_waiting_due ON diary_waiting(due);
+    CREATE TRIGGER jobs_owner_scoped AFTER INSERT ON jobs
+        WHEN json_type(NEW.payload, '$.tenant') = 'text' AND json_type(NEW.payload, '$.agent') = 'text'
+            AND json_type(NEW.payload, '$.owner') = 'text'
+    BEGIN
+        INSERT OR IGNORE INTO job_scopes VALUES(NEW.id, json_extract(NEW.payload, '$.tenant'),
+            json_extract(NEW.payload, '$.agent'), json_extract(NEW.payload, '$.owner'));
+    END;
+    """,
+    # issue 20 §4: the graph. Entities per tenant and agent (a person's row points at the
+    # registry, whose aliases name them; others keep their names in entity_aliases, the name
+    # itself included); triples learned in an owner scope, closed (valid_to, closed_by) when a
+    # newer statement replaces them; their source turns in `sources` (kind 'triple'). Insights
+    # are inferences about a person, apart from facts, their evidence in `sources` ('insight').
+    """
+    CREATE TABLE entities(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, agent TEXT NOT NULL,
+        kind TEXT NOT NULL, name TEXT NOT NULL, person TEXT, created REAL NOT NULL
+    );
+    CREATE INDEX entities_name ON entities(tenant, agent, kind, name);
+    CREATE INDEX entities_person ON entities(tenant, agent, person) WHERE person IS NOT NULL;
+    CREATE TABLE entity_aliases(
+        entity INTEGER NOT NULL, alias TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY(entity, alias)
+    ) WITHOUT ROWID;
+    CREATE INDEX entity_aliases_alias ON entity_aliases(alias COLLATE NOCASE);
+    CREATE TABLE triples(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        subject INTEGER NOT NULL, predicate TEXT NOT NULL, object INTEGER, value TEXT NOT NULL,
+        qualifier TEXT, valid_from REAL NOT NULL, valid_to REAL, closed_by INTEGER,
+        confidence REAL NOT NULL, fact INTEGER, created REAL NOT NULL
+    );
+    CREATE INDEX triples_subject ON triples(subject, predicate);
+    CREATE INDEX triples_object ON triples(object) WHERE object IS NOT NULL;
+    CREATE INDEX triples_scope ON triples(scope_key, predicate);
+    CREATE INDEX triples_closer ON triples(closed_by) WHERE closed_by IS NOT NULL;
+    CREATE TABLE insights(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL, person TEXT NOT NULL,
+        text TEXT NOT NULL, confidence REAL NOT NULL, created REAL NOT NULL
+    );
+    CREATE INDEX insights_person ON insights(scope_key, person);
+    """,
+    # issue 20 §3: L2 windows, runs of consecutive turns of one user or group embedded as one
+    # unit (the vector in `vectors`, kind 'window'). Its members are the owner scope's turns with
+    # an id in [turn_from, turn_to], read by turns_scope_id; an open window (open=1) is still
+    # growing and has no vector yet; text_hash is that of the text its vector was made from.
+    """
+    CREATE TABLE windows(
+        id INTEGER PRIMARY KEY AUTOINCREMENT, scope_key TEXT NOT NULL,
+        tenant TEXT NOT NULL, agent TEXT NOT NULL, owner TEXT NOT NULL,
+        turn_from INTEGER NOT NULL, turn_to INTEGER NOT NULL, open INTEGER NOT NULL DEFAULT 0,
+        text_hash TEXT NOT NULL DEFAULT '', created REAL NOT NULL, updated REAL NOT NULL
+    );
+    CREATE INDEX windows_scope ON windows(scope_key, turn_to);
+    CREATE INDEX windows_open ON windows(updated) WHERE open = 1;
+    CREATE INDEX turns_scope_id ON turns(scope_key, id);
+    """,
 ]
 
 

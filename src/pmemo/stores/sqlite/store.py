@@ -25,10 +25,14 @@ from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef
 from . import codec, fts
 from .agenda_store import AgendaRows
+from .blocks_store import BlockJobRows
+from .diary_store import DiaryRows
+from .graph_store import GraphRows
 from .people_store import PeopleRows
 from .profile_store import ProfileStore
 from .schema import migrate
 from .usage_store import UsageRows
+from .windows_store import WindowRows
 
 T = TypeVar("T")
 _KEYS_BY_ID = "SELECT * FROM key_lines WHERE id IN ({})"
@@ -37,7 +41,8 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows):
+class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, GraphRows, WindowRows,
+                  BlockJobRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int) -> None:

@@ -4,12 +4,16 @@
 import {
   $, api, apiKey, el, onRefresh, ownerBody, ownerQuery, ownerWords, readKeyFromFragment, setKey, state, status,
 } from "./core.js";
+import { loadBlocks } from "./blocks.js";
+import { loadDiary, wireDiary } from "./diary.js";
 import { loadForgetLog } from "./forget.js";
+import { loadGraph, wireGraph } from "./graph.js";
 import { loadTiers, runSearch } from "./memory.js";
 import { loadPeople, loadPerson } from "./people.js";
 import { loadTimeline, wireTimeline } from "./timeline.js";
 
-const PAGES = ["memory", "timeline", "people", "forget"];
+const PAGES = ["memory", "timeline", "people", "forget", "blocks", "graph", "diary"];
+const TENANT_WIDE = ["forget", "blocks"]; // pages shown without an owner
 const fail = (e) => status(e.status === 401 ? "That key was refused: " + e.message : e.message, true);
 
 function showing() {
@@ -45,6 +49,9 @@ async function refresh() {
   if (state.page === "timeline") await loadTimeline();
   if (state.page === "people") await loadPeople();
   if (state.page === "forget") await loadForgetLog();
+  if (state.page === "blocks") await loadBlocks();
+  if (state.page === "graph") await loadGraph();
+  if (state.page === "diary") await loadDiary();
 }
 onRefresh(refresh);
 
@@ -65,8 +72,9 @@ function showPage(name) {
     $("tab-" + page).classList.toggle("active", page === name);
     $("tab-" + page).setAttribute("aria-selected", String(page === name));
   }
-  if (!state.owner && name !== "forget") return;
-  const load = { memory: loadTiers, timeline: loadTimeline, people: loadPeople, forget: loadForgetLog }[name];
+  if (!state.owner && !TENANT_WIDE.includes(name)) return;
+  const load = { memory: loadTiers, timeline: loadTimeline, people: loadPeople, forget: loadForgetLog,
+    blocks: loadBlocks, graph: loadGraph, diary: loadDiary }[name];
   load().catch(fail);
 }
 
@@ -116,4 +124,6 @@ $("key-add").addEventListener("submit", async (ev) => {
   } catch (e) { fail(e); }
 });
 wireTimeline(fail);
+wireGraph(fail);
+wireDiary(fail);
 loadAll();

@@ -1,0 +1,97 @@
+"""What a batch of new turns adds to the graph (background, after the batch's facts).
+
+Three sources, in time order per chat: the profile facts the batch stated or restated (each
+mapped by ``predicates.from_fact``), and the links facts do not hold, from a language model
+(one call per batch) or, without one or when it fails, from the rules (relations between
+people, origins). Every triple keeps the turn that said it. With a language model, a person
+about whom ``insight_every`` new triples were learned in a chat gets an ``insights`` job.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from ..config import Settings
+from ..errors import LLMError
+from ..llms.base import LLM
+from ..models import Scope, Turn, epoch_of
+from ..people.resolve import Resolver
+from ..pipelines.attribution import Attributed
+from ..pipelines.extraction import statements
+from ..stores.base import EntityRef, FullStore, NewTriple
+from . import llm as llm_triples
+from .predicates import Said, from_fact, person, predicate
+from .rules import origins, relations
+
+log = logging.getLogger("pmemo")
+RULES_CONFIDENCE = 0.8
+
+Found = tuple[Turn, EntityRef, Said, float, int | None]  # turn, subject, what, confidence, fact id
+
+
+def learn(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence[Turn], people: Resolver,
+          parts: Mapping[int, list[Attributed]] | None = None) -> int:
+    """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them);
+    returns how many triples are new."""
+    said = [t for t in turns if t.role == "user"]
+    if not said:
+        return 0
+    found = _from_facts(store, said)
+    if llm is not None:
+        try:
+            found += [(*said_so, None) for said_so in llm_triples.extract(llm, said, people)]
+        except LLMError as exc:
+            log.warning("graph extraction fell back to rules: %s", exc)
+            llm = None
+    if llm is None:
+        found += _from_rules(said, people, parts or {})
+    by_scope: dict[Scope, list[NewTriple]] = {}
+    for turn, subject, what, confidence, fact in sorted(found, key=lambda f: (epoch_of(f[0].timestamp), f[0].id)):
+        p = predicate(what.predicate)
+        by_scope.setdefault(turn.scope.owner_scope(), []).append(NewTriple(
+            subject, what.predicate, what.object, what.value, what.qualifier, epoch_of(turn.timestamp), confidence,
+            turn.id, fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ()))
+    added = 0
+    for scope, items in by_scope.items():
+        done = store.add_triples(scope, items)
+        new = Counter(item.subject.person for item, (_, action) in zip(items, done, strict=True)
+                      if action == "added" and item.subject.person is not None)
+        added += sum(1 for _, action in done if action == "added")
+        if llm is not None and settings.insight_every:
+            _schedule(store, scope, new, settings.insight_every)
+    return added
+
+
+def _from_facts(store: FullStore, turns: Sequence[Turn]) -> list[Found]:
+    """The batch's facts (new, reinforced or superseded by it) as triples, once per source turn."""
+    by_id = {t.id: t for t in turns}
+    out: list[Found] = []
+    for fact in store.facts_with(list(by_id)):
+        if fact.subject_id is None or fact.status not in ("current", "superseded"):
+            continue
+        for turn_id in (i for i in fact.sources if i in by_id):
+            out += [(by_id[turn_id], person(fact.subject_id), what, fact.confidence, fact.id)
+                    for what in from_fact(fact.key, fact.value)]
+    return out
+
+
+def _from_rules(turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]]) -> list[Found]:
+    out: list[Found] = []
+    for turn in turns:
+        found = people.resolve(turn.content, turn.scope)
+        mentions = [(m.start, m.end, m.person_ids[0]) for m in found if not m.ambiguous]
+        for subject, what in relations(turn.content, mentions, turn.subject):
+            out.append((turn, person(subject), what, RULES_CONFIDENCE, None))
+        for part in parts[turn.id] if turn.id in parts else statements(turn, people):
+            who = part.subject or turn.subject
+            if who is not None:
+                out += [(turn, person(who), what, RULES_CONFIDENCE, None) for what in origins(part.text)]
+    return out
+
+
+def _schedule(store: FullStore, scope: Scope, new: Counter[str], every: int) -> None:
+    """An insights job for each person about whom ``every`` new triples were learned here."""
+    for who, count in new.items():
+        store.queue_insights(scope, who, count, every)

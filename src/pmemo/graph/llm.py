@@ -1,0 +1,103 @@
+"""Triples with a language model: one call per batch of messages, a JSON schema for the reply
+(pydantic), names resolved to people without the model. The prompt is a pure function paired
+with its response model; ``pipelines.extraction`` keeps the batch size.
+
+>>> system, user = triples_prompt([])
+>>> "works_at" in system and user == ""
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..llms.base import LLM
+from ..models import Turn
+from ..people.resolve import Resolver
+from ..pipelines.extraction import LLM_BATCH
+from ..pipelines.profile_prompts import numbered
+from ..stores.base import EntityRef
+from .predicates import PREDICATES, Said, person, said
+
+
+class TripleOut(BaseModel):
+    message: int = Field(ge=0, description="the number of the message that states it")
+    subject: str = Field(default="", max_length=64, description="whom or what it is about; empty: the speaker")
+    predicate: str = Field(pattern=r"^[a-z][a-z_]{1,39}$")
+    object: str = Field(min_length=1, max_length=120)
+    object_kind: Literal["person", "place", "org", "thing", "value"] = "thing"
+    qualifier: str | None = Field(default=None, max_length=40)
+    ends: bool = False
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    aliases: list[str] = Field(default_factory=list, max_length=5)
+
+
+class TriplesOut(BaseModel):
+    triples: list[TripleOut] = Field(default_factory=list, max_length=200)
+
+
+_KNOWN = ", ".join(PREDICATES)
+SYSTEM = (
+    "You extract a graph of people and things from the messages of a chat below, each with its number: "
+    "triples (subject, predicate, object) that a message states plainly. The subject is the speaker (leave subject "
+    "empty) or the person or thing the message names. Use these predicates when they fit: "
+    f"{_KNOWN}; otherwise a short snake_case verb phrase. object_kind is person, place, org, thing, "
+    "or value for a plain value (a job title, a major, a date). qualifier refines the predicate "
+    "(a pet's species: cat). Set ends=true when the message says something no longer holds ('I "
+    "don't like cats any more'). aliases: other names the message gives the object. Do not guess "
+    "or infer; questions, wishes and hypotheticals state nothing. Keep names in the message's "
+    'language. Return {"triples": []} when nothing is stated.'
+)
+
+
+def triples_prompt(turns: Sequence[Turn]) -> tuple[str, str]:
+    return SYSTEM, numbered(turns)
+
+
+def extract(llm: LLM, turns: Sequence[Turn], people: Resolver) -> list[tuple[Turn, EntityRef, Said, float]]:
+    """(turn, subject, what it says, confidence) for each triple the model found; a subject that
+    is no one the resolver knows is a thing of that name, a person object nobody knows is left
+    out. Raises ``LLMError`` when a call fails or its reply does not validate."""
+    out: list[tuple[Turn, EntityRef, Said, float]] = []
+    for start in range(0, len(turns), LLM_BATCH):
+        chunk = list(turns[start : start + LLM_BATCH])
+        reply = llm.complete_json(*triples_prompt(chunk), TriplesOut)
+        for t in reply.triples:
+            if t.message >= len(chunk):
+                continue
+            turn = chunk[t.message]
+            who = _person(t.subject, turn, people) if t.subject.strip() else turn.subject
+            subject = (person(who) if who is not None
+                       else EntityRef("thing", t.subject.strip()) if t.subject.strip() else None)
+            obj = _object(t, turn, people)
+            if subject is not None and obj is not None:
+                out.append((turn, subject, obj, t.confidence))
+    return out
+
+
+def _object(t: TripleOut, turn: Turn, people: Resolver) -> Said | None:
+    """The object as the predicate table has it (a model that calls an employer a value one day
+    and an org the next must not make two employers), else as the model says."""
+    known = PREDICATES.get(t.predicate)
+    kind = known.object_kind if known is not None else None if t.object_kind == "value" else t.object_kind
+    if kind == "person":
+        person = _person(t.object, turn, people)
+        return None if person is None else said(t.predicate, person, t.qualifier, t.ends, kind="person")
+    found = said(t.predicate, t.object, t.qualifier, t.ends, kind=kind)
+    if found.object is None or not t.aliases:
+        return found
+    aliases = tuple(a.strip() for a in t.aliases if a.strip() and a.strip() != found.value)
+    return Said(found.predicate, EntityRef(found.object.kind, found.value, None, aliases), found.value,
+                found.qualifier, found.ends)
+
+
+def _person(name: str, turn: Turn, people: Resolver) -> str | None:
+    """The one person ``name`` names (the speaker by their display name), else None."""
+    name = name.strip()
+    if name == (turn.actor or "") and turn.subject is not None:
+        return turn.subject
+    found = {m.person_ids[0] for m in people.resolve(name, turn.scope) if not m.ambiguous}
+    return found.pop() if len(found) == 1 else None

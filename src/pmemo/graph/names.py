@@ -1,0 +1,40 @@
+"""Finding the entities a text names (no LLM): the people resolver's automaton over every name
+and alias of a tenant's places, organisations and things, rebuilt when a new name was learned.
+
+People are not in it: the registry's resolver names them (aliases, nicknames, old names).
+An entity id stands where the resolver keeps a person id, so its matching rules (Chinese as
+substrings that respect the words of the text, Latin names as whole words) are the same.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ..people.resolve import AliasEntry, AliasIndex
+from ..stores.base import GraphStore
+
+
+class EntityNames:
+    """The tenant and agent's entity names in one automaton each, shared by every read."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._indexes: dict[tuple[str, str], tuple[int, AliasIndex]] = {}
+
+    def index(self, tenant: str, agent: str) -> AliasIndex:
+        version = self.store.entity_version(tenant)
+        cached = self._indexes.get((tenant, agent))
+        if cached is None or cached[0] != version:
+            with self._lock:
+                entries = [AliasEntry(alias, str(eid), "name") for alias, eid in self.store.entity_names(tenant, agent)]
+                cached = (version, AliasIndex(entries))
+                self._indexes[(tenant, agent)] = cached
+        return cached[1]
+
+    def find(self, text: str, tenant: str, agent: str) -> list[int]:
+        """The entity ids ``text`` names, in order of appearance (a name two entities share: both)."""
+        index = self.index(tenant, agent)
+        if index.empty:
+            return []
+        return list(dict.fromkeys(int(e) for m in index.find(text) for e in m.person_ids))

@@ -1,0 +1,42 @@
+"""The daily diary over MCP (issue 20): ``diary`` reads one day's entry of a chat, or its days
+from one date to another, as ``GET /v1/diary`` and ``GET /v1/diaries`` answer them.
+
+No ``from __future__ import annotations`` here: the tool's annotations use names imported from
+``server`` inside ``register`` (a top-level import would be circular), and the MCP SDK reads
+them from the function, so they must be evaluated where those names are in scope."""
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import Field
+
+from ..errors import InvalidInput
+from ..server.schemas.diary import DiaryOut
+
+Day = Annotated[str | None, Field(description="A day as YYYY-MM-DD (in the diary's time zone).", max_length=10)]
+
+
+def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+    from .server import AgentId, GroupId, UserId, _mapped
+
+    @server.tool()
+    async def diary(
+        ctx: Context,
+        day: Day = None,
+        start: Annotated[str | None, Field(description="Or a range: its first day, YYYY-MM-DD.", max_length=10)] = None,
+        end: Annotated[str | None, Field(description="And its last day, included.", max_length=10)] = None,
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Your diary of a group or private chat: with `day`, that day's entry (what happened, who
+        said what, the plans and dates mentioned); else the entries from `start` to `end`,
+        oldest first (each open: all of them). A day's entry is written once the day is over."""
+        with _mapped():
+            scope = {"tenant_id": tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+            if day is not None:
+                if start is not None or end is not None:
+                    raise InvalidInput("give a day, or start and end for a range, not both")
+                return {"entry": DiaryOut.of(await memory.diary(day, **scope)).model_dump(mode="json")}
+            found = await memory.diaries(start, end, **scope)
+            return {"entries": [DiaryOut.of(d).model_dump(mode="json") for d in found]}
