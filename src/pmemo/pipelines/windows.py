@@ -1,5 +1,5 @@
-"""L2 windows in the background: new turns folded into their session's windows, each
-window embedded once when it closes, and windows kept right when their turns go.
+"""L2 windows in the background: new turns folded into their chat's windows, each window
+embedded once when it closes, and windows kept right when their turns go.
 
 With ``window_tokens`` set, the worker calls ``Windows.add`` instead of embedding each turn
 (issue 20 §3). A closed window's vector is also each member's turn vector (no embedding
@@ -161,10 +161,10 @@ class Windows:
     def _absorb_left(self, turns: list[Turn], vectors: dict[int, np.ndarray]) -> None:
         """Members already past short-term when their window closed: into mid-term now (the
         worker clusters a turn as it leaves, and it had no vector then)."""
-        last = {}
-        for scope_key, session in {(t.scope.key, t.session_id) for t in turns}:
-            scope = next(t.scope for t in turns if (t.scope.key, t.session_id) == (scope_key, session))
-            last[scope_key, session] = self.store.max_steps(scope, [session]).get(session, 0)
+        scopes = {t.scope.key: t.scope for t in turns}
+        last = {(key, session): step for key, scope in scopes.items()
+                for session, step in self.store.max_steps(scope, {t.session_id for t in turns
+                                                                  if t.scope.key == key}).items()}
         left = [t for t in turns if t.step <= last[t.scope.key, t.session_id] - self.settings.short_term_turns]
         clustered = self.store.cluster_of([t.id for t in left]) if left else {}
         for turn in sorted(left, key=lambda t: (t.scope.key, t.session_id, t.step)):
