@@ -41,6 +41,7 @@ from .errors import Forbidden, InvalidInput, NotFound
 from .forgetting import sweeper
 from .forgetting.explicit import Forgetter
 from .graph import insights as graph_insights
+from .graph import learn as graph_learn
 from .graph import read as graph_read
 from .llms import make_llm
 from .models import (
@@ -525,11 +526,14 @@ class Memory:
 
         >>> await mem.update_fact(12, "腾讯", version=3)  # doctest: +SKIP
         """
-        await self.fact(fact_id, tenant_id=tenant_id)
+        before = await self.fact(fact_id, tenant_id=tenant_id)
         if version is not None:
             validate.positive_int("version", version, 2**62)
-        return await asyncio.to_thread(self._store.edit_fact, fact_id, validate.fact_value(value), version,
-                                       time.time())
+        at = time.time()
+        fact = await asyncio.to_thread(self._store.edit_fact, fact_id, validate.fact_value(value), version, at)
+        if fact.value != before.value and self.settings.extract_graph:  # the graph says the new value too
+            await asyncio.to_thread(graph_learn.fact_edited, self._store, fact, at)
+        return fact
 
     async def delete_fact(self, fact_id: int, *, hard: bool = False, reason: str = "",
                           tenant_id: str = "default") -> dict[str, Any]:

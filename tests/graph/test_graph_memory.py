@@ -255,6 +255,19 @@ def test_deleting_a_fact_by_hand_takes_its_triples(gm: SyncMemory) -> None:
     assert [t.object for t in gm.triples("neko", predicate="works_at", group_id="g")] == ["Zentrix"]
 
 
+def test_correcting_a_fact_by_hand_moves_its_triple(gm: SyncMemory) -> None:
+    say(gm, "g", "ni", "周霓", "我在腾讯上班", 0)
+    gm.drain()
+    [work] = gm.triples("ni", predicate="works_at", group_id="g")
+    gm.update_fact(work.fact_id, "字节")
+    now = gm.triples("ni", predicate="works_at", group_id="g")
+    assert [(t.object, t.fact_id) for t in now] == [("字节", work.fact_id)]
+    history = gm.triples("ni", predicate="works_at", history=True, group_id="g")
+    assert [(t.object, t.current) for t in history] == [("腾讯", False), ("字节", True)]
+    gm.update_fact(work.fact_id, "字节")  # the same value again changes nothing
+    assert len(gm.triples("ni", predicate="works_at", history=True, group_id="g")) == 2
+
+
 def test_insight_jobs_are_coalesced(gm: SyncMemory) -> None:
     from pmemo.models import Scope
 

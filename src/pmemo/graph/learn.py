@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from ..config import Settings
 from ..errors import LLMError
 from ..llms.base import LLM
-from ..models import Scope, Turn, epoch_of
+from ..models import Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..pipelines.attribution import Attributed
 from ..pipelines.extraction import statements
@@ -49,10 +49,8 @@ def learn(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence
         found += _from_rules(said, people, parts or {})
     by_scope: dict[Scope, list[NewTriple]] = {}
     for turn, subject, what, confidence, fact in sorted(found, key=lambda f: (epoch_of(f[0].timestamp), f[0].id)):
-        p = predicate(what.predicate)
-        by_scope.setdefault(turn.scope.owner_scope(), []).append(NewTriple(
-            subject, what.predicate, what.object, what.value, what.qualifier, epoch_of(turn.timestamp), confidence,
-            turn.id, fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ()))
+        by_scope.setdefault(turn.scope.owner_scope(), []).append(
+            _triple(subject, what, epoch_of(turn.timestamp), confidence, turn.id, fact))
     added = 0
     for scope, items in by_scope.items():
         done = store.add_triples(scope, items)
@@ -62,6 +60,22 @@ def learn(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence
         if llm is not None and settings.insight_every:
             _schedule(store, scope, new, settings.insight_every)
     return added
+
+
+def fact_edited(store: FullStore, fact: Fact, at: float) -> None:
+    """A fact corrected by hand: the triples saying its old value end at ``at`` and its new
+    value starts there (provenance: the fact), as a restatement would."""
+    store.end_fact_triples(fact.id, at)
+    if fact.subject_id is not None and fact.status == "current":
+        store.add_triples(fact.scope, [_triple(person(fact.subject_id), what, at, fact.confidence, None, fact.id)
+                                       for what in from_fact(fact.key, fact.value)])
+
+
+def _triple(subject: EntityRef, what: Said, at: float, confidence: float, turn_id: int | None,
+            fact: int | None) -> NewTriple:
+    p = predicate(what.predicate)
+    return NewTriple(subject, what.predicate, what.object, what.value, what.qualifier, at, confidence, turn_id,
+                     fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ())
 
 
 def _from_facts(store: FullStore, turns: Sequence[Turn]) -> list[Found]:

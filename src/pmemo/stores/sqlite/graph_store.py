@@ -280,6 +280,12 @@ class GraphRows:
             out.update(self._drop(conn, dropped))
         return out
 
+    def end_fact_triples(self, fact_id: int, at: float) -> None:
+        """The open triples saying a fact end at ``at`` (its value was corrected by hand)."""
+        with self._tx() as conn:
+            conn.execute("UPDATE triples SET valid_to=MAX(?, valid_from) WHERE fact=? AND valid_to IS NULL",
+                         (at, fact_id))
+
     def fact_triples(self, fact_id: int) -> list[int]:
         """The triples that say a profile fact (a hand-deleted fact takes them along)."""
         return [r[0] for r in self._read.execute("SELECT id FROM triples WHERE fact=?", (fact_id,))]
