@@ -134,7 +134,7 @@ class Memory:
             memory = cls(store, embed, Tiers(store, embed, make_llm(llm, settings), settings),
                          indexes, settings)
             await memory._open_blocks()
-            memory._worker.diary.persona = persona_of(memory, asyncio.get_running_loop())  # diary (issue 20)
+            memory._worker.diary.persona = persona_of(memory._blocks_now)  # diary (issue 20)
         except BaseException:
             store.close()
             raise
