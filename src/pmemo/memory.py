@@ -835,9 +835,12 @@ class Memory:
             raise NotFound(f"{where.owner} has no message from a person on {when}: there is no day to write of")
         return found
 
-    async def diary(self, day: date | str, **scope: Any) -> Diary:
-        """The diary entry of a group or private chat for ``day`` (a date or "YYYY-MM-DD")."""
-        where, when = _scope(scope).owner_scope(), parse_day("day", day)
+    async def diary(self, date: date | str, **scope: Any) -> Diary:
+        """The diary entry of a group or private chat for ``date`` (a date or "YYYY-MM-DD").
+
+        >>> entry = await mem.diary("2024-12-20", group_id="study")  # doctest: +SKIP
+        """
+        where, when = _scope(scope).owner_scope(), parse_day("date", date)
         found = await asyncio.to_thread(self._store.get_diary, where, when)
         if found is None:
             raise NotFound(f"{where.owner} has no diary entry for {when}: a day's entry is written once the day"

@@ -370,8 +370,8 @@ def test_a_search_in_one_session_says_the_entry_is_owner_wide(m: SyncMemory) -> 
 
 
 @pytest.mark.parametrize(("call", "name"), [
-    (lambda m: m.diary("2024-13-01", group_id="g"), "day"),
-    (lambda m: m.diary("yesterday", group_id="g"), "day"),
+    (lambda m: m.diary("2024-13-01", group_id="g"), "date"),
+    (lambda m: m.diary(date="yesterday", group_id="g"), "date"),
     (lambda m: m.write_diary("20241220", group_id="g"), "day"),
     (lambda m: m.diaries(start="2024/12/01", group_id="g"), "start"),
     (lambda m: m.diaries(end=20241231, group_id="g"), "end"),

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from ..diary.days import parse_day
 from ..errors import InvalidInput
 from ..server.schemas.diary import DiaryOut
 
@@ -37,6 +38,7 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
             if day is not None:
                 if start is not None or end is not None:
                     raise InvalidInput("give a day, or start and end for a range, not both")
-                return {"entry": DiaryOut.of(await memory.diary(day, **scope)).model_dump(mode="json")}
+                entry = await memory.diary(parse_day("day", day), **scope)  # the error names this tool's `day`
+                return {"entry": DiaryOut.of(entry).model_dump(mode="json")}
             found = await memory.diaries(start, end, **scope)
             return {"entries": [DiaryOut.of(d).model_dump(mode="json") for d in found]}
