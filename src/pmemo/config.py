@@ -95,6 +95,10 @@ class Settings:
     # BLAS threads for the process (0 = leave as is): on a small busy box, threads that
     # spin for tiny matrix products turn 0.3 ms into 2-8 ms (DESIGN.md, measured)
     blas_threads: int = 1
+    # writers first: the background worker starts no new batch until add() calls have been
+    # quiet this long (0 = off), so a bulk import is not slowed by digesting what it just
+    # wrote; it waits at most DEFER_MAX_S at a time, so a steady stream still gets digested
+    writer_quiet_ms: int = 50
     # profile facts (issue 5): extraction in the background, upsert rules, context share
     extract_facts: bool = True
     fact_min_confidence: float = 0.6

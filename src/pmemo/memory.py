@@ -228,6 +228,7 @@ class Memory:
                 raise InvalidInput("the turns of one idempotent write must all belong to one tenant")
             if (done := await asyncio.to_thread(self._store.replay, once)) is not None:
                 return done  # a retry: what the first write stored, whatever the quota says now
+        self._worker.last_write = time.monotonic()  # writers first: the worker waits for a pause
         if not quota.enabled(self.settings):
             return await asyncio.to_thread(self._store.add_turns, news, once)
         async with self._quota_lock:

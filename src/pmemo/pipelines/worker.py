@@ -35,6 +35,7 @@ MAX_ATTEMPTS = 3
 class Interrupted(Exception):
     """The memory is closing: stop between chunks; the jobs run again after the next open."""
 CLAIM = 64
+DEFER_MAX_S = 2.0  # writers first: the longest the background waits for add() calls to pause
 
 
 class Worker:
@@ -49,12 +50,14 @@ class Worker:
         self._busy = asyncio.Lock()
         self._inflight: asyncio.Future[Any] | None = None
         self.stopping = threading.Event()
+        self.last_write = 0.0  # time.monotonic() of the last add(): writers first (run_forever)
         # memory blocks (issue 20): writes the groups' derived human blocks; set by Memory
         # when blocks_dir is (a job queued while it was, and left after, does nothing)
         self.human_blocks: Callable[[Any], Any] = lambda payload: None
 
     async def run_forever(self) -> None:
         while not self.stopping.is_set():
+            await self._after_writers()
             done = await self.run_once()
             if not done:
                 if self.settings.window_tokens:  # L2 windows (issue 20): quiet sessions' open windows
@@ -65,6 +68,20 @@ class Worker:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(1.0):
                         await self.wake.wait()
+
+    async def _after_writers(self) -> None:
+        """Writers first: wait while add() calls keep coming (one within ``writer_quiet_ms``),
+        at most DEFER_MAX_S. The GIL and the write lock are shared: a batch digested while a
+        bulk import runs made each add_many call ~3× slower (measured, 10k turns in batches
+        of 100). ``drain`` calls ``run_once`` itself and never waits here."""
+        quiet = self.settings.writer_quiet_ms / 1000
+        give_up = time.monotonic() + DEFER_MAX_S
+        while quiet and not self.stopping.is_set():
+            now = time.monotonic()
+            left = min(self.last_write + quiet, give_up) - now
+            if left <= 0:
+                return
+            await asyncio.sleep(left)
 
     async def run_once(self) -> int:
         async with self._busy:
