@@ -70,7 +70,7 @@ async def populate(data: str, n: int) -> dict[str, float]:
 
 def preallocate() -> None:
     """The growth policy before issue 18: at least 256 rows from a scope's first vector."""
-    from pmemo.retrieval.vector_index import ScopeIndex
+    from pmemo.stores.sqlite.vector_cache import ScopeIndex
 
     ScopeIndex.grown = staticmethod(lambda cap, end: max(end, cap * 5 // 4, 256))  # type: ignore[method-assign]
 
@@ -93,7 +93,7 @@ async def measure(data: str, n: int, variant: str, bound_mb: int, searched: int)
         await mem.search(QUERIES[i % len(QUERIES)], user_id=f"u{i}", limit=5)
     seconds = time.perf_counter() - t0
     after = rss()
-    cache = getattr(mem._indexes, "cache", None)  # noqa: SLF001 - bench only
+    cache = getattr(getattr(mem._store, "vector_cache", None), "cache", None)  # noqa: SLF001 - bench only
     out = {"n": n, "searched": searched, "variant": variant, "search_ms": 1000 * seconds / searched,
            "search_kib": (after - before) / searched / 1024, "total_kib": (after - before_open) / searched / 1024,
            "index_kib": cache.nbytes / searched / 1024 if cache is not None else None,

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+# a PostgreSQL server with pgvector for the tests that ask for one (tests/pg.py)
+from pg import postgres_server, postgres_url  # noqa: F401
 from pmemo import Settings, SyncMemory
 
 

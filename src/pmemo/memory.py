@@ -75,13 +75,15 @@ from .pipelines.embedding import CachedEmbedder
 from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
+from .redis_link import RedisLink, open_link
 from .retrieval import hits as hitlib
 from .retrieval.people_section import agenda_window, context_people
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import OWNER_WIDE, Retriever
-from .retrieval.vector_index import Indexes
 from .stores.base import FullStore, NewTurn, Once, Store, TripleView
+from .stores.recent_cache import cached as recent_cached
 from .stores.sqlite.store import SQLiteStore
+from .tenant_lock import TenantLock
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
@@ -98,19 +100,20 @@ MAX_BUDGET = 200_000
 class Memory:
     """Hierarchical memory for one data directory. Open with ``await Memory.open(path)``."""
 
-    def __init__(self, store: FullStore, embed: CachedEmbedder, tiers: Tiers, indexes: Indexes,
-                 settings: Settings) -> None:
+    def __init__(self, store: FullStore, embed: CachedEmbedder, tiers: Tiers, settings: Settings,
+                 redis: RedisLink | None = None) -> None:
         self.settings = settings
+        self.redis = redis  # issue 21: shared by replicas (the server's rate limits use it too); None: no Redis
         self._store = store
         self._embed = embed
         self._tiers = tiers
-        self._indexes = indexes
         self._count = make_counter(settings.tokenizer)
-        self._worker = Worker(store, embed, indexes, tiers, settings)
-        self._retriever = Retriever(store, embed, indexes, settings, tiers.threshold, tiers.people)
+        self._worker = Worker(store, embed, tiers, settings)
+        self._retriever = Retriever(store, embed, settings, tiers.threshold, tiers.people)
         self._task: asyncio.Task[None] | None = None
         self._people = tiers.people
         self._quota_lock = asyncio.Lock()
+        self._tenant_lock = TenantLock(redis)  # the same, across replicas, with Redis
         self._block_folder: BlockFolder | None = None  # memory blocks (issue 20): _open_blocks
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -122,21 +125,24 @@ class Memory:
         if blocks_dir is not None:
             settings = settings.replace(blocks_dir=str(blocks_dir))
         _limit_blas(settings.blas_threads)
-        store = await asyncio.to_thread(SQLiteStore.open, path or settings.data)
+        # the store's vector search fills its cache scope by scope, as scopes are searched
+        store = await asyncio.to_thread(SQLiteStore.open, path or settings.data,
+                                        faiss_min_vectors=settings.faiss_min_vectors,
+                                        index_memory_mb=settings.index_memory_mb)
+        redis: RedisLink | None = None
         try:
+            redis = await asyncio.to_thread(open_link, settings)
+            shared = recent_cached(store, redis, settings.short_term_turns)  # issue 21: sessions' last turns
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
             embed = CachedEmbedder(model, store, settings.embed_batch)
-            # the vector caches fill from the store scope by scope, as scopes are searched
-            indexes = Indexes(model.dim, settings.faiss_min_vectors, store, model.model_id,
-                              settings.index_memory_mb << 20)
             await asyncio.to_thread(_queue_stale_vectors, store, model.model_id)
-            await asyncio.to_thread(store.requeue_running)
-            memory = cls(store, embed, Tiers(store, embed, make_llm(llm, settings), settings),
-                         indexes, settings)
+            memory = cls(shared, embed, Tiers(shared, embed, make_llm(llm, settings), settings), settings, redis)
             await memory._open_blocks()
             memory._worker.diary.persona = persona_of(memory._blocks_now)  # diary (issue 20)
         except BaseException:
             store.close()
+            if redis is not None:
+                redis.close()
             raise
         memory._task = asyncio.create_task(memory._worker.run_forever())
         return memory
@@ -150,10 +156,14 @@ class Memory:
                 await self._task
             self._task = None
         await self._worker.settle()
+        # what this process still held goes back to the queue now, not when its leases run out
+        await asyncio.to_thread(self._store.requeue_running, self._worker.owner)
         if self._block_folder is not None:
             await asyncio.to_thread(self._block_folder.close)
         await asyncio.to_thread(self._retriever.close)
         self._store.close()
+        if self.redis is not None:
+            self.redis.close()
 
     async def __aenter__(self) -> Memory:
         return self
@@ -177,6 +187,37 @@ class Memory:
     async def pending(self, **scope: Any) -> int:
         """Background jobs not done yet, of everyone or of a tenant or owner (as ``drain``)."""
         return await asyncio.to_thread(self._store.pending, **self._job_filter(scope))
+
+    async def failed_jobs(self, *, limit: int = 100, **scope: Any) -> list[dict[str, Any]]:
+        """The dead-letter list: background jobs that failed every try, newest first, each with
+        id, kind, payload, attempts, error and updated (epoch seconds); of everyone, or of a
+        tenant (``tenant_id``, ``agent_id``) as ``pending``. ``retry_jobs`` queues them again.
+
+        >>> [(j["kind"], j["error"]) for j in await mem.failed_jobs(tenant_id="acme")]  # doctest: +SKIP
+        [('promote', "KeyError: 'cluster_id'")]
+        """
+        where = self._dead_filter(scope, ("tenant_id", "agent_id"))
+        return await asyncio.to_thread(self._store.dead_jobs, where.get("tenant_id"),
+                                       agent_id=where.get("agent_id"),
+                                       limit=validate.positive_int("limit", limit, MAX_LIMIT))
+
+    async def retry_jobs(self, job_ids: list[int] | None = None, **scope: Any) -> int:
+        """Queue failed jobs again, their attempts reset: these ids, or every failed job of the
+        tenant (``tenant_id``), or every one; returns how many. Another tenant's ids are left alone."""
+        where = self._dead_filter(scope, ("tenant_id",))
+        ids = None if job_ids is None else [_int_id("job id", i) for i in job_ids]
+        count = await asyncio.to_thread(self._store.retry_dead, ids, where.get("tenant_id"))
+        if count:
+            self._worker.wake.set()
+        return count
+
+    @staticmethod
+    def _dead_filter(scope: dict[str, Any], allowed: tuple[str, ...]) -> dict[str, Any]:
+        unknown = set(scope) - set(allowed)
+        if unknown:
+            raise InvalidInput(f"unknown scope field(s): {', '.join(sorted(unknown))}; failed jobs are"
+                               f" listed and retried by {' and '.join(allowed)}")
+        return {k: check_id(k, v) for k, v in scope.items() if v is not None}
 
     @staticmethod
     def _job_filter(scope: dict[str, Any]) -> dict[str, Any]:
@@ -222,7 +263,8 @@ class Memory:
 
     async def _insert(self, news: list[NewTurn], once: Once | None = None) -> list[Turn]:
         """Write turns, within their tenants' quotas if any are set: the check and the write
-        hold one lock, so two writers never both take a tenant's last place."""
+        hold one lock (with Redis, each tenant's lock too, so replicas share it), so two writers
+        never both take a tenant's last place."""
         if once is not None:
             if {n.scope.tenant_id for n in news} != {once.tenant}:
                 raise InvalidInput("the turns of one idempotent write must all belong to one tenant")
@@ -231,7 +273,7 @@ class Memory:
         self._worker.last_write = time.monotonic()  # writers first: the worker waits for a pause
         if not quota.enabled(self.settings):
             return await asyncio.to_thread(self._store.add_turns, news, once)
-        async with self._quota_lock:
+        async with self._quota_lock, self._tenant_lock.held(n.scope.tenant_id for n in news):
             await asyncio.to_thread(quota.admit, self._store, news, self.settings)
             return await asyncio.to_thread(self._store.add_turns, news, once)
 
@@ -291,14 +333,16 @@ class Memory:
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, at: datetime | str | None = None,
                       asker: str | None = None, recent: list[str] | None = None,
-                      format: str = "markdown", **scope: Any) -> ContextPack:
+                      format: str = "markdown", with_input: bool = True, **scope: Any) -> ContextPack:
         """The packed context for ``query``: memory blocks → key → people → agenda → long-term →
         mid-term → short-term → input. ``at``: when the query is asked, as for ``search``.
         ``asker``: the person asking (their profile in this group and their plans near ``at``
         come in); ``recent``: the last messages of the chat, whose named people come in too.
         ``format="memgpt"`` writes the memory blocks in the MemGPT/Letta ``<memory_blocks>``
         layout. Blocks and key lines are always whole: if they alone exceed the budget, the
-        pack is only they, with ``over_budget`` and a ``note``.
+        pack is only they, with ``over_budget`` and a ``note``. ``with_input=False``: no
+        ``## Current input`` at the end, for an agent that sends the message itself (the whole
+        budget goes to memory).
 
         >>> await mem.context("还不睡？", group_id="study", asker="ni")  # doctest: +SKIP
         """
@@ -309,7 +353,7 @@ class Memory:
             check_id("asker", asker)
         read = await asyncio.to_thread(self._reader.read, validate.query(query), owner, session_id, budget,
                                        validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT,
-                                       check_style(format))
+                                       check_style(format), validate.flag("with_input", with_input))
         await self._recalled(read.clusters, read.episodes)
         return read.pack
 
@@ -415,10 +459,9 @@ class Memory:
         await asyncio.to_thread(self._store.delete_key, key_id)
 
     async def delete_summary(self, summary_id: int, *, tenant_id: str = "default") -> None:
-        summary = await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
+        await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
         async with self._worker._busy:
             await asyncio.to_thread(self._store.delete_summary, summary_id)
-            self._indexes.summaries.remove(summary.scope.key, summary_id)
 
     async def _owned(self, getter: Any, what: str, ref: int, tenant_id: str) -> Any:
         found = await asyncio.to_thread(getter, _int_id(f"{what} id", ref))
@@ -459,8 +502,7 @@ class Memory:
 
     async def _delete(self, ids: list[int]) -> dict[str, Any]:
         async with self._worker._busy:
-            report = await asyncio.to_thread(delete_turns, self._store, self._tiers, self._indexes,
-                                             self._embed, ids)
+            report = await asyncio.to_thread(delete_turns, self._store, self._tiers, self._embed, ids)
             report.update(await asyncio.to_thread(self._forgetter.derived, ids))  # facts, episodes
             return report
 
@@ -473,8 +515,8 @@ class Memory:
 
     @functools.cached_property
     def _forgetter(self) -> Forgetter:
-        return Forgetter(self._store, self._tiers, self._indexes, self._embed,  # type: ignore[arg-type]
-                         self._episodes, self._worker.diary)
+        return Forgetter(self._store, self._tiers, self._embed, self._episodes,  # type: ignore[arg-type]
+                         self._worker.diary)
 
     @functools.cached_property
     def _reader(self) -> ContextReader:

@@ -150,6 +150,12 @@ def recent(value: Any) -> list[str]:
     return value
 
 
+def flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be true or false, got {type(value).__name__}")
+    return value
+
+
 def positive_int(name: str, value: Any, upper: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")

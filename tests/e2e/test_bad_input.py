@@ -102,6 +102,7 @@ def test_read_calls_reject_bad_arguments(seeded):
             lambda: mem.context("预算", user_id="u1", budget_tokens=10**9),
             "budget_tokens=.* is out of range",
         ),
+        (lambda: mem.context("预算", user_id="u1", with_input="no"), "with_input must be true or false, got str"),
         (lambda: mem.get_turn("1"), "turn_id must be an integer, got str"),
         (lambda: mem.turns(user_id="u1", since="last week"), "is not ISO 8601"),
         (lambda: mem.add_key("", user_id="u1"), "key memory text must be a non-empty string"),

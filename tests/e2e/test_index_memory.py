@@ -35,7 +35,9 @@ def hits(mem: SyncMemory, i: int) -> list[tuple[str, float]]:
 
 
 def held(mem: SyncMemory, user: str) -> bool:
-    return bool(mem._memory._indexes.turns.held(Scope.of(user_id=user).key))  # noqa: SLF001
+    memory = mem._memory  # noqa: SLF001
+    return bool(memory._store.vector_cache.held("turn", Scope.of(user_id=user).key,  # noqa: SLF001
+                                                 memory._embed.model_id))  # noqa: SLF001
 
 
 def test_search_is_the_same_when_scope_indexes_are_dropped(tmp_path: Path) -> None:
@@ -45,7 +47,7 @@ def test_search_is_the_same_when_scope_indexes_are_dropped(tmp_path: Path) -> No
         mem.drain()
         unbounded = {i: hits(mem, i) for i in range(USERS)}
     with SyncMemory.open(data, embedder="hashing", settings=Settings(index_memory_mb=1)) as mem:
-        cache = mem._memory._indexes.cache  # noqa: SLF001 - what is held, not how
+        cache = mem._memory._store.vector_cache.cache  # noqa: SLF001 - what is held, not how
         for order in (range(USERS), reversed(range(USERS))):
             for i in order:
                 assert hits(mem, i) == unbounded[i], i

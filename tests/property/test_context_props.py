@@ -160,12 +160,13 @@ def test_everything_fits_in_a_large_budget():
     assert "Louis: 预算不能超过10万元" in pack.text
 
 
-def test_recalled_turns_read_in_time_order_under_one_date_line_per_day():
+def test_recalled_turns_read_in_time_order_with_each_day_dated_once():
     day2 = T0 + timedelta(days=1)
     late, early, same_day = (Turn(n, SCOPE, n, "user", f"line {n}", "Mei", when, {})
                              for n, when in ((1, day2), (2, T0), (3, T0 + timedelta(hours=1))))
     mids = [Hit(f"turn:{t.id}", "turn", "mid_term", t.content, 1.0, "m", (t,)) for t in (late, early, same_day)]
     pack = assemble("q", {"mid_term": mids}, DEFAULT_SHARES, 500, estimate_tokens)
     body = pack.text.split(HEADERS["mid_term"] + "\n")[1].split("\n\n")[0].splitlines()
-    assert body == ["[2024-03-04]", "- Mei: line 2", "- Mei: line 3", "[2024-03-05]", "- Mei: line 1"]
+    # a day of several turns opens with its date line; a day's only turn carries its date
+    assert body == ["[2024-03-04]", "- Mei: line 2", "- Mei: line 3", "- 2024-03-05 Mei: line 1"]
     assert {h.id for h in pack.items if h.tier == "mid_term"} == {"turn:1", "turn:2", "turn:3"}

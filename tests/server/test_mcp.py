@@ -64,6 +64,9 @@ async def exercise(client: Client) -> None:
         )
     )
     assert "Braga" in pack["text"] and pack["items"][0]["tier"] == "key"
+    assert "## Current input" in pack["text"]
+    bare = data(await client.call_tool("get_context", {**U, "query": "where?", "with_input": False}))
+    assert "Braga" in bare["text"] and "## Current input" not in bare["text"]
     found = data(
         await client.call_tool(
             "conversation_search", {**U, "query": "sister", "start_date": "2000-01-01"}

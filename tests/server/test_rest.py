@@ -85,6 +85,15 @@ async def test_search_and_context(client: httpx.AsyncClient, memory: Any) -> Non
     pack = r.json()
     assert "Miso" in pack["text"] and pack["budget"] == 500 and pack["tokens"] <= 500
     assert all(i["tier"] in get_args(Tier) for i in pack["items"])
+    assert pack["text"].endswith("## Current input\nwhat is my cat's name?")
+    # an agent that sends the message itself: the pack is memory only
+    r = await client.post("/v1/context", json={"user_id": "alice", "session_id": "s1", "with_input": False,
+                                               "query": "what is my cat's name?", "budget_tokens": 500})
+    assert r.status_code == 200, r.text
+    assert "Miso" in r.json()["text"] and "Current input" not in r.json()["text"]
+    assert all(i["tier"] != "input" for i in r.json()["items"])
+    r = await client.post("/v1/context", json={"user_id": "alice", "query": "cat", "with_input": "nope"})
+    assert r.status_code == 422 and "with_input" in r.text
 
 
 async def test_search_and_context_read_relative_dates_from_when_asked(

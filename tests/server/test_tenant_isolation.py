@@ -53,7 +53,10 @@ async def _seed(memory: Any) -> dict[str, Any]:
     await memory.add_person(P, name=f"{MARK}Alice", aliases=[f"{MARK}霓霓", "霓霓"], tenant_id="t1", **G)
     line = await memory.add_key(f"{MARK} key line", tenant_id="t1", **U)
     forgot = await memory.forget([turns[-1].id], tenant_id="t1")
+    # a job of t1's that fails for good (a kind this version does not know), in the marker's words
+    memory._store.enqueue(f"{MARK}_kind", {"tenant": "t1", "agent": "default", "owner": "u:alice", "why": MARK})
     await memory.drain()
+    (dead,) = await memory.failed_jobs(tenant_id="t1")
     summaries = await memory.summaries(tenant_id="t1", **U)
     diary = await memory.write_diary(tenant_id="t1", **G)  # today's entry, in the marker's words
     facts = await memory.profile(tenant_id="t1", **G)
@@ -67,6 +70,7 @@ async def _seed(memory: Any) -> dict[str, Any]:
         "forgotten": turns[-1].id,
         "summary": summaries[0].id if summaries else 1,
         "day": diary.day.isoformat(),
+        "dead": dead,
     }
 
 
@@ -126,6 +130,8 @@ def _rest_calls(ids: dict[str, Any]) -> dict[tuple[str, str], Callable[[httpx.As
         ("GET", "/v1/graph"): lambda c: c.get("/v1/graph", params={**G, "entity": "花生", "hops": 2}),
         ("GET", "/v1/triples"): lambda c: c.get("/v1/triples", params={**G, "subject": P, "history": True}),
         ("GET", "/v1/insights"): lambda c: c.get("/v1/insights", params={**G, "subject": P}),
+        ("GET", "/v1/jobs/failed"): lambda c: c.get("/v1/jobs/failed"),
+        ("POST", "/v1/jobs/retry"): lambda c: c.post("/v1/jobs/retry", json={"job_ids": [ids["dead"]["id"]]}),
         ("GET", "/v1/admin/tenants"): lambda c: c.get("/v1/admin/tenants"),
         ("POST", "/v1/admin/keys"): lambda c: c.post("/v1/admin/keys", json={"tenant": "t1"}),
         ("GET", "/v1/admin/keys"): lambda c: c.get("/v1/admin/keys", params={"tenant": "t1"}),
@@ -173,6 +179,7 @@ async def _t1_is_whole(memory: Any, ids: dict[str, Any]) -> None:
     blocks = {b.label: b.value for b in await memory.blocks(tenant_id="t1", **G)}
     assert blocks["notes"] == f"{MARK} notes" and MARK in blocks["human"]  # t1's own, and derived from t1's facts
     assert MARK in (await memory.diary(ids["day"], tenant_id="t1", **G)).text
+    assert await memory.failed_jobs(tenant_id="t1") == [ids["dead"]]  # not retried by t2
 
 
 async def test_every_rest_operation_keeps_tenants_apart(memory: Any, keys: Any, key: str, other_key: str) -> None:

@@ -1,17 +1,15 @@
-"""Fusion reads candidate vectors from the in-memory index; derived hits get their sources
-only once they are kept."""
+"""Fusion reads candidate vectors from the store (its vector cache); derived hits get their
+sources only once they are kept."""
 
 from __future__ import annotations
 
-import functools
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pmemo import Settings, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.models import Scope
-from pmemo.retrieval.search import fuse
-from pmemo.retrieval.vector_index import VectorIndex
+from pmemo.retrieval.search import fuse, stored_vectors
 from pmemo.stores.base import NewTurn
 from pmemo.stores.sqlite.store import SQLiteStore
 from pmemo.text.segment import segment
@@ -19,24 +17,24 @@ from pmemo.text.segment import segment
 ALICE = Scope.of(user_id="alice", session_id="s1")
 
 
-def test_lexical_only_candidates_get_their_exact_cosine_from_the_index(tmp_path: Path) -> None:
+def test_lexical_only_candidates_get_their_exact_cosine_from_the_store(tmp_path: Path) -> None:
     store = SQLiteStore.open(tmp_path)
     texts = ["budget is 10k", "the cat sleeps", "launch on Monday", "not embedded yet"]
     turns = store.add_turns([NewTurn(ALICE, "user", t, None, datetime(2024, 1, 1, tzinfo=UTC), {},
                                      segment(t)) for t in texts])
     emb = HashingEmbedder(64)
     vecs = emb.embed_passages(texts)
-    index = VectorIndex(64)
-    for turn, vec in list(zip(turns, vecs, strict=True))[:3]:
-        index.add(ALICE.key, turn.id, vec)
+    store.put_vectors("turn", [(t.id, ALICE.key, v) for t, v in list(zip(turns, vecs, strict=True))[:3]],
+                      emb.model_id)
     qvec = emb.embed_query("budget launch")
     a, b, c, d = (t.id for t in turns)
-    scored = fuse(store, functools.partial(index.vectors, ALICE.key), "budget launch", qvec,
+    store.nearest("turn", ALICE.key, qvec, 1, emb.model_id)  # the search before fusion: vectors in memory
+    scored = fuse(store, stored_vectors(store, "turn", len(qvec)), "budget launch", qvec,
                   lexical=[(a, 3.0), (c, 2.0), (d, 1.0)], vector=[(b, float(vecs[1] @ qvec))],
                   clusters=[], summaries=[], settings=Settings(), session_id=None)
     why = {s.turn.id: s.why for s in scored}
     assert set(why) == {a, b, c, d}
-    for turn_id, vec in ((a, vecs[0]), (c, vecs[2])):  # lexical only: cosine from the index
+    for turn_id, vec in ((a, vecs[0]), (c, vecs[2])):  # lexical only: cosine from the store
         assert f"meaning (cosine {float(vec @ qvec):.3f})" in why[turn_id]
     assert "meaning" not in why[d]  # no vector yet: keywords only
     assert "rank 1" in why[b]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pmemo.embedders.base import normalise
-from pmemo.retrieval.vector_index import VectorIndex
+from pmemo.stores.sqlite.vector_cache import VectorIndex
 
 
 def rows(n: int, dim: int = 16, seed: int = 0) -> np.ndarray:

@@ -1,6 +1,7 @@
 """A scope's vector index costs memory in proportion to its vectors; past the memory bound the
 least recently used scopes are dropped and read back from the store, with the same results
-(issue 18, part 2). On a real SQLite store, fed as the worker feeds it: store first, index next."""
+(issue 18, part 2). The index is the SQLite store's cache: it hears of every write of the
+vectors table from the store itself, and a store opened again reads it all back."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import numpy as np
 import pytest
 
 from pmemo.embedders.base import normalise
-from pmemo.retrieval.vector_index import Indexes, ScopeIndex, VectorIndex
 from pmemo.stores.sqlite.store import SQLiteStore
+from pmemo.stores.sqlite.vector_cache import ScopeIndex, VectorIndex
 
 DIM = 384  # e5-small's
 MODEL = "m"
@@ -23,6 +24,17 @@ MODEL = "m"
 
 def rows(n: int, seed: int = 0, dim: int = DIM) -> np.ndarray:
     return normalise(np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32))
+
+
+def bounded(path: Path, max_bytes: int) -> SQLiteStore:
+    """A store whose vector cache is bounded in bytes (the setting counts whole MiB)."""
+    store = SQLiteStore.open(path)
+    store.vector_cache.cache.max_bytes = max_bytes
+    return store
+
+
+def search(store: SQLiteStore, scope: str, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+    return store.nearest("turn", scope, query, k, MODEL)
 
 
 @pytest.fixture
@@ -36,14 +48,13 @@ def test_a_one_vector_scope_costs_about_its_one_row(store: SQLiteStore) -> None:
     n = 1000
     vecs = rows(n)
     store.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
-    indexes = Indexes(DIM, store=store, model_id=MODEL)
-    indexes.turns.search("s0", vecs[0], 5)  # the first scope: code paths, connection, caches
+    search(store, "s0", vecs[0], 5)  # the first scope: code paths, connection, caches
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         for i in range(1, n):
-            assert indexes.turns.search(f"s{i}", vecs[i], 5)[0][0] == i + 1
+            assert search(store, f"s{i}", vecs[i], 5)[0][0] == i + 1
         gc.collect()
         per_scope = (tracemalloc.get_traced_memory()[0] - before) / (n - 1)
     finally:
@@ -52,8 +63,9 @@ def test_a_one_vector_scope_costs_about_its_one_row(store: SQLiteStore) -> None:
     # the buffers used to start at 256 rows: 256 * 1544 B = 386 KiB of address space per scope
     assert row <= per_scope <= row + 1536
     # what the cache counts for itself (its memory bound) is what is there
-    assert 0.8 * per_scope <= indexes.cache.nbytes / n <= 1.25 * per_scope
-    assert len(indexes.cache) == n
+    cache = store.vector_cache.cache
+    assert 0.8 * per_scope <= cache.nbytes / n <= 1.25 * per_scope
+    assert len(cache) == n
 
 
 def test_buffers_start_at_the_rows_needed_and_grow_geometrically() -> None:
@@ -73,136 +85,174 @@ def test_buffers_start_at_the_rows_needed_and_grow_geometrically() -> None:
     assert len(index) == 10 and index.capacity == 10
 
 
-def test_past_the_bound_the_least_recently_used_scopes_go(store: SQLiteStore) -> None:
+def test_past_the_bound_the_least_recently_used_scopes_go(tmp_path: Path) -> None:
     n = 60
     vecs = rows(n)
-    store.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
     one = ScopeIndex(DIM, 20_000, np.array([1], dtype=np.int64), vecs[:1]).nbytes
-    indexes = Indexes(DIM, store=store, model_id=MODEL, max_bytes=10 * one)
+    store = bounded(tmp_path, 10 * one)
+    store.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
+    cache = store.vector_cache.cache
     for i in range(n):
-        indexes.turns.search(f"s{i}", vecs[i], 3)
+        search(store, f"s{i}", vecs[i], 3)
         if i == 55:  # s46..s55 are held: a use keeps s47 while the next four push the others out
-            indexes.turns.search("s47", vecs[47], 3)
-        assert indexes.cache.nbytes <= 10 * one
-    assert len(indexes.cache) == 10 and indexes.cache.evictions == n - 10
-    assert {i for i in range(n) if indexes.turns.held(f"s{i}")} == {47, *range(51, 60)}
+            search(store, "s47", vecs[47], 3)
+        assert cache.nbytes <= 10 * one
+    assert len(cache) == 10 and cache.evictions == n - 10
+    held = {i for i in range(n) if store.vector_cache.held("turn", f"s{i}", MODEL)}
+    assert held == {47, *range(51, 60)}
     # a dropped scope is read back when next searched
-    assert indexes.turns.search("s0", vecs[0], 3)[0] == (1, pytest.approx(1.0, abs=1e-5))
-    assert indexes.turns.held("s0") and len(indexes.cache) == 10
+    assert search(store, "s0", vecs[0], 3)[0] == (1, pytest.approx(1.0, abs=1e-5))
+    assert store.vector_cache.held("turn", "s0", MODEL) and len(cache) == 10
+    store.close()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_results_are_the_same_with_and_without_eviction(store: SQLiteStore, seed: int) -> None:
+def test_results_are_the_same_with_and_without_eviction(tmp_path: Path, seed: int) -> None:
     """Random adds, re-embeddings, removals and searches over 30 scopes: an index that holds
-    everything in memory (the old behaviour), a lazy unbounded one and one that can hold about
-    three scopes at a time return the same ids, and those are the exact top k over the store
-    (ties, duplicate vectors included, go to the lower id)."""
+    everything in memory (the old behaviour), a store with an unbounded cache and one whose
+    cache holds about three scopes at a time return the same ids, and those are the exact top
+    k over the store (ties, duplicate vectors included, go to the lower id)."""
     rng = np.random.default_rng(seed)
     pool = rows(40, seed=seed)  # few distinct vectors: many exact ties
     eager = VectorIndex(DIM)
-    lazy = Indexes(DIM, store=store, model_id=MODEL)
-    bounded = Indexes(DIM, store=store, model_id=MODEL, max_bytes=3 * (1100 + 6 * (DIM * 4 + 108)))
+    lazy = SQLiteStore.open(tmp_path / "lazy")
+    small = bounded(tmp_path / "bounded", 3 * (1100 + 6 * (DIM * 4 + 108)))
+    stores = (lazy, small)
     where: dict[int, str] = {}
     for step in range(700):
         op = rng.integers(10)
         scope = f"s{rng.integers(30)}"
-        if op < 4 or not where:  # a new turn, embedded: the store first, then the index
+        if op < 4 or not where:  # a new turn, embedded
             ref = step + 1
             vec = pool[rng.integers(len(pool))]
-            store.put_vectors("turn", [(ref, scope, vec)], MODEL)
+            for store in stores:
+                store.put_vectors("turn", [(ref, scope, vec)], MODEL)
+            eager.add(scope, ref, vec)
             where[ref] = scope
-            for index in (eager, lazy.turns, bounded.turns):
-                index.add(scope, ref, vec)
         elif op < 5:  # re-embedded
             ref = int(rng.choice(list(where)))
             vec = pool[rng.integers(len(pool))]
-            store.put_vectors("turn", [(ref, where[ref], vec)], MODEL)
-            for index in (eager, lazy.turns, bounded.turns):
-                index.add(where[ref], ref, vec)
+            for store in stores:
+                store.put_vectors("turn", [(ref, where[ref], vec)], MODEL)
+            eager.add(where[ref], ref, vec)
         elif op < 6:  # deleted
             ref = int(rng.choice(list(where)))
-            store.delete_vectors("turn", [ref])
-            for index in (eager, lazy.turns, bounded.turns):
-                index.remove(where[ref], ref)
+            for store in stores:
+                store.delete_vectors("turn", [ref])
+            eager.remove(where[ref], ref)
             del where[ref]
         else:
             query = pool[rng.integers(len(pool))] if op < 8 else rows(1, seed=step)[0]
             k = int(rng.integers(1, 8))
-            ids, mat = store.scope_vectors("turn", scope, MODEL)
+            ids, mat = lazy.scope_vectors("turn", scope, MODEL)
             sims = np.array([np.dot(row.astype(np.float64), query.astype(np.float64)) for row in mat])
             truth = [int(ids[i]) for i in np.lexsort((ids, -sims))[:k]]
-            found = [[r for r, _ in index.search(scope, query, k)] for index in (eager, lazy.turns, bounded.turns)]
+            found = [[r for r, _ in eager.search(scope, query, k)],
+                     *([r for r, _ in search(store, scope, query, k)] for store in stores)]
             assert found == [truth] * 3, step
             refs = [int(r) for r in rng.choice(step + 2, 5)]
-            got = [index.vectors(scope, refs) for index in (eager, lazy.turns, bounded.turns)]
-            assert got[0][0] == got[1][0] == got[2][0]
-            np.testing.assert_array_equal(got[0][1], got[2][1])
-    assert bounded.cache.evictions > 20 and lazy.cache.evictions == 0
+            held = eager.vectors(scope, refs)
+            for store in stores:  # what get_vectors gives from memory is what the store holds
+                got = store.get_vectors("turn", refs)
+                assert sorted(got) == sorted({r for r in refs if r in where})
+                for ref, row in zip(*held, strict=True):
+                    np.testing.assert_array_equal(got[ref], row)
+    assert small.vector_cache.cache.evictions > 20 and lazy.vector_cache.cache.evictions == 0
+    for store in stores:
+        store.close()
 
 
-class PausedStore:
-    """The store, whose scope reads stop once their rows are read, until ``go``."""
+class PausedStore(SQLiteStore):
+    """A store whose scope reads stop once their rows are read, until ``go``."""
 
-    def __init__(self, store: SQLiteStore) -> None:
-        self.store = store
-        self.read = threading.Event()
-        self.go = threading.Event()
-        self.reads = 0
+    read = threading.Event()
+    go = threading.Event()
+    reads = 0
 
     def scope_vectors(self, kind: str, scope_key: str, model: str) -> tuple[np.ndarray, np.ndarray]:
-        found = self.store.scope_vectors(kind, scope_key, model)
-        self.reads += 1
+        found = super().scope_vectors(kind, scope_key, model)
+        type(self).reads += 1
         self.read.set()
         assert self.go.wait(10)
         return found
 
 
-def test_changes_made_while_a_scope_is_read_are_kept(store: SQLiteStore) -> None:
+def test_changes_made_while_a_scope_is_read_are_kept(tmp_path: Path) -> None:
     vecs = rows(6)
+    store = PausedStore.open(tmp_path)
     store.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1]), (3, "s", vecs[2])], MODEL)
-    paused = PausedStore(store)
-    indexes = Indexes(DIM, store=paused, model_id=MODEL)  # type: ignore[arg-type]
     results: dict[str, list[tuple[int, float]]] = {}
 
-    def search(name: str) -> None:
-        results[name] = indexes.turns.search("s", vecs[3], 10)
+    def searching(name: str) -> None:
+        results[name] = search(store, "s", vecs[3], 10)
 
-    first = threading.Thread(target=search, args=("first",))
+    first = threading.Thread(target=searching, args=("first",))
     first.start()
-    assert paused.read.wait(10)  # the rows are read; the index does not have them yet
-    second = threading.Thread(target=search, args=("second",))
+    assert store.read.wait(10)  # the rows are read; the index does not have them yet
+    second = threading.Thread(target=searching, args=("second",))
     second.start()  # the same scope: waits for the first read
-    # meanwhile the worker writes, the store first: a new turn, a deletion, a re-embedding
+    # meanwhile the worker writes: a new turn, a deletion, a re-embedding
     store.put_vectors("turn", [(4, "s", vecs[3])], MODEL)
-    indexes.turns.add("s", 4, vecs[3])
     store.delete_vectors("turn", [2])
-    indexes.turns.remove("s", 2)
     store.put_vectors("turn", [(1, "s", vecs[4])], MODEL)
-    indexes.turns.add("s", 1, vecs[4])
-    paused.go.set()
+    store.go.set()
     first.join(10)
     second.join(10)
-    assert paused.reads == 1
+    assert store.reads == 1
     for name in ("first", "second"):
         assert results[name][0] == (4, pytest.approx(1.0, abs=1e-5))
         assert sorted(r for r, _ in results[name]) == [1, 3, 4]
-    ids, mat = indexes.turns.vectors("s", [1, 2, 3])
-    assert ids == [1, 3]
-    np.testing.assert_array_equal(mat, vecs[[4, 2]])
+    found = store.vector_cache.vectors("turn", [1, 2, 3])  # from memory
+    assert sorted(found) == [1, 3]
+    np.testing.assert_array_equal(np.stack([found[1], found[3]]), vecs[[4, 2]])
+    store.close()
 
 
 def test_changes_to_a_scope_not_in_memory_are_left_to_the_store(store: SQLiteStore) -> None:
     vecs = rows(3)
-    indexes = Indexes(DIM, store=store, model_id=MODEL)
     store.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
-    indexes.turns.add("s", 1, vecs[0])
-    assert not indexes.turns.held("s")  # an ingest-only scope costs no memory
-    assert [r for r, _ in indexes.turns.search("s", vecs[0], 5)] == [1]
-    assert indexes.turns.held("s")
-    assert indexes.turns.search("empty", vecs[0], 5) == []
-    assert not indexes.turns.held("empty")  # nothing to keep
+    assert not store.vector_cache.held("turn", "s", MODEL)  # an ingest-only scope costs no memory
+    assert [r for r, _ in search(store, "s", vecs[0], 5)] == [1]
+    assert store.vector_cache.held("turn", "s", MODEL)
+    assert search(store, "empty", vecs[0], 5) == []
+    assert not store.vector_cache.held("turn", "empty", MODEL)  # nothing to keep
 
 
-def test_a_bound_needs_a_store_to_read_back_from() -> None:
-    with pytest.raises(ValueError, match="loader"):
-        Indexes(DIM, max_bytes=1 << 20)
+def test_a_rolled_back_write_never_reaches_the_cache(store: SQLiteStore) -> None:
+    vecs = rows(2)
+    store.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
+    search(store, "s", vecs[0], 5)
+    with pytest.raises(RuntimeError), store._tx() as conn:  # noqa: SLF001 - a write that fails midway
+        conn.execute("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('turn', 2, 's', ?, ?)",
+                     (MODEL, vecs[1].tobytes()))
+        conn.execute("DELETE FROM vectors WHERE ref=1")
+        raise RuntimeError("midway")
+    store.put_vectors("turn", [(3, "other", vecs[1])], MODEL)  # the next write commits its own only
+    assert [r for r, _ in search(store, "s", vecs[1], 5)] == [1]
+
+
+def test_a_store_opened_again_sees_every_vector(tmp_path: Path) -> None:
+    vecs = rows(4)
+    first = SQLiteStore.open(tmp_path)
+    first.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1])], MODEL)
+    assert len(first.nearest("turn", "s", vecs[0], 5, MODEL)) == 2
+    first.put_vectors("turn", [(3, "s", vecs[2])], MODEL)
+    first.delete_vectors("turn", [1])
+    first.close()
+    again = SQLiteStore.open(tmp_path)
+    assert again.nearest("turn", "s", vecs[2], 5, MODEL)[0] == (3, pytest.approx(1.0, abs=1e-5))
+    assert sorted(r for r, _ in again.nearest("turn", "s", vecs[2], 5, MODEL)) == [2, 3]
+    again.close()
+
+
+def test_the_cache_follows_the_settings_it_is_opened_with(tmp_path: Path) -> None:
+    vecs = rows(60, dim=16)
+    sizes = []
+    for name, faiss_min in (("exact", 20_000), ("hnsw", 50)):
+        store = SQLiteStore.open(tmp_path / name, faiss_min_vectors=faiss_min, index_memory_mb=3)
+        assert store.vector_cache.cache.max_bytes == 3 << 20
+        store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
+        assert search(store, "s", vecs[7], 1) == [(8, pytest.approx(1.0, abs=1e-5))]
+        sizes.append(store.vector_cache.cache.nbytes)
+        store.close()
+    assert sizes[1] > sizes[0] + 60 * 16 * 4  # above faiss_min, the scope has an HNSW graph too

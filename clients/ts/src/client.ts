@@ -323,6 +323,17 @@ export class PMemo {
     return this.#call("replaceBlock", { path: { label }, body, headers: ifMatch(options) }, options);
   }
 
+  // background jobs ---------------------------------------------------------------------
+  /** The dead-letter list: background jobs that failed every try, newest first, with their errors. */
+  failedJobs(query: T.FailedJobsQuery = {}, options?: CallOptions): Promise<T.FailedJobs> {
+    return this.#call("failedJobs", { query }, options);
+  }
+
+  /** Queue failed jobs again (`job_ids`, or with none all of this tenant's), tries counted from zero. */
+  retryJobs(body: T.RetryIn = {}, options?: CallOptions): Promise<T.Retried> {
+    return this.#call("retryJobs", { body }, options);
+  }
+
   // admin -------------------------------------------------------------------------------
   listTenants(options?: CallOptions): Promise<T.Tenants> {
     return this.#call("listTenants", {}, options);

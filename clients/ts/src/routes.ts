@@ -60,6 +60,9 @@ export const ROUTES = {
   listBlocks: "GET /v1/blocks",
   appendBlock: "POST /v1/blocks/{label}/append",
   replaceBlock: "POST /v1/blocks/{label}/replace",
+  // background jobs
+  failedJobs: "GET /v1/jobs/failed",
+  retryJobs: "POST /v1/jobs/retry",
   // admin (an admin key)
   listTenants: "GET /v1/admin/tenants",
   createApiKey: "POST /v1/admin/keys",

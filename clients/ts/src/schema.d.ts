@@ -831,6 +831,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Failed Jobs
+         * @description Background jobs about this tenant's memory that failed every try, newest first
+         *     (`Memory.failed_jobs`), with the error of the last try. A failing job is tried three
+         *     times (1 s, then 2 s apart) before it lands here; its turns are stored and searchable by
+         *     text meanwhile. `POST /v1/jobs/retry` queues them again.
+         *
+         *     `GET /v1/jobs/failed?limit=20`
+         */
+        get: operations["failed_jobs_v1_jobs_failed_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry Jobs
+         * @description Queue failed jobs again, their tries counted from zero (`Memory.retry_jobs`): those of
+         *     `job_ids`, or with no body every failed job of this tenant. Ids of another tenant's jobs
+         *     are left alone.
+         *
+         *     `POST /v1/jobs/retry {"job_ids": [41, 42]}`
+         */
+        post: operations["retry_jobs_v1_jobs_retry_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/tenants": {
         parameters: {
             query?: never;
@@ -1305,6 +1354,12 @@ export interface components {
              * @enum {string}
              */
             format?: "markdown" | "memgpt";
+            /**
+             * With Input
+             * @description End the pack with the message itself (`## Current input`); false for an agent that sends the message on its own, so the whole budget goes to memory.
+             * @default true
+             */
+            with_input?: boolean;
         };
         /** ContextOut */
         ContextOut: {
@@ -1597,6 +1652,53 @@ export interface components {
         FactsOut: {
             /** Facts */
             facts: components["schemas"]["FactOut"][];
+        };
+        /**
+         * FailedJobOut
+         * @description A background job that failed its last try: what it was about (``kind``, ``payload``:
+         *     turn ids for ``turns``/``embed``, an object for the others), how often it ran, and why it
+         *     failed. The turns it was about are stored all the same.
+         */
+        FailedJobOut: {
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @example turns
+             */
+            kind: string;
+            /**
+             * Payload
+             * @example [
+             *       12,
+             *       13
+             *     ]
+             */
+            payload: unknown;
+            /**
+             * Attempts
+             * @description Tries so far (three, 1 s and 2 s apart, before a job lands here).
+             */
+            attempts: number;
+            /**
+             * Error
+             * @example ConnectionError: embedding service down
+             */
+            error: string;
+            /**
+             * Updated At
+             * Format: date-time
+             * @description When it failed last.
+             */
+            updated_at: string;
+        };
+        /** FailedJobsOut */
+        FailedJobsOut: {
+            /**
+             * Jobs
+             * @description Newest first.
+             */
+            jobs: components["schemas"]["FailedJobOut"][];
         };
         /**
          * ForgetIn
@@ -2097,6 +2199,29 @@ export interface components {
             restored: {
                 [key: string]: unknown;
             };
+        };
+        /** RetriedOut */
+        RetriedOut: {
+            /**
+             * Retried
+             * @description How many failed jobs are queued again (another tenant's ids count none).
+             */
+            retried: number;
+        };
+        /**
+         * RetryIn
+         * @description ``Memory.retry_jobs``: these failed jobs, or (no ``job_ids``) every failed job of the tenant.
+         * @example {
+         *       "job_ids": [
+         *         41,
+         *         42
+         *       ]
+         *     }
+         * @example {}
+         */
+        RetryIn: {
+            /** Job Ids */
+            job_ids?: number[] | null;
         };
         /**
          * SearchIn
@@ -5958,6 +6083,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DiariesOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    failed_jobs_v1_jobs_failed_get: {
+        parameters: {
+            query?: {
+                /** @description Only this agent's. */
+                agent_id?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedJobsOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retry_jobs_v1_jobs_retry_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RetryIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetriedOut"];
                 };
             };
             /** @description missing or wrong API key */

@@ -46,6 +46,7 @@ export type TenantIn = Schemas["TenantIn"];
 export type BlockAppendIn = WithMaybeOwner<Schemas["BlockAppendIn"]>;
 export type BlockReplaceIn = WithMaybeOwner<Schemas["BlockReplaceIn"]>;
 export type DiaryIn = WithOwner<Schemas["DiaryIn"]>;
+export type RetryIn = Schemas["RetryIn"];
 
 // query strings ---------------------------------------------------------------------------
 export type ListTurnsQuery = WithOwner<QueryOf<"/v1/turns", "get">>;
@@ -66,6 +67,7 @@ export type GraphQuery = WithOwner<QueryOf<"/v1/graph", "get">>;
 export type TriplesQuery = WithOwner<QueryOf<"/v1/triples", "get">>;
 export type InsightsQuery = WithOwner<QueryOf<"/v1/insights", "get">>;
 export type BlocksQuery = WithMaybeOwner<QueryOf<"/v1/blocks", "get">>;
+export type FailedJobsQuery = QueryOf<"/v1/jobs/failed", "get">;
 export type ApiKeysQuery = QueryOf<"/v1/admin/keys", "get">;
 
 // answers ---------------------------------------------------------------------------------
@@ -102,6 +104,9 @@ export type Triples = Schemas["TriplesOut"];
 export type Insights = Schemas["InsightsOut"];
 export type Block = Schemas["BlockOut"];
 export type Blocks = Schemas["BlocksOut"];
+export type FailedJob = Schemas["FailedJobOut"];
+export type FailedJobs = Schemas["FailedJobsOut"];
+export type Retried = Schemas["RetriedOut"];
 export type Tenants = Schemas["TenantsOut"];
 export type KeyCreated = Schemas["KeyCreated"];
 export type ApiKey = Schemas["ApiKeyOut"];

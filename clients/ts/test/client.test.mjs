@@ -341,6 +341,16 @@ describe("pmemo-client against pmemo serve", () => {
     assert.equal((await pm.sweep({ dry_run: false })).dry_run, false);
   });
 
+  test("background jobs: the dead-letter list and retrying it", async () => {
+    // nothing failed here: a job lands in the list after three failed tries (see docs/REST.md)
+    assert.deepEqual(await pm.failedJobs({ limit: 10 }), { jobs: [] });
+    assert.deepEqual(await pm.retryJobs(), { retried: 0 });
+    assert.deepEqual(await pm.retryJobs({ job_ids: [999999] }), { retried: 0 });
+    const empty = await failure(pm.retryJobs({ job_ids: [] }));
+    assert.equal(empty.status, 422);
+    assert.match(empty.detail, /job_ids/);
+  });
+
   test("deletes: a turn, a session, an owner", async () => {
     const t = await pm.add({ user_id: "carol", session_id: "a", content: "hello" });
     await pm.add({ user_id: "carol", session_id: "b", content: "bye" });

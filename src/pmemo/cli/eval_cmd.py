@@ -58,6 +58,10 @@ def eval_command(
         str | None,
         typer.Option(help="comma list of L2 window sizes (tokens) to measure against one embedding per turn"),
     ] = None,
+    ablate: Annotated[
+        str | None,
+        typer.Option(help="comma list of ranking signals to turn off one at a time, or 'all' (e.g. speaker,money)"),
+    ] = None,
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
     latency and throughput. ``groupchat`` replays the synthetic group-chat scenario."""
@@ -72,6 +76,7 @@ def eval_command(
     if dataset_kind != "groupchat" and dataset_file is None:
         raise typer.BadParameter(f"{dataset_kind} needs the dataset file (a folder for 'all')")
     sizes = _sizes(window_tokens)
+    signals = _signals(ablate)
     try:
         if dataset_kind == "groupchat":
             if write_scenario is not None:
@@ -88,6 +93,7 @@ def eval_command(
                 ingest_turns=ingest_turns,
                 show=not quiet,
                 window_tokens=sizes,
+                ablate=signals,
             )
             typer.echo(f"groupchat: wrote {', '.join(report['files'].values())}")
             return
@@ -115,6 +121,7 @@ def eval_command(
                 systems=systems.split(",") if systems else None,
                 show=not quiet,
                 window_tokens=sizes,
+                ablate=signals,
             )
             files = report.get("files", {})
             typer.echo(f"{kind}: wrote {', '.join(str(p) for p in files.values())}")
@@ -134,6 +141,19 @@ def _sizes(text: str | None) -> list[int]:
     if any(n < 2 for n in sizes):
         raise typer.BadParameter("--window-tokens sizes must be at least 2 tokens")
     return sizes
+
+
+def _signals(text: str | None) -> list[str]:
+    """``--ablate speaker,money`` → ["speaker", "money"]; ``all`` → every signal."""
+    from ..eval.harness import SIGNALS
+
+    if not text:
+        return []
+    names = list(SIGNALS) if text.strip() == "all" else [p.strip() for p in text.split(",") if p.strip()]
+    unknown = [n for n in names if n not in SIGNALS]
+    if unknown:
+        raise typer.BadParameter(f"--ablate: unknown signal(s) {', '.join(unknown)}; use {', '.join(SIGNALS)} or all")
+    return names
 
 
 def _write_scenario(path: Path, seed: int, messages: int) -> None:

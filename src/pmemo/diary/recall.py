@@ -9,25 +9,30 @@ of those days only, the nearest first; any other query, the entries nearest its 
 from __future__ import annotations
 
 from datetime import date
+from typing import Protocol
 
 import numpy as np
 
 from ..models import Diary, Scope
-from ..retrieval.vector_index import VectorIndex
-from ..stores.base import DiaryStore
+from ..retrieval.search import stored_vectors
+from ..stores.base import DiaryStore, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 
 
-def recall(store: DiaryStore, index: VectorIndex, scope: Scope, query: str, qvec: np.ndarray,
+class _Store(DiaryStore, VectorStore, Protocol): ...
+
+
+def recall(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model: str,
            asked: date | None, depth: int) -> list[tuple[Diary, float]]:
-    """Up to ``depth`` entries of ``scope`` with their cosine to the query, best first; without
-    their source turns (a hit kept gets them later, ``Retriever.with_sources``)."""
+    """Up to ``depth`` entries of ``scope`` with their cosine to the query (entries embedded by
+    ``model``), best first; without their source turns (a hit kept gets them later,
+    ``Retriever.with_sources``)."""
     days = date_ranges(query) + (relative_ranges(query, asked) if asked is not None else [])
     if not days:
-        found = index.search(scope.key, qvec, depth)
+        found = store.nearest("diary", scope.key, qvec, depth, model)
         diaries = store.get_diaries((i for i, _ in found), sources=False)
         return [(diaries[i], c) for i, c in found if i in diaries]
     named = {d.id: d for start, end in days for d in store.diaries(scope, start, end, sources=False)}
-    ids, rows = index.vectors(scope.key, list(named))
+    ids, rows = stored_vectors(store, "diary", len(qvec))(list(named))
     ranked = sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])
     return [(named[i], c) for i, c in ranked[:depth]]

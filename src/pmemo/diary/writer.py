@@ -23,7 +23,6 @@ from ..config import Settings, diary_clock, diary_zone
 from ..llms.base import LLM
 from ..models import Diary, Scope, Turn, epoch_of
 from ..pipelines.embedding import CachedEmbedder
-from ..retrieval.vector_index import VectorIndex
 from ..stores.base import FullStore
 from ..tiers.mid_term import centroid_of
 from .days import bounds, due_at, local_day
@@ -36,13 +35,11 @@ SPOKEN = ("user", "assistant")  # what a diary is written from; system and tool 
 
 
 class DiaryWriter:
-    """Writes entries into ``store`` and their vectors into ``index`` (the diaries' cache)."""
+    """Writes entries, with their vectors, into ``store``."""
 
-    def __init__(self, store: FullStore, embed: CachedEmbedder, index: VectorIndex, llm: LLM | None,
-                 settings: Settings) -> None:
+    def __init__(self, store: FullStore, embed: CachedEmbedder, llm: LLM | None, settings: Settings) -> None:
         self.store = store
         self.embed = embed
-        self.index = index
         self.llm = llm
         self.settings = settings
         self.persona: Persona = _no_persona  # Memory sets the lookup of the chat's persona block
@@ -61,7 +58,6 @@ class DiaryWriter:
         text, method = self._compose(owner, day, turns)
         vec = self._vector(text, method, turns)
         diary = self.store.put_diary(owner, day, text, method, [t.id for t in turns], vec, self.embed.model_id)
-        self.index.add(owner.key, diary.id, vec)
         if old is not None and old.text != text:
             self.embed.forget([old.text])  # a rewritten (forgotten) text leaves no cached vector
         return diary
@@ -98,7 +94,6 @@ class DiaryWriter:
             vec = self._vector(diary.text, diary.method, list(self.store.get_turns(diary.source_ids).values()))
             self.store.put_diary(diary.scope, diary.day, diary.text, diary.method, list(diary.source_ids), vec,
                                  self.embed.model_id)
-            self.index.add(diary.scope.key, diary.id, vec)
         return len(stale)
 
     def _compose(self, scope: Scope, day: date, turns: list[Turn]) -> tuple[str, str]:
@@ -133,7 +128,6 @@ class DiaryWriter:
 
     def _drop(self, diary: Diary) -> None:
         self.store.delete_diary(diary.id)
-        self.index.remove(diary.scope.key, diary.id)
         self.embed.forget([diary.text])
 
 

@@ -37,11 +37,6 @@ class Pack:
     text: str
     tokens: int
     units: tuple[str, ...] = ()
-    recalled: str | None = None  # the text minus any echo of the question
-
-    @property
-    def memory_text(self) -> str:
-        return self.text if self.recalled is None else self.recalled
 
 
 class System(Protocol):

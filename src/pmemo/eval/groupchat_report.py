@@ -203,6 +203,19 @@ def window_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
     return ["setting", "message embeds/1k msgs", "fewer", "all embeds/1k msgs", "R@5", "R@10", "ctx@2k"], body
 
 
+def ablation_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Signal ablations (the harness's rows, plain pmemo first): R@5, R@10 and ctx@2k without
+    each signal, as pmemo minus the ablation (positive = the signal helps).
+
+    >>> row = {"signal": "pmemo", "R@5": 0.9, "R@10": 0.95, "ctx@2k": 0.8}
+    >>> ablation_rows([row, {**row, "signal": "speaker", "R@5": 0.85}])[1]
+    [['speaker', '+0.050', '+0.000', '+0.000']]
+    """
+    base = rows[0]
+    body = [[r["signal"], *(f"{base[m] - r[m]:+.3f}" for m in ("R@5", "R@10", "ctx@2k"))] for r in rows[1:]]
+    return ["signal", "Δ R@5", "Δ R@10", "Δ ctx@2k"], body
+
+
 def markdown(report: Mapping[str, Any]) -> str:
     """The report as a Markdown page: meta, the table, R@5 per kind, notes, then the failures."""
 
@@ -222,6 +235,9 @@ def markdown(report: Mapping[str, Any]) -> str:
     parts += ["", "## R@5 by question kind", "", *table(*kind_rows(report)), "", *(f"- {n}" for n in NOTES)]
     if report.get("windows"):
         parts += ["", "## L2 windows against one embedding per message", "", *table(*window_rows(report["windows"]))]
+    if report.get("ablations"):
+        parts += ["", "## Ablations (pmemo minus pmemo without the signal; + = the signal helps)", "",
+                  *table(*ablation_rows(report["ablations"]))]
     parts += ["", "## Failures", ""]
     for name, items in report["failures"].items():
         total = report["failures_total"][name]
@@ -239,6 +255,9 @@ def print_report(report: Mapping[str, Any], console: Any = None) -> None:
         print_table(console, title, header, body)
     if report.get("windows"):
         print_table(console, "groupchat: L2 windows", *window_rows(report["windows"]))
+    if report.get("ablations"):
+        print_table(console, "groupchat: ablations (pmemo minus without the signal)",
+                    *ablation_rows(report["ablations"]))
     console.print(f"failures: {report['failures_total']}")
 
 

@@ -33,6 +33,16 @@ CONTEXT_BUDGET = 2000
 def compare(scenario: Scenario, sizes: Sequence[int], *, embedder: str | Any = "hashing",
             data_dir: str | Path, settings: Settings | None = None) -> list[dict[str, Any]]:
     """One row per window size (0 first: per message), with embeddings per 1k messages."""
+    sizes = list(dict.fromkeys([0, *sizes]))
+    rows = variants(scenario, [{"window_tokens": size} for size in sizes], embedder=embedder,
+                    data_dir=data_dir, settings=settings)
+    return [{"window_tokens": size, **row} for size, row in zip(sizes, rows, strict=True)]
+
+
+def variants(scenario: Scenario, changes: Sequence[dict[str, Any]], *, embedder: str | Any = "hashing",
+             data_dir: str | Path, settings: Settings | None = None) -> list[dict[str, Any]]:
+    """One row per set of setting changes, each replayed into a fresh store (signal ablations
+    and window sizes alike)."""
     from ..embedders import make_embedder
 
     settings = settings or Settings()
@@ -42,14 +52,13 @@ def compare(scenario: Scenario, sizes: Sequence[int], *, embedder: str | Any = "
     (root / "stores").mkdir(parents=True, exist_ok=True)
     cached = CachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
     try:
-        return [asyncio.run(_measure(scenario, size, _opener(root / "stores", settings.replace(window_tokens=size),
-                                                             cached)))
-                for size in dict.fromkeys([0, *sizes])]
+        return [asyncio.run(_measure(scenario, _opener(root / "stores", settings.replace(**change), cached)))
+                for change in changes]
     finally:
         cached.close()
 
 
-async def _measure(s: Scenario, size: int, open_memory: OpenMemory) -> dict[str, Any]:
+async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
     embedded = [0]
 
     def count(kind: str, texts: int, seconds: float) -> None:
@@ -75,7 +84,7 @@ async def _measure(s: Scenario, size: int, open_memory: OpenMemory) -> dict[str,
     # one per L2 window, or one per distinct message text (the embedding cache has the rest)
     messages = len(windows) or len({m.content for m in s.messages})
     n = len(s.messages)
-    return {"window_tokens": size, "messages": n, "message_embeddings": messages,
+    return {"messages": n, "message_embeddings": messages,
             "message_embeddings_per_1k": 1000 * messages / n, "embeddings": embedded[0],
             "embeddings_per_1k": 1000 * embedded[0] / n, "R@5": mean(r5), "R@10": mean(r10),
             "ctx@2k": mean(ctx), "questions": len(s.questions)}

@@ -25,6 +25,7 @@ from .groupchat_run import INGEST_TURNS
 from .groupchat_run import run as run_groupchat
 from .groupchat_scenario import Scenario, from_json, generate
 from .groupchat_windows import compare as compare_windows
+from .groupchat_windows import variants as scenario_variants
 from .report import build_report, print_report, progress_bar, write_all
 from .runner import EvalConfig, PmemoSystem, baseline_factory, run_episodes
 
@@ -50,11 +51,13 @@ def evaluate(
     memories: str | Path | None = None,
     show: bool = True,
     window_tokens: Sequence[int] = (),
+    ablate: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Run pmemo and the baselines over a dataset; write JSON/Markdown/PNG to ``out``.
     ``start`` (1-based) and ``limit`` pick ``limit`` conversations/questions from ``start`` on.
     ``window_tokens``: also pmemo with L2 windows of each size ("pmemo-w<N>"), "pmemo" being
-    then one embedding per turn, in the same run."""
+    then one embedding per turn, in the same run. ``ablate``: also pmemo without each of these
+    ranking signals ("pmemo-no-<signal>", its weight 0; names in ``SIGNALS``)."""
     return asyncio.run(
         _evaluate(
             kind,
@@ -71,6 +74,7 @@ def evaluate(
             memories=memories,
             show=show,
             window_tokens=window_tokens,
+            ablate=ablate,
         )
     )
 
@@ -91,6 +95,7 @@ async def _evaluate(
     memories: str | Path | None,
     show: bool,
     window_tokens: Sequence[int] = (),
+    ablate: Sequence[str] = (),
 ) -> dict[str, Any]:
     from .. import Memory
     from ..embedders import make_embedder
@@ -111,27 +116,28 @@ async def _evaluate(
         cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
     if budgets:
         cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
-    if window_tokens:
-        cfg = EvalConfig(systems=with_windows(cfg.systems, window_tokens), budgets=cfg.budgets)
+    if window_tokens or ablate:
+        variants = [f"pmemo-w{n}" for n in window_tokens] + [f"pmemo-no-{check_signal(a)}" for a in ablate]
+        cfg = EvalConfig(systems=with_variants(cfg.systems, variants), budgets=cfg.budgets)
     skip = max(start, 1) - 1
     episodes = load(kind, path, limit=skip + limit if limit else None, memories=memories)[skip:]
     count = make_counter(settings.tokenizer)
     make_baseline = baseline_factory(cached, count)
 
-    def opener(size: int) -> Any:
+    def opener(changes: dict[str, Any]) -> Any:
         async def open_memory(store_dir: str) -> Any:
-            wanted = settings.replace(data=store_dir, window_tokens=size)
+            wanted = settings.replace(data=store_dir, **changes)
             return await Memory.open(store_dir, settings=wanted, embedder=cached, llm=llm)
 
         return open_memory
 
     def make_system(name: str) -> Any:
-        size = window_size(name)
-        if size is None:
+        changes = variant(name)
+        if changes is None:
             return make_baseline(name)
-        if name == "pmemo":  # as set; beside windowed runs, one embedding per turn
-            size = 0 if window_tokens else settings.window_tokens
-        return PmemoSystem(opener(size), data_dir / "stores")
+        if window_tokens:  # beside windowed runs, every other pmemo embeds each turn
+            changes = {"window_tokens": 0, **changes}
+        return PmemoSystem(opener(changes), data_dir / "stores")
 
     started = time.perf_counter()
     total = sum(len(e.probes) for e in episodes)
@@ -155,6 +161,7 @@ async def _evaluate(
         "budgets": list(cfg.budgets),
         "window_tokens": list(window_tokens) or settings.window_tokens,
         "window_overlap_tokens": settings.window_overlap_tokens,
+        "ablated": [check_signal(a) for a in ablate],
         "seconds": round(time.perf_counter() - started, 1),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -178,10 +185,12 @@ def evaluate_groupchat(
     ingest_turns: int = INGEST_TURNS,
     show: bool = True,
     window_tokens: Sequence[int] = (),
+    ablate: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Run the group-chat scenario in ``path`` (a ``to_json`` file; without one, generated from
     ``seed`` with ``messages`` messages) through pmemo; ``groupchat.json`` and ``.md`` go to ``out``.
     ``window_tokens``: also L2 windows of each size against one embedding per message.
+    ``ablate``: also the scenario without each of these ranking signals (``SIGNALS``).
 
     >>> evaluate_groupchat(seed=0, messages=300, out="eval_out", embedder="hashing")  # doctest: +SKIP
     """
@@ -203,6 +212,13 @@ def evaluate_groupchat(
             embedder=embedder if embedder is not None else settings.embedder,
             settings=settings,
         )
+    if ablate:
+        names = ["pmemo", *(check_signal(a) for a in ablate)]
+        rows = scenario_variants(scenario, [{} if n == "pmemo" else {SIGNALS[n]: 0.0} for n in names],
+                                 data_dir=Path(data) if data else default_data_dir(),
+                                 embedder=embedder if embedder is not None else settings.embedder,
+                                 settings=settings)
+        report["ablations"] = [{"signal": n, **row} for n, row in zip(names, rows, strict=True)]
     if out is not None:
         report["files"] = {k: str(v) for k, v in write_groupchat(report, out).items()}
     if show:
@@ -224,26 +240,43 @@ def read_scenario(path: str | Path) -> Scenario:
     return from_json(data)
 
 
-def with_windows(systems: Sequence[str], sizes: Sequence[int]) -> tuple[str, ...]:
-    """The systems with a windowed pmemo of each size right after "pmemo" (first if absent).
+# The ranking signals an ablation can turn off, each by its weight setting (config.py says
+# what each one is for). "pmemo-no-<name>" runs pmemo with that weight 0.
+SIGNALS = {
+    "lexical": "w_lexical", "vector": "w_vector", "recency": "w_recency", "neighbour": "w_neighbour",
+    "cluster": "w_cluster", "summary": "w_summary", "speaker": "w_speaker", "date": "w_date",
+    "length": "w_length", "question": "w_question", "diversity": "w_diversity", "money": "w_money",
+    "assistant": "w_assistant", "facet": "w_facet",
+}
 
-    >>> with_windows(("pmemo", "bm25"), [160, 256])
-    ('pmemo', 'pmemo-w160', 'pmemo-w256', 'bm25')
+
+def check_signal(name: str) -> str:
+    if name not in SIGNALS:
+        raise InvalidInput(f"unknown signal {name!r} to ablate: use {', '.join(SIGNALS)}")
+    return name
+
+
+def with_variants(systems: Sequence[str], variants: Sequence[str]) -> tuple[str, ...]:
+    """The systems with pmemo's variants right after "pmemo" (first if absent).
+
+    >>> with_variants(("pmemo", "bm25"), ["pmemo-w160", "pmemo-no-speaker"])
+    ('pmemo', 'pmemo-w160', 'pmemo-no-speaker', 'bm25')
     """
-    windowed = [f"pmemo-w{n}" for n in sizes]
     if "pmemo" not in systems:
-        return (*windowed, *systems)
+        return (*variants, *systems)
     at = systems.index("pmemo") + 1
-    return (*systems[:at], *windowed, *systems[at:])
+    return (*systems[:at], *variants, *systems[at:])
 
 
-def window_size(system: str) -> int | None:
-    """A pmemo system's window size (0 for plain "pmemo"), None for a baseline.
+def variant(system: str) -> dict[str, Any] | None:
+    """The settings a pmemo system changes ({} for plain "pmemo"), None for a baseline.
 
-    >>> window_size("pmemo-w256"), window_size("pmemo"), window_size("bm25")
-    (256, 0, None)
+    >>> variant("pmemo-w256"), variant("pmemo-no-money"), variant("pmemo"), variant("bm25")
+    ({'window_tokens': 256}, {'w_money': 0.0}, {}, None)
     """
     if system == "pmemo":
-        return 0
+        return {}
+    if system.startswith("pmemo-no-") and system[len("pmemo-no-"):] in SIGNALS:
+        return {SIGNALS[system[len("pmemo-no-"):]]: 0.0}
     head, _, size = system.partition("-w")
-    return int(size) if head == "pmemo" and size.isdigit() else None
+    return {"window_tokens": int(size)} if head == "pmemo" and size.isdigit() else None

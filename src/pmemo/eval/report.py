@@ -125,6 +125,32 @@ def category_rows(
     return header, body
 
 
+ABLATED = ("R@5", "R@10", "ctx@1k", "ctx@2k")
+
+
+def ablation_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """One row per ablated signal ("pmemo-no-<signal>"): how much each metric moves without it
+    (pmemo minus the ablation: positive = the signal helps), and on how many questions R@10
+    changed at all (how often the signal decides anything)."""
+    systems, rows = report["systems"], report.get("rows", {})
+    full = systems.get("pmemo")
+    header = ["signal", *(f"Δ {m}" for m in ABLATED), "R@10 changed"]
+    body = []
+    for name, run in systems.items():
+        if full is None or not name.startswith("pmemo-no-"):
+            continue
+        deltas = [None if full["overall"].get(m) is None or run["overall"].get(m) is None
+                  else full["overall"][m] - run["overall"][m] for m in ABLATED]
+        pairs = list(zip(rows.get("pmemo", []), rows.get(name, []), strict=False))
+        changed = sum(a["metrics"].get("R@10") != b["metrics"].get("R@10") for a, b in pairs)
+        body.append([name.removeprefix("pmemo-no-"), *(_signed(d) for d in deltas), f"{changed}/{len(pairs)}"])
+    return header, body
+
+
+def _signed(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.3f}"
+
+
 def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     from rich.console import Console
 
@@ -133,6 +159,7 @@ def print_report(report: Mapping[str, Any], console: Any = None) -> None:
         (f"{report['dataset']}: overall", table_rows(report)),
         (f"{report['dataset']}: by category", category_rows(report)),
         (f"{report['dataset']}: reported apart", category_rows(report, "apart")),
+        (f"{report['dataset']}: ablations (pmemo minus pmemo without the signal)", ablation_rows(report)),
     ):
         if not body:
             continue
@@ -168,6 +195,10 @@ def markdown(report: Mapping[str, Any]) -> str:
     header, body = category_rows(report, "apart")
     if body:
         parts += ["", "## Reported apart (not in the overall numbers)", "", md_table(header, body)]
+    header, body = ablation_rows(report)
+    if body:
+        parts += ["", "## Ablations (pmemo minus pmemo without the signal; + = the signal helps)", "",
+                  md_table(header, body)]
     parts += [
         "",
         METRICS,

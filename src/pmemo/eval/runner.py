@@ -124,12 +124,13 @@ class PmemoSystem:
         return [self.uid_of[t.id] for h in hits for t in h.sources if t.id in self.uid_of]
 
     async def pack(self, query: Query, budget: int) -> Pack:
+        # memory only, as every baseline packs: the question does not take a share of the budget
         ctx = await self.memory.context(query.text, budget_tokens=budget, at=query.asked_at,
-                                        **self.owner)
+                                        with_input=False, **self.owner)
         units = tuple(
             self.uid_of[t.id] for h in ctx.items for t in h.sources if t.id in self.uid_of
         )
-        return Pack(ctx.text, int(ctx.tokens), units, _without_input(ctx))
+        return Pack(ctx.text, int(ctx.tokens), units)
 
     async def close(self) -> None:
         if self.memory is not None:
@@ -138,16 +139,6 @@ class PmemoSystem:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
-
-
-def _without_input(ctx: Any) -> str:
-    """The pack's text minus the echoed question, so the question cannot score as an answer."""
-    text = str(ctx.text)
-    for item in ctx.items:
-        if item.tier == "input" and item.text:
-            head, sep, tail = text.rpartition(item.text)
-            text = head + tail if sep else text
-    return text
 
 
 class Answer(BaseModel):
@@ -190,7 +181,7 @@ def score_probe(
     for budget, pack in packs.items():
         row[f"tok@{budget // 1000}k"] = float(pack.tokens)
         if probe.gold.answer:
-            row[f"ans@{budget // 1000}k"] = answer_token_recall(probe.gold.answer, pack.memory_text)
+            row[f"ans@{budget // 1000}k"] = answer_token_recall(probe.gold.answer, pack.text)
     return row
 
 

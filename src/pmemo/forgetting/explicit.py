@@ -16,7 +16,6 @@ from ..errors import Conflict, InvalidInput
 from ..models import Fact, Turn
 from ..pipelines.embedding import CachedEmbedder
 from ..pipelines.forget import delete_turns
-from ..retrieval.vector_index import Indexes
 from ..stores.base import FullStore
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import Episodes, episode_text
@@ -28,14 +27,12 @@ class Forgetter:
         self,
         store: FullStore,
         tiers: Tiers,
-        indexes: Indexes,
         embed: CachedEmbedder,
         episodes: Episodes,
         diary: DiaryWriter | None = None,
     ) -> None:
         self.store = store
         self.tiers = tiers
-        self.indexes = indexes
         self.embed = embed
         self.episodes = episodes
         self.diary = diary  # diary (issue 20): rewrites the days of forgotten and restored turns
@@ -50,7 +47,7 @@ class Forgetter:
         batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
                                      tenants.pop() if len(tenants) == 1 else None)
         texts = self._snapshot(batch, ids)
-        report = delete_turns(self.store, self.tiers, self.indexes, self.embed, ids)
+        report = delete_turns(self.store, self.tiers, self.embed, ids)
         report.update(self.derived(ids))
         self.embed.forget(texts)
         report.update(batch=batch, mode="hard" if hard else "soft")
@@ -157,14 +154,7 @@ class Forgetter:
             )
         if info["action"] == "sweep":
             return self._unsweep(batch)
-        restored = self.store.restore_snapshot(batch)
-        for kind, ref, scope_key, vec in restored:
-            if vec is None:
-                continue
-            if kind == "turn":
-                self.indexes.turns.add(scope_key, ref, vec)
-            elif kind == "summary":
-                self.indexes.summaries.add(scope_key, ref, vec)
+        restored = self.store.restore_snapshot(batch)  # vectors too: the store's search has them again
         self.store.set_batch(batch, "restored")
         self.store.log_actions(
             batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored]

@@ -270,6 +270,11 @@ def build_server(
             Field(description="How the memory blocks are written: markdown, or `memgpt` for the"
                   " `<memory_blocks>` layout of MemGPT/Letta prompts."),
         ] = "markdown",
+        with_input: Annotated[
+            bool,
+            Field(description="End the pack with the message itself; false if you send it on your own,"
+                  " so the whole budget goes to memory."),
+        ] = True,
     ) -> dict[str, Any]:
         """The packed memory context for a message, within a token budget.
 
@@ -284,6 +289,7 @@ def build_server(
                 asker=asker,
                 recent=recent,
                 format=format,
+                with_input=with_input,
                 **scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(ContextOut.of(pack))

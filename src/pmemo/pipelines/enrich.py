@@ -29,7 +29,7 @@ def after_turn(worker: Any, turn: Turn) -> None:
     if turn.step == 1:
         _guard("session episodes", lambda: episodes.close_others(turn))
     if settings.compact_budget_tokens:
-        _guard("compaction", lambda: _compact(worker, episodes, turn))
+        _guard("compaction", lambda: episodes.compact(turn))
 
 
 def people_batch(worker: Any, turns: list[Turn]) -> None:
@@ -49,15 +49,6 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
             _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
     if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
         _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
-
-
-def _compact(worker: Any, episodes: Episodes, turn: Turn) -> None:
-    done = episodes.compact(turn)
-    if done is not None:
-        _, summary = done
-        vec = worker.store.get_vectors("summary", [summary.id]).get(summary.id)
-        if vec is not None:
-            worker.indexes.summaries.add(turn.scope.key, summary.id, vec)
 
 
 def _guard(what: str, action: Callable[[], Any]) -> None:

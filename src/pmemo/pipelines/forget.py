@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..retrieval.vector_index import Indexes
 from ..stores.base import Store
 from ..tiers.services import Tiers
 from .embedding import CachedEmbedder
 from .windows import Windows
 
 
-def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbedder,
-                 turn_ids: list[int]) -> dict[str, Any]:
+def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: list[int]) -> dict[str, Any]:
     turns = store.get_turns(turn_ids)
     ids = list(turns)
     report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": []}
@@ -26,11 +24,9 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
     clusters = store.clusters_with(ids)
     summaries = store.summaries_with(ids)
     keys = [k for k in store.keys_with(ids) if k.origin == "promoted"]
-    windows = Windows(store, embed, indexes, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
+    windows = Windows(store, embed, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
     held = windows.holding(ids)
-    store.delete_turns(ids)
-    for turn_id in ids:
-        indexes.turns.remove(turns[turn_id].scope.key, turn_id)
+    store.delete_turns(ids)  # their vectors too, and so out of the store's vector search
     embed.forget([t.indexed for t in turns.values()])
     # L2 windows (issue 20): embedded again without them, before anything re-derives from their vectors
     if held:
@@ -41,12 +37,6 @@ def delete_turns(store: Store, tiers: Tiers, indexes: Indexes, embed: CachedEmbe
     for summary in summaries:
         outcome = tiers.rebuild_summary(summary, removed)
         report["summaries"][summary.id] = outcome
-        if outcome == "rebuilt":
-            vec = store.get_vectors("summary", [summary.id]).get(summary.id)
-            if vec is not None:
-                indexes.summaries.add(summary.scope.key, summary.id, vec)
-        else:
-            indexes.summaries.remove(summary.scope.key, summary.id)
     for key in keys:
         store.delete_key(key.id)
         report["key_lines"].append(key.id)

@@ -22,7 +22,6 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Scope, Turn, Window
-from ..retrieval.vector_index import Indexes
 from ..stores.base import FullStore
 from ..tiers.services import Tiers
 from ..tiers.windows import Piece, carry, fold, window_text
@@ -33,11 +32,9 @@ Due = tuple[Window, list[Turn]]  # a closed window to embed, with its members
 
 
 class Windows:
-    def __init__(self, store: FullStore, embed: CachedEmbedder, indexes: Indexes, tiers: Tiers,
-                 settings: Settings) -> None:
+    def __init__(self, store: FullStore, embed: CachedEmbedder, tiers: Tiers, settings: Settings) -> None:
         self.store = store
         self.embed = embed
-        self.indexes = indexes
         self.tiers = tiers
         self.settings = settings
         self._count = make_counter(settings.tokenizer)
@@ -152,10 +149,6 @@ class Windows:
             self.store.put_vectors("window", [(w.id, w.scope.key, vectors[n]) for n, (w, _) in enumerate(chunk)], model)
             copies = {t.id: (t, vectors[n]) for n, (_, members) in enumerate(chunk) for t in members}
             self.store.put_vectors("turn", [(t.id, t.scope.key, v) for t, v in copies.values()], model)
-            for n, (window, _) in enumerate(chunk):
-                self.indexes.windows.add(window.scope.key, window.id, vectors[n])
-            for turn, vec in copies.values():
-                self.indexes.turns.add(turn.scope.key, turn.id, vec)
             self._absorb_left([t for t, _ in copies.values()], {i: v for i, (_, v) in copies.items()})
 
     def _absorb_left(self, turns: list[Turn], vectors: dict[int, np.ndarray]) -> None:
@@ -197,7 +190,6 @@ class Windows:
             members = self.store.window_turns(window)
             if not members:
                 self.store.delete_window(window.id)
-                self.indexes.windows.remove(window.scope.key, window.id)
                 report[window.id] = "deleted"
             elif window.open:
                 report[window.id] = "open"
@@ -219,9 +211,8 @@ class Windows:
             if summary.method == "extractive":
                 vec = self.tiers.summary_vector(summary)
                 self.store.put_vectors("summary", [(summary.id, summary.scope.key, vec)], self.embed.model_id)
-                self.indexes.summaries.add(summary.scope.key, summary.id, vec)
 
 
 def make(worker: Any) -> Windows:
     """The worker's window builder."""
-    return Windows(worker.store, worker.embed, worker.indexes, worker.tiers, worker.settings)
+    return Windows(worker.store, worker.embed, worker.tiers, worker.settings)

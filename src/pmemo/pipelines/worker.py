@@ -1,7 +1,10 @@
 """Background jobs: embedding, mid-term clustering on overflow, summaries, promotion.
 
-Jobs live in the store's job table, so they survive a restart; a failing job is retried
-and then parked as failed, and never touches the turn it was about.
+Jobs live in the store's job table, so they survive a restart and several worker processes
+can share them: each process claims under its own owner id with a lease, renewed while a long
+batch runs, so the jobs of a process that dies go to another once the lease runs out. A
+failing job is retried with backoff, then parked in the dead-letter list (status 'failed')
+with its error, and never touches the turn it was about.
 """
 
 from __future__ import annotations
@@ -10,6 +13,9 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
+import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -21,7 +27,6 @@ from ..diary.schedule import DiarySchedule
 from ..diary.writer import DiaryWriter
 from ..graph import insights as graph_insights
 from ..models import Turn
-from ..retrieval.vector_index import Indexes
 from ..stores.base import Job, Store
 from ..tiers.services import Tiers
 from . import enrich
@@ -33,23 +38,35 @@ MAX_ATTEMPTS = 3
 
 
 class Interrupted(Exception):
-    """The memory is closing: stop between chunks; the jobs run again after the next open."""
+    """The memory is closing: stop between chunks; the jobs go back to the queue at close."""
+
+
+class LeaseLost(Interrupted):
+    """Our lease on the batch ran out and another worker claimed its jobs: stop, it runs them."""
+
+
+def worker_owner() -> str:
+    """This process's owner id for job claims: host, pid and a random part (a pid is reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
 CLAIM = 64
 DEFER_MAX_S = 2.0  # writers first: the longest the background waits for add() calls to pause
 
 
 class Worker:
-    def __init__(self, store: Store, embed: CachedEmbedder, indexes: Indexes, tiers: Tiers,
-                 settings: Settings) -> None:
+    def __init__(self, store: Store, embed: CachedEmbedder, tiers: Tiers, settings: Settings) -> None:
         self.store = store
         self.embed = embed
-        self.indexes = indexes
         self.tiers = tiers
         self.settings = settings
         self.wake = asyncio.Event()
         self._busy = asyncio.Lock()
         self._inflight: asyncio.Future[Any] | None = None
         self.stopping = threading.Event()
+        self.owner = worker_owner()
+        self._held: set[int] = set()  # the batch's jobs not ended yet, whose leases _between renews
+        self._renewed = 0.0  # time.monotonic() of the last claim or renewal of their leases
         self.last_write = 0.0  # time.monotonic() of the last add(): writers first (run_forever)
         # memory blocks (issue 20): writes the groups' derived human blocks; set by Memory
         # when blocks_dir is (a job queued while it was, and left after, does nothing)
@@ -85,7 +102,7 @@ class Worker:
 
     async def run_once(self) -> int:
         async with self._busy:
-            jobs = await asyncio.to_thread(self.store.claim, CLAIM)
+            jobs = await asyncio.to_thread(self.store.claim, CLAIM, self.owner, self.settings.job_lease_s)
             if jobs:
                 # shielded: a cancelled worker still lets the thread finish its batch
                 self._inflight = asyncio.ensure_future(asyncio.to_thread(self._process, jobs))
@@ -101,6 +118,13 @@ class Worker:
             await asyncio.gather(self._inflight, return_exceptions=True)
 
     def _process(self, jobs: list[Job]) -> None:
+        self._held, self._renewed = {j.id for j in jobs}, time.monotonic()
+        try:
+            self._run(jobs)
+        finally:
+            self._held = set()
+
+    def _run(self, jobs: list[Job]) -> None:
         turn_jobs = [j for j in jobs if j.kind in ("turns", "embed")]
         if turn_jobs:
             self._guard(turn_jobs, self._turns)
@@ -110,6 +134,7 @@ class Worker:
             handler = self.handlers.get(job.kind)
             if handler is None:
                 self.store.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
+                self._held.discard(job.id)
             else:
                 self._guard([job], lambda js, h=handler: h(js[0].payload))
 
@@ -131,14 +156,17 @@ class Worker:
         try:
             action(jobs)
         except Interrupted:
-            return  # left 'running': the next open puts them back in the queue
+            return  # left 'running': ours go back to the queue at close, a lost lease's are another's
         except Exception as exc:  # a job may fail; the turns it was about stay stored
             log.exception("background job failed")
+            # retried with backoff (the store's), then parked in the dead-letter list
             for job in jobs:
                 self.store.fail(job.id, f"{type(exc).__name__}: {exc}", retry=job.attempts < MAX_ATTEMPTS)
+                self._held.discard(job.id)
             return
         for job in jobs:
             self.store.finish(job.id)
+            self._held.discard(job.id)
 
     def _turns(self, jobs: list[Job]) -> None:
         ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
@@ -156,9 +184,8 @@ class Worker:
         for turn in turns:
             if turn.id in after:
                 self._after_turn(turn, spans)
-        # the batch's summaries are embedded together, like its turns
-        for summary, vec in self.tiers.add_summaries(spans) if spans else []:
-            self.indexes.summaries.add(summary.scope.key, summary.id, vec)
+        if spans:  # the batch's summaries are embedded together, like its turns
+            self.tiers.add_summaries(spans)
 
     def _embed_turns(self, turns: list[Turn]) -> None:
         for start in range(0, len(turns), self.embed.batch):
@@ -167,19 +194,25 @@ class Worker:
             vectors = self.embed.passages([t.indexed for t in chunk])
             rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
             self.store.put_vectors("turn", rows, self.embed.model_id)
-            for turn_id, scope_key, vec in rows:
-                self.indexes.turns.add(scope_key, turn_id, vec)
 
     def _between(self) -> None:
-        """Between two embedding calls: a closing memory does not wait for the whole backlog."""
+        """Between two embedding calls: a closing memory does not wait for the whole backlog,
+        and a long batch keeps its leases (renewed every third of ``job_lease_s``)."""
         if self.stopping.is_set():
             raise Interrupted
+        lease = self.settings.job_lease_s
+        if self._held and time.monotonic() - self._renewed >= lease / 3:
+            held = self.store.renew(sorted(self._held), self.owner, lease)
+            self._renewed = time.monotonic()
+            if held < len(self._held):
+                log.warning("the lease on %d background job(s) ran out and another worker took them;"
+                            " leaving them to it", len(self._held) - held)
+                raise LeaseLost
 
     # ---- diary (issue 20) -------------------------------------------------------------------
     @functools.cached_property
     def diary(self) -> DiaryWriter:
-        return DiaryWriter(self.store, self.embed, self.indexes.diaries, self.tiers.llm,  # type: ignore[arg-type]
-                           self.settings)
+        return DiaryWriter(self.store, self.embed, self.tiers.llm, self.settings)  # type: ignore[arg-type]
 
     @functools.cached_property
     def diary_schedule(self) -> DiarySchedule:
@@ -214,7 +247,6 @@ class Worker:
             if summary is not None:
                 vec = self.tiers.summary_vector(summary)
                 self.store.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
-                self.indexes.summaries.add(summary.scope.key, sid, vec)
         turns = self.store.get_turns(recluster)
         vectors = self.store.get_vectors("turn", list(turns))
         for turn_id in sorted(turns):

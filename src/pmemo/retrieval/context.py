@@ -18,6 +18,8 @@ from ..models import ContextPack, Hit, Turn
 from ..text.dates import resolve_relative
 from .packing import Packed, Section, pack
 
+UNDERFILL = 8  # tokens a pack may leave unused before assemble tries to fill them
+
 
 @dataclass(frozen=True)
 class SectionSpec:
@@ -89,20 +91,29 @@ def _dated(turn: Turn) -> str:
 
 def _day(hit: Hit) -> str | None:
     turn = hit.sources[0] if hit.tier == "mid_term" and hit.kind in ("turn", "window") and hit.sources else None
-    return f"[{turn.timestamp:%Y-%m-%d}]" if turn else None
+    return f"{turn.timestamp:%Y-%m-%d}" if turn else None
 
 
 def _in_time_order(hits: Sequence[Hit], line: Callable[[Hit], str] = line) -> list[str]:
-    """Mid-term lines oldest first, a date line opening each day."""
-    lines: list[str] = []
-    last = None
+    """Mid-term lines oldest first, each day's date said once: a date line opening a day of
+    several, or in the line of a day's only turn ("- 2024-03-05 Mei: ..."; a date line costs
+    as much again as a short memory's date, and recalled memories are often a day apart)."""
+    days: list[tuple[str | None, list[Hit]]] = []
     for hit in sorted(hits, key=lambda h: (h.sources[0].timestamp, h.sources[0].id) if _day(h) else
                       (datetime.min.replace(tzinfo=UTC), 0)):
         day = _day(hit)
-        if day and day != last:
-            lines.append(day)
-            last = day
-        lines.append(line(hit))
+        if day is None or not days or days[-1][0] != day:
+            days.append((day, []))
+        days[-1][1].append(hit)
+    lines: list[str] = []
+    for day, group in days:
+        text = [line(h) for h in group]
+        if day is None:
+            lines.extend(text)
+        elif len(group) == 1 and group[0].kind == "turn" and text[0].startswith("- "):
+            lines.append(f"- {day} {text[0][2:]}")
+        else:
+            lines.extend([f"[{day}]", *text])
     return lines
 
 
@@ -140,11 +151,13 @@ def fit_input(query: str, budget: int, count: Callable[[str], int]) -> str:
 
 
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
-             count: Callable[[str], int], writers: Mapping[str, Writer] | None = None) -> ContextPack:
+             count: Callable[[str], int], writers: Mapping[str, Writer] | None = None,
+             with_input: bool = True) -> ContextPack:
     """Pack the tiers' hits into ``budget`` tokens. The ``whole`` sections (memory blocks, key
     lines) come in full whatever the budget, and the input and the other sections pack into
     what they leave; the pack never exceeds the budget, unless the whole sections alone do:
-    then it is only they, with ``over_budget`` set and a ``note`` that says so."""
+    then it is only they, with ``over_budget`` set and a ``note`` that says so. Without
+    ``with_input`` the query ranks the rest but is not written in."""
     lines: dict[tuple[str, str], tuple[str, int]] = {}
 
     def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once
@@ -165,26 +178,46 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
                            note=f"the memory blocks and key lines alone take {fixed - 2} tokens, over the"
                                 f" budget of {budget}: nothing else is in the context (raise the budget or"
                                 " shorten the blocks)")
-    text_in = fit_input(query, budget - fixed, count)
+    text_in = fit_input(query, budget - fixed, count) if with_input else ""
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget - fixed
-    for attempt in range(8):
-        sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
-                            s.leftover_rank) for s in SECTIONS if not s.whole]
-        # the input is reserved next: every other section packs around it
-        reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
+    sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
+                        s.leftover_rank) for s in SECTIONS if not s.whole]
+    # the input is reserved next: every other section packs around it
+    reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
+    everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)
+    best: ContextPack | None = None
+    fits, over = None, None  # the largest room known to fit, the smallest known to overflow
+    for _ in range(12):
         packed = {p.name: p for p in [*whole, *pack(sections, max(room - reserve, 0), lambda h: written(h)[1],
                                                       lambda name: count(HEADERS[name]) + 2)]}
         parts = [*(packed[s.name] for s in SECTIONS), Packed("input", [input_hit] if text_in else [], reserve)]
         text = rendered(parts)
         tokens = count(text)
         if tokens <= budget:
-            return ContextPack(query, text, tuple(h for part in parts for h in part.items), tokens, budget)
-        # the estimate of the parts undercounted the whole: retry tighter, doubling the cut each time, so a
-        # pack a token or two over drops an item within a few tries rather than falling back to the input
-        room -= (tokens - budget) * 2**attempt
-    with_input = rendered([*whole, Packed("input", [input_hit] if text_in else [], 0)])
-    if count(with_input) <= budget:
-        return ContextPack(query, with_input, (*pinned, *((input_hit,) if text_in else ())), count(with_input),
+            if best is not None and tokens <= best.tokens and over is None:
+                break  # more room took nothing more: every item is in
+            if best is None or tokens > best.tokens:
+                best = ContextPack(query, text, tuple(h for part in parts for h in part.items), tokens, budget)
+            if budget - tokens <= UNDERFILL or sum(len(p.items) for p in parts) == everything:
+                break
+            fits = room
+        else:
+            over = room
+        # the plan counts each line, not what the whole adds (the date lines of recalled turns):
+        # search for the room whose pack fills the budget, first by the gap, then by halves
+        if over is None:
+            room += budget - tokens
+        elif fits is None:
+            room -= tokens - budget
+        elif over - fits > 1:
+            room = (fits + over) // 2
+        else:
+            break
+    if best is not None:
+        return best
+    just_input = rendered([*whole, Packed("input", [input_hit] if text_in else [], 0)])
+    if count(just_input) <= budget:
+        return ContextPack(query, just_input, (*pinned, *((input_hit,) if text_in else ())), count(just_input),
                            budget)
     return ContextPack(query, fixed_text, pinned, count(fixed_text), budget)

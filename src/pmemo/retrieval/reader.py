@@ -55,7 +55,8 @@ class ContextReader:
         self.count = count
 
     def read(self, query: str, owner: Scope, session_id: str | None, budget: int, asked: datetime,
-             asker: str | None, recent: Sequence[str], depth: int, style: str = "markdown") -> Read:
+             asker: str | None, recent: Sequence[str], depth: int, style: str = "markdown",
+             with_input: bool = True) -> Read:
         """The packed context of ``query`` in ``owner`` (blocking); ``style``: how the memory
         blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout)."""
         store = self.store
@@ -74,7 +75,7 @@ class ContextReader:
         blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
         tiers["blocks"] = block_hits(blocks)
         pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
-                        section_writers(blocks, style))
+                        section_writers(blocks, style), with_input)
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)

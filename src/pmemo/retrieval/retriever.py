@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date
@@ -34,9 +33,8 @@ from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from . import windows as l2
-from .search import ClusterRecall, by_meaning, fuse, lexical, recall_clusters
+from .search import ClusterRecall, by_meaning, fuse, lexical, recall_clusters, stored_vectors
 from .signals import quoted, without_spans, without_speakers
-from .vector_index import Indexes
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
@@ -65,12 +63,11 @@ class _Meaning:
 
 
 class Retriever:
-    def __init__(self, store: Store, embed: CachedEmbedder, indexes: Indexes,
-                 settings: Settings, same_topic: float = 0.9, people: Resolver | None = None) -> None:
+    def __init__(self, store: Store, embed: CachedEmbedder, settings: Settings, same_topic: float = 0.9,
+                 people: Resolver | None = None) -> None:
         self.store = store
         self.people = people
         self.embed = embed
-        self.indexes = indexes
         self.settings = settings
         self.same_topic = same_topic  # the cluster threshold: cosine of turns on one topic
         self._keywords = ThreadPoolExecutor(thread_name_prefix="pmemo-keywords")
@@ -109,17 +106,16 @@ class Retriever:
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         summaries = self._matching_summaries(scope, qvec, session_id)
         if self.settings.window_tokens:  # L2 windows (issue 20): the vector candidates are windows' turns
-            vector, via = l2.candidates(self.store, self.indexes.windows, scope, qvec, session_id)  # type: ignore[arg-type]
+            vector, via = l2.candidates(self.store, scope, qvec, self.embed.model_id, session_id)  # type: ignore[arg-type]
             clusters = recall_clusters(self.store, scope, qvec, self.settings.top_k_clusters)
             return _Meaning(qvec, vector, clusters, summaries, via)
-        vector, clusters = by_meaning(self.store, self.indexes.turns, scope, qvec, self.settings,
-                                      session_id)
+        vector, clusters = by_meaning(self.store, scope, qvec, self.embed.model_id, self.settings, session_id)
         return _Meaning(qvec, vector, clusters, summaries)
 
     def _matching_summaries(self, scope: Scope, qvec: np.ndarray,
                             session_id: str | None) -> list[tuple[Summary, float]]:
         """The summaries nearest the query; with ``session_id``, that session's only."""
-        found = self.indexes.summaries.search(scope.key, qvec, SUMMARY_DEPTH)
+        found = self.store.nearest("summary", scope.key, qvec, SUMMARY_DEPTH, self.embed.model_id)
         summaries = self.store.get_summaries(i for i, _ in found)
         return [(summaries[i], c) for i, c in found
                 if i in summaries and session_id in (None, summaries[i].scope.session_id)]
@@ -127,7 +123,7 @@ class Retriever:
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
               depth: int, asked: date | None, named: tuple[str, ...] = ()) -> Retrieved:
-        scored = fuse(self.store, functools.partial(self.indexes.turns.vectors, scope.key), query,
+        scored = fuse(self.store, stored_vectors(self.store, "turn", len(m.qvec)), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
                       self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named))
@@ -137,7 +133,7 @@ class Retriever:
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = l2.labelled(hitlib.turn_hits(kept, windows, self.settings.short_term_turns), m.windows)
         keys = self.store.keys(scope, sources=False)
-        diaries = recall(self.store, self.indexes.diaries, scope, query, m.qvec, asked,  # type: ignore[arg-type]
+        diaries = recall(self.store, scope, query, m.qvec, self.embed.model_id, asked,  # type: ignore[arg-type]
                          DIARY_DEPTH)
         return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None, diaries),
                          sorted(recalled & top), m.qvec, keys, named, m.windows)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Scope, Turn
-from ..stores.base import Store, TurnRef
+from ..stores.base import Store, TurnRef, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
@@ -28,7 +28,6 @@ from .signals import (
     substance,
     zscores,
 )
-from .vector_index import VectorIndex
 
 POOL = 100  # candidates per retriever
 FACET_DEPTH = 3  # a quoted thing's best keyword matches that get its bonus
@@ -38,7 +37,7 @@ SEEDS = 20  # the strongest candidates of each retriever, whose neighbouring tur
 # told over a question, its answer and a follow-up ("anywhere you'd recommend?" → "Barcelona!"
 # → "We loved the Sagrada Familia.")
 NEIGHBOUR_REACH = {-1: 1.0, 1: 1.0, -2: 0.8, 2: 0.8}
-# turn ids → (the ids found, their vectors as rows): VectorIndex.vectors for one scope
+# turn ids → (the ids found, their vectors as rows): ``stored_vectors``
 VectorLookup = Callable[[list[int]], tuple[list[int], np.ndarray]]
 
 
@@ -62,13 +61,25 @@ def lexical(store: Store, scope: Scope, query: str,
     return store.lexical(scope, list(query_terms(query)), POOL, session_id)
 
 
-def by_meaning(store: Store, index: VectorIndex, scope: Scope, qvec: np.ndarray,
+def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
                settings: Settings, session_id: str | None, cluster_floor: float = 0.0,
                ) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
-    """Vector candidates and the recalled clusters. Each read is well under a millisecond;
-    the caller runs them together, beside the keyword search."""
-    vector = index.search(scope.key, qvec, POOL if session_id is None else POOL * 5)
+    """Vector candidates (turns of embedding ``model``) and the recalled clusters. Each read
+    is well under a millisecond; the caller runs them together, beside the keyword search."""
+    vector = store.nearest("turn", scope.key, qvec, POOL if session_id is None else POOL * 5, model)
     return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
+
+
+def stored_vectors(store: VectorStore, kind: str, dim: int) -> VectorLookup:
+    """The stored vectors of ids of one ``kind``, as rows of ``dim`` (a query's): one left
+    by an earlier embedder of another size, not embedded again yet, counts as missing."""
+
+    def lookup(refs: list[int]) -> tuple[list[int], np.ndarray]:
+        found = [(ref, vec) for ref, vec in store.get_vectors(kind, refs).items() if len(vec) == dim]
+        rows = np.stack([vec for _, vec in found]) if found else np.zeros((0, dim), dtype=np.float32)
+        return [ref for ref, _ in found], rows
+
+    return lookup
 
 
 def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
@@ -95,7 +106,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     in ``facets``, sums of money for a question about spending; penalties for questions, and
     for the assistant's replies when the query does not speak to the assistant) and MMR.
     Every candidate gets its exact cosine, not only the vector top-k: the others' vectors come
-    from ``vectors`` (the in-memory index), not the database. The best ``limit`` are returned
+    from ``vectors`` (``stored_vectors``, one read for all). The best ``limit`` are returned
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
     returned are read whole."""
     refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector])

@@ -17,8 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from ..models import Hit, Scope
-from ..stores.base import TurnStore, WindowStore
-from .vector_index import VectorIndex
+from ..stores.base import TurnStore, VectorStore, WindowStore
 
 # windows read per query: at ~8 turns each, about as many turns as the per-message vector
 # search reads (search.POOL)
@@ -27,6 +26,9 @@ REACH = 1  # turns before and after a recalled one that its excerpt shows
 
 
 class _Store(TurnStore, WindowStore, Protocol): ...
+
+
+class _Windows(WindowStore, VectorStore, Protocol): ...
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,13 @@ class Recalled:
     cosine: float
 
 
-def candidates(store: WindowStore, index: VectorIndex, scope: Scope, qvec: np.ndarray,
-               session_id: str | None, depth: int = DEPTH) -> tuple[list[tuple[int, float]], dict[int, Recalled]]:
-    """The members of the windows nearest ``qvec`` as vector candidates (turn id, cosine), best
-    window first, and the window each came through (a turn in two keeps the better one). With
-    ``session_id``, the caller keeps that session's turns (a window may cross sessions)."""
-    found = index.search(scope.key, qvec, depth if session_id is None else depth * 5)
+def candidates(store: _Windows, scope: Scope, qvec: np.ndarray, model: str, session_id: str | None,
+               depth: int = DEPTH) -> tuple[list[tuple[int, float]], dict[int, Recalled]]:
+    """The members of the windows nearest ``qvec`` (embedded by ``model``) as vector candidates
+    (turn id, cosine), best window first, and the window each came through (a turn in two keeps
+    the better one). With ``session_id``, the caller keeps that session's turns (a window may
+    cross sessions)."""
+    found = store.nearest("window", scope.key, qvec, depth if session_id is None else depth * 5, model)
     windows = store.get_windows(i for i, _ in found)
     kept = [(windows[i], c) for i, c in found if i in windows]
     members = store.window_members(w.id for w, _ in kept)

@@ -27,6 +27,7 @@ from . import (
     routes_diary,
     routes_graph,
     routes_inspect,
+    routes_jobs,
     routes_memory,
     routes_people,
     routes_person,
@@ -62,7 +63,7 @@ def create_app(
     (seconds, 0 = off) the app runs ``memory.sweep(dry_run=False)`` that often while it is up.
     """
     settings = limits.settings_of(memory)
-    rate = limits.RateLimiter(settings.rate_limit)  # a bad value fails here, at start
+    rate = limits.rate_limiter(memory, settings)  # a bad value fails here, at start; Redis if memory has it
     mcp_server = _mcp_server(memory, keys) if mcp else None
 
     @asynccontextmanager
@@ -91,7 +92,7 @@ def create_app(
     problems.install(app)
     app.state.docs = docs.install(app)
     for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_blocks, routes_graph,
-                   routes_diary, routes_admin):
+                   routes_diary, routes_jobs, routes_admin):
         app.include_router(
             module.router,
             dependencies=[Depends(known_query)],

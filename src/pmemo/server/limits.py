@@ -3,8 +3,9 @@ turns in one batch. Quotas of what a tenant stores are the library's (``pmemo.qu
 REST, MCP and the CLI all keep them.
 
 Every refusal is a ``LimitExceeded`` naming its ``PMEMO_*`` setting; ``problems`` turns it
-into 429 or 413. The rate counters live in this process (``pmemo serve`` is one process per
-data directory): each key has its own moving window, so one tenant never uses another's.
+into 429 or 413. Each key has its own moving window, so one tenant never uses another's. The
+counters live in this process, or with ``PMEMO_REDIS_URL`` in Redis, where every server replica
+counts against the same window; while Redis is unreachable each process counts alone again.
 
 >>> RateLimiter("off").hit("key-id")  # no limit: nothing happens
 """
@@ -17,12 +18,14 @@ import time
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import ENV_PREFIX, Settings
 from ..errors import InvalidInput, RateLimited, TooLarge
+from ..redis_link import RedisLink
 from .keys import hash_key
 from .problems import limit_problem
 
@@ -57,29 +60,58 @@ def parse_rate(spec: str) -> list[RateLimitItem]:
 
 class RateLimiter:
     """``hit(key_id)`` counts one request for a key, or raises ``RateLimited`` with the seconds
-    until its window frees a place (nothing is counted for a refused request)."""
+    until its window frees a place (nothing is counted for a refused request). With ``redis``,
+    the windows are kept there, shared by every replica, while it answers."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, redis: RedisLink | None = None) -> None:
         self.spec = spec.strip()
         self.items = parse_rate(spec)
-        self._limiter = MovingWindowRateLimiter(MemoryStorage()) if self.items else None
-        self._lock = threading.Lock()  # test-then-hit of several windows as one step
+        self._local = MovingWindowRateLimiter(MemoryStorage()) if self.items else None
+        self._redis = redis if self.items else None
+        self._shared = None if self._redis is None else MovingWindowRateLimiter(RedisStorage(
+            self._redis.url, connection_pool=self._redis.client.connection_pool,
+            key_prefix=self._redis.key("rate"), wrap_exceptions=True))
+        self._lock = threading.Lock()  # test-then-hit of several windows as one step (in this process)
 
     def hit(self, key_id: str) -> None:
-        if self._limiter is None:
+        if self._local is None:
             return
         with self._lock:
-            full = [item for item in self.items if not self._limiter.test(item, key_id)]
-            if not full:
-                for item in self.items:
-                    self._limiter.hit(item, key_id)
-                return
-            reset = max(self._limiter.get_window_stats(item, key_id).reset_time for item in full)
+            reset = self._count(self._local, key_id)
+        if reset is None:
+            return
         wait = max(1, math.ceil(reset - time.time()))
         raise RateLimited(
             f"too many requests with this API key: its limit is {self.spec} "
             f"({setting('rate_limit')}); retry in {wait} s", setting=setting("rate_limit"),
             limit=self.spec, retry_after=wait)
+
+    def _count(self, local: MovingWindowRateLimiter, key_id: str) -> float | None:
+        if self._shared is not None and self._redis is not None and self._redis.usable():
+            try:
+                return _take(self._shared, self.items, key_id)
+            except StorageError as exc:  # unreachable: this request and the next ones count here
+                self._redis.failed(exc.storage_error)
+        return _take(local, self.items, key_id)
+
+
+def _take(limiter: MovingWindowRateLimiter, items: list[RateLimitItem], key_id: str) -> float | None:
+    """Count one request in every window of ``key_id``, or none when one is full: then the
+    epoch second the fullest frees a place. A window another replica filled between the test
+    and the hit refuses too (what this request counted in the windows before it stays)."""
+    full = [item for item in items if not limiter.test(item, key_id)]
+    if not full:
+        for item in items:
+            if not limiter.hit(item, key_id):
+                return limiter.get_window_stats(item, key_id).reset_time
+        return None
+    return max(limiter.get_window_stats(item, key_id).reset_time for item in full)
+
+
+def rate_limiter(memory: Any, settings: Settings) -> RateLimiter:
+    """The server's rate limiter: in Redis when ``memory`` has a link to it (``PMEMO_REDIS_URL``)."""
+    link = getattr(memory, "redis", None)
+    return RateLimiter(settings.rate_limit, link if isinstance(link, RedisLink) else None)
 
 
 def hit(app: Any, key: str) -> None:

@@ -120,6 +120,7 @@ async def context(body: ContextIn, memory: Mem, tenant: Tenant) -> ContextOut:
         asker=body.asker,
         recent=body.recent,
         format=body.format,
+        with_input=body.with_input,
         tenant_id=tenant,
         **body.scope(),
     )

@@ -1,0 +1,54 @@
+"""Stores: the Protocols (``base``) and their backends, opened from a target by ``open_store``.
+
+A target is a directory or ``sqlite:///path`` (the embedded SQLite store), or a
+``postgresql://`` / ``postgres://`` URL (the PostgreSQL store). Backends are imported when
+opened, so ``import pmemo`` needs no database driver.
+
+>>> is_postgres("postgres://pmemo@db/pmemo"), is_postgres("./pmemo_data")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .base import Store
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite://"
+
+
+def is_postgres(target: str | os.PathLike[str]) -> bool:
+    return str(target).startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(target: str | os.PathLike[str]) -> str:
+    """The directory a SQLite target names: ``sqlite:///srv/pmemo`` → ``/srv/pmemo``,
+    ``sqlite://data`` → ``data`` (relative), a plain path as given."""
+    text = str(target)
+    if not text.startswith(SQLITE_SCHEME):
+        return text
+    path = text.removeprefix(SQLITE_SCHEME)
+    if not path.strip("/"):
+        raise InvalidInput(f"store {text!r} names no directory: use sqlite:///path/to/dir")
+    return path
+
+
+def open_store(target: str | os.PathLike[str]) -> Store:
+    """The store ``target`` names, opened (and migrated to this pmemo's schema)."""
+    if is_postgres(target):
+        try:
+            from .postgres.store import PostgresStore
+        except ImportError as exc:
+            raise InvalidInput(f"a PostgreSQL store needs the postgres extra: pip install 'pmemo[postgres]'"
+                               f" ({exc.name} is missing)") from exc
+        return PostgresStore.open(str(target))
+    if "://" in str(target) and not str(target).startswith(SQLITE_SCHEME):
+        raise InvalidInput(f"store {str(target)!r}: give a directory, sqlite:///path or a postgresql:// URL")
+    from .sqlite.store import SQLiteStore
+
+    return SQLiteStore.open(sqlite_path(target))

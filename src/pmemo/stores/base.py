@@ -140,6 +140,13 @@ class VectorStore(Protocol):
         """One scope's vectors of ``model``: ids (int64) and rows (float32), by id."""
         ...
 
+    def nearest(self, kind: str, scope_key: str, query: np.ndarray, k: int, model: str) -> list[tuple[int, float]]:
+        """The ``k`` stored vectors of one scope and kind, of embedding ``model``, most similar to
+        ``query`` (cosine; stored vectors are unit length, so the inner product), best first, as
+        (ref id, score). Vector search is the store's: every process and replica sees what any
+        of them wrote (put_vectors and delete_vectors are the writes it follows)."""
+        ...
+
     def stale_turns(self, model: str, limit: int) -> list[int]: ...
     def delete_vectors(self, kind: str, refs: Iterable[int]) -> None: ...
     def stale_summaries(self, model: str) -> list[int]: ...
@@ -197,16 +204,53 @@ class DerivedStore(Protocol):
     def keys_with(self, turn_ids: list[int]) -> list[KeyLine]: ...
 
 
+BACKOFF_BASE_S = 1.0  # a job failed with retry is due again after 1, 2, 4 … seconds
+BACKOFF_MAX_S = 600.0  # and never later than this
+
+
+def backoff_s(attempts: int) -> float:
+    """How long a job that failed on try number ``attempts`` waits before the next one.
+
+    >>> [backoff_s(n) for n in (1, 2, 3)], backoff_s(40)
+    ([1.0, 2.0, 4.0], 600.0)
+    """
+    return min(BACKOFF_BASE_S * 2.0 ** min(max(attempts - 1, 0), 30), BACKOFF_MAX_S)
+
+
 class JobStore(Protocol):
+    """A job queue that several worker processes share: a claim holds its jobs under a lease,
+    so a dead worker's jobs go to another once it runs out; failures back off, then wait in
+    the dead-letter list (status 'failed') until retried by hand."""
+
     def enqueue(self, kind: str, payload: Any) -> int: ...
-    def claim(self, limit: int) -> list[Job]: ...
+    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
+        """Up to ``limit`` jobs, oldest first, that are 'pending' and due (run_after <= now), or
+        'running' with a lease that has expired (a dead worker's); each becomes 'running', held by
+        ``owner`` until now + lease_s, attempts + 1."""
+        ...
+    def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
+        """Extend the leases ``owner`` still holds; returns how many it still held."""
+        ...
     def finish(self, job_id: int) -> None: ...
-    def fail(self, job_id: int, error: str, retry: bool) -> None: ...
+    def fail(self, job_id: int, error: str, retry: bool) -> None:
+        """retry: 'pending' again, due after a backoff of min(BACKOFF_BASE_S * 2 ** (attempts - 1),
+        BACKOFF_MAX_S) seconds; otherwise 'failed' (the dead-letter list), kept with its error."""
+        ...
     def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
                 owner: str | None = None) -> int:
         """Jobs not done yet: all, or those about a tenant's (an agent's, an owner's) rows."""
         ...
-    def requeue_running(self) -> int: ...
+    def requeue_running(self, owner: str | None = None) -> int:
+        """Jobs left 'running' by ``owner`` (all owners when None) go back to 'pending'."""
+        ...
+    def dead_jobs(self, tenant_id: str | None = None, *, agent_id: str | None = None,
+                  limit: int = 100) -> list[dict[str, Any]]:
+        """Failed jobs, newest first: id, kind, payload, attempts, error, updated (epoch s); of one
+        tenant (agent) when given, as pending() filters."""
+        ...
+    def retry_dead(self, job_ids: list[int] | None = None, tenant_id: str | None = None) -> int:
+        """Put failed jobs (these, or all of a tenant's, or all) back in the queue, attempts reset."""
+        ...
     def job_queue(self) -> dict[str, tuple[int, float]]:
         """Every tenant's jobs by status ("pending", "running", "failed", those present): how
         many, and when (epoch seconds) the oldest of them was queued."""

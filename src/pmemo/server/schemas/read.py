@@ -65,6 +65,11 @@ class ContextIn(ScopeIn):
         description="How the memory blocks are written: as markdown sections, or `memgpt` for the"
         " `<memory_blocks>` layout MemGPT/Letta agents are prompted with.",
     )
+    with_input: bool = Field(
+        True,
+        description="End the pack with the message itself (`## Current input`); false for an agent that"
+        " sends the message on its own, so the whole budget goes to memory.",
+    )
 
 
 class HitOut(BaseModel):

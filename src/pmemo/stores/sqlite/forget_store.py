@@ -180,7 +180,8 @@ class ForgetRows:
         return data
 
     def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
-        """Put a batch's rows back; returns (kind, ref, scope_key, vector) for the caches."""
+        """Put a batch's rows back (vectors too, so the store's search has them again); returns
+        (kind, ref, scope_key, vector) of each row."""
         rows = self._read.execute(
             "SELECT kind, ref, data FROM tombstones WHERE batch=?", (batch,)
         ).fetchall()

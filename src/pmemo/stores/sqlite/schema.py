@@ -409,6 +409,21 @@ MIGRATIONS: list[str] = [
     CREATE INDEX windows_open ON windows(updated) WHERE open = 1;
     CREATE INDEX turns_scope_id ON turns(scope_key, id);
     """,
+    # issue 21 §0: jobs shared by worker processes. A claim holds a job for its `owner` (a
+    # worker process) until `lease_until`; a job failed with retry is due again at `run_after`.
+    # No index is added: a claim reads the due pending jobs oldest first by jobs_status(status,
+    # id), stopping after its limit, and the expired leases among the few running jobs by the same
+    # (an index on run_after would read every due job of a backlog to sort them by id).
+    """
+    ALTER TABLE jobs ADD COLUMN owner TEXT;
+    ALTER TABLE jobs ADD COLUMN lease_until REAL;
+    ALTER TABLE jobs ADD COLUMN run_after REAL NOT NULL DEFAULT 0;
+    """,
+    # tasks have a `deleted` column but lacked the `deleted_reason` the soft delete writes
+    # (forget_store.SOFT), so soft_delete("task", ...) failed (issue 21 §0, the contract suite)
+    """
+    ALTER TABLE tasks ADD COLUMN deleted_reason TEXT;
+    """,
 ]
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef
+from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef, backoff_s
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
@@ -32,6 +32,7 @@ from .people_store import PeopleRows
 from .profile_store import ProfileStore
 from .schema import migrate
 from .usage_store import UsageRows
+from .vector_cache import VectorCache
 from .windows_store import WindowRows
 
 T = TypeVar("T")
@@ -45,7 +46,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                   BlockJobRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
-    def __init__(self, path: Path, lock_fd: int) -> None:
+    def __init__(self, path: Path, lock_fd: int, *, faiss_min_vectors: int = 20_000,
+                 index_memory_mb: int = 512) -> None:
         self.path = path
         self._lock_fd = lock_fd
         self._write_lock = threading.RLock()
@@ -58,9 +60,18 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         self._writer = self._connect()
         migrate(self._writer)
         fts.ensure_current(self._writer)
+        # nearest(): scopes read on their first search, kept in step with every write of the
+        # vectors table, the least recently searched dropped past index_memory_mb (0: no bound)
+        self.vector_cache = VectorCache(self.scope_vectors, faiss_min_vectors, index_memory_mb << 20)
+        self.vector_cache.watch(self._writer)
+        # the directory lock admits one process: a job left 'running' is a dead one's, so it is
+        # due now, not when its lease runs out (a store that many processes share waits for that)
+        self.requeue_running()
 
     @classmethod
-    def open(cls, directory: str | os.PathLike[str]) -> SQLiteStore:
+    def open(cls, directory: str | os.PathLike[str], *, faiss_min_vectors: int = 20_000,
+             index_memory_mb: int = 512) -> SQLiteStore:
+        """``faiss_min_vectors``, ``index_memory_mb``: the vector cache's, as the settings."""
         root = Path(directory)
         if root.exists() and not root.is_dir():
             raise InvalidInput(f"data path {root} is a file; give a directory (--data / PMEMO_DATA)")
@@ -82,7 +93,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             warn_if_open(root)
         try:
             # before SQLite opens it: its -wal and -shm files are made with the file's mode
-            return cls(private_sqlite(root / DB_NAME), lock_fd)
+            return cls(private_sqlite(root / DB_NAME), lock_fd, faiss_min_vectors=faiss_min_vectors,
+                       index_memory_mb=index_memory_mb)
         except sqlite3.DatabaseError as exc:
             os.close(lock_fd)
             raise StoreCorrupt(
@@ -128,12 +140,14 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         with self._write_lock:
             conn = self._writer
             conn.execute("BEGIN IMMEDIATE")
+            self.vector_cache.begin()
             try:
                 yield conn
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            self.vector_cache.commit()
             if not keeps_caches:
                 self._generation += 1
 
@@ -330,8 +344,11 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
         refs = list(refs)
+        found = self.vector_cache.vectors(kind, refs)  # a search's candidates: no database read
         sql = "SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({})"
-        return {r[0]: codec.unblob(r[1]) for r in self._select_in(sql, [kind], refs)}
+        rest = [r for r in refs if r not in found]
+        found.update((r[0], codec.unblob(r[1])) for r in self._select_in(sql, [kind], rest))
+        return found
 
     def scan_vectors(self, kind: str, model: str) -> Iterable[tuple[int, str, np.ndarray]]:
         for r in self._read.execute("SELECT ref, scope_key, vec FROM vectors WHERE kind=? AND model=?",
@@ -357,6 +374,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
     def delete_vectors(self, kind: str, refs: Iterable[int]) -> None:
         with self._tx() as conn:
             conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?", [(kind, r) for r in refs])
+
+    def nearest(self, kind: str, scope_key: str, query: np.ndarray, k: int, model: str) -> list[tuple[int, float]]:
+        return self.vector_cache.nearest(kind, scope_key, query, k, model)
 
     def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]:
         sql = "SELECT key, vec FROM embed_cache WHERE key IN ({})"
@@ -654,18 +674,61 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                                (kind, json.dumps(payload), now, now))
             return int(cur.lastrowid or 0)
 
-    def claim(self, limit: int) -> list[Job]:
-        with self._tx() as conn:
-            rows = conn.execute("SELECT * FROM jobs WHERE status='pending' ORDER BY id LIMIT ?",
-                                (limit,)).fetchall()
-            conn.executemany("UPDATE jobs SET status='running', attempts=attempts+1, updated=? WHERE id=?",
-                             [(time.time(), r["id"]) for r in rows])
+    # the job table is in no read cache: its writes keep the caches (a drain claims every 10 ms)
+    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
+        now = time.time()
+        with self._tx(keeps_caches=True) as conn:
+            # two reads of jobs_status(status, id): due pending jobs and expired leases, merged
+            rows = conn.execute(
+                "SELECT * FROM (SELECT * FROM jobs WHERE status='pending' AND run_after<=:now ORDER BY id"
+                " LIMIT :n) UNION ALL SELECT * FROM (SELECT * FROM jobs WHERE status='running'"
+                " AND lease_until<=:now ORDER BY id LIMIT :n) ORDER BY id LIMIT :n",
+                {"now": now, "n": limit}).fetchall()
+            conn.executemany("UPDATE jobs SET status='running', owner=?, lease_until=?, attempts=attempts+1,"
+                             " updated=? WHERE id=?", [(owner, now + lease_s, now, r["id"]) for r in rows])
         return [Job(r["id"], r["kind"], json.loads(r["payload"]), r["attempts"] + 1) for r in rows]
 
-    def requeue_running(self) -> int:
-        """Jobs a crashed process left running go back to pending (called on open)."""
-        with self._tx() as conn:
-            return conn.execute("UPDATE jobs SET status='pending' WHERE status='running'").rowcount
+    def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
+        now = time.time()
+        with self._tx(keeps_caches=True) as conn:
+            # still ours even past the lease, until another claim takes it
+            return conn.executemany("UPDATE jobs SET lease_until=? WHERE id=? AND owner=? AND status='running'",
+                                    [(now + lease_s, job_id, owner) for job_id in job_ids]).rowcount
+
+    def requeue_running(self, owner: str | None = None) -> int:
+        with self._tx(keeps_caches=True) as conn:
+            return conn.execute("UPDATE jobs SET status='pending', owner=NULL, lease_until=NULL, run_after=0"
+                                " WHERE status='running' AND (:owner IS NULL OR owner=:owner)",
+                                {"owner": owner}).rowcount
+
+    def dead_jobs(self, tenant_id: str | None = None, *, agent_id: str | None = None,
+                  limit: int = 100) -> list[dict[str, Any]]:
+        mine, args = self._jobs_of(tenant_id, agent_id)
+        rows = self._read.execute("SELECT id, kind, payload, attempts, error, updated FROM jobs"
+                                  f" WHERE status='failed'{mine} ORDER BY updated DESC, id DESC LIMIT ?",
+                                  [*args, limit])
+        return [{"id": r["id"], "kind": r["kind"], "payload": json.loads(r["payload"]),
+                 "attempts": r["attempts"], "error": r["error"] or "", "updated": r["updated"]} for r in rows]
+
+    def retry_dead(self, job_ids: list[int] | None = None, tenant_id: str | None = None) -> int:
+        mine, args = self._jobs_of(tenant_id)
+        if job_ids is not None:
+            mine, args = mine + " AND id IN (SELECT value FROM json_each(?))", [*args, json.dumps(job_ids)]
+        with self._tx(keeps_caches=True) as conn:
+            return conn.execute("UPDATE jobs SET status='pending', attempts=0, error=NULL, run_after=0,"
+                                f" updated=? WHERE status='failed'{mine}", [time.time(), *args]).rowcount
+
+    @staticmethod
+    def _jobs_of(tenant_id: str | None, agent_id: str | None = None,
+                 owner: str | None = None) -> tuple[str, list[Any]]:
+        """`` AND id IN (…)`` for the jobs about a tenant's (an agent's, an owner's) rows, and its
+        arguments; nothing for all jobs."""
+        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id),
+                                                    ("owner", owner)) if value is not None]
+        if not filters:
+            return "", []
+        where = " AND ".join(f"job_scopes.{col}=?" for col, _ in filters)
+        return f" AND id IN (SELECT job FROM job_scopes WHERE {where})", [v for _, v in filters]
 
     def job_queue(self) -> dict[str, tuple[int, float]]:
         rows = self._read.execute("SELECT status, COUNT(*), MIN(created) FROM jobs GROUP BY status").fetchall()
@@ -676,19 +739,21 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             conn.execute("DELETE FROM jobs WHERE id=?", (job_id,))
 
     def fail(self, job_id: int, error: str, retry: bool) -> None:
-        with self._tx() as conn:
-            conn.execute("UPDATE jobs SET status=?, error=?, updated=? WHERE id=?",
-                         ("pending" if retry else "failed", error[:2000], time.time(), job_id))
+        now = time.time()
+        with self._tx(keeps_caches=True) as conn:
+            row = conn.execute("SELECT attempts FROM jobs WHERE id=?", (job_id,)).fetchone()
+            if row is None:
+                return
+            due = now + backoff_s(row[0]) if retry else 0.0
+            conn.execute("UPDATE jobs SET status=?, error=?, updated=?, run_after=?, owner=NULL,"
+                         " lease_until=NULL WHERE id=?",
+                         ("pending" if retry else "failed", error[:2000], now, due, job_id))
 
     def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
                 owner: str | None = None) -> int:
-        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id),
-                                                    ("owner", owner)) if value is not None]
-        mine = ""
-        if filters:
-            mine = " AND id IN (SELECT job FROM job_scopes WHERE " + " AND ".join(f"{c}=?" for c, _ in filters) + ")"
+        mine, args = self._jobs_of(tenant_id, agent_id, owner)
         row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')" + mine,
-                                 [v for _, v in filters]).fetchone()
+                                 args).fetchone()
         return int(row[0])
 
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,

@@ -8,12 +8,13 @@ import { loadBlocks } from "./blocks.js";
 import { loadDiary, wireDiary } from "./diary.js";
 import { loadForgetLog } from "./forget.js";
 import { loadGraph, wireGraph } from "./graph.js";
+import { loadJobs, wireJobs } from "./jobs.js";
 import { loadTiers, runSearch } from "./memory.js";
 import { loadPeople, loadPerson } from "./people.js";
 import { loadTimeline, wireTimeline } from "./timeline.js";
 
-const PAGES = ["memory", "timeline", "people", "forget", "blocks", "graph", "diary"];
-const TENANT_WIDE = ["forget", "blocks"]; // pages shown without an owner
+const PAGES = ["memory", "timeline", "people", "forget", "blocks", "graph", "diary", "jobs"];
+const TENANT_WIDE = ["forget", "blocks", "jobs"]; // pages shown without an owner
 const fail = (e) => status(e.status === 401 ? "That key was refused: " + e.message : e.message, true);
 
 function showing() {
@@ -52,6 +53,7 @@ async function refresh() {
   if (state.page === "blocks") await loadBlocks();
   if (state.page === "graph") await loadGraph();
   if (state.page === "diary") await loadDiary();
+  if (state.page === "jobs") await loadJobs();
 }
 onRefresh(refresh);
 
@@ -74,7 +76,7 @@ function showPage(name) {
   }
   if (!state.owner && !TENANT_WIDE.includes(name)) return;
   const load = { memory: loadTiers, timeline: loadTimeline, people: loadPeople, forget: loadForgetLog,
-    blocks: loadBlocks, graph: loadGraph, diary: loadDiary }[name];
+    blocks: loadBlocks, graph: loadGraph, diary: loadDiary, jobs: loadJobs }[name];
   load().catch(fail);
 }
 
@@ -126,4 +128,5 @@ $("key-add").addEventListener("submit", async (ev) => {
 wireTimeline(fail);
 wireGraph(fail);
 wireDiary(fail);
+wireJobs();
 loadAll();

@@ -1,4 +1,4 @@
-"""In-memory vector index per scope: a rebuildable cache over the vectors in the store.
+"""The SQLite store's vector search: an in-memory index per scope, a cache of the ``vectors`` table.
 
 Exact numpy search below ``faiss_min`` vectors; FAISS HNSW above (deleted ids are
 filtered out and the graph is rebuilt once a fifth of it is dead). A scope's rows live in
@@ -6,22 +6,25 @@ buffers of exactly its size at first, that then grow geometrically: a one-turn s
 about one row, and new vectors are appended in place (a search after an add does not copy
 the whole matrix).
 
-Over a store, a scope is read from it on its first search, and past a memory bound
+A scope is read from the store on its first search, and past a memory bound
 (``index_memory_mb``) the least recently used scopes are dropped, to be read back on their
-next search. The store holds every vector before the index hears of it, so an add or a
-remove for a scope that is not in memory has nothing to do here.
+next search. The cache hears of every change to the ``vectors`` table from the table itself:
+TEMP triggers of the writer connection (every write goes through it) report each row
+written or deleted, by ``put_vectors`` or by any other path (a deleted turn, summary, diary
+entry or window, a restore, a purge), and the changes of a transaction reach the cache
+when it commits. A change to a scope that is not in memory has nothing to do here.
 """
 
 from __future__ import annotations
 
+import itertools
+import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any, TypeVar
 
 import numpy as np
-
-from ..stores.base import VectorStore
 
 T = TypeVar("T")
 # scope key → the ids and rows of its stored vectors (SQLiteStore.scope_vectors)
@@ -236,6 +239,12 @@ class ScopeCache:
             self.nbytes -= dropped
             self.evictions += 1
 
+    def recent(self, owners: Container[VectorIndex], n: int) -> list[tuple[VectorIndex, str, ScopeIndex]]:
+        """Of the ``n`` most recently used indexes, those of ``owners``, latest first; call
+        with the lock held."""
+        latest = itertools.islice(reversed(self._lru.items()), n)
+        return [(owner, scope_key, index) for (owner, scope_key), (index, _) in latest if owner in owners]
+
 
 class _Loading:
     """A scope being read from the store: the adds and removes made meanwhile, which the
@@ -347,21 +356,108 @@ class VectorIndex:
             return out
 
 
-class Indexes:
-    """The vector caches a memory keeps: one over turns, one over summaries, under one memory
-    bound. With a ``store``, scopes are read from it when first searched (vectors of
-    ``model_id`` only) and dropped past ``max_bytes`` (0: no bound)."""
+# (kind, scope key, model) → the ids and rows of that scope's stored vectors of the model
+ScopeReader = Callable[[str, str, str], tuple[np.ndarray, np.ndarray]]
+# a row the writer wrote or deleted: (kind, ref, scope key, model, its vector's bytes, None: deleted)
+Change = tuple[str, int, str, str, bytes | None]
+_REPORT = "pmemo_vector_changed"
+# the scopes searched last, whose vectors ``VectorCache.vectors`` gives from memory: a search
+# reads the vectors of its other candidates right after searching their scope (fusion)
+RECENT = 4
+_TRIGGERS = [
+    f"CREATE TEMP TRIGGER IF NOT EXISTS vectors_put AFTER INSERT ON main.vectors"
+    f" BEGIN SELECT {_REPORT}(NEW.kind, NEW.ref, NEW.scope_key, NEW.model, NEW.vec); END",
+    f"CREATE TEMP TRIGGER IF NOT EXISTS vectors_set AFTER UPDATE ON main.vectors"
+    f" BEGIN SELECT {_REPORT}(OLD.kind, OLD.ref, OLD.scope_key, OLD.model, NULL);"
+    f" SELECT {_REPORT}(NEW.kind, NEW.ref, NEW.scope_key, NEW.model, NEW.vec); END",
+    f"CREATE TEMP TRIGGER IF NOT EXISTS vectors_gone AFTER DELETE ON main.vectors"
+    f" BEGIN SELECT {_REPORT}(OLD.kind, OLD.ref, OLD.scope_key, OLD.model, NULL); END",
+]
 
-    def __init__(self, dim: int, faiss_min: int = 20_000, store: VectorStore | None = None,
-                 model_id: str = "", max_bytes: int = 0) -> None:
+
+class VectorCache:
+    """A VectorIndex per kind and model, made on its first search, all under one memory bound
+    (``max_bytes``; 0: no bound); each reads its scopes with ``read``.
+
+    ``watch`` the writer connection; call ``begin`` as a write transaction starts and
+    ``commit`` once it committed: the rows it wrote or deleted then reach the indexes. An
+    ``INSERT OR REPLACE`` reports the new row only, so a row of one model takes the ref out
+    of the other models' indexes (a turn re-embedded by a new embedder).
+    """
+
+    def __init__(self, read: ScopeReader, faiss_min: int = 20_000, max_bytes: int = 0) -> None:
         self.cache = ScopeCache(max_bytes)
+        self.faiss_min = faiss_min
+        self._read = read
+        self._lock = threading.Lock()
+        self._indexes: dict[tuple[str, str], VectorIndex] = {}
+        self._changes: list[Change] = []  # of the write transaction under way
 
-        def loader(kind: str) -> Loader | None:
-            if store is None:
-                return None
-            return lambda scope_key: store.scope_vectors(kind, scope_key, model_id)
+    def watch(self, conn: sqlite3.Connection) -> None:
+        """Hear of every row written to or deleted from ``conn``'s ``vectors`` table."""
+        conn.create_function(_REPORT, 5, self._note)
+        for sql in _TRIGGERS:
+            conn.execute(sql)
 
-        self.turns = VectorIndex(dim, faiss_min, loader("turn"), self.cache)
-        self.summaries = VectorIndex(dim, faiss_min, loader("summary"), self.cache)
-        self.diaries = VectorIndex(dim, faiss_min, loader("diary"), self.cache)  # diary entries (issue 20)
-        self.windows = VectorIndex(dim, faiss_min, loader("window"), self.cache)  # L2 windows (issue 20)
+    def _note(self, kind: str, ref: int, scope_key: str, model: str, vec: bytes | None) -> None:
+        self._changes.append((kind, ref, scope_key, model, vec))
+
+    def begin(self) -> None:
+        """A write transaction starts: what an earlier one noted and did not commit is dropped."""
+        self._changes.clear()
+
+    def commit(self) -> None:
+        """The transaction committed: its changes go into the indexes (of scopes in memory)."""
+        changes, self._changes = self._changes, []
+        if not changes:
+            return
+        with self._lock:
+            indexes = list(self._indexes.items())
+        for kind, ref, scope_key, model, vec in changes:
+            for (of_kind, of_model), index in indexes:
+                if of_kind != kind:
+                    continue
+                if of_model == model:
+                    if vec is None:
+                        index.remove(scope_key, ref)
+                    else:
+                        index.add(scope_key, ref, np.frombuffer(vec, dtype=np.float32))
+                elif vec is not None:
+                    index.remove(scope_key, ref)  # its row holds another model's vector now
+
+    def nearest(self, kind: str, scope_key: str, query: np.ndarray, k: int,
+                model: str) -> list[tuple[int, float]]:
+        """VectorStore.nearest: the ``k`` best (ref, cosine) of the scope, best first."""
+        query = np.asarray(query, dtype=np.float32)
+        return self._index(kind, model, len(query)).search(scope_key, query, k)
+
+    def vectors(self, kind: str, refs: list[int]) -> dict[int, np.ndarray]:
+        """The vectors of those of ``refs`` that a scope searched last holds in memory: the
+        current ones of their rows, as the cache is kept in step with them; the store reads
+        the others."""
+        with self._lock:
+            owners = {index for (of_kind, _), index in self._indexes.items() if of_kind == kind}
+        found: dict[int, np.ndarray] = {}
+        if not owners:
+            return found
+        with self.cache.lock:
+            for owner, scope_key, index in self.cache.recent(owners, RECENT):
+                ids, rows = index.vectors(refs)
+                found.update(zip(ids, rows, strict=True))
+                self.cache.put(owner, scope_key, index)  # a read may flush the scope's new rows
+        return found
+
+    def held(self, kind: str, scope_key: str, model: str) -> bool:
+        """Whether the scope's index is in memory now (asking does not read it)."""
+        with self._lock:
+            index = self._indexes.get((kind, model))
+        return index is not None and index.held(scope_key)
+
+    def _index(self, kind: str, model: str, dim: int) -> VectorIndex:
+        with self._lock:
+            index = self._indexes.get((kind, model))
+            if index is None:
+                index = VectorIndex(dim, self.faiss_min, lambda scope_key: self._read(kind, scope_key, model),
+                                    self.cache)
+                self._indexes[kind, model] = index
+            return index

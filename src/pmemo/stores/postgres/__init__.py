@@ -1,0 +1,1 @@
+"""The PostgreSQL + pgvector store (``store.PostgresStore``); needs the ``postgres`` extra."""

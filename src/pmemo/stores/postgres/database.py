@@ -1,0 +1,116 @@
+"""The connection pool every mixin of ``PostgresStore`` reads and writes through.
+
+Connections are in autocommit mode: a read is one statement and needs no transaction; a
+write that must be atomic runs in ``tx()``. Each pooled connection knows pgvector's type, so
+numpy arrays go in and come out as ``vector`` values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.adapt import Loader
+from psycopg.pq import Format
+from psycopg.rows import dict_row
+from psycopg.types import TypeInfo
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ...errors import StoreError
+
+POOL_SIZE = 10  # connections at most: a server's request threads, a worker, the inspector
+CONNECT_TIMEOUT_S = 10.0
+
+
+def lock_key(*parts: str) -> int:
+    """A signed 64-bit key for ``pg_advisory_xact_lock`` naming ``parts`` (a session, an
+    idempotency key); a collision only makes two writers wait for each other."""
+    digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def connect_error(url: str, exc: Exception) -> StoreError:
+    """A StoreError naming the server (without its password) and what went wrong."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        info = {}
+    where = f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
+    return StoreError(f"cannot use PostgreSQL at {where}: {str(exc).strip() or type(exc).__name__}"
+                      " (check PMEMO_STORE / --store and that the server runs)")
+
+
+class _VectorText(Loader):
+    """A ``vector`` value as a float32 array (pgvector's loader makes a ``Vector`` object)."""
+
+    def load(self, data: Any) -> np.ndarray:
+        return np.fromstring(bytes(data)[1:-1], dtype=np.float32, sep=",")
+
+
+class _VectorBinary(Loader):
+    format = Format.BINARY
+
+    def load(self, data: Any) -> np.ndarray:  # 2 bytes dimensions, 2 unused, big-endian float32s
+        dim = int.from_bytes(bytes(data[:2]), "big")
+        return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    """pgvector's adapters on a new connection (numpy arrays go in as ``vector``), with loaders
+    that give float32 arrays back."""
+    register_vector(conn)
+    info = TypeInfo.fetch(conn, "vector")
+    assert info is not None  # register_vector raised otherwise
+    conn.adapters.register_loader(info.oid, _VectorText)
+    conn.adapters.register_loader(info.oid, _VectorBinary)
+
+
+class Database:
+    """A pool of connections to one database; ``close()`` ends them."""
+
+    def __init__(self, url: str, max_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self._pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False,
+                                    kwargs={"autocommit": True}, configure=_configure,
+                                    check=ConnectionPool.check_connection, name="pmemo")
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise connect_error(url, exc) from exc
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (PoolTimeout, psycopg.OperationalError) as exc:  # the server went away
+            raise connect_error(self.url, exc) from exc
+
+    def rows(self, sql: str, args: Sequence[Any] | dict[str, Any] = (), binary: bool = False) -> list[tuple[Any, ...]]:
+        """The rows of one read, as tuples; ``binary`` for rows of vectors (no text to parse)."""
+        with self._conn() as conn:
+            return conn.execute(sql, args, binary=binary).fetchall()  # type: ignore[arg-type]
+
+    def dicts(self, sql: str, args: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+        """The rows of one read, as dicts by column name."""
+        with self._conn() as conn, conn.cursor(row_factory=dict_row) as cur:
+            return cur.execute(sql, args).fetchall()  # type: ignore[arg-type]
+
+    def one(self, sql: str, args: Sequence[Any] | dict[str, Any] = ()) -> tuple[Any, ...] | None:
+        with self._conn() as conn:
+            return conn.execute(sql, args).fetchone()  # type: ignore[arg-type]
+
+    @contextmanager
+    def tx(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor in one transaction: committed when the block ends, rolled back if it raises."""
+        with self._conn() as conn, conn.transaction(), conn.cursor() as cur:
+            yield cur

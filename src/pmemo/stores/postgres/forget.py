@@ -1,0 +1,237 @@
+"""Forgetting on PostgreSQL: batches, the action log, tombstones, soft deletes (the forgetting
+part of ProfileStoreProtocol, a mixin of ``PostgresStore``).
+
+A soft forget snapshots every row it is about to delete or rebuild into ``tombstones`` (the row
+as jsonb, its provenance, its vector, a cluster's members, an entity's aliases), then runs the
+ordinary delete. Restoring puts the snapshots back under their own ids (identity ids are never
+handed out twice) through ``jsonb_populate_record``, so a row comes back with every column
+its table has, whatever table it is; purging drops the snapshots. The kinds and their tables
+are SQLite's (``sqlite.forget_store``): both stores forget the same rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.types.json import Jsonb
+
+from ...errors import Conflict, NotFound
+from ...text.segment import segment
+from ..sqlite.forget_store import ORDER, SOFT, TABLES
+from . import codec, lexical
+from . import profile_codec as pc
+from .database import connect_error
+from .provenance import SourceRows
+
+# what a scrub vacuums: every table a forget deletes text from, and the snapshots
+SCRUBBED = (*dict.fromkeys(TABLES.values()), "tombstones", "entity_aliases", "diaries")
+
+
+def _generated(table: str) -> str:
+    """The names of ``table``'s generated columns, as SQL (they are made again, not restored)."""
+    return (f"ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = '{table}'::regclass"
+            " AND attgenerated <> '')")
+
+
+def _capture(kind: str) -> str:
+    """One INSERT … SELECT that snapshots the rows of ``kind`` with ids %(refs)s into batch %(batch)s."""
+    table = TABLES[kind]
+    more = ""
+    if kind == "cluster":
+        more = (", 'members', COALESCE((SELECT jsonb_agg(m.turn_id ORDER BY m.turn_id) FROM cluster_members m"
+                " WHERE m.cluster_id = r.id), '[]')")
+    if kind == "entity":  # graph (issue 20): its names go with it
+        more = (", 'aliases', COALESCE((SELECT jsonb_agg(jsonb_build_array(a.alias, a.source)) FROM entity_aliases a"
+                " WHERE a.entity = r.id), '[]')")
+    return ("INSERT INTO tombstones(batch, kind, ref, data) SELECT %(batch)s, %(kind)s, r.id, jsonb_build_object("
+            f"'row', to_jsonb(r) - {_generated(table)},"
+            " 'sources', COALESCE((SELECT jsonb_agg(s.turn_id ORDER BY s.turn_id) FROM sources s"
+            " WHERE s.kind = %(kind)s AND s.ref = r.id), '[]'),"
+            f" 'vector', (SELECT to_jsonb(v) FROM vectors v WHERE v.kind = %(kind)s AND v.ref = r.id){more})"
+            f" FROM {table} r WHERE r.id = ANY(%(refs)s) ON CONFLICT DO NOTHING")
+
+
+class _Columns:
+    """The columns each table has (restores look them up once per table)."""
+
+    def __init__(self, cur: psycopg.Cursor[Any]) -> None:
+        self._cur = cur
+        self._found: dict[str, list[str]] = {}
+
+    def __call__(self, table: str) -> list[str]:
+        if table not in self._found:
+            rows = self._cur.execute("SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0"
+                                     " AND NOT attisdropped AND attgenerated = '' ORDER BY attnum", (table,))
+            self._found[table] = [r[0] for r in rows.fetchall()]
+        return self._found[table]
+
+
+def _put_row(cur: psycopg.Cursor[Any], columns: _Columns, table: str, row: dict[str, Any], then: str = "") -> None:
+    """Insert a snapshotted row with the columns it has (a column added since takes its default)."""
+    names = ", ".join(f'"{c}"' for c in columns(table) if c in row)
+    cur.execute(f"INSERT INTO {table}({names}) SELECT {names} FROM jsonb_populate_record(NULL::{table}, %s){then}",
+                (Jsonb(row),), binary=True)
+
+
+class ForgetRows(SourceRows):
+    # ---- batches and the log ---------------------------------------------------------------
+    def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
+                  tenant: str | None = None) -> int:
+        with self._db.tx() as cur:
+            row = cur.execute("INSERT INTO forget_batches(at, action, mode, scope_key, reason, tenant)"
+                              " VALUES(%s,%s,%s,%s,%s,%s) RETURNING id",
+                              (time.time(), action, mode, scope_key, reason, tenant)).fetchone()
+            assert row is not None
+            return int(row[0])
+
+    def get_batch(self, batch: int) -> dict[str, Any]:
+        rows = self._db.dicts("SELECT * FROM forget_batches WHERE id=%s", (batch,))
+        if not rows:
+            raise NotFound(f"forget batch {batch} does not exist")
+        return rows[0]
+
+    def set_batch(self, batch: int, status: str, report: dict[str, Any] | None = None) -> None:
+        with self._db.tx() as cur:
+            cur.execute("UPDATE forget_batches SET status=%s, report=COALESCE(%s, report) WHERE id=%s",
+                        (status, None if report is None else pc.jsonb(report), batch))
+
+    def log_actions(self, batch: int | None,
+                    rows: Iterable[tuple[str, str, int, str | None, str, dict[str, Any]]]) -> None:
+        """(action, kind, ref, scope_key, reason, detail) per line."""
+        now = time.time()
+        with self._db.tx() as cur:
+            cur.executemany("INSERT INTO forget_log(batch, at, action, kind, ref, scope_key, reason, detail)"
+                            " VALUES(%s,%s,%s,%s,%s,%s,%s,%s)",
+                            [(batch, now, a, k, r, s, why, pc.jsonb(d)) for a, k, r, s, why, d in rows])
+
+    def forget_log(self, batch: int | None = None, limit: int = 100,
+                   tenant: str | None = None) -> list[dict[str, Any]]:
+        """Log lines newest first, each with its batch's ``batch_mode`` (soft, hard) and
+        ``batch_status`` (active: restorable; restored; purged)."""
+        where = " AND ".join(cond for cond, value in (("b.tenant=%(tenant)s", tenant), ("l.batch=%(batch)s", batch))
+                             if value is not None)
+        sql = ("SELECT l.*, b.mode AS batch_mode, b.status AS batch_status FROM forget_log l"
+               " LEFT JOIN forget_batches b ON b.id = l.batch" + (f" WHERE {where}" if where else ""))
+        return self._db.dicts(sql + " ORDER BY l.id DESC LIMIT %(limit)s",
+                              {"tenant": tenant, "batch": batch, "limit": limit})
+
+    def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]:
+        rows = self._db.rows("SELECT kind, ref FROM forget_log WHERE batch=%s AND action=%s", (batch, action))
+        return [(r[0], r[1]) for r in rows]
+
+    def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
+        rows = self._db.rows(
+            "SELECT t.ref, t.batch FROM tombstones t JOIN forget_batches b ON b.id = t.batch"
+            " WHERE t.kind='turn' AND t.ref = ANY(%(ids)s) AND b.status='active'"
+            " AND (%(tenant)s::text IS NULL OR b.tenant=%(tenant)s) ORDER BY t.batch",
+            {"ids": [int(i) for i in turn_ids], "tenant": tenant})
+        return {r[0]: r[1] for r in rows}  # the newest batch of a turn snapshotted twice
+
+    # ---- tombstones ------------------------------------------------------------------------
+    def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
+        """Copy rows (with provenance and vector) into the batch's tombstones; returns how many."""
+        with self._db.tx() as cur:
+            return cur.execute(_capture(kind), {"batch": batch, "kind": kind,
+                                                "refs": [int(r) for r in refs]}).rowcount
+
+    def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
+        """Put a batch's rows back (vectors too, so the store's search has them again), in one
+        transaction; returns (kind, ref, scope_key, vector) of each row. A concurrent restore of
+        the same batch waits for this one and then finds nothing left."""
+        out = []
+        with self._db.tx() as cur:
+            rows = cur.execute("SELECT kind, ref, data FROM tombstones WHERE batch=%s FOR UPDATE", (batch,)).fetchall()
+            columns = _Columns(cur)
+            for kind, ref, data in sorted(rows, key=lambda r: (ORDER.index(r[0]), r[1])):
+                vector = self._put_back(cur, columns, kind, ref, data)
+                out.append((kind, ref, data["vector"]["scope_key"] if vector is not None else "", vector))
+            cur.execute("DELETE FROM tombstones WHERE batch=%s", (batch,))
+        return out
+
+    def _put_back(self, cur: psycopg.Cursor[Any], columns: _Columns, kind: str, ref: int,
+                  data: dict[str, Any]) -> np.ndarray | None:
+        """One snapshotted row back in its table, with what went with it; returns its vector."""
+        row, table = data["row"], TABLES[kind]
+        if kind == "turn":
+            taken = cur.execute("SELECT id FROM turns WHERE scope_key=%s AND session=%s AND step=%s AND id<>%s",
+                                (row["scope_key"], row["session"], row["step"], ref)).fetchone()
+            if taken:
+                raise Conflict(f"cannot restore turn {ref}: session {row['session']!r} has a new turn at step"
+                               f" {row['step']} (turn {taken[0]}); delete it first")
+        cur.execute(f"DELETE FROM {table} WHERE id=%s", (ref,))
+        _put_row(cur, columns, table, row)
+        self._set_sources(cur, kind, ref, data["sources"])
+        if kind == "cluster":
+            cur.execute("DELETE FROM cluster_members WHERE cluster_id=%s", (ref,))
+            cur.execute("INSERT INTO cluster_members(turn_id, cluster_id) SELECT t, %s FROM unnest(%s::bigint[]) t"
+                        " ON CONFLICT(turn_id) DO UPDATE SET cluster_id=EXCLUDED.cluster_id", (ref, data["members"]))
+        if kind == "entity":  # graph (issue 20): its names back, and name indexes built meanwhile stale
+            cur.execute("INSERT INTO entity_aliases(entity, alias, source) SELECT %s, a ->> 0, a ->> 1"
+                        " FROM jsonb_array_elements(%s) a ON CONFLICT DO NOTHING", (ref, Jsonb(data["aliases"])))
+            cur.execute("INSERT INTO meta(key, value) VALUES(%s, '1')"
+                        " ON CONFLICT(key) DO UPDATE SET value = (meta.value::bigint + 1)::text",
+                        (f"entities:{row['tenant']}",))
+        if kind == "turn":  # its words as today's segmentation makes them; the turn after it gets
+            # its words back as context
+            cur.execute("UPDATE turns SET words=%s WHERE id=%s", (segment(row["content"]), ref))
+            lexical.reindex(cur, [ref, *lexical.following(cur, [ref])])
+        if data["vector"] is None:
+            return None
+        _put_row(cur, columns, "vectors", data["vector"], " ON CONFLICT(kind, ref) DO UPDATE SET"
+                 " scope_key=EXCLUDED.scope_key, model=EXCLUDED.model, vec=EXCLUDED.vec RETURNING vec")
+        found = cur.fetchone()
+        assert found is not None
+        return codec.vector(found[0])
+
+    def purge_batch(self, batch: int) -> int:
+        """Drop a batch's tombstones and the rows it soft-deleted: the forget becomes permanent."""
+        with self._db.tx() as cur:
+            count = cur.execute("DELETE FROM tombstones WHERE batch=%s", (batch,)).rowcount
+            soft: dict[str, list[int]] = {}
+            for kind, ref in cur.execute("SELECT kind, ref FROM forget_log WHERE batch=%s AND action='soft_delete'",
+                                         (batch,)).fetchall():
+                if kind in SOFT:
+                    soft.setdefault(kind, []).append(ref)
+            for kind, refs in soft.items():
+                count += cur.execute(f"DELETE FROM {TABLES[kind]} WHERE id = ANY(%s) AND deleted IS NOT NULL",
+                                     (refs,)).rowcount
+                cur.execute("DELETE FROM sources WHERE kind=%s AND ref = ANY(%s)", (kind, refs))
+                cur.execute("DELETE FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, refs))
+            cur.execute("UPDATE forget_batches SET status='purged' WHERE id=%s", (batch,))
+        return count
+
+    def active_batches(self, older_than: float | None = None) -> list[int]:
+        rows = self._db.rows("SELECT id FROM forget_batches WHERE status='active'"
+                             " AND (%(t)s::float8 IS NULL OR at < %(t)s) ORDER BY id", {"t": older_than})
+        return [r[0] for r in rows]
+
+    # ---- soft delete by column (sweeper) ------------------------------------------------------
+    def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:
+        with self._db.tx() as cur:
+            cur.execute(f"UPDATE {TABLES[kind]} SET deleted=%s, deleted_reason=%s WHERE id = ANY(%s)"
+                        " AND deleted IS NULL", (time.time(), reason, [int(i) for i in ids]))
+
+    def undelete(self, kind: str, ids: list[int]) -> None:
+        with self._db.tx() as cur:
+            cur.execute(f"UPDATE {TABLES[kind]} SET deleted=NULL, deleted_reason=NULL WHERE id = ANY(%s)",
+                        ([int(i) for i in ids],))
+
+    # ---- privacy -----------------------------------------------------------------------------
+    def secure_delete(self) -> None:
+        """Nothing to switch on: PostgreSQL has no setting that zeroes freed space (SQLite's
+        secure_delete); ``scrub()`` is what clears a hard delete away."""
+
+    def scrub(self) -> None:
+        """VACUUM the tables a forget deletes text from: the deleted rows leave the tables and
+        their indexes (the tsvector's postings included), so nothing reaches them any more and
+        their space is reused. Their bytes may stay on disk until overwritten, and in the WAL
+        until it is recycled: where that matters, the disk is encrypted."""
+        try:
+            with psycopg.connect(self._db.url, autocommit=True) as conn:  # VACUUM runs outside a transaction
+                conn.execute(f"VACUUM {', '.join(SCRUBBED)}")
+        except psycopg.OperationalError as exc:
+            raise connect_error(self._db.url, exc) from exc

@@ -1,0 +1,222 @@
+"""People on PostgreSQL: the registry, the names they go by, where they speak (PeopleStore).
+
+Who spoke where is noted with the turns, in their transaction (``_turns_added``, the hook
+``TurnRows.add_turns`` calls). Every alias write bumps the tenant's alias version (in ``meta``,
+in the same transaction), so a resolver built from the aliases knows when it is stale with one
+key read. Rows are written in one order (people, members, aliases; sorted within each), so two
+writers never wait on each other in a circle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+
+from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn, epoch_of
+from ..base import NewAlias
+from .codec import utc
+from .turns import TurnRows
+
+_MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
+            " WHERE tenant=%s AND agent=%s AND owner=%s")
+
+
+def _as_seen_in(person: Person, owner: str) -> Person:
+    """A person as a group sees them: a nickname learned in another group is not theirs here."""
+    kept = tuple(a for a in person.aliases if a.source not in ("learned", "mention") or a.learned_in == owner)
+    return dataclasses.replace(person, aliases=kept) if len(kept) != len(person.aliases) else person
+
+
+def _mostly_han(text: str) -> bool:
+    han = sum("\u4e00" <= c <= "\u9fff" for c in text)
+    latin = sum(c.isascii() and c.isalpha() for c in text)
+    return han > latin
+
+
+def bump(cur: psycopg.Cursor[Any], key: str) -> None:
+    """Count one more change under ``key`` in ``meta`` (a version readers compare)."""
+    cur.execute("INSERT INTO meta(key, value) VALUES(%s, '1') ON CONFLICT(key) DO UPDATE"
+                " SET value=(meta.value::bigint + 1)::text", (key,))
+
+
+class PeopleRows(TurnRows):
+    # ---- written with turns ----------------------------------------------------------------
+    def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
+        super()._turns_added(cur, turns)
+        self._note_speakers(cur, turns)
+
+    def _note_speakers(self, cur: psycopg.Cursor[Any], turns: Sequence[Turn]) -> None:
+        """Who spoke where (first/last seen, messages) and the display names they used; a new
+        name for a known id is a rename (the old one stays)."""
+        seen: dict[tuple[str, str, str, str], list[float]] = {}  # first, last, messages, chars, han, asks
+        names: dict[tuple[str, str, str], tuple[float, float, str]] = {}
+        for t in turns:
+            if t.actor_id is None:
+                continue
+            at = epoch_of(t.timestamp)
+            key = (t.scope.tenant_id, t.scope.agent_id, t.scope.owner, t.actor_id)
+            row = seen.setdefault(key, [at, at, 0, 0, 0, 0])
+            row[0], row[1], row[2] = min(row[0], at), max(row[1], at), row[2] + 1
+            row[3] += len(t.content)
+            row[4] += _mostly_han(t.content)
+            row[5] += t.content.rstrip().endswith(("?", "？", "吗"))
+            if t.actor:
+                name_key = (t.scope.tenant_id, t.actor_id, t.actor)
+                lo, hi, owner = names.get(name_key, (at, at, t.scope.owner))
+                names[name_key] = (min(lo, at), max(hi, at), owner)
+        if not seen:
+            return
+        now = time.time()
+        cur.executemany("INSERT INTO people(tenant, person, name, created, updated) VALUES(%s,%s,NULL,%s,%s)"
+                        " ON CONFLICT DO NOTHING", sorted({(k[0], k[3], now, now) for k in seen}))
+        cur.executemany(
+            "INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages, chars, han, asks)"
+            " VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT(tenant, agent, owner, person) DO UPDATE SET"
+            " first_seen=LEAST(members.first_seen, EXCLUDED.first_seen),"
+            " last_seen=GREATEST(members.last_seen, EXCLUDED.last_seen), messages=members.messages+EXCLUDED.messages,"
+            " chars=members.chars+EXCLUDED.chars, han=members.han+EXCLUDED.han, asks=members.asks+EXCLUDED.asks",
+            [(*k, v[0], v[1], *map(int, v[2:])) for k, v in sorted(seen.items())])
+        fresh = set()
+        for (tenant, person, name), (lo, hi, owner) in sorted(names.items()):
+            if cur.execute("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
+                           " VALUES(%s,%s,%s,'name',%s,%s,%s) ON CONFLICT DO NOTHING",
+                           (tenant, person, name, owner, lo, hi)).rowcount:
+                fresh.add(tenant)
+            else:
+                cur.execute("UPDATE aliases SET first_seen=LEAST(first_seen, %s), last_seen=GREATEST(last_seen, %s)"
+                            " WHERE tenant=%s AND person=%s AND alias=%s AND source='name'",
+                            (lo, hi, tenant, person, name))
+        for tenant in sorted(fresh):  # the resolver changes only when a name is new
+            bump(cur, f"aliases:{tenant}")
+
+    # ---- the registry -----------------------------------------------------------------------
+    def add_person(self, tenant: str, person: str, name: str | None, aliases: Iterable[str],
+                   member_of: Scope | None = None) -> None:
+        """Create or update a person; aliases are merged (a removed one given again is back).
+        ``member_of``: a group or private chat they belong to before they speak there."""
+        now = time.time()
+        given = list(dict.fromkeys([*([name] if name else []), *aliases]))
+        with self._db.tx() as cur:  # people, members, aliases: the order _note_speakers writes them in
+            cur.execute(
+                "INSERT INTO people(tenant, person, name, created, updated) VALUES(%s,%s,%s,%s,%s)"
+                " ON CONFLICT(tenant, person) DO UPDATE SET name=COALESCE(EXCLUDED.name, people.name),"
+                " updated=EXCLUDED.updated", (tenant, person, name, now, now))
+            if member_of is not None:
+                cur.execute("INSERT INTO members(tenant, agent, owner, person, first_seen, last_seen, messages)"
+                            " VALUES(%s,%s,%s,%s,%s,%s,0) ON CONFLICT DO NOTHING",
+                            (member_of.tenant_id, member_of.agent_id, member_of.owner, person, now, now))
+            cur.execute("UPDATE aliases SET removed=NULL WHERE tenant=%s AND person=%s AND alias = ANY(%s::text[])",
+                        (tenant, person, given))
+            cur.executemany(
+                "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
+                " VALUES(%s,%s,%s,'registered',NULL,%s,%s) ON CONFLICT(tenant, person, alias, source)"
+                " DO UPDATE SET last_seen=EXCLUDED.last_seen", [(tenant, person, a, now, now) for a in sorted(given)])
+            bump(cur, f"aliases:{tenant}")
+
+    def add_aliases(self, tenant: str, rows: Sequence[NewAlias]) -> int:
+        """Aliases pmemo found (learned, mentions, generated); one a person had removed stays
+        removed. Returns how many are new."""
+        if not rows:
+            return 0
+        added = 0
+        with self._db.tx() as cur:
+            for r in rows:
+                if cur.execute("SELECT 1 FROM aliases WHERE tenant=%s AND person=%s AND alias=%s"
+                               " AND removed IS NOT NULL", (tenant, r.person, r.alias)).fetchone():
+                    continue
+                cur.execute("INSERT INTO people(tenant, person, name, created, updated) VALUES(%s,%s,NULL,%s,%s)"
+                            " ON CONFLICT DO NOTHING", (tenant, r.person, r.at, r.at))
+                added += cur.execute(
+                    "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
+                    " VALUES(%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
+                    (tenant, r.person, r.alias, r.source, r.owner, r.at, r.at, r.turn_id)).rowcount
+            if added:
+                bump(cur, f"aliases:{tenant}")
+        return added
+
+    def remove_alias(self, tenant: str, person: str, alias: str) -> int:
+        """Mark an alias removed (every source of it); returns how many rows it had."""
+        with self._db.tx() as cur:
+            n = cur.execute("UPDATE aliases SET removed=%s WHERE tenant=%s AND person=%s AND alias=%s"
+                            " AND removed IS NULL", (time.time(), tenant, person, alias)).rowcount
+            if n:
+                bump(cur, f"aliases:{tenant}")
+        return n
+
+    def alias_version(self, tenant: str) -> int:
+        row = self._db.one("SELECT value FROM meta WHERE key=%s", (f"aliases:{tenant}",))
+        return int(row[0]) if row else 0
+
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]:
+        """(alias, person, source) of every alias in use in the tenant."""
+        return [(r[0], r[1], r[2]) for r in self._db.rows(
+            "SELECT alias, person, source FROM aliases WHERE tenant=%s AND removed IS NULL"
+            " ORDER BY person, alias, source", (tenant,))]
+
+    def member_ids(self, scope: Scope) -> set[str]:
+        return {r[0] for r in self._db.rows("SELECT person FROM members WHERE tenant=%s AND agent=%s AND owner=%s",
+                                            (scope.tenant_id, scope.agent_id, scope.owner))}
+
+    def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
+        """The people with these ids that exist in the tenant, with their names and aliases."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        args = (tenant, wanted)
+        rows = self._db.rows("SELECT person, name FROM people WHERE tenant=%s AND person = ANY(%s::text[])", args)
+        if not rows:
+            return {}
+        aliases: dict[str, list[Alias]] = defaultdict(list)
+        for r in self._db.rows(
+                "SELECT person, alias, source, owner, first_seen, last_seen, turn_id FROM aliases"
+                " WHERE tenant=%s AND person = ANY(%s::text[]) AND removed IS NULL ORDER BY first_seen, alias", args):
+            aliases[r[0]].append(Alias(r[1], r[2], r[3], utc(r[4]), utc(r[5]), r[6]))
+        activity = {r[0]: r[1:] for r in self._db.rows(
+            "SELECT person, MIN(first_seen), MAX(last_seen), SUM(messages) FROM members"
+            " WHERE tenant=%s AND person = ANY(%s::text[]) GROUP BY person", args)}
+        out = {}
+        for person, registered in rows:
+            known = aliases.get(person, [])
+            names = tuple(a.alias for a in known if a.source == "name")
+            latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
+            lo, hi, n = activity.get(person, (None, None, 0))
+            best: dict[str, Alias] = {}
+            for a in known:  # one entry per alias: its strongest source
+                if a.alias not in best or ALIAS_STRENGTH[a.source] < ALIAS_STRENGTH[best[a.alias].source]:
+                    best[a.alias] = a
+            out[person] = Person(person, tenant, latest.alias if latest else registered, names,
+                                 tuple(best.values()), utc(lo) if lo else None, utc(hi) if hi else None,
+                                 int(n or 0))
+        return out
+
+    def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
+        """The members of the scope's owner (a group or private chat), latest speaker first, then
+        those who never spoke; ``people``: only those. A nickname learned in another group is
+        what was said there: it is not among a member's aliases here."""
+        sql, args = _MEMBERS, list[Any]([scope.tenant_id, scope.agent_id, scope.owner])
+        if people is not None:
+            sql, args = sql + " AND person = ANY(%s::text[])", [*args, list(people)]
+        # who spoke latest first; members who never spoke (registered in the group) last
+        rows = self._db.rows(sql + " ORDER BY messages = 0, last_seen DESC, person", args)
+        found = {p: _as_seen_in(person, scope.owner)
+                 for p, person in self.get_people(scope.tenant_id, [r[0] for r in rows]).items()}
+        return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
+
+    def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:
+        """The turns a person said, in one group or chat (``scope``'s owner) or anywhere in the tenant."""
+        if scope is None:
+            rows = self._db.rows("SELECT id FROM turns WHERE tenant=%s AND actor_id=%s ORDER BY id", (tenant, person))
+        else:
+            rows = self._db.rows("SELECT id FROM turns WHERE scope_key=%s AND actor_id=%s ORDER BY id",
+                                 (scope.key, person))
+        return [r[0] for r in rows]
+
+    def person_owners(self, tenant: str, person: str) -> list[str]:
+        """Where a person spoke (owners), oldest first."""
+        return [r[0] for r in self._db.rows(
+            "SELECT owner FROM members WHERE tenant=%s AND person=%s ORDER BY first_seen, owner", (tenant, person))]

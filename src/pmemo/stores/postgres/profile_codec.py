@@ -1,0 +1,75 @@
+"""Conversions between PostgreSQL rows (dicts by column name) and the profile, episode, task and
+record models. Times are epoch seconds as on SQLite; JSON columns are jsonb, so they arrive as
+Python values and go in through ``jsonb()``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from ...models import Episode, Fact, Record, Task, TaskStep
+from .codec import scope_of, utc
+
+_dumps = partial(json.dumps, ensure_ascii=False, default=str)
+
+
+def jsonb(value: Any) -> Jsonb:
+    """A value for a jsonb column; what JSON cannot hold (a datetime…) goes in as its text."""
+    return Jsonb(value, dumps=_dumps)
+
+
+def named(cur: psycopg.Cursor[Any]) -> list[dict[str, Any]]:
+    """The rows a write's ``RETURNING`` gave (on a ``Database.tx()`` cursor), as dicts by column."""
+    names = [column.name for column in cur.description or ()]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def maybe_utc(epoch: float | None) -> datetime | None:
+    return None if epoch is None else utc(epoch)
+
+
+def fact(row: dict[str, Any], sources: tuple[int, ...]) -> Fact:
+    return Fact(id=row["id"], scope=scope_of(row), category=row["category"], key=row["key"], value=row["value"],
+                confidence=round(row["confidence"], 6), mentions=row["mentions"],
+                first_seen=utc(row["first_seen"]), last_seen=utc(row["last_seen"]),
+                valid_from=utc(row["valid_from"]), valid_to=maybe_utc(row["valid_to"]),
+                expires_at=maybe_utc(row["expires"]), source=row["source"], sources=sources,
+                status=row["status"], version=row["version"], importance=row["importance"],
+                subject_id=row["subject"], mentioned=tuple(row["mentioned"]))
+
+
+def episode(row: dict[str, Any], sources: tuple[int, ...]) -> Episode:
+    return Episode(id=row["id"], scope=scope_of(row, row["session"]), kind=row["kind"], summary=row["summary"],
+                   topics=tuple(row["topics"]), actions=tuple(row["actions"]), outcomes=tuple(row["outcomes"]),
+                   lessons=tuple(row["lessons"]), importance=row["importance"],
+                   started_at=utc(row["started"]), ended_at=utc(row["ended"]), source_ids=sources,
+                   step_from=row["step_from"], step_to=row["step_to"], access_count=row["access_count"],
+                   created_at=utc(row["created"]))
+
+
+def steps(items: Iterable[TaskStep]) -> Jsonb:
+    return jsonb([vars(s) for s in items])
+
+
+def task(row: dict[str, Any]) -> Task:
+    return Task(id=row["id"], scope=scope_of(row, row["session"] or None), goal=row["goal"],
+                steps=tuple(TaskStep(**s) for s in row["steps"]), scratchpad=row["scratchpad"],
+                status=row["status"], feedback=row["feedback"], episode_id=row["episode_id"],
+                version=row["version"], created_at=utc(row["created"]), updated_at=utc(row["updated"]))
+
+
+def record(row: dict[str, Any]) -> Record:
+    return Record(id=row["id"], tenant_id=row["tenant"], agent_id=row["agent"], user_id=row["user_id"],
+                  type=row["type"], visibility=row["visibility"], content=row["content"], summary=row["summary"],
+                  structured=row["structured"], embedding_model=row["embedding_model"],
+                  importance=row["importance"], confidence=row["confidence"], tags=tuple(row["tags"]),
+                  source=row["source"], version=row["version"], created_at=utc(row["created"]),
+                  updated_at=utc(row["updated"]), accessed_at=utc(row["accessed"]),
+                  decay_score=row["decay_score"], relations=tuple(row["relations"]),
+                  allowed_users=tuple(row["allowed_users"]), allowed_roles=tuple(row["allowed_roles"]))

@@ -1,0 +1,79 @@
+"""The scale-out store: PostgreSQL with pgvector, shared by any number of processes.
+
+``PostgresStore`` is composed of one mixin per concern (turns, vectors, clusters, summaries,
+key lines, jobs), each reading and writing through the connection pool in ``database.py``;
+the schema comes from the versioned files in ``migrations/``, applied at open. Nothing is
+cached in the process: every read asks the database, so a write made through one process (a
+server replica, a worker) is read by all.
+
+>>> store = PostgresStore.open("postgresql://pmemo@db.example/pmemo")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .agenda import AgendaRows
+from .blockjobs import BlockJobRows
+from .clusters import ClusterRows
+from .database import Database
+from .diary import DiaryRows
+from .episodes import EpisodeRows
+from .facts import FactRows
+from .forget import ForgetRows
+from .graph import GraphRows
+from .jobs import JobRows, jobs_of
+from .keys import KeyRows
+from .migrate import migrate
+from .people import PeopleRows
+from .records import RecordRows
+from .summaries import SummaryRows
+from .tasks import TaskRows
+from .turns import TurnRows
+from .usage import UsageRows
+from .vectors import VectorRows
+from .windows import WindowRows
+
+
+# PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
+class PostgresStore(PeopleRows, AgendaRows, DiaryRows, GraphRows, WindowRows, BlockJobRows,
+                    FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows):
+    """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @classmethod
+    def open(cls, url: str) -> PostgresStore:
+        migrate(url)
+        return cls(Database(url))
+
+    def close(self) -> None:
+        self._db.close()
+
+    def size_bytes(self) -> int:
+        """Bytes the store's tables, their indexes and their TOAST take in the database."""
+        row = self._db.one("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                           " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                           " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')")
+        return int(row[0]) if row else 0
+
+    def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
+              owner: str | None = None) -> dict[str, int]:
+        """Counts over the store, or over a tenant, an agent and an owner where given. Jobs
+        are counted by whose rows they are about (job_scopes), so no tenant sees another's."""
+        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id), ("owner", owner))
+                   if value is not None]
+        where = ("WHERE " + " AND ".join(f"{col}=%s" for col, _ in filters)) if filters else ""
+        args = [value for _, value in filters]
+        mine, job_args = jobs_of(tenant_id, agent_id, owner)
+        row = self._db.one(
+            f"SELECT (SELECT COUNT(*) FROM turns {where}), (SELECT COUNT(*) FROM clusters {where}),"
+            f" (SELECT COUNT(*) FROM summaries {where}), (SELECT COUNT(*) FROM key_lines {where}),"
+            f" (SELECT COUNT(DISTINCT owner) FROM turns {where}),"
+            f" (SELECT COUNT(*) FROM (SELECT DISTINCT scope_key, session FROM turns {where}) s),"
+            f" (SELECT COUNT(*) FROM jobs WHERE status IN ('pending', 'running'){mine}),"
+            f" (SELECT COUNT(*) FROM jobs WHERE status = 'failed'{mine})",
+            [*args * 6, *job_args * 2])
+        assert row is not None
+        names = ("turns", "clusters", "summaries", "key_lines", "owners", "sessions", "pending_jobs", "failed_jobs")
+        return {name: int(value) for name, value in zip(names, row, strict=True)}

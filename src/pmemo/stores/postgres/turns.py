@@ -1,0 +1,204 @@
+"""Turns on PostgreSQL: the TurnStore part of ``PostgresStore``, a mixin over its ``Database``.
+
+Steps are numbered per session without gaps: each write takes a transaction-scoped advisory
+lock per session it writes to (sorted, so two writers never wait on each other in a circle),
+then reads the session's last step. A write with an idempotency key takes that key's lock
+first, so a retry that races its first attempt waits for it and replays its turns.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+
+from ...errors import Conflict
+from ...models import Scope, Turn
+from ..base import IDEMPOTENCY_HOURS, NewTurn, Once, TurnRef
+from . import codec, lexical
+from .database import Database, lock_key
+
+_INSERT = ("INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor, content, ts, tz,"
+           " metadata, created, actor_id, words, context) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+           " RETURNING id")
+
+
+class TurnRows:
+    if TYPE_CHECKING:
+        _db: Database
+
+    def add_turns(self, turns: list[NewTurn], once: Once | None = None) -> list[Turn]:
+        now = time.time()
+        with self._db.tx() as cur:
+            if once is not None:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("once", once.tenant, once.key),))
+                cur.execute("DELETE FROM idempotency WHERE created < %s", (now - IDEMPOTENCY_HOURS * 3600,))
+                if (done := self._replay(cur, once)) is not None:
+                    return done
+            sessions = sorted({(t.scope.key, t.scope.session_id or "") for t in turns})
+            for key in sessions:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("session", *key),))
+            last: dict[tuple[str, str], tuple[int, str | None]] = {}  # step and content
+            for key in sessions:
+                row = cur.execute("SELECT step, content FROM turns WHERE scope_key=%s AND session=%s"
+                                  " ORDER BY step DESC LIMIT 1", key).fetchone()
+                last[key] = (row[0], row[1]) if row else (0, None)
+            rows, steps = [], []
+            for new in turns:
+                key = (new.scope.key, new.scope.session_id or "")
+                step, before = last[key][0] + 1, last[key][1]
+                last[key] = (step, new.content)
+                epoch, offset = codec.to_epoch(new.timestamp)
+                rows.append((key[0], new.scope.tenant_id, new.scope.agent_id, new.scope.owner, key[1], step,
+                             new.role, new.actor, new.content, epoch, offset,
+                             json.dumps(new.metadata, ensure_ascii=False), now, new.actor_id, new.index_text,
+                             lexical.context_of(before)))
+                steps.append(step)
+            ids = _insert_returning(cur, _INSERT, rows)
+            out = [Turn(turn_id, new.scope, step, new.role, new.content, new.actor, new.timestamp,
+                        dict(new.metadata), new.actor_id) for turn_id, new, step in zip(ids, turns, steps, strict=True)]
+            self._turns_added(cur, out)
+            cur.execute("INSERT INTO jobs(kind, payload) VALUES('turns', %s)", (json.dumps(ids),))
+            if once is not None:
+                cur.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(%s,%s,%s,%s,%s)",
+                            (once.tenant, once.key, once.fingerprint, json.dumps(ids), now))
+        return out
+
+    def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
+        """What other tables keep of new turns, in their transaction. A mixin that keeps some
+        (the people registry: who speaks where) overrides this and calls ``super()``."""
+
+    def replay(self, once: Once) -> list[Turn] | None:
+        with self._db.tx() as cur:
+            return self._replay(cur, once)
+
+    @staticmethod
+    def _replay(cur: psycopg.Cursor[Any], once: Once) -> list[Turn] | None:
+        """The turns an earlier write with this idempotency key stored (those not forgotten
+        since), or None for a new key; the same key for other turns is a Conflict."""
+        row = cur.execute("SELECT fingerprint, turns FROM idempotency WHERE tenant=%s AND key=%s",
+                          (once.tenant, once.key)).fetchone()
+        if row is None:
+            return None
+        if row[0] != once.fingerprint:
+            raise Conflict(f"idempotency key {once.key!r} was used for other turns; use a new key for a new write")
+        found = {r[0]: codec.turn(r) for r in cur.execute(
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (row[1],))}
+        return [found[i] for i in row[1] if i in found]
+
+    def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
+        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (_ints(ids),))
+        return {row[0]: codec.turn(row) for row in rows}
+
+    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
+        if radius <= 0:
+            rows = self._db.rows(f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%s)",
+                                 (_ints(ids),))
+        else:
+            rows = self._db.rows(
+                f"SELECT DISTINCT {codec.ref_columns('n')} FROM turns t JOIN turns n"
+                " ON n.scope_key=t.scope_key AND n.session=t.session"
+                " AND n.step BETWEEN t.step-%s AND t.step+%s WHERE t.id = ANY(%s)", (radius, radius, _ints(ids)))
+        return {row[0]: TurnRef(*row) for row in rows}
+
+    def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
+                   offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
+                   actor: str | None = None) -> list[Turn]:
+        sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s"
+        args: list[Any] = [scope.key]
+        for column, value in (("session", session_id), ("actor_id", actor_id), ("actor", actor)):
+            if value is not None:
+                sql, args = sql + f" AND {column}=%s", [*args, value]
+        if since is not None:
+            sql, args = sql + " AND ts>=%s", [*args, codec.to_epoch(since)[0]]
+        if until is not None:
+            sql, args = sql + " AND ts<=%s", [*args, codec.to_epoch(until)[0]]
+        sql += " ORDER BY ts, session, step LIMIT %s OFFSET %s"
+        return [codec.turn(r) for r in self._db.rows(sql, [*args, limit, offset])]
+
+    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
+        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s"
+                             " ORDER BY step DESC LIMIT %s", (scope.key, session_id, n))
+        return [codec.turn(r) for r in reversed(rows)]
+
+    def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
+        row = self._db.one(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s"
+                           " AND step=%s", (scope.key, session_id, step))
+        return codec.turn(row) if row else None
+
+    def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
+        # one index seek per session (GROUP BY would read every step)
+        rows = self._db.rows("SELECT s, (SELECT MAX(step) FROM turns WHERE scope_key=%s AND session=s)"
+                             " FROM unnest(%s::text[]) s", (scope.key, list(set(sessions))))
+        return {r[0]: r[1] or 0 for r in rows}
+
+    def actors(self, scope: Scope) -> list[str]:
+        # one index seek per speaker (turns_actor), not a read of every turn: a search asks
+        rows = self._db.rows(
+            "WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s"
+            " UNION ALL SELECT (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s AND actor>a.actor)"
+            " FROM a WHERE a.actor IS NOT NULL) SELECT actor FROM a WHERE actor IS NOT NULL", {"s": scope.key})
+        return [r[0] for r in rows]
+
+    def sessions(self, scope: Scope) -> list[dict[str, Any]]:
+        rows = self._db.rows("SELECT session, COUNT(*), MIN(ts), MAX(ts), MAX(step) FROM turns WHERE scope_key=%s"
+                             " GROUP BY session ORDER BY MIN(ts), session", (scope.key,))
+        return [{"session_id": r[0], "turns": r[1], "last_step": r[4], "first": codec.utc(r[2]),
+                 "last": codec.utc(r[3])} for r in rows]
+
+    def owners(self, tenant_id: str, agent_id: str) -> list[str]:
+        rows = self._db.rows("SELECT DISTINCT owner FROM turns WHERE tenant=%(t)s AND agent=%(a)s"
+                             " UNION SELECT DISTINCT owner FROM key_lines WHERE tenant=%(t)s AND agent=%(a)s"
+                             " ORDER BY 1", {"t": tenant_id, "a": agent_id})
+        return [r[0] for r in rows]
+
+    def turn_ids(self, scope: Scope, session_id: str | None = None) -> list[int]:
+        if session_id is None:
+            rows = self._db.rows("SELECT id FROM turns WHERE scope_key=%s", (scope.key,))
+        else:
+            rows = self._db.rows("SELECT id FROM turns WHERE scope_key=%s AND session=%s", (scope.key, session_id))
+        return [r[0] for r in rows]
+
+    def lexical(self, scope: Scope, terms: list[str], limit: int,
+                session_id: str | None = None) -> list[tuple[int, float]]:
+        query = lexical.tsquery(terms)
+        if not query:
+            return []
+        mine = "" if session_id is None else " AND session=%(session)s"
+        rows = self._db.rows(
+            f"SELECT id, {lexical.RANK} AS score FROM turns WHERE scope_key=%(scope)s"
+            f" AND lexemes @@ %(q)s::tsquery{mine} ORDER BY score DESC, id LIMIT %(limit)s",
+            {"q": query, "scope": scope.key, "session": session_id, "limit": limit})
+        return [(r[0], float(r[1])) for r in rows]
+
+    def delete_turns(self, ids: list[int]) -> int:
+        """Delete turns with their vectors and cluster memberships; the turn after each gets
+        the context of the one now before it."""
+        ids = _ints(ids)
+        with self._db.tx() as cur:
+            after = lexical.following(cur, ids)  # their words are these turns' context
+            count = cur.execute("DELETE FROM turns WHERE id = ANY(%s)", (ids,)).rowcount
+            cur.execute("DELETE FROM vectors WHERE kind='turn' AND ref = ANY(%s)", (ids,))
+            cur.execute("DELETE FROM cluster_members WHERE turn_id = ANY(%s)", (ids,))
+            lexical.reindex(cur, [i for i in after if i not in set(ids)])
+            return count
+
+
+def _ints(ids: Iterable[int]) -> list[int]:
+    """Distinct ids in their first order, as ints (numpy ints included)."""
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _insert_returning(cur: psycopg.Cursor[Any], sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
+    """The ids ``sql`` (an INSERT … RETURNING id) gave each of ``rows``, in one pipelined batch."""
+    if not rows:
+        return []
+    cur.executemany(sql, rows, returning=True)
+    ids = []
+    while True:
+        ids.append(cur.fetchone()[0])  # type: ignore[index]
+        if not cur.nextset():
+            return ids

@@ -1,0 +1,123 @@
+"""The PeopleStore contract (stores/base.py): the person registry of each tenant, the names
+people go by, where they speak. Speakers are noted with their turns (``actor_id``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pmemo.models import Scope, Turn
+from pmemo.stores.base import FullStore, NewAlias, NewTurn
+
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+AT = T0.timestamp()
+TEAM = Scope.of(group_id="team", session_id="s1")
+CLUB = Scope.of(group_id="club", session_id="s1")
+FOREIGN = Scope.of(group_id="team", session_id="s1", tenant_id="t2")
+OTHER_AGENT = Scope.of(group_id="team", session_id="s1", agent_id="bot2")
+
+
+def spoke(store: FullStore, scope: Scope, person: str, name: str | None, text: str, minutes: int = 0) -> Turn:
+    (turn,) = store.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), {}, text,
+                                       actor_id=person)])
+    return turn
+
+
+def test_turns_with_a_speaker_make_members_and_names(full_store: FullStore):
+    s = full_store
+    first = spoke(s, TEAM, "ni", "Nini", "你好吗", 0)
+    spoke(s, TEAM, "ni", "NiNi2", "I passed the exam today", 10)  # a rename: the old name stays
+    spoke(s, TEAM, "bo", "Bo", "hi", 5)
+    spoke(s, CLUB, "ni", "NiNi2", "book time", 20)
+    assert s.member_ids(TEAM) == {"ni", "bo"} and s.member_ids(CLUB) == {"ni"}
+    members = s.members(TEAM)
+    assert [m.person.id for m in members] == ["ni", "bo"]  # who spoke latest first
+    ni = members[0]
+    assert (ni.owner, ni.messages, ni.first_seen, ni.last_seen) == ("g:team", 2, T0, T0 + timedelta(minutes=10))
+    assert ni.chars == len("你好吗") + len("I passed the exam today") and ni.han == 1 and ni.asks == 1
+    person = s.get_people("default", ["ni"])["ni"]
+    assert person.names == ("Nini", "NiNi2") and person.name == "NiNi2"  # the latest display name
+    assert {(a.alias, a.source) for a in person.aliases} == {("Nini", "name"), ("NiNi2", "name")}
+    assert person.messages == 3 and person.first_seen == T0 and person.last_seen == T0 + timedelta(minutes=20)
+    assert s.person_owners("default", "ni") == ["g:team", "g:club"]  # oldest first
+    assert s.turns_by("default", "ni", TEAM)[0] == first.id and len(s.turns_by("default", "ni")) == 3
+    assert len(s.turns_by("default", "ni", CLUB)) == 1 and s.turns_by("default", "nobody") == []
+    assert [m.person.id for m in s.members(TEAM, ["bo", "zed"])] == ["bo"]
+
+
+def test_registered_people_aliases_and_membership(full_store: FullStore):
+    s = full_store
+    before = s.alias_version("default")
+    s.add_person("default", "ni", "霓霓", ["Nini", "小霓"], member_of=TEAM)
+    assert s.alias_version("default") > before
+    assert s.member_ids(TEAM) == {"ni"}
+    (member,) = s.members(TEAM)
+    assert member.messages == 0 and member.person.name == "霓霓"
+    person = s.get_people("default", ["ni", "nobody"])
+    assert set(person) == {"ni"}
+    assert {(a.alias, a.source, a.learned_in) for a in person["ni"].aliases} == {
+        ("霓霓", "registered", None), ("Nini", "registered", None), ("小霓", "registered", None)}
+    assert sorted(s.alias_rows("default")) == [("Nini", "ni", "registered"), ("小霓", "ni", "registered"),
+                                              ("霓霓", "ni", "registered")]
+    s.add_person("default", "ni", None, ["Nee"])  # aliases merge; no name keeps the name
+    assert s.get_people("default", ["ni"])["ni"].name == "霓霓"
+    assert {a for a, _, _ in s.alias_rows("default")} == {"霓霓", "Nini", "小霓", "Nee"}
+    spoke(s, TEAM, "bo", "Bo", "hi")
+    assert [m.person.id for m in s.members(TEAM)] == ["bo", "ni"]  # who never spoke comes last
+
+
+def test_learned_aliases_count_once_and_a_removed_one_stays_removed(full_store: FullStore):
+    s = full_store
+    turn = spoke(s, TEAM, "bo", "Bo", "we call her 老霓")
+    s.add_person("default", "ni", "Nini", [], member_of=CLUB)
+    v0 = s.alias_version("default")
+    rows = [NewAlias("ni", "老霓", "learned", "g:team", AT, turn.id), NewAlias("ni", "霓霓", "generated", None, AT)]
+    assert s.add_aliases("default", rows) == 2
+    v1 = s.alias_version("default")
+    assert v1 > v0
+    assert s.add_aliases("default", rows) == 0 and s.alias_version("default") == v1  # nothing new
+    assert s.add_aliases("default", []) == 0
+    learned = next(a for a in s.get_people("default", ["ni"])["ni"].aliases if a.alias == "老霓")
+    assert (learned.source, learned.learned_in, learned.turn_id) == ("learned", "g:team", turn.id)
+    s.add_person("default", "ni", None, [], member_of=TEAM)
+    club = {a.alias for a in s.members(CLUB)[0].person.aliases}
+    team = {a.alias for a in next(m for m in s.members(TEAM) if m.person.id == "ni").person.aliases}
+    assert "老霓" in team and "老霓" not in club  # a nickname learned in one group is that group's
+    assert s.remove_alias("default", "ni", "老霓") == 1
+    assert s.alias_version("default") > v1
+    assert "老霓" not in {a for a, _, _ in s.alias_rows("default")}
+    assert "老霓" not in {a.alias for a in s.get_people("default", ["ni"])["ni"].aliases}
+    assert s.remove_alias("default", "ni", "老霓") == 0
+    assert s.add_aliases("default", [rows[0]]) == 0  # pmemo does not learn it back
+    s.add_person("default", "ni", None, ["老霓"])  # the person (or a developer) gives it again
+    assert "老霓" in {a for a, _, _ in s.alias_rows("default")}
+
+
+def test_aliases_add_a_person_once_named(full_store: FullStore):
+    s = full_store
+    assert s.add_aliases("default", [NewAlias("zed", "Z", "mention", "g:team", AT)]) == 1
+    assert s.get_people("default", ["zed"])["zed"].aliases[0].alias == "Z"
+
+
+def test_people_reads_never_cross_tenants_or_agents(full_store: FullStore):
+    s = full_store
+    spoke(s, TEAM, "ni", "Nini", "mine")
+    s.add_person("default", "ni", None, ["N"])
+    theirs = spoke(s, FOREIGN, "ni", "Other Nini", "theirs")
+    spoke(s, OTHER_AGENT, "ox", "Ox", "another agent's group")
+    assert s.member_ids(FOREIGN) == {"ni"} and s.member_ids(TEAM) == {"ni"}
+    assert s.member_ids(OTHER_AGENT) == {"ox"} and "ox" not in s.member_ids(TEAM)
+    assert [m.person.id for m in s.members(TEAM)] == ["ni"]
+    assert s.get_people("t2", ["ni"])["ni"].names == ("Other Nini",)
+    assert s.alias_rows("t2") == [("Other Nini", "ni", "name")]
+    assert s.turns_by("t2", "ni") == [theirs.id]
+    assert s.person_owners("t2", "ni") == ["g:team"]
+    assert s.get_people("t3", ["ni"]) == {} and s.alias_rows("t3") == [] and s.alias_version("t3") == 0
+    assert s.get_people("default", []) == {}
+
+
+def test_a_deleted_turn_is_no_longer_said_by_anyone(full_store: FullStore):
+    s = full_store
+    a = spoke(s, TEAM, "ni", "Nini", "one")
+    b = spoke(s, TEAM, "ni", "Nini", "two", 1)
+    s.delete_turns([a.id])
+    assert s.turns_by("default", "ni") == [b.id] and s.turns_by("default", "ni", TEAM) == [b.id]
