@@ -112,8 +112,8 @@ def test_a_message_inside_a_window_is_found_by_what_its_window_says(wmem: SyncMe
     pack = wmem.context("hike on saturday", group_id="g1", budget_tokens=600)
     excerpt = next(h for h in pack.items if h.kind == "window" and answer.id in [t.id for t in h.sources])
     assert [t.id for t in excerpt.sources] == sorted(t.id for t in excerpt.sources)
-    lines = [f"  {t.actor}: {t.content}" for t in excerpt.sources]
-    assert "\n".join(lines) in pack.text
+    first, *rest = (f"{t.actor}: {t.content}" for t in excerpt.sources)  # one item, its turns in order
+    assert "\n".join([first, *(f"  {line}" for line in rest)]) in pack.text
 
 
 def test_forgetting_a_turn_embeds_its_window_again_without_it(wmem: SyncMemory) -> None:

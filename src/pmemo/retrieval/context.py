@@ -70,9 +70,8 @@ def line(hit: Hit) -> str:
     if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda", "triple"):
         return f"- {hit.text}"
     if hit.kind == "window" and hit.sources:  # L2 windows (issue 20): one excerpt, its turns in order
-        first, last = hit.sources[0], hit.sources[-1]
-        return "\n".join([f"- {first.timestamp:%H:%M}-{last.timestamp:%H:%M}",
-                          *(f"  {t.actor or t.role}: {t.content}{_dated(t)}" for t in hit.sources)])
+        said = [f"{t.actor or t.role}: {t.content}{_dated(t)}" for t in hit.sources]
+        return "\n".join([f"- {said[0]}", *(f"  {line}" for line in said[1:])])
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
         return f"- {hit.text}"
@@ -110,7 +109,7 @@ def _in_time_order(hits: Sequence[Hit], line: Callable[[Hit], str] = line) -> li
         text = [line(h) for h in group]
         if day is None:
             lines.extend(text)
-        elif len(group) == 1 and group[0].kind == "turn" and text[0].startswith("- "):
+        elif len(group) == 1 and text[0].startswith("- "):
             lines.append(f"- {day} {text[0][2:]}")
         else:
             lines.extend([f"[{day}]", *text])

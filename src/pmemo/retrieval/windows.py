@@ -4,7 +4,7 @@ their turns for fusion, and in a context each recalled turn shown in an excerpt 
 A window's cosine is every member's vector evidence; fusion adds each member's own words
 (bm25), speaker, date and the rest, so the message that holds the answer ranks first among
 its window's. Callers still get turn hits (their ``why`` names the window); ``context``
-shows a recalled turn with its neighbours in the window, in order under one line: the
+shows a recalled turn with its neighbours in the window, in order as one item: the
 conversation around it, not scattered lines (a whole window of short group messages would
 take the budget of several excerpts).
 """
@@ -71,7 +71,7 @@ def labelled(hits: list[Hit], via: dict[int, Recalled]) -> list[Hit]:
 def excerpts(store: _Store, hits: list[Hit], via: dict[int, Recalled], shown: set[int],
              reach: int = REACH) -> list[Hit]:
     """Mid-term hits with each turn recalled through a window shown as an excerpt of it: the
-    turn and ``reach`` turns either side within the window, in order under one line, at the
+    turn and ``reach`` turns either side within the window, in order as one item, at the
     turn's rank (id ``window:<window id>:<turn id>``). A turn in a better excerpt or ``shown``
     elsewhere (recent turns) is not repeated; one recalled by its words alone stays a line."""
     turns = {h.sources[0].id: h.sources[0] for h in hits if h.sources}
