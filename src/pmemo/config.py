@@ -37,6 +37,9 @@ class Settings:
     embedder_base_url: str = ""
     embedder_api_key: str = ""
     embed_batch: int = 32
+    # a second dense channel: "" = off, "use" = the bundled USE multilingual v3 (any embedder
+    # name above works): each turn embedded by it too, its nearest turns fused beside e5's
+    second_encoder: str = ""
     # LLM: empty provider = offline (extractive summaries, rule-based extraction)
     llm_model: str = ""
     llm_base_url: str = ""
@@ -62,6 +65,7 @@ class Settings:
     # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
     w_lexical: float = 0.3
     w_vector: float = 0.7
+    w_vector2: float = 0.7  # the second encoder's cosine (second_encoder): it errs elsewhere than e5
     w_recency: float = 0.05
     w_neighbour: float = 0.6
     w_cluster: float = 0.05
@@ -74,6 +78,9 @@ class Settings:
     w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
     w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
     w_facet: float = 1.0  # a question quoting several things: the best match of each
+    # the named weights for a kind of conversation (retrieval/recipe.py): "chat" (the w_* defaults),
+    # "assistant", "group", or "auto" ("group" in a group's scope); a w_* set away from its default wins
+    retrieval_preset: str = "chat"
     # token counting: "estimate" (calibrated) or "e5" (exact with the e5 tokenizer)
     tokenizer: str = "estimate"
     # limits
@@ -104,6 +111,9 @@ class Settings:
     # a worker holds the background jobs it claims this long, renewed while a batch runs; the
     # jobs of a worker process that died go to another once it runs out
     job_lease_s: float = 300.0
+    # run the background jobs in this process (a thread of Memory, of pmemo serve); false: only
+    # queue them, for `pmemo worker` processes on a shared store to run (drain() waits for them)
+    run_jobs: bool = True
     # profile facts (issue 5): extraction in the background, upsert rules, context share
     extract_facts: bool = True
     fact_min_confidence: float = 0.6
@@ -198,6 +208,7 @@ class Settings:
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
         for name, allowed in (("metrics_access", ("admin", "loopback", "open", "off")),
+                              ("retrieval_preset", ("chat", "assistant", "group", "auto")),
                               ("log_format", ("", "json", "text")),
                               ("log_level", ("debug", "info", "warning", "error", "critical"))):
             if getattr(self, name) not in allowed:

@@ -6,7 +6,8 @@
     ├── Conflict              a concurrent update won (version check failed)
     ├── StoreError            the database cannot be used
     │   ├── StoreCorrupt      the file is not a pmemo database / is damaged
-    │   └── StoreLocked       another process holds the write lock
+    │   ├── StoreLocked       another process holds the write lock
+    │   └── Unavailable       the database server cannot be reached now (adapters: 503, Retry-After)
     ├── EmbedderError         the embedder failed or is misconfigured
     ├── LLMError              the LLM failed (callers fall back offline; turns are never lost)
     ├── AuthError             missing or wrong API key (adapters: 401)
@@ -57,6 +58,17 @@ class StoreCorrupt(StoreError):
 
 class StoreLocked(StoreError):
     code = "store_locked"
+
+
+class Unavailable(StoreError):
+    """The database server went away (a restart, a failover, the network): nothing of the
+    call is known to be done, and the same call may succeed in ``retry_after`` seconds."""
+
+    code = "unavailable"
+
+    def __init__(self, message: str, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class EmbedderError(PMemoError):

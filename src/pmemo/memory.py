@@ -71,7 +71,7 @@ from .models import (
 )
 from .people.aliases import check_alias
 from .people.resolve import Match
-from .pipelines.embedding import CachedEmbedder
+from .pipelines.embedding import CachedEmbedder, second_channel
 from .pipelines.extraction import upsert as upsert_fact
 from .pipelines.forget import delete_turns
 from .pipelines.worker import Worker
@@ -80,10 +80,11 @@ from .retrieval import hits as hitlib
 from .retrieval.people_section import agenda_window, context_people
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import OWNER_WIDE, Retriever
+from .stores import open_store
 from .stores.base import FullStore, NewTurn, Once, Store, TripleView
 from .stores.recent_cache import cached as recent_cached
-from .stores.sqlite.store import SQLiteStore
 from .tenant_lock import TenantLock
+from .text import attachments
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
@@ -98,7 +99,8 @@ MAX_BUDGET = 200_000
 
 
 class Memory:
-    """Hierarchical memory for one data directory. Open with ``await Memory.open(path)``."""
+    """Hierarchical memory over one store: a data directory (SQLite) or a PostgreSQL database
+    shared by any number of processes. Open with ``await Memory.open(path)``."""
 
     def __init__(self, store: FullStore, embed: CachedEmbedder, tiers: Tiers, settings: Settings,
                  redis: RedisLink | None = None) -> None:
@@ -120,13 +122,16 @@ class Memory:
     @classmethod
     async def open(cls, path: str | Path | None = None, *, settings: Settings | None = None,
                    embedder: Any = None, llm: Any = None, blocks_dir: str | Path | None = None) -> Memory:
-        """``blocks_dir``: a folder of memory block files (as the ``blocks_dir`` setting)."""
+        """``path``: a data directory or a store URL (``postgresql://…``); default: the
+        ``store`` setting, else SQLite in the ``data`` directory. ``blocks_dir``: a folder of
+        memory block files (as the ``blocks_dir`` setting). With ``run_jobs`` false no
+        background jobs run here: ``pmemo worker`` processes on the same store run them."""
         settings = settings or Settings.from_env()
         if blocks_dir is not None:
             settings = settings.replace(blocks_dir=str(blocks_dir))
         _limit_blas(settings.blas_threads)
-        # the store's vector search fills its cache scope by scope, as scopes are searched
-        store = await asyncio.to_thread(SQLiteStore.open, path or settings.data,
+        # a SQLite store's vector search fills its cache scope by scope, as scopes are searched
+        store = await asyncio.to_thread(open_store, path or settings.store or settings.data,
                                         faiss_min_vectors=settings.faiss_min_vectors,
                                         index_memory_mb=settings.index_memory_mb)
         redis: RedisLink | None = None
@@ -134,7 +139,8 @@ class Memory:
             redis = await asyncio.to_thread(open_link, settings)
             shared = recent_cached(store, redis, settings.short_term_turns)  # issue 21: sessions' last turns
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
-            embed = CachedEmbedder(model, store, settings.embed_batch)
+            second = await asyncio.to_thread(second_channel, store, settings)  # second_encoder; None: off
+            embed = CachedEmbedder(model, store, settings.embed_batch, second)
             await asyncio.to_thread(_queue_stale_vectors, store, model.model_id)
             memory = cls(shared, embed, Tiers(shared, embed, make_llm(llm, settings), settings), settings, redis)
             await memory._open_blocks()
@@ -144,7 +150,8 @@ class Memory:
             if redis is not None:
                 redis.close()
             raise
-        memory._task = asyncio.create_task(memory._worker.run_forever())
+        if settings.run_jobs:
+            memory._task = asyncio.create_task(memory._worker.run_forever())
         return memory
 
     async def close(self) -> None:
@@ -175,13 +182,14 @@ class Memory:
         """Wait until background jobs (embedding, clustering, summaries, promotion) are done:
         all of them, or with ``tenant_id`` (and ``user_id``/``group_id``, ``agent_id``) those
         about that tenant's (owner's) turns only, so one tenant never waits on another's. With
-        L2 windows, the open windows (a session's last turns) are embedded too."""
+        L2 windows, the open windows (a session's last turns) are embedded too. With
+        ``run_jobs`` false, it waits for the worker processes to run them."""
         count = functools.partial(self._store.pending, **self._job_filter(scope))
         async with asyncio.timeout(timeout):
             while await asyncio.to_thread(count):
-                if not await self._worker.run_once():
-                    await asyncio.sleep(0.01)
-            if self.settings.window_tokens:  # L2 windows (issue 20)
+                if not self.settings.run_jobs or not await self._worker.run_once():
+                    await asyncio.sleep(0.01 if self.settings.run_jobs else 0.1)
+            if self.settings.window_tokens and self.settings.run_jobs:  # L2 windows (issue 20)
                 await self._worker.flush_windows(True, **self._job_filter(scope))
 
     async def pending(self, **scope: Any) -> int:
@@ -292,9 +300,10 @@ class Memory:
         text = validate.content(item.get("content"), self.settings)
         speaker = validate.actor(item.get("actor"))
         person = item.get("actor_id")
+        meta = validate.metadata(item.get("metadata"))  # attachments' captions are indexed with the words
         return NewTurn(scope, validate.role(item.get("role", "user")), text,
                        speaker, validate.timestamp(item.get("timestamp")),
-                       validate.metadata(item.get("metadata")), segment(text),
+                       meta, segment(attachments.indexed(text, meta)),
                        None if person is None else check_id("actor_id", person))
 
     # ---- read ---------------------------------------------------------------------------

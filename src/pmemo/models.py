@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from .errors import InvalidInput
+from .text import attachments
 
 Tier = Literal["blocks", "key", "people", "agenda", "profile", "long_term", "mid_term", "episodic", "graph",
               "short_term", "input"]
@@ -119,10 +120,11 @@ class Turn:
 
     @property
     def indexed(self) -> str:
-        """What the lexical and vector indexes see: the words only. Who said them is data
-        (``actor_id``, ``actor``) that the speaker signal matches, so a rename changes no vector
-        and every turn of one speaker does not look alike."""
-        return self.content
+        """What the lexical and vector indexes see: the words and the captions of the turn's
+        attachments (``text.attachments``). Who said them is data (``actor_id``, ``actor``) that
+        the speaker signal matches, so a rename changes no vector and every turn of one speaker
+        does not look alike."""
+        return attachments.indexed(self.content, self.metadata)
 
 
 @dataclass(frozen=True)

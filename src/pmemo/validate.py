@@ -10,6 +10,7 @@ from typing import Any
 
 from .config import Settings
 from .errors import InvalidInput
+from .text import attachments
 
 ROLES = ("user", "assistant", "system", "tool")
 
@@ -123,6 +124,8 @@ def metadata(value: Any) -> dict[str, Any]:
         raise InvalidInput(f"metadata must be JSON-serialisable: {exc}") from exc
     if len(encoded) > 64_000:
         raise InvalidInput("metadata is over 64 kB when encoded; keep it small (ids, tags)")
+    if "attachments" in value and (wrong := attachments.problem(value["attachments"])):
+        raise InvalidInput(wrong)
     return value
 
 

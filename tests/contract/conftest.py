@@ -6,7 +6,6 @@ To add a backend (Postgres, issue 3+), add its name to BACKENDS and a branch to
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -46,8 +45,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 
 # Every Protocol of stores/base.py (FullStore): the backends that implement all of them.
-# PMEMO_CONTRACT_FULL=postgres adds one while it is being completed (issue 21, part 2).
-FULL_BACKENDS = ["sqlite", *(b for b in os.environ.get("PMEMO_CONTRACT_FULL", "").split(",") if b)]
+FULL_BACKENDS = ["sqlite", "postgres"]
 
 
 @pytest.fixture(params=FULL_BACKENDS)

@@ -36,7 +36,10 @@ def test_locomo_units_sessions_images_and_evidence_quirks() -> None:
     assert first.timestamp == datetime(2023, 3, 3, 10, 5)
     assert ep.units[1].timestamp > first.timestamp
     photo = next(u for u in ep.units if u.uid == "D2:5")
-    assert photo.text.endswith(" [image: a small dog running on grass]")
+    # a shared picture is an attachment (metadata), indexed with the text, never written into it
+    assert "[image" not in photo.text
+    assert photo.metadata == {"attachments": [{"type": "image", "caption": "a small dog running on grass"}]}
+    assert photo.indexed == f"{photo.text} [image: a small dog running on grass]"
     # annotations are never part of what gets ingested
     assert not any("SECRET" in u.text for u in ep.units)
     probes = {p.query.text: p for p in ep.probes}

@@ -167,7 +167,7 @@ def test_context_lines_keep_the_words_and_add_what_relative_dates_meant():
 def test_a_turn_that_only_asks_is_told_apart_from_one_that_tells():
     from pmemo.retrieval.signals import asks
 
-    assert asks("Where did you go? [image: a photo of a beach]") and asks("你去哪儿了？")
+    assert asks("Where did you go?") and asks("你去哪儿了？")
     assert not asks("I went to Lisbon. Have you been?!") and not asks("Lisbon, in May.")
 
 
@@ -277,3 +277,14 @@ def test_a_question_quoting_two_things_finds_each_not_more_of_one(tmp_path):
 
     assert "Turbocharged Tuesdays was fun." not in top3(0.0)  # most of the words match Rack Fest
     assert "Turbocharged Tuesdays was fun." in top3(1.0)
+
+
+def test_ascii_words_in_chinese_text_keep_their_written_form_beside_the_stem():
+    """Pinyin, names and brands in a Chinese message are indexed as written as well as stemmed:
+    a Chinese query finds them as written, an English query by the stem; English text is stemmed."""
+    from pmemo.text.segment import query_terms, segment
+
+    assert segment("我和xiaoming去看paintings").split()[:4] == ["我", "和", "xiaoming", "xiaom"]
+    assert "paintings" in segment("去看paintings").split() and "paint" in segment("去看paintings").split()
+    assert segment("Xiaoming's paintings") == "xiaom paint"
+    assert set(query_terms("Xiaoming paintings")) <= set(segment("我和xiaoming去看paintings").split())

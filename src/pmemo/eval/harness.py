@@ -17,6 +17,7 @@ from typing import Any
 
 from ..config import Settings
 from ..errors import InvalidInput
+from ..retrieval.recipe import SIGNALS as RECIPE
 from .datasets import load
 from .embedcache import CachedEmbedder
 from .groupchat_report import print_report as print_groupchat
@@ -240,14 +241,9 @@ def read_scenario(path: str | Path) -> Scenario:
     return from_json(data)
 
 
-# The ranking signals an ablation can turn off, each by its weight setting (config.py says
-# what each one is for). "pmemo-no-<name>" runs pmemo with that weight 0.
-SIGNALS = {
-    "lexical": "w_lexical", "vector": "w_vector", "recency": "w_recency", "neighbour": "w_neighbour",
-    "cluster": "w_cluster", "summary": "w_summary", "speaker": "w_speaker", "date": "w_date",
-    "length": "w_length", "question": "w_question", "diversity": "w_diversity", "money": "w_money",
-    "assistant": "w_assistant", "facet": "w_facet",
-}
+# The ranking signals an ablation can turn off, each by its weight setting (retrieval/recipe.py
+# says what each one is for). "pmemo-no-<name>" runs pmemo with that weight 0.
+SIGNALS = {s.name: s.setting for s in RECIPE}
 
 
 def check_signal(name: str) -> str:
@@ -273,9 +269,13 @@ def variant(system: str) -> dict[str, Any] | None:
 
     >>> variant("pmemo-w256"), variant("pmemo-no-money"), variant("pmemo"), variant("bm25")
     ({'window_tokens': 256}, {'w_money': 0.0}, {}, None)
+    >>> variant("pmemo-use")  # the bundled USE as a second dense channel
+    {'second_encoder': 'use'}
     """
     if system == "pmemo":
         return {}
+    if system == "pmemo-use":
+        return {"second_encoder": "use"}
     if system.startswith("pmemo-no-") and system[len("pmemo-no-"):] in SIGNALS:
         return {SIGNALS[system[len("pmemo-no-"):]]: 0.0}
     head, _, size = system.partition("-w")

@@ -104,6 +104,7 @@ class PmemoSystem:
                 dict(
                     session_id=session,
                     content=u.text,
+                    metadata=dict(u.metadata),
                     role=u.role,
                     actor=u.actor,
                     timestamp=u.timestamp,

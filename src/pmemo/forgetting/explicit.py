@@ -162,6 +162,8 @@ class Forgetter:
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
             out.setdefault(kind + "s", []).append(ref)
+        if self.embed.second is not None and out.get("turns"):  # tombstones hold one vector a row: the
+            self.store.enqueue("embed", out["turns"])  # second encoder's (setting second_encoder) is made again
         if self.diary is not None and out.get("turns"):  # diary (issue 20): their days written again
             out["diaries"] = sorted(self.diary.restored(self.store.get_turns(out["turns"]).values()))
         return out

@@ -10,8 +10,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..config import Settings
+from ..embedders import make_embedder
 from ..embedders.base import Embedder, normalise
-from ..stores.base import VectorStore
+from ..stores.base import Store, VectorStore
 
 QUERY_CACHE = 64
 # the last passage vectors are also kept in memory (the store's cache is the durable one):
@@ -28,10 +30,15 @@ def cache_key(model_id: str, text: str) -> str:
 
 
 class CachedEmbedder:
-    def __init__(self, embedder: Embedder, store: VectorStore, batch: int = 32) -> None:
+    """``second``: the second encoder's own CachedEmbedder (setting second_encoder), or None.
+    It rides along so that whatever forgets a text here forgets its second vector too."""
+
+    def __init__(self, embedder: Embedder, store: VectorStore, batch: int = 32,
+                 second: CachedEmbedder | None = None) -> None:
         self.embedder = embedder
         self.store = store
         self.batch = max(1, batch)
+        self.second = second
         self._queries: dict[str, np.ndarray] = {}
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
@@ -101,6 +108,29 @@ class CachedEmbedder:
             for k in keys:
                 self._recent.pop(k, None)
         self.store.cache_delete(keys)
+        if self.second is not None:
+            self.second.forget(texts)
+
+
+def second_channel(store: Store, settings: Settings) -> CachedEmbedder | None:
+    """The second encoder (setting second_encoder), cached like the first; None when off. Blocks:
+    it loads the model and, after a change of second encoder, queues every turn (below)."""
+    model = make_embedder(settings.second_encoder, settings) if settings.second_encoder else None
+    queue_second_vectors(store, model.model_id if model is not None else "")
+    return CachedEmbedder(model, store, settings.embed_batch) if model is not None else None
+
+
+def queue_second_vectors(store: Store, model_id: str) -> None:
+    """A change of second encoder (on, off, another model: ``model_id`` "" when off) embeds
+    every turn again in the background: an "embed" job embeds a turn with both encoders, and
+    the first one's vectors come back from the content-hash cache."""
+    if (store.get_meta("second_model") or "") == model_id:
+        return
+    if model_id:
+        turns = store.stale_turns("", 10_000_000)  # no vector has model "": every turn
+        for start in range(0, len(turns), 256):
+            store.enqueue("embed", turns[start : start + 256])
+    store.set_meta("second_model", model_id)
 
 
 def query_views(text: str) -> list[str]:

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
 from ..models import Turn
 from ..tiers.episodes import Episodes
@@ -54,5 +55,7 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
 def _guard(what: str, action: Callable[[], Any]) -> None:
     try:
         action()
+    except Unavailable:
+        raise  # the database went away: the whole job runs again once it is back, this part too
     except Exception:  # background enrichment must never lose or block a turn
         log.exception("%s failed", what)

@@ -25,6 +25,7 @@ from ..blocks.model import HUMAN_JOB
 from ..config import Settings
 from ..diary.schedule import DiarySchedule
 from ..diary.writer import DiaryWriter
+from ..errors import Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
 from ..stores.base import Job, Store
@@ -75,7 +76,11 @@ class Worker:
     async def run_forever(self) -> None:
         while not self.stopping.is_set():
             await self._after_writers()
-            done = await self.run_once()
+            try:
+                done = await self.run_once()
+            except Unavailable as exc:
+                await self._ride_out(exc)
+                continue
             if not done:
                 if self.settings.window_tokens:  # L2 windows (issue 20): quiet sessions' open windows
                     await self.flush_windows()
@@ -111,6 +116,18 @@ class Worker:
                 self._inflight = asyncio.ensure_future(asyncio.to_thread(self.diary_schedule.tick, time.time()))
                 return len(jobs) + int(await asyncio.shield(self._inflight))
             return len(jobs)
+
+    async def _ride_out(self, exc: Unavailable) -> None:
+        """The database went away (a restart): wait until it answers again, then give back the
+        jobs this worker held, which no batch runs any more, rather than wait out their leases.
+        A job is never failed for an outage: it is not the job's fault."""
+        log.warning("background jobs wait for the database: %s", exc)
+        while not self.stopping.is_set():
+            await asyncio.sleep(1.0)
+            with contextlib.suppress(Unavailable):
+                await asyncio.to_thread(self.store.requeue_running, self.owner)
+                log.warning("the database answers again: background jobs resume")
+                return
 
     async def settle(self) -> None:
         """Wait for the batch a cancelled worker left running in its thread."""
@@ -157,6 +174,8 @@ class Worker:
             action(jobs)
         except Interrupted:
             return  # left 'running': ours go back to the queue at close, a lost lease's are another's
+        except Unavailable:
+            raise  # the database, not the job: run_forever waits for it and gives the jobs back
         except Exception as exc:  # a job may fail; the turns it was about stay stored
             log.exception("background job failed")
             # retried with backoff (the store's), then parked in the dead-letter list
@@ -176,7 +195,9 @@ class Worker:
         if self.settings.window_tokens:  # L2 windows (issue 20): one embedding per window, not per turn
             self.windows.add(turns, self._between)
         else:
-            self._embed_turns(turns)
+            self._embed_turns(turns, self.embed, "turn")
+        if self.embed.second is not None:  # the second dense channel: one vector per turn, windows or not
+            self._embed_turns(turns, self.embed.second, "turn2")
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
         enrich.people_batch(self, [t for t in turns if t.id in after])
         self.diary_schedule.saw((t for t in turns if t.id in after), time.time())  # diary (issue 20): a day due
@@ -187,13 +208,13 @@ class Worker:
         if spans:  # the batch's summaries are embedded together, like its turns
             self.tiers.add_summaries(spans)
 
-    def _embed_turns(self, turns: list[Turn]) -> None:
-        for start in range(0, len(turns), self.embed.batch):
+    def _embed_turns(self, turns: list[Turn], embed: CachedEmbedder, kind: str) -> None:
+        for start in range(0, len(turns), embed.batch):
             self._between()
-            chunk = turns[start : start + self.embed.batch]
-            vectors = self.embed.passages([t.indexed for t in chunk])
+            chunk = turns[start : start + embed.batch]
+            vectors = embed.passages([t.indexed for t in chunk])
             rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
-            self.store.put_vectors("turn", rows, self.embed.model_id)
+            self.store.put_vectors(kind, rows, embed.model_id)
 
     def _between(self) -> None:
         """Between two embedding calls: a closing memory does not wait for the whole backlog,

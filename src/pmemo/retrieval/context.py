@@ -70,15 +70,15 @@ def line(hit: Hit) -> str:
     if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda", "triple"):
         return f"- {hit.text}"
     if hit.kind == "window" and hit.sources:  # L2 windows (issue 20): one excerpt, its turns in order
-        said = [f"{t.actor or t.role}: {t.content}{_dated(t)}" for t in hit.sources]
+        said = [f"{t.actor or t.role}: {t.indexed}{_dated(t)}" for t in hit.sources]
         return "\n".join([f"- {said[0]}", *(f"  {line}" for line in said[1:])])
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
         return f"- {hit.text}"
     who = turn.actor or turn.role
     if hit.tier == "short_term":
-        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.content}{_dated(turn)}"
-    return f"- {who}: {turn.content}{_dated(turn)}"
+        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.indexed}{_dated(turn)}"
+    return f"- {who}: {turn.indexed}{_dated(turn)}"
 
 
 def _dated(turn: Turn) -> str:

@@ -33,7 +33,7 @@ from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from . import windows as l2
-from .search import ClusterRecall, by_meaning, fuse, lexical, recall_clusters, stored_vectors
+from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
 from .signals import quoted, without_spans, without_speakers
 
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
@@ -60,6 +60,7 @@ class _Meaning:
     clusters: list[ClusterRecall]
     summaries: list[tuple[Summary, float]]
     windows: dict[int, l2.Recalled] = dataclasses.field(default_factory=dict)
+    second: Dense | None = None  # the second encoder's channel (setting second_encoder)
 
 
 class Retriever:
@@ -71,9 +72,12 @@ class Retriever:
         self.settings = settings
         self.same_topic = same_topic  # the cluster threshold: cosine of turns on one topic
         self._keywords = ThreadPoolExecutor(thread_name_prefix="pmemo-keywords")
+        # the second encoder embeds the query beside the first (numpy lets go of the GIL)
+        self._second = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pmemo-query2")
 
     def close(self) -> None:
         self._keywords.shutdown(wait=True)
+        self._second.shutdown(wait=True)
 
     async def retrieve(self, query: str, scope: Scope, session_id: str | None,
                        depth: int, asked: date | None = None) -> Retrieved:
@@ -87,11 +91,17 @@ class Retriever:
         found = self.people.resolve(query, scope) if self.people is not None else []
         named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
         # who is asked about is the speaker signal's; the words left say what about
-        qvec = self.embed.query(without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
-                                                 self.store.actors(scope)))
+        asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
+                                       self.store.actors(scope))
+        second = self.embed.second
+        qvec2 = self._second.submit(second.query, asked_about) if second is not None else None
+        qvec = self.embed.query(asked_about)
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
             meaning = self._by_meaning(qvec, scope, session_id)
+            if second is not None and qvec2 is not None:
+                meaning = replace(meaning, second=second_meaning(self.store, scope, qvec2.result(),
+                                                                 second.model_id, session_id))
             return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, named)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
@@ -126,7 +136,7 @@ class Retriever:
         scored = fuse(self.store, stored_vectors(self.store, "turn", len(m.qvec)), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named))
+                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

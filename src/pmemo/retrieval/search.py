@@ -15,6 +15,7 @@ from ..stores.base import Store, TurnRef, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 from ..text.segment import query_terms
 from .fusion import best_first, mmr, weighted
+from .recipe import weights
 from .signals import (
     addresses_assistant,
     asks_money,
@@ -50,6 +51,16 @@ class Scored:
 
 
 @dataclass(frozen=True)
+class Dense:
+    """The second dense channel (setting second_encoder): the query embedded by that encoder,
+    its nearest turns (kind "turn2"), and the lookup of the other candidates' vectors."""
+
+    qvec: np.ndarray
+    found: list[tuple[int, float]]
+    vectors: VectorLookup
+
+
+@dataclass(frozen=True)
 class ClusterRecall:
     cluster_id: int
     similarity: float
@@ -68,6 +79,13 @@ def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
     is well under a millisecond; the caller runs them together, beside the keyword search."""
     vector = store.nearest("turn", scope.key, qvec, POOL if session_id is None else POOL * 5, model)
     return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
+
+
+def second_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
+                   session_id: str | None) -> Dense:
+    """The second encoder's vector candidates ("turn2" vectors of its ``model``)."""
+    found = store.nearest("turn2", scope.key, qvec, POOL if session_id is None else POOL * 5, model)
+    return Dense(qvec, found, stored_vectors(store, "turn2", len(qvec)))
 
 
 def stored_vectors(store: VectorStore, kind: str, dim: int) -> VectorLookup:
@@ -98,7 +116,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
-         asked: date | None = None, speakers: frozenset[str] = frozenset()) -> list[Scored]:
+         asked: date | None = None, speakers: frozenset[str] = frozenset(),
+         second: Dense | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date (the
     dates the query names, and its relative ones read from the day it is ``asked``; speaker:
     turns said by the people the query names, ``speakers`` by person id, else by display name),
@@ -106,28 +125,30 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     in ``facets``, sums of money for a question about spending; penalties for questions, and
     for the assistant's replies when the query does not speak to the assistant) and MMR.
     Every candidate gets its exact cosine, not only the vector top-k: the others' vectors come
-    from ``vectors`` (``stored_vectors``, one read for all). The best ``limit`` are returned
+    from ``vectors`` (``stored_vectors``, one read for all). ``second``: a second encoder's
+    candidates and cosines, one more z-scored signal (w_vector2). The best ``limit`` are returned
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
     returned are read whole."""
-    refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector])
+    vector2 = second.found if second is not None else []
+    refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector] + [i for i, _ in vector2])
     # the best candidates bring the turns around them along (NEIGHBOUR_REACH)
-    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS]],
+    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS] + vector2[:SEEDS]],
                                 radius=max(NEIGHBOUR_REACH)))
     refs.update(store.turn_refs([i for found in facets for i, _ in found[:FACET_DEPTH]]))
     if session_id is not None:
         refs = {i: t for i, t in refs.items() if t.session == session_id}
     if not refs:
         return []
+    # the weights of the recipe's preset for this scope (recipe.py): one scope per search
+    settings = weights(settings, next(iter(refs.values())).scope_key)
     ids = list(refs)
     bm25 = dict(lexical)
     cosine = dict(vector)
     signals = [(settings.w_lexical, zscores(np.array([bm25.get(i, 0.0) for i in ids])))]
     if qvec is not None:
-        found, rows = vectors([i for i in ids if i not in cosine])
-        cosine.update(zip(found, (rows @ qvec).tolist(), strict=True))
-        pool = [cosine[i] for i in ids if i in cosine]
-        floor = min(pool) if pool else 0.0
-        signals.append((settings.w_vector, zscores(np.array([cosine.get(i, floor) for i in ids]))))
+        signals.append((settings.w_vector, _cosines(vectors, qvec, cosine, ids)))
+    if second is not None:
+        signals.append((settings.w_vector2, _cosines(second.vectors, second.qvec, dict(vector2), ids)))
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
     bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
@@ -145,6 +166,17 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
     return [Scored(turns[i], _squash(score), _why(i, position[i], ranks, cosine, bonus),
                    membership.get(i)) for i, score in head if i in turns]
+
+
+def _cosines(vectors: VectorLookup, qvec: np.ndarray, cosine: dict[int, float], ids: list[int]) -> np.ndarray:
+    """Every candidate's z-scored cosine with ``qvec``: ``cosine`` (updated in place) holds the
+    nearest ones'; the others' vectors are read in one call. One without a vector of this
+    encoder yet (not embedded) gets the pool's lowest."""
+    found, rows = vectors([i for i in ids if i not in cosine])
+    cosine.update(zip(found, (rows @ qvec).tolist(), strict=True))
+    pool = [cosine[i] for i in ids if i in cosine]
+    floor = min(pool) if pool else 0.0
+    return zscores(np.array([cosine.get(i, floor) for i in ids]))
 
 
 def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topic: float,

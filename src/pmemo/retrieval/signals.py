@@ -9,8 +9,6 @@ from datetime import date
 
 import numpy as np
 
-from ..text.segment import MEDIA_CAPTION
-
 
 def zscores(scores: np.ndarray) -> np.ndarray:
     """Standard scores over the candidate pool, so signals of different units can be added.
@@ -177,13 +175,14 @@ def addresses_assistant(query: str) -> bool:
 
 
 def asks(text: str) -> bool:
-    """Whether a turn ends by asking (media captions aside): "what about you?"
-    passes relevance to the answer after it rather than holding the fact itself.
+    """Whether a turn's words end by asking: "what about you?" passes relevance to the answer
+    after it rather than holding the fact itself. ``text`` is what the person wrote; what they
+    attached is metadata (``text.attachments``), never read here.
 
-    >>> asks("Did you go? [image: a beach]"), asks("你去了吗？"), asks("I went. Why not?!")
+    >>> asks("Did you go?"), asks("你去了吗？"), asks("I went. Why not?!")
     (True, True, False)
     """
-    return MEDIA_CAPTION.sub("", text).rstrip().endswith(("?", "？"))
+    return text.rstrip().endswith(("?", "？"))
 
 
 def substance(texts: Sequence[str], full_bytes: int = 160) -> np.ndarray:

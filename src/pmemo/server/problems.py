@@ -33,6 +33,7 @@ STATUS: tuple[tuple[type[errors.PMemoError], int], ...] = (
     (errors.TooLarge, 413),
     (errors.LimitExceeded, 429),  # quotas of turns and scopes, rate limits
     (errors.StoreLocked, 503),
+    (errors.Unavailable, 503),  # with Retry-After
     (errors.StoreCorrupt, 500),
     (errors.StoreError, 503),
     (errors.EmbedderError, 503),
@@ -82,6 +83,11 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
 async def _pmemo_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, errors.PMemoError)
     status = status_of(exc)
+    if isinstance(exc, errors.Unavailable):  # the database restarts: the same request may work soon
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        response = problem(status, exc.code, "the database cannot be reached just now; try again shortly")
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     if status >= 500:
         log.error("%s %s failed: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
         return problem(status, exc.code, "the server could not complete this request; see its log")

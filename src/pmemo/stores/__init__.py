@@ -11,12 +11,13 @@ opened, so ``import pmemo`` needs no database driver.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .base import Store
+    from .base import FullStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite://"
@@ -38,8 +39,17 @@ def sqlite_path(target: str | os.PathLike[str]) -> str:
     return path
 
 
-def open_store(target: str | os.PathLike[str]) -> Store:
-    """The store ``target`` names, opened (and migrated to this pmemo's schema)."""
+def folder_of(target: str | os.PathLike[str]) -> Path | None:
+    """The directory a target keeps its data in (SQLite), or None for a database server,
+    which needs no local folder: ``folder_of("postgres://db/pmemo")`` → None."""
+    return None if is_postgres(target) else Path(sqlite_path(target))
+
+
+def open_store(target: str | os.PathLike[str], *, faiss_min_vectors: int = 20_000,
+               index_memory_mb: int = 512) -> FullStore:
+    """The store ``target`` names, opened (and migrated to this pmemo's schema).
+    ``faiss_min_vectors``, ``index_memory_mb``: the SQLite store's in-memory vector cache, as
+    the settings of those names (PostgreSQL searches in the database and keeps no cache)."""
     if is_postgres(target):
         try:
             from .postgres.store import PostgresStore
@@ -51,4 +61,5 @@ def open_store(target: str | os.PathLike[str]) -> Store:
         raise InvalidInput(f"store {str(target)!r}: give a directory, sqlite:///path or a postgresql:// URL")
     from .sqlite.store import SQLiteStore
 
-    return SQLiteStore.open(sqlite_path(target))
+    return SQLiteStore.open(sqlite_path(target), faiss_min_vectors=faiss_min_vectors,
+                            index_memory_mb=index_memory_mb)

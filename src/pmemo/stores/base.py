@@ -132,6 +132,11 @@ class TurnStore(Protocol):
     def turn_ids(self, scope: Scope, session_id: str | None = None) -> list[int]: ...
 
 
+# Vector kinds whose ref is a turn id: "turn" (the embedder's) and "turn2" (the second
+# encoder's, setting second_encoder). A deleted turn takes its vectors of each along.
+TURN_VECTOR_KINDS = ("turn", "turn2")
+
+
 class VectorStore(Protocol):
     def put_vectors(self, kind: str, rows: list[tuple[int, str, np.ndarray]], model: str) -> None: ...
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.segment import MEDIA_CAPTION, segment
+from ..text.segment import segment
 
 _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 
@@ -49,7 +49,7 @@ def extractive_summary(turns: Sequence[tuple[str | None, str]], centrality: list
 def telling(text: str) -> tuple[float, str] | None:
     """A turn's sentence with the most content words, and how many (a question: half)."""
     scored = [(len(set(segment(s).split())) * (0.5 if s.endswith(("?", "？")) else 1.0), s)
-              for s in sentences(MEDIA_CAPTION.sub(" ", text)) if s in text]  # verbatim only
+              for s in sentences(text) if s in text]  # verbatim only
     return max(scored, key=lambda p: p[0]) if scored else None
 
 

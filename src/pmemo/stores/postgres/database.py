@@ -21,10 +21,13 @@ from psycopg.rows import dict_row
 from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ...errors import StoreError
+from ...errors import Unavailable
 
 POOL_SIZE = 10  # connections at most: a server's request threads, a worker, the inspector
 CONNECT_TIMEOUT_S = 10.0
+# a call waits this long for a connection (all busy, or the server restarting), then raises
+# Unavailable (REST: 503 with Retry-After) rather than hold its caller for the pool's 30 s
+WAIT_S = 5.0
 
 
 def lock_key(*parts: str) -> int:
@@ -34,14 +37,15 @@ def lock_key(*parts: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def connect_error(url: str, exc: Exception) -> StoreError:
-    """A StoreError naming the server (without its password) and what went wrong."""
+def connect_error(url: str, exc: Exception) -> Unavailable:
+    """Unavailable, naming the server (without its password) and what went wrong: a server
+    that is down or restarting is worth trying again (adapters: 503 with Retry-After)."""
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:
         info = {}
     where = f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
-    return StoreError(f"cannot use PostgreSQL at {where}: {str(exc).strip() or type(exc).__name__}"
+    return Unavailable(f"cannot use PostgreSQL at {where}: {str(exc).strip() or type(exc).__name__}"
                       " (check PMEMO_STORE / --store and that the server runs)")
 
 
@@ -75,7 +79,7 @@ class Database:
 
     def __init__(self, url: str, max_size: int = POOL_SIZE) -> None:
         self.url = url
-        self._pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False,
+        self._pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False, timeout=WAIT_S,
                                     kwargs={"autocommit": True}, configure=_configure,
                                     check=ConnectionPool.check_connection, name="pmemo")
         try:

@@ -20,8 +20,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ...errors import Conflict, NotFound
-from ...text.segment import segment
 from ..sqlite.forget_store import ORDER, SOFT, TABLES
+from ..sqlite.fts import turn_text
 from . import codec, lexical
 from . import profile_codec as pc
 from .database import connect_error
@@ -177,7 +177,7 @@ class ForgetRows(SourceRows):
                         (f"entities:{row['tenant']}",))
         if kind == "turn":  # its words as today's segmentation makes them; the turn after it gets
             # its words back as context
-            cur.execute("UPDATE turns SET words=%s WHERE id=%s", (segment(row["content"]), ref))
+            cur.execute("UPDATE turns SET words=%s WHERE id=%s", (turn_text(row["content"], row.get("metadata")), ref))
             lexical.reindex(cur, [ref, *lexical.following(cur, [ref])])
         if data["vector"] is None:
             return None

@@ -26,7 +26,7 @@ from typing import Any
 import psycopg
 
 from ...text.segment import FTS_VERSION, segment
-from ..sqlite.fts import CONTEXT_WEIGHT
+from ..sqlite.fts import CONTEXT_WEIGHT, turn_text
 
 log = logging.getLogger("pmemo")
 META_KEY = "fts_version"
@@ -79,7 +79,7 @@ def ensure_current(conn: psycopg.Connection[Any]) -> int:
         while True:
             rows = conn.execute(
                 "SELECT t.id, t.content, (SELECT p.content FROM turns p WHERE p.scope_key=t.scope_key"
-                " AND p.session=t.session AND p.step<t.step ORDER BY p.step DESC LIMIT 1)"
+                " AND p.session=t.session AND p.step<t.step ORDER BY p.step DESC LIMIT 1), t.metadata"
                 " FROM turns t WHERE t.id > %s ORDER BY t.id LIMIT %s", (last, BATCH)).fetchall()
             if not rows:
                 break
@@ -87,7 +87,7 @@ def ensure_current(conn: psycopg.Connection[Any]) -> int:
                 log.warning("re-indexing the turns for lexical search (segmentation version %s)", FTS_VERSION)
             with conn.cursor() as cur:
                 cur.executemany("UPDATE turns SET words=%s, context=%s WHERE id=%s",
-                                [(segment(r[1]), context_of(r[2]), r[0]) for r in rows])
+                                [(turn_text(r[1], r[3]), context_of(r[2]), r[0]) for r in rows])
             count, last = count + len(rows), rows[-1][0]
         conn.execute("INSERT INTO meta(key, value) VALUES(%s, %s) ON CONFLICT(key) DO UPDATE SET value=EXCLUDED.value",
                      (META_KEY, str(FTS_VERSION)))

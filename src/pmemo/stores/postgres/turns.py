@@ -17,7 +17,7 @@ import psycopg
 
 from ...errors import Conflict
 from ...models import Scope, Turn
-from ..base import IDEMPOTENCY_HOURS, NewTurn, Once, TurnRef
+from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
 from . import codec, lexical
 from .database import Database, lock_key
 
@@ -181,7 +181,7 @@ class TurnRows:
         with self._db.tx() as cur:
             after = lexical.following(cur, ids)  # their words are these turns' context
             count = cur.execute("DELETE FROM turns WHERE id = ANY(%s)", (ids,)).rowcount
-            cur.execute("DELETE FROM vectors WHERE kind='turn' AND ref = ANY(%s)", (ids,))
+            cur.execute("DELETE FROM vectors WHERE kind = ANY(%s) AND ref = ANY(%s)", (list(TURN_VECTOR_KINDS), ids))
             cur.execute("DELETE FROM cluster_members WHERE turn_id = ANY(%s)", (ids,))
             lexical.reindex(cur, [i for i in after if i not in set(ids)])
             return count

@@ -24,9 +24,11 @@ turns on open.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import sqlite3
 
+from ...text import attachments
 from ...text.segment import FTS_VERSION, segment
 
 log = logging.getLogger("pmemo")
@@ -41,7 +43,7 @@ BM25 = f"bm25(turns_fts, 1.0, {CONTEXT_WEIGHT})"
 # each turn with the content of the turn before it in its session (NULL for the first)
 _ROWS = ("SELECT t.id, t.scope_key, t.content, (SELECT p.content FROM turns p"
          " WHERE p.scope_key=t.scope_key AND p.session=t.session AND p.step<t.step"
-         " ORDER BY p.step DESC LIMIT 1) FROM turns t")
+         " ORDER BY p.step DESC LIMIT 1), t.metadata FROM turns t")
 
 
 def scope_token(scope_key: str) -> str:
@@ -49,9 +51,10 @@ def scope_token(scope_key: str) -> str:
     return "k" + hashlib.sha1(scope_key.encode()).hexdigest()[:20]
 
 
-def turn_text(content: str) -> str:
-    """What a turn contributes to the index: its segmented words (the speaker is data, not words)."""
-    return segment(content)
+def turn_text(content: str, metadata: str | None = None) -> str:
+    """What a turn contributes to the index: its segmented words and attachment captions
+    (``metadata`` as stored, JSON); the speaker is data, not words."""
+    return segment(attachments.indexed(content, json.loads(metadata) if metadata else {}))
 
 
 def body(token: str, text: str) -> str:
@@ -76,7 +79,7 @@ def _row(turn_id: int, scope_key: str, text: str, before: str | None) -> tuple[i
 
 def _from_turns(rows: list[sqlite3.Row]) -> list[tuple[int, str, str]]:
     """Index rows for rows of ``_ROWS``."""
-    return [_row(r[0], r[1], turn_text(r[2]), r[3]) for r in rows]
+    return [_row(r[0], r[1], turn_text(r[2], r[4]), r[3]) for r in rows]
 
 
 def _put(conn: sqlite3.Connection, rows: list[tuple[int, str, str]]) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from ..base import IDEMPOTENCY_HOURS, Job, NewTurn, Once, TurnRef, backoff_s
+from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, Job, NewTurn, Once, TurnRef, backoff_s
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
@@ -329,7 +329,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             for turn_id in ids:
                 count += conn.execute("DELETE FROM turns WHERE id=?", (turn_id,)).rowcount
                 conn.execute("DELETE FROM turns_fts WHERE rowid=?", (turn_id,))
-                conn.execute("DELETE FROM vectors WHERE kind='turn' AND ref=?", (turn_id,))
+                conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?",
+                                 [(kind, turn_id) for kind in TURN_VECTOR_KINDS])
                 conn.execute("DELETE FROM cluster_members WHERE turn_id=?", (turn_id,))
             fts.reindex(conn, [i for i in after if i not in gone])
             return count

@@ -1,7 +1,12 @@
 """The SQLite store's vector search: an in-memory index per scope, a cache of the ``vectors`` table.
 
 Exact numpy search below ``faiss_min`` vectors; FAISS HNSW above (deleted ids are
-filtered out and the graph is rebuilt once a fifth of it is dead). A scope's rows live in
+filtered out and the graph is rebuilt once a fifth of it is dead). No search waits on a graph:
+one is built, or grown by the rows added since, on a background thread (``GraphJob``, one at a
+time per store), and meanwhile the rows it lacks are searched exactly — a scope past
+``faiss_min`` without its graph yet is answered exactly, as a smaller one is (issue 21: the
+first search after loading used to wait 6.9 s at 100k vectors, 31 s at 300k, for the build).
+A scope's rows live in
 buffers of exactly its size at first, that then grow geometrically: a one-turn scope costs
 about one row, and new vectors are appended in place (a search after an add does not copy
 the whole matrix).
@@ -18,10 +23,14 @@ when it commits. A change to a scope that is not in memory has nothing to do her
 from __future__ import annotations
 
 import itertools
+import logging
+import queue
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Container
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -38,13 +47,44 @@ FIXED_BYTES = 1100
 ROW_BYTES = 100
 HNSW_ROW_BYTES = 2 * 32 * 4 + 64  # per row of the graph besides its vector: level-0 links (2M)
 TIE = 1e-5  # above float32 rounding of a cosine (~1e-7): scores this close are compared again
+# a graph is grown once the rows it lacks (searched exactly meanwhile) pass this many and an
+# eighth of it: each row is copied into a new graph a bounded number of times (amortised O(1))
+CATCH_UP = 1024
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GraphJob:
+    """A graph to build off the lock: ``base`` (or a new one) with rows ``start:end`` of ``mat``
+    added. Those rows never change while the job runs: an index appends past its row count, and
+    a removal makes new buffers (and a new ``generation``, so the job's graph is not used)."""
+
+    base: Any  # the graph to grow (copied, as searches keep using it meanwhile), or None
+    mat: np.ndarray
+    start: int
+    end: int
+    generation: int
+
+    def run(self) -> Any:
+        import faiss
+
+        graph: Any
+        if self.base is None:
+            graph = faiss.IndexHNSWFlat(self.mat.shape[1], 32, faiss.METRIC_INNER_PRODUCT)
+            graph.hnsw.efConstruction = 80
+        else:
+            graph = faiss.clone_index(self.base)
+        graph.add(self.mat[self.start : self.end])
+        graph.hnsw.efSearch = 128
+        return graph
 
 
 class ScopeIndex:
     """One scope's vectors. Not thread-safe: VectorIndex calls it under its cache's lock."""
 
-    __slots__ = ("_dead", "_hnsw", "_hnsw_size", "_ids", "_mat", "_n", "_pending", "_row", "dim",
-                 "faiss_min")
+    __slots__ = ("_building", "_dead", "_generation", "_hnsw", "_hnsw_size", "_ids", "_mat", "_n",
+                 "_pending", "_row", "dim", "faiss_min")
 
     def __init__(self, dim: int, faiss_min: int, ids: np.ndarray | None = None,
                  rows: np.ndarray | None = None) -> None:
@@ -56,8 +96,10 @@ class ScopeIndex:
         self._row: dict[int, int] = {}
         self._pending: list[tuple[int, np.ndarray]] = []
         self._dead: set[int] = set()
-        self._hnsw: Any = None  # a faiss.IndexHNSWFlat, built on the first large search
+        self._hnsw: Any = None  # a faiss.IndexHNSWFlat over the first _hnsw_size rows (GraphJob)
         self._hnsw_size = 0
+        self._building = False  # a GraphJob of this index is queued or running
+        self._generation = 0  # +1 when rows move (_drop): a graph of the old rows is of no use
         if ids is not None and rows is not None and len(ids):
             self._append(ids, rows)
 
@@ -80,6 +122,11 @@ class ScopeIndex:
         rows = len(self._row) + len(self._pending) + len(self._dead)
         return (FIXED_BYTES + self._ids.nbytes + self._mat.nbytes + rows * ROW_BYTES
                 + len(self._pending) * 4 * self.dim + self._hnsw_size * (4 * self.dim + HNSW_ROW_BYTES))
+
+    @property
+    def graph_rows(self) -> int:
+        """Rows the HNSW graph holds (0: none, the scope is searched exactly)."""
+        return self._hnsw_size
 
     @staticmethod
     def grown(cap: int, end: int) -> int:
@@ -116,7 +163,8 @@ class ScopeIndex:
                 self._drop(replaced)
             self._append(np.fromiter(latest, dtype=np.int64, count=len(latest)),
                          np.stack(list(latest.values())))
-        if self._dead and (len(self._dead) * 5 > self._n or self._hnsw is None):
+        # without a graph (nor one coming, made of these rows) the dead rows go at once
+        if self._dead and (len(self._dead) * 5 > self._n or (self._hnsw is None and not self._building)):
             self._drop(self._dead & self._row.keys())
             self._dead.clear()
 
@@ -144,6 +192,7 @@ class ScopeIndex:
         self._append(ids, mat)
         self._hnsw = None
         self._hnsw_size = 0
+        self._generation += 1
 
     def vectors(self, refs: list[int]) -> tuple[list[int], np.ndarray]:
         """The stored vectors of ``refs`` that are here (ids, rows), in the order asked."""
@@ -152,41 +201,36 @@ class ScopeIndex:
         return found, self._mat[[self._row[r] for r in found]]
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best (ref, cosine): from the graph for the rows it holds, exactly for the
+        others (all of them below ``faiss_min``, or while the first graph is being built)."""
         self._flush()
-        n = self._n
-        if n == 0 or k <= 0:
+        if self._n == 0 or k <= 0:
             return []
-        if n < self.faiss_min:
+        if self._hnsw is None:
             return self._exact(query, k)
-        return self._search_hnsw(query, k)
+        found = self._search_hnsw(query, k)
+        if self._hnsw_size < self._n:
+            found += self._exact(query, k, self._hnsw_size)
+            found.sort(key=lambda hit: (-hit[1], hit[0]))
+        return found[:k]
 
-    def _exact(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        sims = self._mat[: self._n] @ query
-        k = min(k, self._n)
-        cut = sims[np.argpartition(-sims, k - 1)[k - 1]]
+    def _exact(self, query: np.ndarray, k: int, start: int = 0) -> list[tuple[int, float]]:
+        """The exact top ``k`` of rows ``start:``, dead rows left out."""
+        ids, mat = self._ids[start : self._n], self._mat[start : self._n]
+        sims = mat @ query
+        want = min(k + len(self._dead), len(ids))
+        cut = sims[np.argpartition(-sims, want - 1)[want - 1]]
         # A matrix product rounds a row by its place in the buffer, so equal vectors can score
         # a few ulps apart. The rows within rounding of the cut are scored again, each on its
         # own in float64, and ties go to the lower id: the result depends on the rows held, not
         # on where they sit (a scope read back from the store is in id order).
         top = np.flatnonzero(sims >= cut - TIE)
-        exact = np.einsum("ij,j->i", self._mat[top].astype(np.float64), query.astype(np.float64))
-        best = top[np.lexsort((self._ids[top], -exact))[:k]]
-        scores = dict(zip(best.tolist(), exact[np.searchsorted(top, best)].tolist(), strict=True))
-        return [(int(self._ids[i]), scores[i]) for i in best.tolist() if int(self._ids[i]) not in self._dead]
+        exact = np.einsum("ij,j->i", mat[top].astype(np.float64), query.astype(np.float64))
+        order = np.lexsort((ids[top], -exact))
+        out = [(int(ids[top[i]]), float(exact[i])) for i in order[:want].tolist()]
+        return [hit for hit in out if hit[0] not in self._dead][:k]
 
     def _search_hnsw(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        import faiss
-
-        if self._hnsw is None or self._hnsw_size < self._n:
-            if self._hnsw is None:
-                index = faiss.IndexHNSWFlat(self.dim, 32, faiss.METRIC_INNER_PRODUCT)
-                index.hnsw.efConstruction = 80
-                index.add(self._mat[: self._n])
-                self._hnsw = index
-            else:
-                self._hnsw.add(self._mat[self._hnsw_size : self._n])
-            self._hnsw_size = self._n
-            self._hnsw.hnsw.efSearch = 128
         sims, rows = self._hnsw.search(query.reshape(1, -1), k + len(self._dead))
         out = []
         for sim, row in zip(sims[0], rows[0], strict=True):
@@ -196,6 +240,24 @@ class ScopeIndex:
             if ref not in self._dead:
                 out.append((ref, float(sim)))
         return out[:k]
+
+    def graph_job(self) -> GraphJob | None:
+        """The graph work this index wants now, marked as under way: a first graph once it has
+        ``faiss_min`` rows, then the rows added since, once they are ``CATCH_UP`` and an eighth
+        of the graph. None: nothing to do, or a job is queued already."""
+        self._flush()
+        lacking = self._n - self._hnsw_size
+        if self._building or self._n < self.faiss_min or lacking < max(
+                1 if self._hnsw is None else CATCH_UP, self._hnsw_size // 8):
+            return None
+        self._building = True
+        return GraphJob(self._hnsw, self._mat, self._hnsw_size, self._n, self._generation)
+
+    def install(self, job: GraphJob, graph: Any) -> None:
+        """The graph ``job`` built: used unless rows moved meanwhile (the next search asks again)."""
+        self._building = False
+        if graph is not None and job.generation == self._generation:
+            self._hnsw, self._hnsw_size = graph, job.end
 
 
 class ScopeCache:
@@ -216,6 +278,11 @@ class ScopeCache:
     def __contains__(self, key: tuple[VectorIndex, str]) -> bool:
         return key in self._lru
 
+    def peek(self, owner: VectorIndex, scope_key: str) -> ScopeIndex | None:
+        """The index, its place unchanged; call with the lock held."""
+        entry = self._lru.get((owner, scope_key))
+        return None if entry is None else entry[0]
+
     def get(self, owner: VectorIndex, scope_key: str) -> ScopeIndex | None:
         """The index, now the most recently used; call with the lock held."""
         entry = self._lru.get((owner, scope_key))
@@ -234,6 +301,21 @@ class ScopeCache:
         size = index.nbytes
         self._lru[key] = (index, size)
         self.nbytes += size
+        self._trim()
+
+    def recount(self, owner: VectorIndex, scope_key: str, index: ScopeIndex) -> None:
+        """Count again an index that grew without a use (its graph came), if it is still held;
+        call with the lock held."""
+        key = (owner, scope_key)
+        entry = self._lru.get(key)
+        if entry is None or entry[0] is not index:
+            return
+        size = index.nbytes
+        self._lru[key] = (index, size)  # an existing key keeps its place
+        self.nbytes += size - entry[1]
+        self._trim()
+
+    def _trim(self) -> None:
         while self.max_bytes and self.nbytes > self.max_bytes and len(self._lru) > 1:
             _, (_, dropped) = self._lru.popitem(last=False)
             self.nbytes -= dropped
@@ -270,10 +352,11 @@ class VectorIndex:
     """
 
     def __init__(self, dim: int, faiss_min: int = 20_000, load: Loader | None = None,
-                 cache: ScopeCache | None = None) -> None:
+                 cache: ScopeCache | None = None, builds: GraphBuilds | None = None) -> None:
         self.dim = dim
         self.faiss_min = faiss_min
         self.cache = cache if cache is not None else ScopeCache()
+        self.builds = builds if builds is not None else GraphBuilds()
         if load is None and self.cache.max_bytes:
             raise ValueError("a bounded vector index needs a loader to read dropped scopes back")
         self._load = load
@@ -307,6 +390,12 @@ class VectorIndex:
         with self.cache.lock:
             return (self, scope_key) in self.cache
 
+    def graph_rows(self, scope_key: str) -> int:
+        """Rows the scope's graph holds (0: none, or the scope is not in memory); not a use."""
+        with self.cache.lock:
+            index = self.cache.peek(self, scope_key)
+            return 0 if index is None else index.graph_rows
+
     def search(self, scope_key: str, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         return self._use(scope_key, lambda index: index.search(query, k), [])
 
@@ -328,7 +417,8 @@ class VectorIndex:
                 index = self.cache.get(self, scope_key)
                 if index is not None:
                     out = action(index)
-                    self.cache.put(self, scope_key, index)  # a search may flush or build a graph
+                    self.cache.put(self, scope_key, index)  # a search may flush new rows
+                    self._grow(scope_key, index)
                     return out
                 if self._load is None:
                     return default
@@ -353,7 +443,54 @@ class VectorIndex:
                 return default  # nothing to keep: the store is read again on the next search
             out = action(index)
             self.cache.put(self, scope_key, index)
+            self._grow(scope_key, index)
             return out
+
+    def _grow(self, scope_key: str, index: ScopeIndex) -> None:
+        """Queue the graph work the index wants (see GraphJob); call with the lock held."""
+        job = index.graph_job()
+        if job is not None:
+            self.builds.submit(self._build, scope_key, index, job)
+
+    def _build(self, scope_key: str, index: ScopeIndex, job: GraphJob) -> None:
+        graph = None
+        try:
+            graph = job.run()
+        except Exception:  # the scope is still searched exactly; its next search asks again
+            log.exception("building the vector graph of scope %s failed", scope_key)
+        with self.cache.lock:
+            index.install(job, graph)
+            self.cache.recount(self, scope_key, index)
+
+
+class GraphBuilds:
+    """The thread that builds a store's graphs, started with its first job. One build at a time
+    (FAISS spreads one over the cores it is given); a daemon thread, so that a process exits
+    without waiting for a graph it will never search."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = \
+            queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((future, fn, args))
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pmemo-vector-graph", daemon=True)
+                self._thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, fn, args = self._jobs.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as exc:  # the caller's to see, through the future
+                    future.set_exception(exc)
 
 
 # (kind, scope key, model) → the ids and rows of that scope's stored vectors of the model
@@ -388,6 +525,7 @@ class VectorCache:
     def __init__(self, read: ScopeReader, faiss_min: int = 20_000, max_bytes: int = 0) -> None:
         self.cache = ScopeCache(max_bytes)
         self.faiss_min = faiss_min
+        self.builds = GraphBuilds()
         self._read = read
         self._lock = threading.Lock()
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
@@ -447,17 +585,27 @@ class VectorCache:
                 self.cache.put(owner, scope_key, index)  # a read may flush the scope's new rows
         return found
 
+    def settle(self) -> None:
+        """Wait for the graph builds queued so far (benchmarks, tests; searches never wait)."""
+        self.builds.submit(lambda: None).result()
+
     def held(self, kind: str, scope_key: str, model: str) -> bool:
         """Whether the scope's index is in memory now (asking does not read it)."""
         with self._lock:
             index = self._indexes.get((kind, model))
         return index is not None and index.held(scope_key)
 
+    def graph_rows(self, kind: str, scope_key: str, model: str) -> int:
+        """Rows of the scope its HNSW graph holds: 0 while it is searched exactly (see GraphJob)."""
+        with self._lock:
+            index = self._indexes.get((kind, model))
+        return 0 if index is None else index.graph_rows(scope_key)
+
     def _index(self, kind: str, model: str, dim: int) -> VectorIndex:
         with self._lock:
             index = self._indexes.get((kind, model))
             if index is None:
                 index = VectorIndex(dim, self.faiss_min, lambda scope_key: self._read(kind, scope_key, model),
-                                    self.cache)
+                                    self.cache, self.builds)
                 self._indexes[kind, model] = index
             return index
