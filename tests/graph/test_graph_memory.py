@@ -268,14 +268,17 @@ def test_correcting_a_fact_by_hand_moves_its_triple(gm: SyncMemory) -> None:
     assert len(gm.triples("ni", predicate="works_at", history=True, group_id="g")) == 2
 
 
-def test_insight_jobs_are_coalesced(gm: SyncMemory) -> None:
+def test_insight_jobs_are_coalesced(tmp_path: Path) -> None:
     from pmemo.models import Scope
 
-    store, scope = gm._memory._store, Scope.of(group_id="g")
-    assert not store.queue_insights(scope, "ni", 1, 2)  # one new triple of two
-    assert store.queue_insights(scope, "ni", 1, 2)  # the second: a job
-    assert not store.queue_insights(scope, "ni", 5, 2)  # one is still waiting: it will read these too
-    assert not store.queue_insights(scope, "wt", 1, 2)  # another person counts apart
-    assert gm.pending(tenant_id="default", group_id="g") == 1  # the job is the group's (stats, drain)
-    gm.drain()  # offline, the job writes nothing
-    assert store.queue_insights(scope, "ni", 2, 2) and gm.insights("ni", group_id="g") == []
+    scope = Scope.of(group_id="g")
+    with open_mem(tmp_path / "data", run_jobs=False) as idle:  # no worker takes the job meanwhile
+        store = idle._memory._store
+        assert not store.queue_insights(scope, "ni", 1, 2)  # one new triple of two
+        assert store.queue_insights(scope, "ni", 1, 2)  # the second: a job
+        assert not store.queue_insights(scope, "ni", 5, 2)  # one is still waiting: it will read these too
+        assert not store.queue_insights(scope, "wt", 1, 2)  # another person counts apart
+        assert idle.pending(tenant_id="default", group_id="g") == 1  # the job is the group's (stats, drain)
+    with open_mem(tmp_path / "data") as gm:
+        gm.drain()  # offline, the job writes nothing
+        assert gm._memory._store.queue_insights(scope, "ni", 2, 2) and gm.insights("ni", group_id="g") == []
