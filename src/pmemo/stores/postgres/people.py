@@ -9,7 +9,6 @@ writers never wait on each other in a circle.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -17,25 +16,14 @@ from typing import Any
 
 import psycopg
 
-from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn, epoch_of
+from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn
 from ..base import NewAlias
+from ..speakers import as_seen_in, tally
 from .codec import utc
 from .turns import TurnRows
 
 _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
             " WHERE tenant=%s AND agent=%s AND owner=%s")
-
-
-def _as_seen_in(person: Person, owner: str) -> Person:
-    """A person as a group sees them: a nickname learned in another group is not theirs here."""
-    kept = tuple(a for a in person.aliases if a.source not in ("learned", "mention") or a.learned_in == owner)
-    return dataclasses.replace(person, aliases=kept) if len(kept) != len(person.aliases) else person
-
-
-def _mostly_han(text: str) -> bool:
-    han = sum("\u4e00" <= c <= "\u9fff" for c in text)
-    latin = sum(c.isascii() and c.isalpha() for c in text)
-    return han > latin
 
 
 def bump(cur: psycopg.Cursor[Any], key: str) -> None:
@@ -53,22 +41,7 @@ class PeopleRows(TurnRows):
     def _note_speakers(self, cur: psycopg.Cursor[Any], turns: Sequence[Turn]) -> None:
         """Who spoke where (first/last seen, messages) and the display names they used; a new
         name for a known id is a rename (the old one stays)."""
-        seen: dict[tuple[str, str, str, str], list[float]] = {}  # first, last, messages, chars, han, asks
-        names: dict[tuple[str, str, str], tuple[float, float, str]] = {}
-        for t in turns:
-            if t.actor_id is None:
-                continue
-            at = epoch_of(t.timestamp)
-            key = (t.scope.tenant_id, t.scope.agent_id, t.scope.owner, t.actor_id)
-            row = seen.setdefault(key, [at, at, 0, 0, 0, 0])
-            row[0], row[1], row[2] = min(row[0], at), max(row[1], at), row[2] + 1
-            row[3] += len(t.content)
-            row[4] += _mostly_han(t.content)
-            row[5] += t.content.rstrip().endswith(("?", "？", "吗"))
-            if t.actor:
-                name_key = (t.scope.tenant_id, t.actor_id, t.actor)
-                lo, hi, owner = names.get(name_key, (at, at, t.scope.owner))
-                names[name_key] = (min(lo, at), max(hi, at), owner)
+        seen, names = tally(turns)
         if not seen:
             return
         now = time.time()
@@ -203,7 +176,7 @@ class PeopleRows(TurnRows):
             sql, args = sql + " AND person = ANY(%s::text[])", [*args, list(people)]
         # who spoke latest first; members who never spoke (registered in the group) last
         rows = self._db.rows(sql + " ORDER BY messages = 0, last_seen DESC, person", args)
-        found = {p: _as_seen_in(person, scope.owner)
+        found = {p: as_seen_in(person, scope.owner)
                  for p, person in self.get_people(scope.tenant_id, [r[0] for r in rows]).items()}
         return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 
