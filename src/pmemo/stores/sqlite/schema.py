@@ -424,6 +424,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tasks ADD COLUMN deleted_reason TEXT;
     """,
+    # a person's turns through the speaker index every turn already writes (scope, display name,
+    # person), not a second index: one B-tree write per turn with a speaker id instead of two
+    # (issue 17's ingest ratio). turns_by reads a person's turns in a scope index-only from it.
+    """
+    DROP INDEX turns_person;
+    DROP INDEX turns_actor;
+    CREATE INDEX turns_actor ON turns(scope_key, actor, actor_id);
+    """,
 ]
 
 
