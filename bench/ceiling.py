@@ -20,7 +20,7 @@ from pmemo.config import Settings
 from pmemo.embedders import make_embedder
 from pmemo.eval.baselines import make_baseline
 from pmemo.eval.datasets import KINDS, load
-from pmemo.eval.embedcache import CachedEmbedder
+from pmemo.eval.embedcache import FileCachedEmbedder
 from pmemo.eval.harness import default_data_dir
 from pmemo.eval.runner import PmemoSystem
 
@@ -31,7 +31,7 @@ async def rankings(kind: str, path: str, limit: int | None, depth: int,
                    ) -> dict[str, tuple[set[str], dict[str, list[str]]]]:
     """Each scored question's evidence and each system's ranking of it."""
     settings = Settings.from_env()
-    cached = CachedEmbedder(make_embedder(settings.embedder, settings),
+    cached = FileCachedEmbedder(make_embedder(settings.embedder, settings),
                             default_data_dir() / "embeddings.sqlite")
 
     async def open_memory(store_dir: str) -> Memory:

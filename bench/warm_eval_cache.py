@@ -19,7 +19,7 @@ from pmemo.config import Settings
 from pmemo.embedders import make_embedder
 from pmemo.eval.baselines import render
 from pmemo.eval.datasets import load
-from pmemo.eval.embedcache import CachedEmbedder
+from pmemo.eval.embedcache import FileCachedEmbedder
 from pmemo.eval.harness import default_data_dir
 
 
@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=32)
     args = ap.parse_args()
     settings = Settings.from_env()
-    cache = CachedEmbedder(make_embedder(settings.embedder, settings),
+    cache = FileCachedEmbedder(make_embedder(settings.embedder, settings),
                            default_data_dir() / "embeddings.sqlite")
     started = time.perf_counter()
     try:

@@ -22,7 +22,6 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from .config import Settings, diary_zone
 from .diary.days import local_day, parse_day
 from .diary.persona import persona_of
 from .embedders import make_embedder
+from .embedders.cached import CachedEmbedder
 from .errors import Forbidden, InvalidInput, NotFound
 from .forgetting import sweeper
 from .forgetting.explicit import Forgetter
@@ -48,6 +48,7 @@ from .models import (
     FACT_CATEGORIES,
     FACT_SOURCES,
     AgendaItem,
+    Candidate,
     Cluster,
     ContextPack,
     Diary,
@@ -71,25 +72,24 @@ from .models import (
 )
 from .people.aliases import check_alias
 from .people.resolve import Match
-from .pipelines.embedding import CachedEmbedder, second_channel
+from .pipelines import reembed
 from .pipelines.extraction import upsert as upsert_fact
-from .pipelines.forget import delete_turns
+from .pipelines.second_encoder import second_channel
 from .pipelines.worker import Worker
 from .redis_link import RedisLink, open_link
-from .retrieval import hits as hitlib
-from .retrieval.people_section import agenda_window, context_people
+from .retrieval.people_section import agenda_window
 from .retrieval.reader import ContextReader
-from .retrieval.retriever import OWNER_WIDE, Retriever
+from .retrieval.retriever import Retriever
 from .stores import open_store
-from .stores.base import FullStore, NewTurn, Once, Store, TripleView
+from .stores.base import FullStore, NewTurn, Once, TripleView
 from .stores.recent_cache import cached as recent_cached
 from .tenant_lock import TenantLock
 from .text import attachments
+from .text.contains import containing
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
 from .tiers.people import profile_view
-from .tiers.profile import Candidate
 from .tiers.services import Tiers
 from .tiers.tasks import Tasks
 from .tokens import make_counter
@@ -131,9 +131,7 @@ class Memory:
             settings = settings.replace(blocks_dir=str(blocks_dir))
         _limit_blas(settings.blas_threads)
         # a SQLite store's vector search fills its cache scope by scope, as scopes are searched
-        store = await asyncio.to_thread(open_store, path or settings.store or settings.data,
-                                        faiss_min_vectors=settings.faiss_min_vectors,
-                                        index_memory_mb=settings.index_memory_mb)
+        store = await asyncio.to_thread(open_store, path, settings)
         redis: RedisLink | None = None
         try:
             redis = await asyncio.to_thread(open_link, settings)
@@ -141,7 +139,7 @@ class Memory:
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
             second = await asyncio.to_thread(second_channel, store, settings)  # second_encoder; None: off
             embed = CachedEmbedder(model, store, settings.embed_batch, second)
-            await asyncio.to_thread(_queue_stale_vectors, store, model.model_id)
+            await asyncio.to_thread(reembed.queue_stale_vectors, store, model.model_id)
             memory = cls(shared, embed, Tiers(shared, embed, make_llm(llm, settings), settings), settings, redis)
             await memory._open_blocks()
             memory._worker.diary.persona = persona_of(memory._blocks_now)  # diary (issue 20)
@@ -317,17 +315,10 @@ class Memory:
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
         asked = validate.timestamp(at, "at")
-        found = await self._retriever.retrieve(validate.query(query), where, session_id, limit, asked.date())
-        await self._recalled(found.hits)
-        known = await asyncio.to_thread(context_people, self._store, self._people, where, query, found.named,
-                                        None, [], asked.date(), self.settings, False)
-        people = known["people"]
-        if session_id is not None:  # what is known of people is the group's, as key lines are
-            people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
-        hits = hitlib.merge(found.turn_hits, found.derived, people)[:limit]
-        if any(h.kind in ("summary", "key", "diary") for h in hits):
-            hits = await asyncio.to_thread(self._retriever.with_sources, hits)
-        return hits
+        found = await asyncio.to_thread(self._reader.search, validate.query(query), where, session_id, limit,
+                                        asked.date())
+        await self._recalled(found.clusters)
+        return found.hits
 
     async def _recalled(self, clusters: list[int], episodes: Sequence[int] = ()) -> None:
         """What a read recalled is counted by a job: the read itself writes nothing."""
@@ -396,8 +387,7 @@ class Memory:
         found = await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
                                         session_id=session_id, limit=1_000_000, offset=0,
                                         since=lo, until=hi, **who)
-        needle = text.lower()
-        return [t for t in found if needle in t.content.lower()][offset : offset + limit]
+        return containing(found, text)[offset : offset + limit]
 
     async def sessions(self, **scope: Any) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self._store.sessions, _scope(scope))
@@ -469,7 +459,7 @@ class Memory:
 
     async def delete_summary(self, summary_id: int, *, tenant_id: str = "default") -> None:
         await self._owned(self._store.get_summary, "summary", summary_id, tenant_id)
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             await asyncio.to_thread(self._store.delete_summary, summary_id)
 
     async def _owned(self, getter: Any, what: str, ref: int, tenant_id: str) -> Any:
@@ -510,10 +500,8 @@ class Memory:
         return report
 
     async def _delete(self, ids: list[int]) -> dict[str, Any]:
-        async with self._worker._busy:
-            report = await asyncio.to_thread(delete_turns, self._store, self._tiers, self._embed, ids)
-            report.update(await asyncio.to_thread(self._forgetter.derived, ids))  # facts, episodes
-            return report
+        async with self._worker.exclusive():  # facts, episodes too; the owners held in the store
+            return await asyncio.to_thread(self._forgetter.delete, ids)
 
     # ==== profile, episodes, tasks, records, forgetting (issue 5) ===========================
     # Thin delegation to tiers/profile.py, tiers/episodes.py, tiers/tasks.py and forgetting/.
@@ -592,7 +580,7 @@ class Memory:
         """Delete one fact (not its turns, nor its history), restorable with ``restore(batch)``
         unless ``hard``; returns the report with that ``batch``."""
         fact = await self.fact(fact_id, tenant_id=tenant_id)
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             return await asyncio.to_thread(self._forgetter.drop_fact, fact, hard, reason or "delete fact")
 
     async def forget(self, turn_ids: list[int] | None = None, *, query: str | None = None,
@@ -619,7 +607,7 @@ class Memory:
             return {"dry_run": True, "turns": ids, "texts": [found[i].content for i in ids]}
         if not ids:
             return {"batch": None, "mode": "hard" if hard else "soft", "turns": []}
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             return await asyncio.to_thread(self._forgetter.forget, ids, hard, reason or
                                            (f"forget: {query}" if query else "forget"))
 
@@ -656,25 +644,22 @@ class Memory:
                 raise NotFound(f"no restorable forget holds turn(s) {sorted(set(wanted) - held.keys())}")
             batches = sorted(set(held.values()))
         out: dict[str, Any] = {"batches": []}
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             for b in batches:
                 done = await asyncio.to_thread(self._forgetter.restore, b)
                 out["batches"].append(b)
                 for kind, refs in done.items():
                     if kind != "batch":
                         out.setdefault(kind, []).extend(refs)
-        # with L2 windows every restored turn goes back through its window (embedded again with it)
-        stale = [i for i in out.get("turns", []) if self.settings.window_tokens or not (await asyncio.to_thread(
-            self._store.get_vectors, "turn", [i]))]
-        if stale:
-            await asyncio.to_thread(self._store.enqueue, "embed", stale)
+        if await asyncio.to_thread(reembed.queue_restored, self._store, out.get("turns", []),
+                                   bool(self.settings.window_tokens)):
             self._worker.wake.set()
         return out
 
     async def purge(self, batch: int, *, tenant_id: str | None = "default") -> dict[str, Any]:
         """Make a soft forget or sweep of ``tenant_id`` permanent: its tombstones and rows are erased."""
         ref = await self._batch_of(batch, None if tenant_id is None else check_id("tenant_id", tenant_id))
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             return await asyncio.to_thread(self._forgetter.purge, ref)
 
     async def forget_log(self, *, batch: int | None = None, limit: int = 100,
@@ -696,7 +681,7 @@ class Memory:
 
     async def sweep(self, *, dry_run: bool = True, tenant_id: str | None = None) -> dict[str, Any]:
         """Soft-delete faded episodes/records, enforce capacity, expire facts (logged)."""
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             return await asyncio.to_thread(sweeper.sweep, self._store, self.settings,
                                            dry_run=dry_run, tenant=tenant_id)
 
@@ -881,7 +866,7 @@ class Memory:
         """
         where = _scope(scope).owner_scope()
         when = local_day(time.time(), diary_zone(self.settings.diary_tz)) if day is None else parse_day("day", day)
-        async with self._worker._busy:
+        async with self._worker.exclusive():
             found = await asyncio.to_thread(self._worker.diary.write, where, when)
         if found is None:
             raise NotFound(f"{where.owner} has no message from a person on {when}: there is no day to write of")
@@ -1045,18 +1030,6 @@ def _int_id(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")
     return value
-
-
-def _queue_stale_vectors(store: Store, model_id: str) -> None:
-    """Turns embedded by another model (or not at all) are re-embedded in the background."""
-    stale = store.stale_turns(model_id, 10_000_000)
-    for start in range(0, len(stale), 256):
-        store.enqueue("embed", stale[start : start + 256])
-    previous = store.get_meta("embed_model")
-    if previous is not None and previous != model_id:
-        # centroids and summary vectors of the old model are not comparable: rebuild them
-        store.enqueue("reindex", {"recluster": store.reset_clusters()})
-    store.set_meta("embed_model", model_id)
 
 
 def _limit_blas(threads: int) -> None:

@@ -243,6 +243,38 @@ class Fact:
         return self.scope.owner
 
 
+FactAction = Literal["insert", "reinforce", "supersede", "conflict", "skip"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fact as one turn states it, before the upsert rules (``tiers.profile.decide``) meet
+    what is stored. A model, not a tier's private type: the extractors make it and the stores
+    write it."""
+
+    category: str
+    key: str
+    value: str
+    confidence: float
+    source: str = "explicit"  # explicit | inferred | system | corrected
+    importance: float = 0.5
+    expires_epoch: float | None = None
+    subject: str | None = None  # the person it is about (None: the scope's owner)
+    mentioned: tuple[str, ...] = ()  # other people the statement names
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the upsert rules decided for a candidate; the store applies it as decided."""
+
+    action: FactAction
+    key: str  # the key to store under (after near-duplicate merging)
+    confidence: float  # confidence of the fact that ends up current (or of the conflict)
+    target: Fact | None = None  # the current fact acted on
+    promote: Fact | None = None  # a conflict row that becomes current (supersede)
+    reinforce: Fact | None = None  # the row whose mentions grow (reinforce / conflict)
+
+
 @dataclass(frozen=True)
 class Episode:
     """What happened in a session, a compacted span or a task: kept for later recall."""

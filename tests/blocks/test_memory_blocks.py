@@ -260,10 +260,9 @@ async def test_derived_human_blocks_follow_each_group_and_never_mix_them(tmp_pat
 
 def test_a_burst_of_fact_changes_queues_one_job_per_group(tmp_path: Path) -> None:
     from pmemo.blocks.model import HUMAN_JOB
-    from pmemo.models import Scope
+    from pmemo.models import Candidate, Scope
     from pmemo.pipelines.extraction import upsert
     from pmemo.stores.sqlite.store import SQLiteStore
-    from pmemo.tiers.profile import Candidate
 
     store = SQLiteStore.open(tmp_path / "data")
     try:

@@ -1,4 +1,5 @@
-"""``pmemo migrate``, the versioned Postgres migrations under it, and the store factory."""
+"""``pmemo migrate`` and the versioned Postgres migrations under it (the store factory is tested in
+tests/unit/test_open_store.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,9 @@ from typer.testing import CliRunner
 from pmemo.cli import migrate_cmd
 from pmemo.cli.main import _register
 from pmemo.cli.main import app as main_app
-from pmemo.errors import InvalidInput, StoreError
-from pmemo.stores import open_store, sqlite_path
+from pmemo.errors import StoreError
 from pmemo.stores.postgres.migrate import migrate, migrations
 from pmemo.stores.postgres.store import PostgresStore
-from pmemo.stores.sqlite.store import SQLiteStore
 
 
 @pytest.fixture
@@ -76,18 +75,3 @@ def test_migrate_on_sqlite_opens_the_directory(app: typer.Typer, tmp_path: Path)
     result = CliRunner().invoke(app, ["migrate", "--data", str(tmp_path / "d")], env={"PMEMO_STORE": ""})
     assert result.exit_code == 0 and "SQLite schema up to date" in result.stdout, result.output
     assert (tmp_path / "d" / "pmemo.db").exists()
-
-
-def test_open_store_picks_the_backend_from_the_target(tmp_path: Path, postgres_url: str):
-    for target in (tmp_path / "plain", f"sqlite://{tmp_path}/url"):
-        store = open_store(target)
-        assert isinstance(store, SQLiteStore)
-        store.close()
-    assert (tmp_path / "plain" / "pmemo.db").exists() and (tmp_path / "url" / "pmemo.db").exists()
-    store = open_store(postgres_url)
-    assert isinstance(store, PostgresStore) and store.stats()["turns"] == 0
-    store.close()
-    assert sqlite_path("sqlite:///srv/pmemo") == "/srv/pmemo" and sqlite_path("rel/dir") == "rel/dir"
-    for bad in ("mysql://db/pmemo", "sqlite://"):
-        with pytest.raises(InvalidInput):
-            open_store(bad)

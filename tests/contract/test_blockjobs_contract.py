@@ -3,9 +3,9 @@ A group's facts changing, by any path, queues one job for the group while one wa
 
 from __future__ import annotations
 
-from pmemo.models import Scope
+from pmemo.models import Candidate, Scope
 from pmemo.stores.base import FullStore
-from pmemo.tiers.profile import Candidate, decide
+from pmemo.tiers.profile import decide
 
 TEAM = Scope.of(group_id="team")
 CLUB = Scope.of(group_id="club", tenant_id="t2", agent_id="bot2")

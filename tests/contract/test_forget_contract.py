@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from pmemo.errors import Conflict, NotFound
-from pmemo.models import Scope, Turn
+from pmemo.models import Candidate, Scope, Turn
 from pmemo.stores.base import EntityRef, FullStore, NewTriple, NewTurn
 from pmemo.text.segment import segment
-from pmemo.tiers.profile import Candidate, decide
+from pmemo.tiers.profile import decide
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
 AT = T0.timestamp()

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from pmemo.errors import Conflict, InvalidInput, NotFound
-from pmemo.models import Fact, Scope, TaskStep, Turn
+from pmemo.models import Candidate, Decision, Fact, Scope, TaskStep, Turn
 from pmemo.stores.base import FullStore, NewTurn
-from pmemo.tiers.profile import Candidate, Decision, decide
+from pmemo.tiers.profile import decide
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
 AT = T0.timestamp()

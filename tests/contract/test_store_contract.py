@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta, timezone
+from functools import partial
 
 import numpy as np
 import pytest
 
+from pmemo.decay import decayed
 from pmemo.models import Scope
 from pmemo.stores.base import NewTurn, Store
 from pmemo.text.segment import query_terms, segment
@@ -370,18 +372,28 @@ def test_cluster_hits_decay_and_promotion_flag(store: Store):
     (a,) = store.add_turns([new(ALICE, "a")])
     cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "a")
     now, day = 1_700_000_000.0, 86_400.0
-    assert store.add_hits([cid], now, day) == {cid: pytest.approx(1.0)}
-    assert store.add_hits([cid], now, day) == {cid: pytest.approx(2.0)}
+    halving = partial(decayed, half_life_s=day)  # the caller's policy: the store only applies it
+    assert store.add_hits([cid], now, halving) == {cid: pytest.approx(1.0)}
+    assert store.add_hits([cid], now, halving) == {cid: pytest.approx(2.0)}
     # 2 halves to 1, plus this hit
-    assert store.add_hits([cid], now + day, day) == {cid: pytest.approx(2.0)}
-    assert store.add_hits([cid, 424242], now + 3 * day, day) == {cid: pytest.approx(1.5)}
+    assert store.add_hits([cid], now + day, halving) == {cid: pytest.approx(2.0)}
+    assert store.add_hits([cid, 424242], now + 3 * day, halving) == {cid: pytest.approx(1.5)}
     assert store.get_cluster(cid).hits == pytest.approx(1.5)
-    assert store.add_hits([424242], now, day) == {}
+    assert store.add_hits([424242], now, halving) == {}
+    # the policy sees the stored count and the time since the last hit, and its answer is kept
+    seen: list[tuple[float, float]] = []
+
+    def recorded(hits: float, elapsed: float) -> float:
+        seen.append((hits, elapsed))
+        return 0.5
+
+    assert store.add_hits([cid], now + 4 * day, recorded) == {cid: pytest.approx(1.5)}
+    assert seen == [(pytest.approx(1.5), pytest.approx(day))]
     # busiest cluster first
     (b,) = store.add_turns([new(ALICE, "b")])
     busy = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "b")
     for _ in range(5):
-        store.add_hits([busy], now + 3 * day, day)
+        store.add_hits([busy], now + 3 * day, halving)
     assert [x.id for x in store.clusters(owner(ALICE))] == [busy, cid]
     assert not store.is_promoted(cid)
     store.mark_promoted(cid)
@@ -509,7 +521,7 @@ def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
     a, b, c = store.add_turns([new(ALICE, "one"), new(ALICE, "two"), new(ALICE, "three")])
     keep = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "keep")
     gone = store.add_cluster(owner(ALICE), vec(0, 1), [b.id, c.id], "gone")
-    store.add_hits([gone], 1000.0, 0.0)
+    store.add_hits([gone], 1000.0, partial(decayed, half_life_s=0.0))
     store.merge_clusters(keep, gone, vec(1, 1), None)
     merged = store.get_cluster(keep)
     assert store.get_cluster(gone) is None

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from pmemo import InvalidInput, NotFound, Settings, SyncMemory
+from pmemo.embedders.cached import cache_key
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
-from pmemo.pipelines.embedding import cache_key
 from pmemo.tiers.mid_term import centroid_of
 
 CST = timezone(timedelta(hours=8))

@@ -11,8 +11,8 @@ import numpy as np
 
 from pmemo import Memory
 from pmemo.config import Settings
+from pmemo.embedders.cached import cache_key
 from pmemo.embedders.use import USEEmbedder
-from pmemo.pipelines.embedding import cache_key
 
 TEXTS = ["I adopted a kitten from the shelter", "the train to Berlin was late again",
          "我的生日是五月三日", "we painted the kitchen yellow"]

@@ -10,7 +10,7 @@ from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.errors import InvalidInput
 from pmemo.eval.baselines import BASELINES, greedy_pack, make_baseline, render
 from pmemo.eval.datasets import Query, Unit
-from pmemo.eval.embedcache import CachedEmbedder
+from pmemo.eval.embedcache import FileCachedEmbedder
 from pmemo.tokens import estimate_tokens
 
 T0 = datetime(2024, 1, 1)
@@ -37,7 +37,7 @@ def test_bm25_ranks_matching_turns_first_and_handles_chinese() -> None:
 
 
 def test_dense_uses_the_given_embedder() -> None:
-    dense = make_baseline("dense", embedder=CachedEmbedder(HashingEmbedder(), ":memory:"))
+    dense = make_baseline("dense", embedder=FileCachedEmbedder(HashingEmbedder(), ":memory:"))
     dense.load(UNITS)
     assert dense.rank(Query("cat sofa"), 1) == ["u3"]
     with pytest.raises(ValueError):
@@ -78,7 +78,7 @@ def test_greedy_pack_never_exceeds_budget(budget: int) -> None:
 
 
 def test_every_baseline_handles_an_empty_history() -> None:
-    emb = CachedEmbedder(HashingEmbedder(), ":memory:")
+    emb = FileCachedEmbedder(HashingEmbedder(), ":memory:")
     for name in BASELINES:
         system = make_baseline(name, embedder=emb)
         system.load([])

@@ -15,7 +15,7 @@ from pmemo.graph.insights import INSIGHTS_SYSTEM, PORTRAIT_SYSTEM
 from pmemo.graph.llm import SYSTEM as TRIPLES_SYSTEM
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
 from pmemo.models import Scope
-from pmemo.pipelines.profile_prompts import FACTS_SYSTEM
+from pmemo.prompts.facts import FACTS_SYSTEM
 
 from .conftest import open_mem, say
 

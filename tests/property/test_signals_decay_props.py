@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pmemo.decay import decayed
 from pmemo.retrieval.signals import above_floor, neighbour_bonus, recency, zscores
-from pmemo.tiers.decay import decayed
 
 values = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False)
 nonneg = st.floats(min_value=0.0, max_value=1e6, allow_nan=False)
@@ -114,3 +114,12 @@ def test_decay_composes(value, a, b, half_life):
 def test_decay_ignores_negative_elapsed_and_disabled_half_life(value, elapsed):
     assert decayed(value, elapsed, 3600.0) == value  # clock skew never inflates hits
     assert decayed(value, 1e9, 0.0) == value  # half-life 0 = no decay
+
+
+def test_the_decay_module_examples_hold():
+    import doctest
+
+    from pmemo import decay
+
+    result = doctest.testmod(decay)
+    assert result.attempted >= 6 and result.failed == 0

@@ -15,14 +15,14 @@ import httpx
 import pytest
 
 from pmemo import Memory, Settings
-from pmemo.server import KeyStore, create_app
+from pmemo.server import SQLiteKeyStore, create_app
 
 BASE = "http://127.0.0.1:8765"
 
 
 @pytest.fixture
 def keys(tmp_path: Path) -> Any:
-    store = KeyStore.in_dir(tmp_path / "keys")
+    store = SQLiteKeyStore.in_dir(tmp_path / "keys")
     yield store
     store.close()
 

@@ -85,8 +85,9 @@ def free_port() -> int:
 
 
 def environment(store: str, data: Path, embeddings: str, **extra: str) -> dict[str, str]:
-    """A process's environment: no PMEMO_* of the caller's, the store, the data directory (API
-    keys), the embeddings endpoint, no diary schedule (its timing is the clock's, not the test's)."""
+    """A process's environment: no PMEMO_* of the caller's, the store, the data directory (the
+    server file; API keys are in the database), the embeddings endpoint, no diary schedule (its
+    timing is the clock's, not the test's)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PMEMO_")}
     return {**env, "PMEMO_STORE": store, "PMEMO_DATA": str(data), "PMEMO_EMBEDDER": "openai",
             "PMEMO_EMBEDDER_BASE_URL": embeddings, "PMEMO_EMBEDDER_MODEL": MODEL,

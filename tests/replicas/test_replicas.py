@@ -25,7 +25,7 @@ import pytest
 
 from pg import with_search_path
 from pmemo import Settings, SyncMemory
-from pmemo.server import KeyStore
+from pmemo.stores.postgres.api_keys import PostgresKeyStore
 
 from .conftest import OwnPostgres
 from .procs import MODEL, Embeddings, Proc, environment, free_port, serve, stopped_at_end, worker
@@ -89,6 +89,15 @@ def reference_url(postgres_server: str) -> Iterator[str]:
     yield from pg_schema(postgres_server)
 
 
+def make_key(url: str, tenant: str | None = None) -> str:
+    """A key of ``tenant`` (None: an admin key), made where the servers look: the database."""
+    keys = PostgresKeyStore.open(url)
+    try:
+        return keys.create_key(tenant, admin=tenant is None)
+    finally:
+        keys.close()
+
+
 def client(proc: Proc, key: str) -> httpx.Client:
     return httpx.Client(base_url=proc.url, headers={"Authorization": f"Bearer {key}"}, timeout=60)
 
@@ -116,17 +125,21 @@ def jobs(url: str) -> list[tuple[str, str, int]]:
 
 def test_two_servers_two_workers_one_store(postgres_url: str, reference_url: str, embeddings: Embeddings,
                                            tmp_path: Path) -> None:
-    data = tmp_path / "shared"  # the servers' API keys; the memory is in Postgres
-    keys = KeyStore.in_dir(data)
-    key = keys.create_key("t1")
-    keys.close()
-    env = environment(postgres_url, data, embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S)
+    admin = make_key(postgres_url)
+
+    def env(name: str) -> dict[str, str]:  # each process its own folder: they share only the database
+        return environment(postgres_url, tmp_path / name, embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S)
+
     with stopped_at_end([]) as procs:
         # one after the other: the first loads the demo tenant, the second finds it there
-        procs += [serve("server-a", {**env, "PMEMO_RUN_JOBS": "false"}, free_port())]
-        procs += [serve("server-b", {**env, "PMEMO_RUN_JOBS": "false"}, free_port())]
-        procs += [worker("worker-1", env), worker("worker-2", env)]
+        procs += [serve("server-a", {**env("a"), "PMEMO_RUN_JOBS": "false"}, free_port())]
+        procs += [serve("server-b", {**env("b"), "PMEMO_RUN_JOBS": "false"}, free_port())]
+        procs += [worker("worker-1", env("w1")), worker("worker-2", env("w2"))]
+        # a key made through server-a's admin API is known to server-b: the keys are in Postgres
+        with client(procs[0], admin) as ops:
+            key = ops.post("/v1/admin/keys", json={"tenant": "t1"}).json()["key"]
         a, b = client(procs[0], key), client(procs[1], key)
+        assert b.get("/v1/stats").status_code == 200
         # writes alternate between the servers; jobs queue up for the workers
         for n, batch in enumerate(items()):
             assert (a if n % 2 else b).post("/v1/turns", json={"turns": batch}).status_code == 201
@@ -189,11 +202,8 @@ def _pack(one: SyncMemory, body: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_postgres_restart_under_load_gives_503_and_loses_no_acknowledged_turn(
         own_postgres: OwnPostgres, embeddings: Embeddings, tmp_path: Path) -> None:
-    data = tmp_path / "shared"
-    keys = KeyStore.in_dir(data)
-    key = keys.create_key("t1")
-    keys.close()
-    env = environment(own_postgres.url, data, embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S)
+    key = make_key(own_postgres.url, "t1")
+    env = environment(own_postgres.url, tmp_path / "data", embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S)
     acknowledged: list[str] = []
     statuses: list[int] = []
     retry_after: set[str | None] = set()

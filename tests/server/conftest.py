@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from pmemo import Settings
-from pmemo.server import KeyStore, create_app
+from pmemo.server import KeyStore, SQLiteKeyStore, create_app
 
 from .live import LiveServer, open_memory
 
@@ -24,7 +24,7 @@ async def memory(tmp_path: Path) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def keys(tmp_path: Path) -> KeyStore:
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     yield store
     store.close()
 

@@ -64,10 +64,10 @@ class LiveServer:
             self._ready.set()
 
     async def _main(self) -> None:
-        from pmemo.server import KeyStore, create_app
+        from pmemo.server import SQLiteKeyStore, create_app
 
         memory = await open_memory(self.data / "memory", self.embedder, self.settings)
-        keys = KeyStore.in_dir(self.data)
+        keys = SQLiteKeyStore.in_dir(self.data)
         self.key = keys.create_key("t1")
         self.admin_key = keys.create_key(admin=True)
         if self.seed:

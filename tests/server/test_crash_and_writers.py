@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from pmemo import SyncMemory
-from pmemo.server import KeyStore
+from pmemo.server import SQLiteKeyStore
 
 from .live import LiveServer, free_port
 from .test_serve import start
@@ -37,7 +37,7 @@ def _kill(proc: Any, stop: threading.Event) -> None:
 def test_kill_9_during_batch_ingest_loses_no_acknowledged_turn(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setenv("PMEMO_RATE_LIMIT", "off")
     data = tmp_path / "data"
-    keys = KeyStore.in_dir(data)
+    keys = SQLiteKeyStore.in_dir(data)
     key = keys.create_key("t1")
     keys.close()
     acknowledged: dict[int, str] = {}

@@ -12,12 +12,12 @@ from typing import Any
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from pmemo.server import KeyStore, create_app
+from pmemo.server import SQLiteKeyStore, create_app
 
 from .live import LiveServer
 
 # The spec comes from an app built over no memory: building it touches nothing.
-_keys = KeyStore(":memory:")
+_keys = SQLiteKeyStore(":memory:")
 SPEC = create_app(None, _keys).openapi()
 _keys.close()
 schema = schemathesis.openapi.from_dict(SPEC)

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from pmemo import errors
 from pmemo.cli.main import _register, app
-from pmemo.server import keys as keys_module
-from pmemo.server.keys import KeyStore, hash_key
+from pmemo.server.keys import SQLiteKeyStore, hash_key
+from pmemo.stores import api_keys
 
 from .live import LiveServer
 
@@ -78,7 +78,7 @@ async def test_revoked_key_is_refused_at_once_on_rest_and_mcp(live: LiveServer) 
 
 
 def test_last_used_is_written_at_most_once_a_minute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     key = store.create_key("acme")
     assert store.keys()[0]["last_used_at"] is None
     writes: list[str] = []
@@ -86,7 +86,7 @@ def test_last_used_is_written_at_most_once_a_minute(tmp_path: Path, monkeypatch:
     for _ in range(50):
         store.verify(key)
     assert len(writes) == 1 and store.keys()[0]["last_used_at"]
-    monkeypatch.setattr(keys_module, "TOUCH_EVERY_S", 0.0)
+    monkeypatch.setattr(api_keys, "TOUCH_EVERY_S", 0.0)
     store.verify(key)
     assert len(writes) == 2
     store.close()
@@ -109,7 +109,7 @@ def test_old_keys_table_is_migrated_in_place(tmp_path: Path) -> None:
         )
     db.commit()
     db.close()
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     ids = [k["id"] for k in store.keys()]
     assert len(set(ids)) == 2 and all(i.startswith("k_") for i in ids)
     assert store.verify(old[0]).id in ids
@@ -118,13 +118,13 @@ def test_old_keys_table_is_migrated_in_place(tmp_path: Path) -> None:
         store.verify(old[0])
     assert store.verify(old[1]).tenant == "acme"
     store.close()
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     assert [k["id"] for k in store.keys()] == ids  # a second open changes nothing
     store.close()
 
 
 def key_id_of(data: Path, key: str) -> str:
-    store = KeyStore.in_dir(data)
+    store = SQLiteKeyStore.in_dir(data)
     try:
         return store.verify(key).id
     finally:

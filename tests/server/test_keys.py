@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from pmemo import errors
 from pmemo.cli.main import _register, app
-from pmemo.server.keys import KeyStore, hash_key
+from pmemo.server.keys import SQLiteKeyStore, hash_key
 
 
 def test_only_the_hash_is_stored(tmp_path: Path) -> None:
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     key = store.create_key("acme")
     store.close()
     raw = (tmp_path / "keys.sqlite3").read_bytes()
@@ -24,7 +24,7 @@ def test_only_the_hash_is_stored(tmp_path: Path) -> None:
 
 
 def test_verify_and_revoke(tmp_path: Path) -> None:
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     a1, a2 = store.create_key("acme"), store.create_key("acme")
     assert a1 != a2 and store.verify(a1).tenant == "acme" and not store.verify(a1).admin
     with pytest.raises(errors.AuthError):
@@ -43,7 +43,7 @@ def test_verify_and_revoke(tmp_path: Path) -> None:
 
 
 def test_admin_key_from_environment(tmp_path: Path) -> None:
-    store = KeyStore.in_dir(tmp_path, admin_key="s3cret-admin")
+    store = SQLiteKeyStore.in_dir(tmp_path, admin_key="s3cret-admin")
     info = store.verify("s3cret-admin")
     assert info.admin and info.tenant is None
     assert b"s3cret-admin" not in (tmp_path / "keys.sqlite3").read_bytes()
@@ -55,9 +55,9 @@ def test_cli_keys_create_prints_key_last(tmp_path: Path) -> None:
     r = runner.invoke(app, ["keys", "create", "--tenant", "acme", "--data", str(tmp_path)])
     assert r.exit_code == 0, r.output
     key = r.output.strip().splitlines()[-1]
-    assert KeyStore.in_dir(tmp_path).verify(key).tenant == "acme"
+    assert SQLiteKeyStore.in_dir(tmp_path).verify(key).tenant == "acme"
     r = runner.invoke(app, ["keys", "create", "--admin", "--data", str(tmp_path)])
-    assert KeyStore.in_dir(tmp_path).verify(r.output.strip().splitlines()[-1]).admin
+    assert SQLiteKeyStore.in_dir(tmp_path).verify(r.output.strip().splitlines()[-1]).admin
     r = runner.invoke(app, ["keys", "list", "--data", str(tmp_path)])
     assert "acme" in r.output
     r = runner.invoke(app, ["keys", "create", "--data", str(tmp_path)])
@@ -77,7 +77,7 @@ async def test_demo_is_loaded_once(tmp_path: Path) -> None:
     from pmemo.cli.serve_cmd import ensure_demo, sample_turns
 
     memory = await Memory.open(str(tmp_path / "m"), embedder="hashing")
-    store = KeyStore.in_dir(tmp_path)
+    store = SQLiteKeyStore.in_dir(tmp_path)
     try:
         key = await ensure_demo(memory, store, tmp_path)
         assert key is not None and store.verify(key).tenant == "demo"

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from pmemo import Memory, Settings
-from pmemo.server import KeyStore, create_app
+from pmemo.server import SQLiteKeyStore, create_app
 
 from .conftest import BASE
 from .live import LiveServer
@@ -51,7 +51,7 @@ def test_get_mcp_is_refused_at_once_on_a_real_server(live: LiveServer) -> None:
 async def test_one_key_may_hold_only_so_many_requests_open(tmp_path: Path) -> None:
     settings = Settings(data=str(tmp_path / "memory"), embedder="hashing", mcp_max_concurrent=1)
     memory = await Memory.open(settings=settings)
-    keys = KeyStore.in_dir(tmp_path)
+    keys = SQLiteKeyStore.in_dir(tmp_path)
     key, other = keys.create_key("t1"), keys.create_key("t2")
     app = create_app(memory, keys)
     sent, finish = asyncio.Event(), asyncio.Event()

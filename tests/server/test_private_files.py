@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from pmemo import Memory
-from pmemo.server import KeyStore
+from pmemo.server import SQLiteKeyStore
 
 from .live import free_port
 from .test_serve import printed_key, start, stop
@@ -55,11 +55,11 @@ async def test_files_an_older_pmemo_left_open_are_made_private(tmp_path: Path) -
     memory = await Memory.open(str(data), embedder="hashing")
     await memory.add(content="x", user_id="u", session_id="s")
     await memory.close()
-    KeyStore.in_dir(data).close()
+    SQLiteKeyStore.in_dir(data).close()
     for p in data.iterdir():
         p.chmod(0o644)
     memory = await Memory.open(str(data), embedder="hashing")
-    keys = KeyStore.in_dir(data)
+    keys = SQLiteKeyStore.in_dir(data)
     try:
         for p in data.iterdir():
             assert mode(p) == 0o600, (p.name, oct(mode(p)))

@@ -21,7 +21,7 @@ import numpy as np
 from pmemo import Memory
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.models import Scope
-from pmemo.server import KeyStore, create_app
+from pmemo.server import SQLiteKeyStore, create_app
 from pmemo.stores.base import NewTurn
 from pmemo.stores.sqlite.schema import MIGRATIONS
 from pmemo.stores.sqlite.store import DB_NAME, SQLiteStore
@@ -64,7 +64,7 @@ async def until(check: Any, timeout: float = 20) -> None:
 async def test_stats_count_only_the_tenants_own_jobs(tmp_path: Path) -> None:
     embedder = GatedEmbedder()
     memory = await Memory.open(str(tmp_path / "memory"), embedder=embedder)
-    keys = KeyStore.in_dir(tmp_path)
+    keys = SQLiteKeyStore.in_dir(tmp_path)
     app = create_app(memory, keys)
 
     def client(tenant: str) -> httpx.AsyncClient:

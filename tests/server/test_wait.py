@@ -13,7 +13,7 @@ from mcp import Client
 
 from pmemo import Memory
 from pmemo.mcp import build_server
-from pmemo.server import KeyStore, create_app
+from pmemo.server import SQLiteKeyStore, create_app
 
 from .conftest import BASE
 from .test_stats_isolation import GatedEmbedder, until
@@ -24,7 +24,7 @@ ALICE = {"user_id": "alice", "session_id": "s1"}
 async def test_wait_is_per_owner_and_never_on_another_tenant(tmp_path: Path) -> None:
     embedder = GatedEmbedder()
     memory = await Memory.open(str(tmp_path / "memory"), embedder=embedder)
-    keys = KeyStore.in_dir(tmp_path)
+    keys = SQLiteKeyStore.in_dir(tmp_path)
     app = create_app(memory, keys)
 
     def client(tenant: str) -> httpx.AsyncClient:
@@ -73,7 +73,7 @@ async def _zero(memory: Memory, tenant: str) -> bool:
 async def test_wait_times_out_with_the_count_left(tmp_path: Path) -> None:
     embedder = GatedEmbedder()
     memory = await Memory.open(str(tmp_path / "memory"), embedder=embedder)
-    keys = KeyStore.in_dir(tmp_path)
+    keys = SQLiteKeyStore.in_dir(tmp_path)
     app = create_app(memory, keys)
     headers = {"Authorization": f"Bearer {keys.create_key('ta')}"}
     try:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.pipelines.agenda_rules import Plan, outcome, plans, same_event
+from pmemo.rules.agenda_rules import Plan, outcome, plans, same_event
 from pmemo.text.future import date_in, day_mentioned
 
 SAID = datetime(2024, 3, 4, 9, 0)  # a Monday

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.pipelines.attribution import Attributed, Mention, by_subject
-from pmemo.pipelines.extract_rules import clause_spans, extract, sentence_spans
+from pmemo.rules.attribution import Attributed, Mention, by_subject
+from pmemo.rules.extract_rules import clause_spans, extract, sentence_spans
 
 WHEN = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday
 PEOPLE = {"霓霓": "nini", "周霓": "nini", "Neko": "neko", "周周": "zz", "Mo": "mo"}

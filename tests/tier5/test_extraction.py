@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pmemo.pipelines.extract_rules import extract
+from pmemo.rules.extract_rules import extract
 
 WHEN = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -72,7 +72,7 @@ def test_events_expire_the_day_after() -> None:
 
 
 def test_diet_and_allergies_are_explicit_facts():
-    from pmemo.pipelines.extract_rules import extract
+    from pmemo.rules.extract_rules import extract
 
     def facts(text):
         return {(c.category, c.key, c.value) for c in extract(text, None)}

@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pmemo.pipelines.agenda_rules import plans
-from pmemo.pipelines.attribution import Mention, by_subject
-from pmemo.pipelines.extract_rules import extract
+from pmemo.rules.agenda_rules import plans
+from pmemo.rules.attribution import Mention, by_subject
+from pmemo.rules.extract_rules import extract
 
 WHEN = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday
 Facts = set[tuple[str, str]]

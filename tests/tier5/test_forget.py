@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from pmemo import Settings, SyncMemory
+from pmemo.embedders.cached import cache_key
 from pmemo.errors import Conflict, InvalidInput, NotFound
 from pmemo.models import Scope
-from pmemo.pipelines.embedding import cache_key
 from pmemo.stores.sqlite import fts as fts_index
 
 SECRET = "I love purple giraffes, my locker code is zebra-7731"

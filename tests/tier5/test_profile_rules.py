@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pmemo.forgetting.decay import recency, strength, weighted_score
-from pmemo.models import Fact, Scope
-from pmemo.tiers.profile import Candidate, decide, normalise, reinforced, resolve_key, similarity
+from pmemo.decay import recency, strength
+from pmemo.models import Candidate, Fact, Scope
+from pmemo.tiers.episodes import weighted_score
+from pmemo.tiers.profile import decide, normalise, reinforced, resolve_key, similarity
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 SCOPE = Scope.of(user_id="u")

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from pmemo.pipelines.extract_rules import extract
 from pmemo.retrieval.sentences import fact_sentence, plan_sentence
+from pmemo.rules.extract_rules import extract
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
                                 for text in ("first", "second")])
         cid = store.add_cluster(OWNER, unit(1, 0), [a.id], "first")
         first = store.centroids(OWNER)
-        store.add_hits([cid], 1000.0, 86400.0)  # what a search writes
+        store.add_hits([cid], 1000.0, lambda hits, elapsed: hits)  # what a search writes
         assert store.centroids(OWNER) is first
         with pytest.raises(ValueError):
             first[1][0, 0] = 0.5  # shared between searches: read-only

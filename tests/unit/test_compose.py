@@ -268,7 +268,7 @@ def test_long_running_services_restart_and_keep_their_data() -> None:
     keys = [[v.split(":")[0] for v in svc.get("volumes", []) if v.endswith(":/data")]
             for svc in running("serve").values()]
     assert keys[0] in ([n] for n in named) and all(k == keys[0] for k in keys), \
-        "the replicas share one named volume for the API keys"
+        "the replicas share one named volume (an older pmemo's API keys, copied into the database)"
 
 
 def test_secrets_come_only_from_the_env_file() -> None:

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pmemo.errors import InvalidInput
-from pmemo.pipelines.embedding import query_views
 from pmemo.retrieval.hits import overlap
 from pmemo.retrieval.signals import mentioned, without_speakers
+from pmemo.text.dialogue import views
 from pmemo.text.segment import query_terms, segment, tokens
 
 
@@ -23,9 +23,14 @@ def test_stopwords_stay_out_of_the_index_and_chinese_is_untouched():
     assert "预算" in segment("预算不能超过10万元").split()
 
 
-def test_a_dialogue_query_is_also_embedded_by_its_last_line():
-    assert query_views("one line") == ["one line"]
-    assert query_views("A: hi\n\nB: the park?\n") == ["A: hi\n\nB: the park?\n", "B: the park?"]
+def test_a_dialogue_query_is_embedded_whole_and_by_its_last_say():
+    assert views("one line") == ["one line"]
+    assert views("A: hi\n\nB: the park?\n") == ["A: hi\n\nB: the park?\n", "B: the park?"]
+    # greetings and acknowledgements are skipped for the last say
+    chat = "A: the garden party is on Sunday\nB: 哈哈好的\nA: ok thanks!"
+    assert views(chat) == [chat, "A: the garden party is on Sunday"]
+    # a question quoting one speaker is not a dialogue
+    assert views("Bo: where was it?") == ["Bo: where was it?"]
 
 
 def test_mentioned_speakers_are_whole_names_in_any_case_and_script():

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from pmemo import InvalidInput, Settings, SyncMemory
+from pmemo.embedders.cached import cache_key
 from pmemo.embedders.hashing import HashingEmbedder
-from pmemo.pipelines.embedding import cache_key
 from pmemo.tiers.windows import window_text
 from pmemo.tokens import make_counter
 

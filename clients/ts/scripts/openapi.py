@@ -16,10 +16,10 @@ from typing import Any
 
 async def document(data: Path) -> dict[str, Any]:
     from pmemo import Memory
-    from pmemo.server import KeyStore, create_app
+    from pmemo.server import SQLiteKeyStore, create_app
 
     memory = await Memory.open(str(data / "memory"), embedder="hashing")
-    keys = KeyStore.in_dir(data)
+    keys = SQLiteKeyStore.in_dir(data)
     try:
         return create_app(memory, keys).openapi()
     finally:

@@ -32,12 +32,12 @@ def redact(url: str) -> str:
 @_errors_to_exit
 def migrate(store: StoreOpt = None, data: DataOpt = None) -> None:
     """Apply the schema migrations the store lacks and print each one applied."""
-    from ..stores import is_postgres, open_store
+    from ..stores import is_postgres, open_store, target_of
 
     settings = Settings.from_env(data=data, store=store)
-    target = settings.store or settings.data
+    target = target_of(settings)
     if not is_postgres(target):
-        open_store(target).close()
+        open_store(target, settings).close()
         typer.echo(f"{target}: SQLite schema up to date (it is migrated whenever it is opened)")
         return
     from ..stores.postgres.migrate import migrate as apply

@@ -46,11 +46,12 @@ def _settings(data: str | None) -> Any:
     return Settings.from_env(data=data)
 
 
-def _key_store(data_dir: str) -> Any:
-    from ..server.keys import KeyStore
+def _key_store(settings: Any) -> Any:
+    from ..server.keys import open_key_store
 
-    # The admin key may come from the environment; it is compared by hash, never stored.
-    return KeyStore.in_dir(data_dir, admin_key=os.environ.get("PMEMO_ADMIN_KEY") or None)
+    # Beside the memory: <data>/keys.sqlite3, or the database every replica shares. The admin
+    # key may come from the environment; it is compared by hash, never stored.
+    return open_key_store(settings, admin_key=os.environ.get("PMEMO_ADMIN_KEY") or None)
 
 
 def register(app: typer.Typer) -> None:
@@ -112,7 +113,7 @@ async def _serve(
     from ..server import create_app
 
     memory = await Memory.open(settings=settings)
-    keys = _key_store(settings.data)
+    keys = _key_store(settings)
     announce: asyncio.Task[None] | None = None
     try:
         demo_key = await ensure_demo(memory, keys, Path(settings.data), fresh=show_demo_key)
@@ -239,7 +240,7 @@ def keys_create(
     if admin == (tenant is not None):
         typer.echo("give either --tenant T or --admin", err=True)
         raise typer.Exit(2)
-    store = _key_store(_settings(data).data)
+    store = _key_store(_settings(data))
     try:
         made = store.issue_key(tenant, admin=admin, label=label)
     finally:
@@ -256,7 +257,7 @@ def keys_list(
 ) -> None:
     """List API keys, revoked ones too: id, tenant, admin, label, created, last used, revoked
     (times in UTC). The keys themselves are never stored, so never shown."""
-    store = _key_store(_settings(data).data)
+    store = _key_store(_settings(data))
     try:
         rows = store.keys(tenant)
     finally:
@@ -286,7 +287,7 @@ def keys_revoke(
     data: DataOpt = None,
 ) -> None:
     """Revoke one API key by its id. A running server refuses it from its next request on."""
-    store = _key_store(_settings(data).data)
+    store = _key_store(_settings(data))
     try:
         k = store.revoke(key_id)
     finally:
@@ -319,7 +320,7 @@ def mcp(
     if embedder:
         settings = settings.replace(embedder=embedder)
     if key:
-        store = _key_store(settings.data)
+        store = _key_store(settings)
         try:
             info = store.verify(key)
         finally:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..files import private_file
+from ..files import private_dir, private_file
 
 FILE_NAME = "server.json"
 
@@ -39,7 +39,8 @@ class ServerFile:
 
 def write(data_dir: str | os.PathLike[str], url: str) -> Path:
     """Say that this process serves ``data_dir`` at ``url`` (replacing an older file)."""
-    path = Path(data_dir) / FILE_NAME
+    # made if missing (0700): beside a PostgreSQL store nothing else may have made it
+    path = private_dir(data_dir) / FILE_NAME
     body = {"url": url.rstrip("/"), "pid": os.getpid(), "started_at": datetime.now(UTC).isoformat()}
     private_file(path)  # 0600 before anything is written into it
     path.write_text(json.dumps(body) + "\n", encoding="utf-8")

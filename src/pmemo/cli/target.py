@@ -66,10 +66,10 @@ def open_memory(settings: Settings, *, tenant: str | None, environ: Mapping[str,
         with _remote(server, settings, tenant, environ) as mem:
             yield mem
         return
-    from ..stores import folder_of
+    from ..stores import folder_of, target_of
     from ..sync import SyncMemory
 
-    root = folder_of(settings.store or settings.data)  # None: a database server (PMEMO_STORE)
+    root = folder_of(target_of(settings))  # None: a database server (PMEMO_STORE)
     if must_exist and root is not None and not root.exists():
         raise errors.NotFound(
             f"no pmemo data at {root}: add or import turns first, or fix --data / PMEMO_DATA"
@@ -97,9 +97,9 @@ def _remote(server: Server, settings: Settings, tenant: str | None,
             f"PMEMO_URL is set ({server.url}): set PMEMO_API_KEY to a key of the tenant too "
             "(pmemo keys create --tenant T where the server runs; an admin key cannot read memory)"
         )
-    from ..server.keys import KeyStore
+    from ..server.keys import open_key_store
 
-    keys = KeyStore.in_dir(settings.data)
+    keys = open_key_store(settings)  # where that server verifies keys: beside the memory
     try:
         with keys.temporary_key(tenant or DEFAULT_TENANT, label=CLI_KEY_LABEL) as made, \
                 RemoteMemory.connect(server.url, made, settings, tenant=tenant) as mem:

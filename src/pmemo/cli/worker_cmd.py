@@ -38,9 +38,9 @@ def worker(store: StoreOpt = None, data: DataOpt = None, embedder: EmbedderOpt =
 
 async def _work(settings: Settings) -> None:
     from .. import Memory
-    from ..stores import folder_of
+    from ..stores import folder_of, target_of
 
-    target = settings.store or settings.data
+    target = target_of(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..models import Turn
-from ..pipelines.agenda_rules import plans
+from ..rules.agenda_rules import plans
 from ..text.segment import STOPWORDS, has_cjk
 from ..tiers.long_term import telling
 

@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings, diary_clock, diary_zone
+from ..embedders.cached import CachedEmbedder
 from ..llms.base import LLM
 from ..models import Diary, Scope, Turn, epoch_of
-from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import FullStore
 from ..tiers.mid_term import centroid_of
 from .days import bounds, due_at, local_day

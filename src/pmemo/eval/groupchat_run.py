@@ -35,7 +35,7 @@ from ..config import Settings
 from ..models import Fact, Hit
 from .baselines import BM25System
 from .datasets import Query, Unit
-from .embedcache import CachedEmbedder
+from .embedcache import FileCachedEmbedder
 from .groupchat_report import build_report
 from .groupchat_scenario import LeakProbe, Message, Question, Scenario, generate, summary
 from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subject_accuracy
@@ -83,7 +83,7 @@ async def run_async(
         settings = settings.replace(embedder=embedder)
     root = Path(data_dir)
     (root / "stores").mkdir(parents=True, exist_ok=True)
-    cached = CachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
+    cached = FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
     open_memory = _opener(root / "stores", settings, cached)
     started = time.perf_counter()
     try:

@@ -21,7 +21,7 @@ from statistics import mean
 from typing import Any
 
 from ..config import Settings
-from .embedcache import CachedEmbedder
+from .embedcache import FileCachedEmbedder
 from .groupchat_run import OpenMemory, _opener, _Replay, where_of
 from .groupchat_scenario import Scenario
 from .groupchat_score import recall_at
@@ -50,7 +50,7 @@ def variants(scenario: Scenario, changes: Sequence[dict[str, Any]], *, embedder:
         settings = settings.replace(embedder=embedder)
     root = Path(data_dir)
     (root / "stores").mkdir(parents=True, exist_ok=True)
-    cached = CachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
+    cached = FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
     try:
         return [asyncio.run(_measure(scenario, _opener(root / "stores", settings.replace(**change), cached)))
                 for change in changes]

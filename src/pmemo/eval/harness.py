@@ -19,7 +19,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..retrieval.recipe import SIGNALS as RECIPE
 from .datasets import load
-from .embedcache import CachedEmbedder
+from .embedcache import FileCachedEmbedder
 from .groupchat_report import print_report as print_groupchat
 from .groupchat_report import write as write_groupchat
 from .groupchat_run import INGEST_TURNS
@@ -111,7 +111,7 @@ async def _evaluate(
         embedder if embedder is not None and not isinstance(embedder, str) else settings.embedder,
         settings,
     )
-    cached = CachedEmbedder(base, data_dir / "embeddings.sqlite")
+    cached = FileCachedEmbedder(base, data_dir / "embeddings.sqlite")
     cfg = EvalConfig()
     if systems:
         cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)

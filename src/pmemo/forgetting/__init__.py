@@ -1,1 +1,1 @@
-"""Forgetting: decay (pure), the sweeper, and explicit forget / restore / purge."""
+"""Forgetting: the sweeper and explicit forget / restore / purge (the decay curves: ``pmemo.decay``)."""

@@ -5,16 +5,26 @@ text and vectors, and the clusters, summaries, key lines, facts and episodes who
 provenance includes them — is snapshotted into a tombstone batch first; ``restore``
 puts the batch back, ``purge`` makes it permanent. Hard: the same, then the batch is
 purged at once, freed pages are zeroed and the FTS index merged (privacy).
+
+Each of forget, restore, purge and delete is many store calls; each holds the owners it
+touches in the store (``LockStore.hold``, exclusive) from its first read to its last write,
+so that across processes (replicas, ``pmemo worker``) no two of them interleave on an owner,
+and no background batch (which holds its owners shared) rebuilds a cluster, summary, window
+or episode from turns a forget is removing. A restore or purge holds its batch's name too,
+and reads the batch's status under it: of two at once, the second finds the batch done and
+gets Conflict.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..diary.writer import DiaryWriter
-from ..errors import Conflict, InvalidInput
+from ..embedders.cached import CachedEmbedder
+from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Fact, Turn
-from ..pipelines.embedding import CachedEmbedder
 from ..pipelines.forget import delete_turns
 from ..stores.base import FullStore
 from ..text.segment import query_terms, tokens
@@ -38,6 +48,38 @@ class Forgetter:
         self.diary = diary  # diary (issue 20): rewrites the days of forgotten and restored turns
 
     def forget(self, turn_ids: list[int], hard: bool, reason: str) -> dict[str, Any]:
+        """Forget turns (soft: restorable as the returned batch), holding their owners."""
+        with self._holding(lambda: self._owners(turn_ids)):
+            return self._forget(turn_ids, hard, reason)
+
+    def delete(self, turn_ids: list[int]) -> dict[str, Any]:
+        """Delete turns and what was derived from them at once, with no batch to restore."""
+        with self._holding(lambda: self._owners(turn_ids)):
+            report = delete_turns(self.store, self.tiers, self.embed, turn_ids)
+            report.update(self.derived(turn_ids))
+            return report
+
+    def _owners(self, turn_ids: Iterable[int]) -> set[str]:
+        return {ref.scope_key for ref in self.store.turn_refs(turn_ids).values()}
+
+    def _batch_names(self, batch: int) -> set[str]:
+        return {f"batch:{batch}", *self.store.batch_owners(batch)}
+
+    @contextmanager
+    def _holding(self, names: Callable[[], set[str]]) -> Iterator[None]:
+        """Hold the names ``names()`` gives, read before the hold and again under it until none
+        is missing: meanwhile a restore may bring back a turn of another owner, and a forget
+        still writing its batch names more owners once it holds them."""
+        held = names()
+        while True:
+            with self.store.hold(held):
+                now = names()
+                if now <= held:
+                    yield
+                    return
+            held |= now
+
+    def _forget(self, turn_ids: list[int], hard: bool, reason: str) -> dict[str, Any]:
         turns = self.store.get_turns(turn_ids)
         ids = sorted(turns)
         if hard:
@@ -63,6 +105,12 @@ class Forgetter:
         """One fact deleted by hand, in a batch of its own (restorable unless ``hard``), with the
         triples that say it. Its turns stay, and so does its history: an older value is not made
         current again."""
+        with self.store.hold([fact.scope.key]):
+            if self.store.get_fact(fact.id) is None:  # dropped meanwhile, by another process
+                raise NotFound(f"fact {fact.id} does not exist")
+            return self._drop_fact(fact, hard, reason)
+
+    def _drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
         mode = "hard" if hard else "soft"
         if hard:
             self.store.secure_delete()
@@ -146,6 +194,11 @@ class Forgetter:
         return {e.id: self.episodes.rebuild(e, removed) for e in self.store.episodes_with(ids)}
 
     def restore(self, batch: int) -> dict[str, Any]:
+        """Put an active batch back; Conflict when it is not (any more) active."""
+        with self._holding(lambda: self._batch_names(batch)):
+            return self._restore(batch)
+
+    def _restore(self, batch: int) -> dict[str, Any]:
         info = self.store.get_batch(batch)
         if info["status"] != "active":
             raise Conflict(
@@ -189,6 +242,11 @@ class Forgetter:
         return out
 
     def purge(self, batch: int) -> dict[str, Any]:
+        """Make an active batch permanent; Conflict when it is not (any more) active."""
+        with self._holding(lambda: self._batch_names(batch)):
+            return self._purge(batch)
+
+    def _purge(self, batch: int) -> dict[str, Any]:
         info = self.store.get_batch(batch)
         if info["status"] != "active":
             raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")

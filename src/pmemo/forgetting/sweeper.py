@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Settings
+from ..decay import strength
 from ..models import Scope
 from ..stores.base import FullStore
-from .decay import strength
 
 
 @dataclass

@@ -18,8 +18,8 @@ from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
-from ..pipelines.attribution import Attributed
 from ..pipelines.extraction import statements
+from ..rules.attribution import Attributed
 from ..stores.base import EntityRef, FullStore, NewTriple
 from . import llm as llm_triples
 from .predicates import Said, from_fact, person, predicate

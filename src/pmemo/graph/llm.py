@@ -18,7 +18,7 @@ from ..llms.base import LLM
 from ..models import Turn
 from ..people.resolve import Resolver
 from ..pipelines.extraction import LLM_BATCH
-from ..pipelines.profile_prompts import numbered
+from ..prompts.transcript import numbered
 from ..stores.base import EntityRef
 from .predicates import PREDICATES, Said, person, said
 

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from ..models import AgendaItem, Turn
+from ..rules.agenda_rules import Plan, outcome, plans, same_event
+from ..rules.attribution import Attributed
 from ..stores.base import AgendaStore
-from .agenda_rules import Plan, outcome, plans, same_event
-from .attribution import Attributed
 
 OUTCOME_REACH = timedelta(days=30)  # an outcome closes plans dated up to this long before it
 

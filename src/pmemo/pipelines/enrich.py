@@ -14,9 +14,9 @@ from typing import Any
 from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
 from ..models import Turn
+from ..rules.attribution import Attributed
 from ..tiers.episodes import Episodes
 from . import agenda
-from .attribution import Attributed
 from .extraction import extract_batch, statements
 
 log = logging.getLogger("pmemo")

@@ -18,13 +18,13 @@ from datetime import UTC, datetime
 from ..config import Settings
 from ..errors import Conflict, LLMError
 from ..llms.base import LLM
-from ..models import Fact, Scope, Turn, epoch_of
+from ..models import Candidate, Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
+from ..prompts.facts import FactOut, FactsOut, batch_facts_prompt
+from ..rules.attribution import Attributed, Mention, by_subject
+from ..rules.extract_rules import CORRECTED, extract
 from ..stores.base import ProfileStoreProtocol
-from ..tiers.profile import Candidate, decide
-from .attribution import Attributed, Mention, by_subject
-from .extract_rules import CORRECTED, extract
-from .profile_prompts import FactOut, FactsOut, batch_facts_prompt
+from ..tiers.profile import decide
 
 log = logging.getLogger("pmemo")
 RETRIES = 3

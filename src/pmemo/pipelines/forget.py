@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..embedders.cached import CachedEmbedder
 from ..stores.base import Store
 from ..tiers.services import Tiers
-from .embedding import CachedEmbedder
 from .windows import Windows
 
 

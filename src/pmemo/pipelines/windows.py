@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
+from ..embedders.cached import CachedEmbedder, cache_key
 from ..models import Scope, Turn, Window
 from ..stores.base import FullStore
 from ..tiers.services import Tiers
 from ..tiers.windows import Piece, carry, fold, window_text
 from ..tokens import make_counter
-from .embedding import CachedEmbedder, cache_key
 
 Due = tuple[Window, list[Turn]]  # a closed window to embed, with its members
 
@@ -60,8 +60,12 @@ class Windows:
         wanted = [w for w in self.store.open_windows(quiet_since=since)
                   if tenant_id in (None, w.scope.tenant_id) and agent_id in (None, w.scope.agent_id)
                   and owner in (None, w.scope.owner)]
-        due = self._close(wanted)
-        self._embed(due, between)
+        # their owners held shared, as a batch holds them: a window embeds no turn a forget is
+        # removing; read again under the hold (a forget before it may have changed or dropped them)
+        with self.store.hold({w.scope.key for w in wanted}, shared=True):
+            still = self.store.get_windows([w.id for w in wanted])
+            due = self._close([w for w in (still.get(w.id) for w in wanted) if w is not None and w.open])
+            self._embed(due, between)
         return len(due)
 
     def _fold(self, owner: Scope, turns: list[Turn]) -> list[Due]:

@@ -18,13 +18,14 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ..blocks.model import HUMAN_JOB
 from ..config import Settings
 from ..diary.schedule import DiarySchedule
 from ..diary.writer import DiaryWriter
+from ..embedders.cached import CachedEmbedder
 from ..errors import Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
@@ -32,7 +33,7 @@ from ..stores.base import Job, Store
 from ..tiers.services import Tiers
 from . import enrich
 from . import windows as l2
-from .embedding import CachedEmbedder
+from .job_owners import job_owners
 
 log = logging.getLogger("pmemo")
 MAX_ATTEMPTS = 3
@@ -73,6 +74,19 @@ class Worker:
         # when blocks_dir is (a job queued while it was, and left after, does nothing)
         self.human_blocks: Callable[[Any], Any] = lambda payload: None
 
+    @contextlib.asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        """Hold the background off while the block runs: no batch of jobs (nor a flush of
+        open windows) runs in this process meanwhile, and one in progress is finished first.
+        A forget, restore, purge or sweep rewrites what a batch reads and writes, so it runs
+        alone. Not re-entrant.
+
+        >>> async with memory_worker.exclusive():  # doctest: +SKIP
+        ...     await asyncio.to_thread(forgetter.forget, ids, False, "forget")
+        """
+        async with self._busy:
+            yield
+
     async def run_forever(self) -> None:
         while not self.stopping.is_set():
             await self._after_writers()
@@ -106,7 +120,7 @@ class Worker:
             await asyncio.sleep(left)
 
     async def run_once(self) -> int:
-        async with self._busy:
+        async with self.exclusive():
             jobs = await asyncio.to_thread(self.store.claim, CLAIM, self.owner, self.settings.job_lease_s)
             if jobs:
                 # shielded: a cancelled worker still lets the thread finish its batch
@@ -171,7 +185,9 @@ class Worker:
 
     def _guard(self, jobs: list[Job], action: Any) -> None:
         try:
-            action(jobs)
+            # their owners held shared (job_owners.py): no forget of theirs, in any process, meanwhile
+            with self.store.hold(job_owners(self.store, jobs), shared=True):
+                action(jobs)
         except Interrupted:
             return  # left 'running': ours go back to the queue at close, a lost lease's are another's
         except Unavailable:
@@ -247,7 +263,7 @@ class Worker:
     async def flush_windows(self, force: bool = False, **owner: Any) -> None:
         """Embed the open windows of sessions quiet for ``window_idle_seconds`` (all of them
         with ``force``; of one tenant, agent or owner with ``tenant_id``/``agent_id``/``owner``)."""
-        async with self._busy:
+        async with self.exclusive():
             self._inflight = asyncio.ensure_future(asyncio.to_thread(self._flush, force, owner))
             await asyncio.shield(self._inflight)
 

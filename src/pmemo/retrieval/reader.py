@@ -1,10 +1,11 @@
-"""One context, read in one trip off the event loop: each thing once, nothing written.
+"""One context, or one search, read in one trip off the event loop: each thing once, nothing written.
 
 The retrieval (one query embedding, keyword and vector candidates, key lines) feeds every
 other tier: its query vector ranks the episodes, its key lines are the key section. The
 latest summaries are read as two rows, the facts' source turns in one lookup. What the read
 recalled (clusters' hits, episodes' access counts) comes back to the caller, which queues a
-job to count it: a read never writes the memory.
+job to count it: a read never writes the memory. A search is the same retrieval unpacked: its
+hits with the people the query names, ranked together.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from . import hits as hitlib
 from . import person, windows
 from .context import assemble, shares
 from .people_section import context_people
-from .retriever import Retriever, later
+from .retriever import OWNER_WIDE, Retriever, later
 
 LATEST_SUMMARIES = 2  # the newest summaries of the session always come in
 
@@ -39,6 +40,12 @@ class Read:
     pack: ContextPack
     clusters: list[int]  # recalled clusters, whose hits are to be counted
     episodes: list[int]  # episodes shown, whose access is to be counted
+
+
+@dataclass(frozen=True)
+class Searched:
+    hits: list[Hit]
+    clusters: list[int]  # recalled clusters, whose hits are to be counted
 
 
 class ContextReader:
@@ -79,6 +86,21 @@ class ContextReader:
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)
+
+    def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: date) -> Searched:
+        """The best ``limit`` hits of every tier for ``query`` (blocking): turns, summaries, key
+        lines, diary days and what is known of the people it names. With ``session_id``, turns
+        and summaries are that session's; people's facts are the owner's, and their ``why`` says so."""
+        found = self.retriever.read(query, where, session_id, limit, asked)
+        known = context_people(self.store, self.people, where, query, found.named, None, [], asked,
+                               self.settings, False)
+        people = known["people"]
+        if session_id is not None:  # what is known of people is the group's, as key lines are
+            people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
+        hits = hitlib.merge(found.turn_hits, found.derived, people)[:limit]
+        if any(h.kind in ("summary", "key", "diary") for h in hits):
+            hits = self.retriever.with_sources(hits)
+        return Searched(hits, found.hits)
 
     def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None) -> dict[str, list[Hit]]:
         """The user's facts (a group's come in by person, in the people section), the episodes

@@ -16,7 +16,6 @@ thousands of turns in a large store.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -27,9 +26,9 @@ import numpy as np
 
 from ..config import Settings
 from ..diary.recall import recall
+from ..embedders.cached import CachedEmbedder
 from ..models import Diary, Hit, KeyLine, Scope, Summary, Turn
 from ..people.resolve import Resolver
-from ..pipelines.embedding import CachedEmbedder
 from ..stores.base import Store
 from . import hits as hitlib
 from . import windows as l2
@@ -79,15 +78,11 @@ class Retriever:
         self._keywords.shutdown(wait=True)
         self._second.shutdown(wait=True)
 
-    async def retrieve(self, query: str, scope: Scope, session_id: str | None,
-                       depth: int, asked: date | None = None) -> Retrieved:
-        """Turn hits (the best ``depth``), derived hits, and the hit counts recorded. ``asked``:
-        the day the query is asked, from which its relative dates are read."""
-        return await asyncio.to_thread(self.read, query, scope, session_id, depth, asked)
-
     def read(self, query: str, scope: Scope, session_id: str | None,
              depth: int, asked: date | None = None) -> Retrieved:
-        """``retrieve`` in the caller's thread (a reader that is off the loop already)."""
+        """Turn hits (the best ``depth``), derived hits, and the clusters recalled, whose hits a
+        job counts (blocking: call it off the loop). ``asked``: the day the query is asked,
+        from which its relative dates are read."""
         found = self.people.resolve(query, scope) if self.people is not None else []
         named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
         # who is asked about is the speaker signal's; the words left say what about

@@ -5,6 +5,6 @@ caller's key, and maps pmemo's errors once (``problems.STATUS``).
 """
 
 from .app import create_app
-from .keys import KeyInfo, KeyStore
+from .keys import KeyInfo, KeyStore, SQLiteKeyStore, open_key_store
 
-__all__ = ["KeyInfo", "KeyStore", "create_app"]
+__all__ = ["KeyInfo", "KeyStore", "SQLiteKeyStore", "create_app", "open_key_store"]

@@ -187,7 +187,7 @@ def _health(app: FastAPI) -> None:
         """The memory store and the key store answer."""
         try:
             await request.app.state.memory.stats(tenant_id="default")
-            request.app.state.keys.tenants()
+            await asyncio.to_thread(request.app.state.keys.tenants)  # a query on PostgreSQL
         except (errors.PMemoError, OSError, RuntimeError) as exc:
             return problems.problem(503, "not_ready", f"not ready: {type(exc).__name__}")
         return JSONResponse({"status": "ready"})

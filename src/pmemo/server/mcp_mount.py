@@ -8,6 +8,7 @@ SSE stream that nothing ever writes to and that stays open. Each key may have at
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -17,7 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from ..errors import AuthError, Forbidden, RateLimited
+from ..errors import AuthError, Forbidden, RateLimited, Unavailable
 from . import limits
 from .keys import KeyStore, hash_key
 from .problems import PROBLEM_TYPE, TITLES, limit_problem
@@ -45,12 +46,17 @@ class KeyGuard:
         kind, _, key = auth.partition(" ")
         key = key.strip() if kind.lower() == "bearer" else ""
         try:
-            info = self.keys.verify(key or None)
+            # off the event loop: on PostgreSQL a key is verified by a query
+            info = await asyncio.to_thread(self.keys.verify, key or None)
             if info.tenant is None:
                 raise Forbidden("admin keys cannot read memory; use a tenant key")
         except (AuthError, Forbidden) as exc:
             status = 401 if isinstance(exc, AuthError) else 403
             await _problem(send, status, exc.code, str(exc), [(b"www-authenticate", b"Bearer")])
+            return
+        except Unavailable as exc:  # the key store's database restarts: as on REST, 503 and when to retry
+            await _problem(send, 503, exc.code, "the database cannot be reached just now; try again shortly",
+                           [(b"retry-after", str(exc.retry_after).encode())])
             return
         try:
             limits.hit(scope["app"], key)  # one budget per key, shared with REST

@@ -107,11 +107,11 @@ def _cell(text: Any) -> str:
 
 async def _spec() -> dict[str, Any]:
     from .. import Memory
-    from . import KeyStore, create_app
+    from . import SQLiteKeyStore, create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         memory = await Memory.open(tmp, embedder="hashing")
-        keys = KeyStore.in_dir(tmp)
+        keys = SQLiteKeyStore.in_dir(tmp)
         try:
             return create_app(memory, keys).openapi()  # type: ignore[no-any-return]
         finally:

@@ -1,4 +1,7 @@
-"""Admin routes: tenants and their keys. Only an admin key reaches them."""
+"""Admin routes: tenants and their keys. Only an admin key reaches them.
+
+Plain ``def`` routes: FastAPI runs them in its thread pool, off the event loop, since the key
+store may answer over the network (PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -25,13 +28,13 @@ NOT_ADMIN: dict[int | str, dict[str, Any]] = {403: {"model": Problem, "descripti
 
 
 @router.get("/tenants", response_model=TenantsOut, responses=NOT_ADMIN)
-async def list_tenants(request: Request, _: Admin) -> TenantsOut:
+def list_tenants(request: Request, _: Admin) -> TenantsOut:
     """Every tenant and how many active keys it has."""
     return TenantsOut(tenants=[TenantOut(**t) for t in keys_of(request).tenants()])  # type: ignore[arg-type]
 
 
 @router.post("/keys", status_code=201, response_model=KeyCreated, responses=NOT_ADMIN)
-async def create_key(body: TenantIn, request: Request, _: Admin) -> KeyCreated:
+def create_key(body: TenantIn, request: Request, _: Admin) -> KeyCreated:
     """A new key for a tenant (the tenant is created if new). The key is shown only here;
     its ``id`` lists and revokes it."""
     made = keys_of(request).issue_key(body.tenant, label=body.label)
@@ -39,7 +42,7 @@ async def create_key(body: TenantIn, request: Request, _: Admin) -> KeyCreated:
 
 
 @router.get("/keys", response_model=ApiKeysOut, responses=NOT_ADMIN)
-async def list_keys(
+def list_keys(
     request: Request,
     _: Admin,
     tenant: Annotated[str | None, Query(pattern=ID, max_length=128)] = None,
@@ -54,7 +57,7 @@ async def list_keys(
     response_model=ApiKeyOut,
     responses={**NOT_ADMIN, 404: {"model": Problem, "description": "no key has this id"}},
 )
-async def revoke_key(
+def revoke_key(
     key_id: Annotated[str, Path(pattern=ID, max_length=128)], request: Request, _: Admin
 ) -> ApiKeyOut:
     """Revoke one key by its id: the next request with it, REST or MCP, gets 401."""
@@ -66,7 +69,7 @@ async def revoke_key(
     response_model=Removed,
     responses={**NOT_ADMIN, 404: {"model": Problem, "description": "no such tenant"}},
 )
-async def revoke_tenant(
+def revoke_tenant(
     tenant: Annotated[str, Path(pattern=ID, max_length=128)], request: Request, _: Admin
 ) -> Removed:
     """Revoke every key of a tenant. Its memory stays until deleted per user."""

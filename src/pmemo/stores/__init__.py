@@ -1,4 +1,5 @@
-"""Stores: the Protocols (``base``) and their backends, opened from a target by ``open_store``.
+"""Stores: the Protocols (``base``) and their backends, opened from a target by ``open_store``,
+the one factory every entry point uses.
 
 A target is a directory or ``sqlite:///path`` (the embedded SQLite store), or a
 ``postgresql://`` / ``postgres://`` URL (the PostgreSQL store). Backends are imported when
@@ -17,10 +18,12 @@ from typing import TYPE_CHECKING
 from ..errors import InvalidInput
 
 if TYPE_CHECKING:
+    from ..config import Settings
     from .base import FullStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite://"
+ACCEPTED = "a directory, sqlite:///path/to/dir or a postgresql:// (postgres://) URL"
 
 
 def is_postgres(target: str | os.PathLike[str]) -> bool:
@@ -45,21 +48,39 @@ def folder_of(target: str | os.PathLike[str]) -> Path | None:
     return None if is_postgres(target) else Path(sqlite_path(target))
 
 
-def open_store(target: str | os.PathLike[str], *, faiss_min_vectors: int = 20_000,
-               index_memory_mb: int = 512) -> FullStore:
-    """The store ``target`` names, opened (and migrated to this pmemo's schema).
-    ``faiss_min_vectors``, ``index_memory_mb``: the SQLite store's in-memory vector cache, as
-    the settings of those names (PostgreSQL searches in the database and keeps no cache)."""
-    if is_postgres(target):
+def target_of(settings: Settings) -> str:
+    """The store the settings name: ``store`` when set, else the SQLite directory ``data``."""
+    return settings.store or settings.data
+
+
+def open_store(target: str | os.PathLike[str] | None, settings: Settings) -> FullStore:
+    """The store ``target`` names (None or "": the settings', ``target_of``), opened and
+    migrated to this pmemo's schema: the one way every entry point (``Memory.open``, the
+    server, the CLI, ``pmemo worker``, ``pmemo migrate``) opens a store. The SQLite store's
+    in-memory vector cache is sized by the ``faiss_min_vectors`` and ``index_memory_mb``
+    settings (PostgreSQL searches in the database and keeps no cache).
+
+    >>> import tempfile
+    >>> from pmemo.config import Settings
+    >>> store = open_store(f"sqlite://{tempfile.mkdtemp()}", Settings())
+    >>> type(store).__name__
+    'SQLiteStore'
+    >>> store.close()
+    >>> open_store("mysql://db/pmemo", Settings())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    pmemo.errors.InvalidInput: store 'mysql://db/pmemo' is not one pmemo opens: give a directory, ...
+    """
+    where = target_of(settings) if target is None or str(target) == "" else str(target)
+    if is_postgres(where):
         try:
             from .postgres.store import PostgresStore
         except ImportError as exc:
             raise InvalidInput(f"a PostgreSQL store needs the postgres extra: pip install 'pmemo[postgres]'"
                                f" ({exc.name} is missing)") from exc
-        return PostgresStore.open(str(target))
-    if "://" in str(target) and not str(target).startswith(SQLITE_SCHEME):
-        raise InvalidInput(f"store {str(target)!r}: give a directory, sqlite:///path or a postgresql:// URL")
+        return PostgresStore.open(where)
+    if "://" in where and not where.startswith(SQLITE_SCHEME):
+        raise InvalidInput(f"store {where!r} is not one pmemo opens: give {ACCEPTED}")
     from .sqlite.store import SQLiteStore
 
-    return SQLiteStore.open(sqlite_path(target), faiss_min_vectors=faiss_min_vectors,
-                            index_memory_mb=index_memory_mb)
+    return SQLiteStore.open(sqlite_path(where), faiss_min_vectors=settings.faiss_min_vectors,
+                            index_memory_mb=settings.index_memory_mb)

@@ -7,7 +7,8 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
@@ -34,6 +35,10 @@ from ..models import (
     Turn,
     Window,
 )
+
+# (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
+# the store applies inside the transaction that adds the hit (pmemo.decay.decayed, usually)
+HitDecay = Callable[[float, float], float]
 
 
 @dataclass(frozen=True)
@@ -175,8 +180,10 @@ class DerivedStore(Protocol):
     def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]: ...
     def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None: ...
     def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> None: ...
-    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> dict[int, float]:
-        """One hit each (after decaying the old count); returns id → hits of those that exist."""
+    def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
+        """One hit each on top of what ``decay(hits, now - last hit)`` leaves of the old count, read
+        and written in one transaction so that concurrent hits add up; returns id → hits of those
+        that exist. How hits fade is the caller's policy: the store only keeps count."""
         ...
 
     def is_promoted(self, cluster_id: int) -> bool: ...
@@ -262,7 +269,29 @@ class JobStore(Protocol):
         ...
 
 
-class Store(TurnStore, VectorStore, DerivedStore, JobStore, Protocol):
+OWNER_WAIT_S = 60.0  # the longest ``hold`` waits for a name another process holds, then StoreLocked
+
+
+class LockStore(Protocol):
+    """Named locks every process on the store shares: what keeps a forget, restore or purge of
+    an owner from interleaving with another one, or with a background rebuild of that owner's
+    derived rows (each is many transactions, so the database's own locks cannot)."""
+
+    def hold(self, names: Iterable[str], *, shared: bool = False,
+             wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:
+        """Hold the locks ``names`` (owner scope keys, ``Scope.key``; or another name, such as a
+        forget batch's) for the ``with`` block, in every process on this store: ``shared`` ones
+        (the background reading an owner's turns) admit each other, an exclusive one (a forget)
+        admits no other. Waits up to ``wait_s`` seconds (0: not at all), then ``StoreLocked``.
+        Not re-entrant: a block that holds a name never asks for it again.
+
+        >>> with store.hold(["acme|bot|u:ann"]):  # doctest: +SKIP
+        ...     forget_turns(store, ids)
+        """
+        ...
+
+
+class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol):
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
               owner: str | None = None) -> dict[str, int]: ...
     def size_bytes(self) -> int:
@@ -336,6 +365,10 @@ class ProfileStoreProtocol(Protocol):
         """The log, newest first; with ``tenant``, that tenant's batches only."""
         ...
     def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]: ...
+    def batch_owners(self, batch: int) -> list[str]:
+        """The owner scope keys a forget or sweep batch touched (its log's and its own), sorted:
+        what a restore or purge of it holds (``hold``)."""
+        ...
     def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
         """Forgotten turn → the active batch (of ``tenant``, if given) that can restore it."""
         ...

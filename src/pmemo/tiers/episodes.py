@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
+from ..decay import recency
 from ..errors import LLMError
-from ..forgetting.decay import recency, weighted_score
 from ..models import Episode, Scope, Turn, epoch_of
-from ..pipelines.profile_prompts import EpisodeOut, episode_prompt
+from ..prompts.episode import EpisodeOut, episode_prompt
 from ..stores.base import FullStore
 from ..text.segment import query_terms
 from ..tokens import make_counter
@@ -64,6 +64,21 @@ def matching(
 def importance_of(turns: list[Turn]) -> float:
     weighty = sum(1 for t in turns for s in sentences(t.content) if _WEIGHTY.search(s))
     return round(min(1.0, 0.3 + 0.1 * min(weighty, 5) + 0.02 * min(len(turns), 10)), 3)
+
+
+def weighted_score(
+    similarity: float,
+    recency_: float,
+    importance: float,
+    weights: tuple[float, float, float] = (0.5, 0.3, 0.2),
+) -> float:
+    """The episodic score: similarity*0.5 + recency*0.3 + importance*0.2 by default.
+
+    >>> weighted_score(1.0, 1.0, 1.0)
+    1.0
+    """
+    w_sim, w_rec, w_imp = weights
+    return w_sim * similarity + w_rec * recency_ + w_imp * importance
 
 
 class Episodes:

@@ -20,41 +20,13 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
-from ..models import Fact
+from ..models import Candidate, Decision, Fact
 
-Action = Literal["insert", "reinforce", "supersede", "conflict", "skip"]
 ACTIVE = ("current", "conflict")
 
 _ARTICLES = re.compile(r"^(?:the|a|an|my|some)\s+")
 _PUNCT = re.compile(r"[\W_]+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A fact as one turn states it, before the upsert rules meet what is stored."""
-
-    category: str
-    key: str
-    value: str
-    confidence: float
-    source: str = "explicit"  # explicit | inferred | system | corrected
-    importance: float = 0.5
-    expires_epoch: float | None = None
-    subject: str | None = None  # the person it is about (None: the scope's owner)
-    mentioned: tuple[str, ...] = ()  # other people the statement names
-
-
-@dataclass(frozen=True)
-class Decision:
-    action: Action
-    key: str  # the key to store under (after near-duplicate merging)
-    confidence: float  # confidence of the fact that ends up current (or of the conflict)
-    target: Fact | None = None  # the current fact acted on
-    promote: Fact | None = None  # a conflict row that becomes current (supersede)
-    reinforce: Fact | None = None  # the row whose mentions grow (reinforce / conflict)
 
 
 def normalise(text: str) -> str:

@@ -6,15 +6,18 @@ Policy is in the pure modules beside this one; this module only reads and writes
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import numpy as np
 
 from ..config import Settings
+from ..decay import DAY, decayed
+from ..embedders.cached import CachedEmbedder
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Cluster, KeyLine, Scope, Summary, Turn
-from ..pipelines.embedding import CachedEmbedder
-from ..pipelines.prompts import KeyLineOut, SummaryOut, key_prompt, summary_prompt
+from ..prompts.key_line import KeyLineOut, key_prompt
+from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
 from . import mid_term
 from .long_term import central_sentence, extractive_summary
@@ -163,9 +166,9 @@ class Tiers:
     def count_hits(self, cluster_ids: list[int], at: float) -> list[int]:
         """A hit on each recalled cluster (decayed first); the ones that crossed the promotion
         threshold are queued for promotion. Run by the worker: a search writes nothing itself."""
-        half_life = self.settings.hit_half_life_days * 86400
+        half_life = self.settings.hit_half_life_days * DAY
         queued = []
-        for cluster_id, hits in self.store.add_hits(cluster_ids, at, half_life).items():
+        for cluster_id, hits in self.store.add_hits(cluster_ids, at, partial(decayed, half_life_s=half_life)).items():
             # decay shaves a hair off
             if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
                 self.store.enqueue("promote", {"cluster_id": cluster_id})

@@ -14,6 +14,7 @@ import numpy as np
 import psycopg
 
 from ...models import Cluster, Scope
+from ..base import HitDecay
 from . import codec
 from .provenance import SourceRows
 
@@ -99,15 +100,13 @@ class ClusterRows(SourceRows):
             cur.execute("INSERT INTO sources(kind, ref, turn_id) VALUES('cluster',%s,%s) ON CONFLICT DO NOTHING",
                         (cluster_id, turn_id))
 
-    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> dict[int, float]:
-        from ...tiers.decay import decayed
-
+    def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}
         with self._db.tx() as cur:
             for cid in sorted(cluster_ids):  # rows locked in one order: concurrent searches never deadlock
                 row = cur.execute("SELECT hits, hits_at FROM clusters WHERE id=%s FOR UPDATE", (cid,)).fetchone()
                 if row:
-                    out[cid] = decayed(row[0], now - row[1], half_life_s) + 1.0
+                    out[cid] = decay(row[0], now - row[1]) + 1.0
                     cur.execute("UPDATE clusters SET hits=%s, hits_at=%s WHERE id=%s", (out[cid], now, cid))
         return out
 

@@ -114,6 +114,13 @@ class Database:
             return conn.execute(sql, args).fetchone()  # type: ignore[arg-type]
 
     @contextmanager
+    def session(self) -> Iterator[psycopg.Connection[Any]]:
+        """One pooled connection kept for the block: where session state lives (an advisory
+        lock held across many transactions, ``locks.py``); back in the pool after it."""
+        with self._conn() as conn:
+            yield conn
+
+    @contextmanager
     def tx(self) -> Iterator[psycopg.Cursor[Any]]:
         """A cursor in one transaction: committed when the block ends, rolled back if it raises."""
         with self._conn() as conn, conn.transaction(), conn.cursor() as cur:

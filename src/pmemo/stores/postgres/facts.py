@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 
 from ...errors import Conflict, InvalidInput, NotFound
-from ...models import Fact, Scope
+from ...models import Candidate, Decision, Fact, Scope
 from . import profile_codec as pc
 from .live import LiveRows
-
-if TYPE_CHECKING:  # the upsert rules' types; a store does not import tiers at run time
-    from ...tiers.profile import Candidate, Decision
 
 ANY = "*"  # facts(subject=ANY): about anyone (no person id is "*")
 # every column but the id, as a copy of a row (edit_fact) lists them

@@ -123,6 +123,12 @@ class ForgetRows(SourceRows):
         rows = self._db.rows("SELECT kind, ref FROM forget_log WHERE batch=%s AND action=%s", (batch, action))
         return [(r[0], r[1]) for r in rows]
 
+    def batch_owners(self, batch: int) -> list[str]:
+        rows = self._db.rows("SELECT scope_key FROM forget_log WHERE batch=%(b)s AND scope_key IS NOT NULL UNION"
+                             " SELECT scope_key FROM forget_batches WHERE id=%(b)s AND scope_key IS NOT NULL",
+                             {"b": batch})
+        return sorted(r[0] for r in rows)
+
     def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
         rows = self._db.rows(
             "SELECT t.ref, t.batch FROM tombstones t JOIN forget_batches b ON b.id = t.batch"

@@ -22,6 +22,7 @@ from .forget import ForgetRows
 from .graph import GraphRows
 from .jobs import JobRows, jobs_of
 from .keys import KeyRows
+from .locks import LockRows
 from .migrate import migrate
 from .people import PeopleRows
 from .records import RecordRows
@@ -36,7 +37,7 @@ from .windows import WindowRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, AgendaRows, DiaryRows, GraphRows, WindowRows, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     def __init__(self, db: Database) -> None:

@@ -129,6 +129,14 @@ class ForgetRows:
         )
         return [(r[0], r[1]) for r in rows]
 
+    def batch_owners(self, batch: int) -> list[str]:
+        rows = self._read.execute(
+            "SELECT scope_key FROM forget_log WHERE batch=? AND scope_key IS NOT NULL"
+            " UNION SELECT scope_key FROM forget_batches WHERE id=? AND scope_key IS NOT NULL",
+            (batch, batch),
+        )
+        return sorted(r[0] for r in rows)
+
     def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
         marks = ",".join("?" * len(turn_ids))
         mine = "" if tenant is None else " AND b.tenant=?"

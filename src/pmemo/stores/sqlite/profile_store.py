@@ -14,8 +14,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...errors import Conflict, InvalidInput, NotFound
-from ...models import Episode, Fact, Scope, Task, TaskStep
-from ...tiers.profile import Candidate, Decision
+from ...models import Candidate, Decision, Episode, Fact, Scope, Task, TaskStep
 from . import profile_codec as pc
 from .forget_store import ForgetRows
 from .records_store import RecordRows

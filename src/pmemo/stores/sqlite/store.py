@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,12 +22,13 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, Job, NewTurn, Once, TurnRef, backoff_s
+from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
 from .diary_store import DiaryRows
 from .graph_store import GraphRows
+from .locks import NamedLocks
 from .people_store import PeopleRows
 from .profile_store import ProfileStore
 from .schema import migrate
@@ -57,6 +58,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         # directory lock keeps other processes out, so every write goes through _tx)
         self._generation = 0
         self._centroid_cache: dict[str, tuple[int, tuple[list[int], np.ndarray, list[int]]]] = {}
+        self._locks = NamedLocks()  # hold(): this process's threads; the directory lock, other processes
         self._writer = self._connect()
         migrate(self._writer)
         fts.ensure_current(self._writer)
@@ -150,6 +152,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             self.vector_cache.commit()
             if not keeps_caches:
                 self._generation += 1
+
+    def hold(self, names: Iterable[str], *, shared: bool = False,
+             wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:
+        return self._locks.hold(names, shared=shared, wait_s=wait_s)
 
     def close(self) -> None:
         with self._write_lock:
@@ -545,15 +551,13 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('cluster',?,?)",
                          (cluster_id, turn_id))
 
-    def add_hits(self, cluster_ids: list[int], now: float, half_life_s: float) -> dict[int, float]:
-        from ...tiers.decay import decayed
-
+    def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}
         with self._tx(keeps_caches=True) as conn:  # hits are not among the cached centroids
             for cid in cluster_ids:
                 row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
                 if row:
-                    out[cid] = decayed(row[0], now - row[1], half_life_s) + 1.0
+                    out[cid] = decay(row[0], now - row[1]) + 1.0
                     conn.execute("UPDATE clusters SET hits=?, hits_at=? WHERE id=?", (out[cid], now, cid))
         return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import en, zh
 
 STOPWORDS = en.STOPWORDS | zh.STOPWORDS
+FILLER = en.FILLER | zh.FILLER  # greetings and acknowledgements (text.dialogue)
 
 
 def has_cjk(text: str) -> bool:
@@ -24,4 +25,4 @@ def has_cjk(text: str) -> bool:
     return bool(zh.CJK.search(text))
 
 
-__all__ = ["STOPWORDS", "en", "has_cjk", "zh"]
+__all__ = ["FILLER", "STOPWORDS", "en", "has_cjk", "zh"]

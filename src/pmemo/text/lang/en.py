@@ -16,6 +16,12 @@ STOPWORDS = frozenset(
     there here can could would should will shall may might must about into over after before
     just also very too any some all more most other such only own same s t don doesn didn""".split()
 )
+# greetings, interjections and acknowledgements (stems, as ``forms`` makes them): a chat line
+# made of these and stop words says nothing a memory could be about (text.dialogue)
+FILLER = frozenset(
+    """hi hello hey yeah yep yup ok okay sure thank thanks lol haha hah oh ah um uh hmm wow cool nice
+    great bye goodby morn night good alright right yes no please welcom""".split()
+)
 
 
 @lru_cache(maxsize=65536)

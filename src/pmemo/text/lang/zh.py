@@ -14,6 +14,13 @@ STOPWORDS = frozenset(
     """的 了 是 在 我 你 他 她 它 我们 你们 他们 吗 呢 吧 啊 和 与 就 都 也 还 又 这 那 这个 那个 有 没有 一个
     什么 怎么 哪 哪里 多少 几 给 被 把 让 对 从 到 说 要 会 能 可以 很 太 得 地 着 过""".split()
 )
+# greetings, interjections and acknowledgements: a chat line made of these and stop words says
+# nothing a memory could be about (text.dialogue skips it when it picks a dialogue's last say)
+FILLER = frozenset(
+    """嗯 嗯嗯 哦 噢 喔 哈 哈哈 哈哈哈 嘿 嘿嘿 呀 啦 嘛 哇 诶 欸 好 好的 好吧 行 行吧 对 对啊 对呀 是的 没错
+    谢谢 多谢 感谢 你好 您好 早 早上好 晚安 拜拜 再见 嗯呢 收到 了解 明白 知道 ok 哟 呵呵 啊啊
+    棒 太棒了 真棒 厉害""".split()
+)
 
 _lock = threading.Lock()
 _jieba: ModuleType | None = None

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
+from ..models import Candidate
 from ..text.places import zh_places
-from ..tiers.profile import Candidate
 
 EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
 

@@ -1,4 +1,20 @@
-"""Embedding with a content-hash cache in the store: a text is never embedded twice."""
+"""Embedding through a content-hash cache: a text is never embedded twice.
+
+The cache is the store's (``embed_cache``: every process and replica shares it), fronted by a
+small in-memory copy of the last vectors; queries are kept apart, a few at a time, since one
+``context()`` asks several tiers with the same query.
+
+>>> from pmemo.embedders.hashing import HashingEmbedder
+>>> class Shelf(dict):
+...     def cache_get(self, keys): return {k: self[k] for k in keys if k in self}
+...     def cache_put(self, rows): self.update(rows)
+...     def cache_delete(self, keys): [self.pop(k, None) for k in keys]
+>>> calls = []
+>>> embed = CachedEmbedder(HashingEmbedder(), Shelf())
+>>> embed.on_embed(lambda kind, texts, seconds: calls.append((kind, texts)))
+>>> embed.passages(["hello", "hello", "world"]).shape, embed.passages(["world"]).shape, calls
+((3, 256), (1, 256), [('passage', 2)])
+"""
 
 from __future__ import annotations
 
@@ -7,13 +23,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
-from ..config import Settings
-from ..embedders import make_embedder
-from ..embedders.base import Embedder, normalise
-from ..stores.base import Store, VectorStore
+from ..text.dialogue import views
+from .base import Embedder, normalise
 
 QUERY_CACHE = 64
 # the last passage vectors are also kept in memory (the store's cache is the durable one):
@@ -26,14 +41,26 @@ EmbedHook = Callable[[str, int, float], None]
 
 
 def cache_key(model_id: str, text: str) -> str:
+    """A passage's key in any ``VectorCache``: the model and the exact text, hashed."""
     return hashlib.sha256(f"{model_id}\x00p\x00{text}".encode()).hexdigest()
 
 
+class VectorCache(Protocol):
+    """Where vectors are kept by content hash: the store's ``embed_cache`` (``stores.base.VectorStore``
+    has these three), or any other shelf (eval keeps one in a file across runs)."""
+
+    def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]: ...
+    def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None: ...
+    def cache_delete(self, keys: list[str]) -> None: ...
+
+
 class CachedEmbedder:
-    """``second``: the second encoder's own CachedEmbedder (setting second_encoder), or None.
+    """An embedder's passages through ``store``'s content-hash cache, and its last queries.
+
+    ``second``: the second encoder's own CachedEmbedder (setting second_encoder), or None.
     It rides along so that whatever forgets a text here forgets its second vector too."""
 
-    def __init__(self, embedder: Embedder, store: VectorStore, batch: int = 32,
+    def __init__(self, embedder: Embedder, store: VectorCache, batch: int = 32,
                  second: CachedEmbedder | None = None) -> None:
         self.embedder = embedder
         self.store = store
@@ -86,13 +113,13 @@ class CachedEmbedder:
     def query(self, text: str) -> np.ndarray:
         """The query's vector; the last few are kept, since one context() asks several tiers.
 
-        A multi-line query (a stretch of dialogue) is embedded whole and by its last line,
-        and the two are added: what was just said matters most, the rest gives it context.
+        A dialogue is embedded whole and by its last line that says something, and the two
+        are added (``text.dialogue.views``).
         """
         vec = self._queries.get(text)
         if vec is None:
             started = time.perf_counter()
-            rows = [self.embedder.embed_query(view) for view in query_views(text)]
+            rows = [self.embedder.embed_query(view) for view in views(text)]
             self._timed("query", len(rows), started)
             vec = rows[0] if len(rows) == 1 else normalise(np.sum(rows, axis=0))
             with self._lock:
@@ -110,36 +137,3 @@ class CachedEmbedder:
         self.store.cache_delete(keys)
         if self.second is not None:
             self.second.forget(texts)
-
-
-def second_channel(store: Store, settings: Settings) -> CachedEmbedder | None:
-    """The second encoder (setting second_encoder), cached like the first; None when off. Blocks:
-    it loads the model and, after a change of second encoder, queues every turn (below)."""
-    model = make_embedder(settings.second_encoder, settings) if settings.second_encoder else None
-    queue_second_vectors(store, model.model_id if model is not None else "")
-    return CachedEmbedder(model, store, settings.embed_batch) if model is not None else None
-
-
-def queue_second_vectors(store: Store, model_id: str) -> None:
-    """A change of second encoder (on, off, another model: ``model_id`` "" when off) embeds
-    every turn again in the background: an "embed" job embeds a turn with both encoders, and
-    the first one's vectors come back from the content-hash cache."""
-    if (store.get_meta("second_model") or "") == model_id:
-        return
-    if model_id:
-        turns = store.stale_turns("", 10_000_000)  # no vector has model "": every turn
-        for start in range(0, len(turns), 256):
-            store.enqueue("embed", turns[start : start + 256])
-    store.set_meta("second_model", model_id)
-
-
-def query_views(text: str) -> list[str]:
-    """The texts a query is embedded as: itself, and for a dialogue its last line too.
-
-    >>> query_views("Mei: hi\\nBo: where was the party?")
-    ['Mei: hi\\nBo: where was the party?', 'Bo: where was the party?']
-    >>> query_views("where was the party?")
-    ['where was the party?']
-    """
-    lines = [line for line in text.splitlines() if line.strip()]
-    return [text, lines[-1]] if len(lines) > 1 else [text]

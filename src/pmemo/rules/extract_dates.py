@@ -18,8 +18,8 @@ import calendar
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from ..models import Candidate
 from ..text.future import date_in, day_mentioned
-from ..tiers.profile import Candidate
 from .agenda_rules import FAMILIES, plans
 from .extract_life import EXPLICIT, candidate
 

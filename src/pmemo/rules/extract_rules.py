@@ -34,8 +34,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from ..models import Candidate
 from ..text.segment import STOPWORDS
-from ..tiers.profile import Candidate
 from .clauses import CLAUSE, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
 from .extract_dates import birthday, dated_facts
 from .extract_life import (

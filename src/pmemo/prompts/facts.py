@@ -1,14 +1,13 @@
-"""Prompts for profile extraction and episodes: pure functions + the pydantic reply models."""
+"""Facts about people from a batch of messages: what the profile tier and the graph learn."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..models import Turn
-from .prompts import transcript
+from .transcript import numbered
 
 Category = Literal["preference", "fact", "habit", "skill", "relationship", "profile", "procedural"]
 
@@ -28,15 +27,6 @@ class FactsOut(BaseModel):
     facts: list[FactOut] = Field(default_factory=list)
 
 
-class EpisodeOut(BaseModel):
-    summary: str = Field(min_length=1)
-    topics: list[str] = Field(default_factory=list)
-    actions: list[str] = Field(default_factory=list)
-    outcomes: list[str] = Field(default_factory=list)
-    lessons: list[str] = Field(default_factory=list)
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-
-
 FACTS_SYSTEM = (
     "You extract facts about people from numbered messages of a chat, for an assistant's memory "
     "of them. Extract ONLY what is stated explicitly and plainly about a person: the speaker "
@@ -51,24 +41,7 @@ FACTS_SYSTEM = (
     'what was true before. Return {"facts": []} when there is nothing explicit.'
 )
 
-EPISODE_SYSTEM = (
-    "You record an episode of a conversation for an assistant's memory: a short summary, the "
-    "topics, the actions taken or requested, the outcomes, lessons learned, and an importance "
-    "from 0 (small talk) to 1 (decisions, commitments, user feedback). Use the conversation's "
-    "language; invent nothing."
-)
-
-
-def numbered(turns: Sequence[Turn]) -> str:
-    """A batch of messages (several speakers), one a line with its number, for a reply that
-    names the message each thing came from."""
-    return "\n".join(f"[{n}] {t.timestamp:%Y-%m-%d} {t.actor or t.role}: {t.content}" for n, t in enumerate(turns))
-
 
 def batch_facts_prompt(turns: list[Turn]) -> tuple[str, str]:
     """One prompt for a batch of messages (several speakers): one LLM call, not one per message."""
     return FACTS_SYSTEM, numbered(turns)
-
-
-def episode_prompt(turns: list[Turn], max_chars: int) -> tuple[str, str]:
-    return EPISODE_SYSTEM, f"Summary of at most {max_chars} characters.\n\n{transcript(turns)}"

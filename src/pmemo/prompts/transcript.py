@@ -1,0 +1,18 @@
+"""How turns are shown to an LLM: a dated transcript, or numbered for replies that cite a message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models import Turn
+
+
+def transcript(turns: Sequence[Turn]) -> str:
+    """One turn a line: ``[date] speaker: text``."""
+    return "\n".join(f"[{t.timestamp:%Y-%m-%d}] {t.actor or t.role}: {t.content}" for t in turns)
+
+
+def numbered(turns: Sequence[Turn]) -> str:
+    """A batch of messages (several speakers), one a line with its number, for a reply that
+    names the message each thing came from."""
+    return "\n".join(f"[{n}] {t.timestamp:%Y-%m-%d} {t.actor or t.role}: {t.content}" for n, t in enumerate(turns))

@@ -1,0 +1,215 @@
+"""Tenants and API keys: the ``KeyStore`` Protocol both backends implement, and what they share.
+
+A key is shown once, when it is made; only its sha256 is stored. Each key also has a short
+public id (``k_…``, random, not derived from the key) by which it is listed and revoked. An
+admin key manages tenants and is never a tenant key: it cannot read memory.
+
+The keys live where the memory does: in ``<data>/keys.sqlite3`` beside a SQLite store, in
+the database beside a PostgreSQL store, so that a key made through one server replica is
+known to every other. ``open_key_store`` picks the backend from the store's target, as
+``open_store`` does.
+
+>>> keys = open_key_store(Settings(data="./pmemo_data"))  # doctest: +SKIP
+>>> keys.verify(keys.create_key("acme")).tenant  # doctest: +SKIP
+'acme'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+import time
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..errors import AuthError, InvalidInput
+
+if TYPE_CHECKING:
+    from ..config import Settings
+    from .postgres.api_keys import PostgresKeyStore
+
+log = logging.getLogger("pmemo.keys")
+
+KEY_PREFIX = "pm_"
+ID_PREFIX = "k_"
+# last_used_at is written at most this often per key, so a busy key is not a write per request
+TOUCH_EVERY_S = 60.0
+LABEL_MAX = 200
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """Who a verified key speaks for: a tenant, or the admin (``tenant is None``)."""
+
+    tenant: str | None
+    admin: bool
+    label: str = ""
+    id: str = ""  # empty for the admin key from the environment
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key just made (shown this once) and its public id."""
+
+    key: str
+    id: str
+
+
+@dataclass(frozen=True)
+class KeyRows:
+    """A key store's rows as they are kept (hashes, never keys): what ``adopt`` copies from
+    one backend into another. ``keys``: dicts with ``hash`` and the columns ``keys()`` lists."""
+
+    tenants: list[tuple[str, str]]  # (id, created_at ISO)
+    keys: list[dict[str, Any]]
+
+
+class KeyStore(Protocol):
+    """Tenants and hashed API keys; every method is safe to call from several threads."""
+
+    def create_tenant(self, tenant: str) -> None: ...
+
+    def tenants(self) -> list[dict[str, object]]:
+        """Every tenant by id: ``tenant``, ``created_at`` and its ``active_keys``."""
+        ...
+
+    def revoke_tenant(self, tenant: str) -> int:
+        """Revoke every key of ``tenant`` and forget the tenant; returns how many keys. Its
+        memory is left alone. An unknown tenant raises NotFound."""
+        ...
+
+    def create_key(self, tenant: str | None = None, *, admin: bool = False, label: str = "") -> str:
+        """Make a key and return it; this is the only time it is ever seen."""
+        ...
+
+    def issue_key(self, tenant: str | None = None, *, admin: bool = False, label: str = "") -> IssuedKey:
+        """``create_key``, with the new key's public id beside it."""
+        ...
+
+    def temporary_key(self, tenant: str, *, label: str = "temporary") -> AbstractContextManager[str]:
+        """A key of ``tenant`` that exists only inside the ``with`` block, then leaves no row
+        (nor a tenant) behind."""
+        ...
+
+    def has_key(self, tenant: str) -> bool: ...
+
+    def keys(self, tenant: str | None = None) -> list[dict[str, Any]]:
+        """Every key (revoked ones too), oldest first: id, tenant, admin, label, created_at,
+        last_used_at, revoked_at (ISO text in UTC). Never the key itself, nor its hash."""
+        ...
+
+    def revoke(self, key_id: str) -> dict[str, Any]:
+        """Revoke one key by its id, at once for every later request; returns it as ``keys``
+        lists it. Revoking a revoked key changes nothing; an unknown id raises NotFound."""
+        ...
+
+    def verify(self, key: str | None) -> KeyInfo:
+        """The tenant (or admin) a key belongs to; raises AuthError if it is missing or wrong."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key_id() -> str:
+    return ID_PREFIX + secrets.token_hex(6)
+
+
+def new_key() -> tuple[str, str]:
+    """A fresh key and its public id: ``("pm_…", "k_…")``."""
+    return KEY_PREFIX + secrets.token_urlsafe(32), new_key_id()
+
+
+def check_kind(tenant: str | None, admin: bool) -> None:
+    if admin == (tenant is not None):
+        raise InvalidInput("a key is either for one tenant or an admin key, not both")
+
+
+def admin_hash(admin_key: str | None) -> str | None:
+    """The hash an admin key from the environment (``PMEMO_ADMIN_KEY``) is compared by: the
+    key itself is never stored."""
+    return hash_key(admin_key) if admin_key else None
+
+
+def presented(key: str | None, env_admin: str | None) -> tuple[str, KeyInfo | None]:
+    """The hash of the key a caller presents, and its KeyInfo when it is the admin key from
+    the environment (compared by hash, never stored); AuthError when there is no key."""
+    if not key:
+        raise AuthError("missing API key: send 'Authorization: Bearer <key>'")
+    digest = hash_key(key)
+    if env_admin is not None and hmac.compare_digest(digest, env_admin):
+        return digest, KeyInfo(tenant=None, admin=True, label="env")
+    return digest, None
+
+
+class TouchThrottle:
+    """When this process last noted each key's use: ``due`` says yes at most once per
+    ``TOUCH_EVERY_S`` per key, so a busy key is not a write per request."""
+
+    def __init__(self) -> None:
+        self._at: dict[str, float] = {}  # key hash -> when last_used_at was last written
+        self._lock = threading.Lock()
+
+    def due(self, digest: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if now - self._at.get(digest, float("-inf")) < TOUCH_EVERY_S:
+                return False
+            self._at[digest] = now
+            return True
+
+    def forget(self, digest: str) -> None:
+        """The note was not written after all (the database was busy): try at the next use."""
+        with self._lock:
+            self._at.pop(digest, None)
+
+
+def open_key_store(settings: Settings, *, admin_key: str | None = None) -> KeyStore:
+    """The key store beside the memory store the settings name (``target_of``): the database
+    of a PostgreSQL store, else ``<data>/keys.sqlite3``. On PostgreSQL, the keys of a
+    ``keys.sqlite3`` left in ``data`` (from before keys moved into the database) are copied
+    in, once: they keep working. ``admin_key``: one more admin key, compared by hash.
+
+    >>> keys = open_key_store(Settings.from_env(), admin_key=os.environ.get("PMEMO_ADMIN_KEY"))  # doctest: +SKIP
+    """
+    from . import is_postgres, target_of
+    from .sqlite.api_keys import FILE_NAME, SQLiteKeyStore
+
+    target = target_of(settings)
+    if not is_postgres(target):
+        return SQLiteKeyStore.in_dir(settings.data, admin_key=admin_key)
+    try:
+        from .postgres.api_keys import PostgresKeyStore
+    except ImportError as exc:
+        raise InvalidInput(f"a PostgreSQL store needs the postgres extra: pip install 'pmemo[postgres]'"
+                           f" ({exc.name} is missing)") from exc
+    store = PostgresKeyStore.open(target, admin_key=admin_key)
+    old = Path(settings.data) / FILE_NAME
+    if old.is_file():
+        try:
+            _adopt(store, old)
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+def _adopt(store: PostgresKeyStore, path: Path) -> None:
+    from .sqlite.api_keys import SQLiteKeyStore
+
+    source = SQLiteKeyStore(path)
+    try:
+        copied = store.adopt(source.rows())
+    finally:
+        source.close()
+    if copied:
+        log.warning("copied %d API key(s) and their tenants from %s into PostgreSQL, where every"
+                    " replica finds them; that file is no longer read", copied, path)
