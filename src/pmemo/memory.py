@@ -700,7 +700,13 @@ class Memory:
         """Record a finished session as an episode now (also happens when a new one starts)."""
         await self.drain()
         where = _scope(scope, session_id=session_id)
-        return await asyncio.to_thread(self._episodes.close_session, where, session_id)
+        return await asyncio.to_thread(self._close_session, where, session_id)
+
+    def _close_session(self, where: Scope, session_id: str) -> Episode | None:
+        # read as a worker batch reads: a forget of these turns waits, so no episode is built
+        # from turns it is deleting (the forget's cascade would miss an episode written after it)
+        with self._store.hold([where.owner_scope().key], shared=True):
+            return self._episodes.close_session(where, session_id)
 
     async def task_start(self, goal: str, *, steps: list[str] | None = None, scratchpad: str = "",
                          session_id: str | None = None, **scope: Any) -> Task:
