@@ -13,7 +13,8 @@ whether pmemo's cost per turn stays flat). Queries are embedded by e5-small, the
 so "with embedding" is what a user waits for; "without" takes off the time the embedder spent
 on that query (measured around its own call).
 
-Reported per size, with its ratio to the smallest size run:
+Reads go to the scopes holding turns (``held_users``: 100 turns each at every size, so growth
+is the table's, not the scope's). Reported per size, with its ratio to the smallest size run:
 - ingest turns/s, and the mean batch time of the first and last five batches (flat = linear);
 - search and context p50/p95, with and without the query embedding;
 - vector search alone (the store's ``nearest`` over one scope, k=10) p50, beside the raw floor
@@ -101,6 +102,15 @@ def user(i: int) -> str:
     return f"u{i}"
 
 
+def held_users(n: int, scopes: int) -> list[str]:
+    """The users whose scopes hold turns after ``ingest`` of ``n`` turns: the ones searched.
+    Sessions are 100 turns, so at 10k turns 100 of 1,000 scopes hold turns (100 each) and at
+    100k all do (100 each): a scope searched holds the same at every size, and growth is the
+    table's. (Runs before 2026-11-26 searched all ``scopes``: at 10k, 9 in 10 were empty.)"""
+    sessions = -(-n // corpus.TURNS_PER_SESSION)
+    return [user(i) for i in sorted({s % scopes for s in range(sessions)})]
+
+
 async def ingest(mem: Memory, n: int, scopes: int, batch: int) -> dict[str, Any]:
     turns = corpus.generate(n)
     items = [{"user_id": user(int(t.session[1:]) % scopes), "session_id": t.session, "content": t.text,
@@ -126,15 +136,15 @@ def query_texts(n: int) -> list[str]:
     return [f"{qs[i % len(qs)]} (q{i})" for i in range(n)]  # fresh texts: no query-vector cache hits
 
 
-async def reads(mem: Memory, embedder: ScaleEmbedder, scopes: int, queries: int) -> dict[str, Any]:
+async def reads(mem: Memory, embedder: ScaleEmbedder, users: list[str], queries: int) -> dict[str, Any]:
     rng = random.Random(1)
     out: dict[str, Any] = {}
     for name in ("search", "context"):
         texts = query_texts(queries)
-        await mem.search("warm-up", user_id=user(0), limit=K)
+        await mem.search("warm-up", user_id=users[0], limit=K)
         with_emb, without = [], []
         for i, text in enumerate(texts):
-            who = user(rng.randrange(scopes))
+            who = rng.choice(users)
             spent = embedder.query_seconds
             t0 = time.perf_counter()
             if name == "search":
@@ -154,12 +164,12 @@ def query_vectors(n: int) -> np.ndarray:
     return np.stack([hashing.embed_query(t) for t in query_texts(n)])
 
 
-def vector_search(store: Any, model: str, scopes: int, vecs: np.ndarray) -> list[tuple[str, np.ndarray, float]]:
-    """The store's nearest over random scopes: (scope key, query, seconds)."""
+def vector_search(store: Any, model: str, users: list[str], vecs: np.ndarray) -> list[tuple[str, np.ndarray, float]]:
+    """The store's nearest over random scopes of ``users``: (scope key, query, seconds)."""
     rng = random.Random(2)
     out = []
     for q in vecs:
-        key = Scope.of(user_id=user(rng.randrange(scopes))).key
+        key = Scope.of(user_id=rng.choice(users)).key
         store.nearest("turn", key, q, K, model)  # the scope read into a cache, if the store has one
         t0 = time.perf_counter()
         store.nearest("turn", key, q, K, model)
@@ -254,11 +264,13 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
         row: dict[str, Any] = {"store": kind, "turns": n, "scopes": args.scopes}
         row.update(await ingest(mem, n, args.scopes, args.batch))
         row["rss_after_ingest_mb"] = rss_mb()[0]
-        row.update(await reads(mem, embedder, args.scopes, args.queries))
+        users = held_users(n, args.scopes)
+        row["scopes_searched"] = len(users)
+        row.update(await reads(mem, embedder, users, args.queries))
         store = mem._store  # noqa: SLF001 - bench only: the store's own vector search, timed alone
         if kind == "postgres" and type(store).__name__ == "SQLiteStore":
             raise SystemExit("Memory.open did not open the Postgres store named by the `store` setting")
-        asked = vector_search(store, embedder.model_id, args.scopes, query_vectors(args.queries))
+        asked = vector_search(store, embedder.model_id, users, query_vectors(args.queries))
         floor = (sqlite_floor(data, embedder.model_id, asked) if kind == "sqlite"
                  else postgres_floor(url, embedder.model_id, asked))
         row["nearest_p50_ms"] = pct([s for _, _, s in asked], 50)

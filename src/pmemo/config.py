@@ -74,7 +74,8 @@ class Settings:
     w_date: float = 2.0
     w_length: float = 0.3  # turns with more to say hold more facts (up to ~40 tokens)
     w_question: float = 0.6  # penalty: a short question holds fewer facts than a turn that tells
-    w_diversity: float = 1.0
+    # MMR, off: the keep rule of issue 22 (README ablations: R@10 -0.013 MADial, -0.003 LoCoMo)
+    w_diversity: float = 0.0
     w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
     w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
     w_facet: float = 1.0  # a question quoting several things: the best match of each
@@ -111,6 +112,10 @@ class Settings:
     # a worker holds the background jobs it claims this long, renewed while a batch runs; the
     # jobs of a worker process that died go to another once it runs out
     job_lease_s: float = 300.0
+    # an idle worker looks for due jobs this often while the store announces new ones
+    # (PostgreSQL LISTEN/NOTIFY): the net under a missed notification, and what finds a retry
+    # whose backoff ended; without announcements (SQLite, or the link down) it looks every second
+    job_poll_s: float = 5.0
     # run the background jobs in this process (a thread of Memory, of pmemo serve); false: only
     # queue them, for `pmemo worker` processes on a shared store to run (drain() waits for them)
     run_jobs: bool = True

@@ -27,3 +27,34 @@ def test_scale_bench_reports_both_stores(postgres_server: str, tmp_path: Path) -
         # the query embedding is counted apart: never more than the whole search
         assert run["search_noembed_p50_ms"] <= run["search_p50_ms"]
         assert 1000 < run["disk_bytes_per_turn"] < 100_000
+
+
+def test_scale_bench_reads_scopes_holding_turns(tmp_path: Path) -> None:
+    """Reads go to the scopes that hold turns (sessions of 100 turns): 5 of 20 at 500 turns."""
+    out = tmp_path / "scale.json"
+    subprocess.run([sys.executable, str(BENCH), "--turns", "500", "--scopes", "20", "--store", "sqlite",
+                    "--queries", "5", "--batch", "250", "--no-e5-queries", "--out", str(out)],
+                   check=True, capture_output=True, timeout=600)
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["scopes_searched"] == 5
+
+
+def test_search_reads_times_each_store_call_and_explains_postgres(postgres_server: str, tmp_path: Path) -> None:
+    out = tmp_path / "reads.json"
+    subprocess.run([sys.executable, str(BENCH.parent / "search_reads.py"), "--turns", "300,600", "--scopes", "20",
+                    "--store", "sqlite,postgres", "--queries", "5", "--batch", "300", "--explain", "2",
+                    "--pg-url", postgres_server, "--keep", str(tmp_path / "kept"), "--out", str(out)],
+                   check=True, capture_output=True, timeout=600, cwd=BENCH.parent)
+    rows = json.loads(out.read_text())
+    assert [(r["store"], r["turns"]) for r in rows] == [("sqlite", 300), ("sqlite", 600),
+                                                        ("postgres", 300), ("postgres", 600)]
+    for row in rows:
+        for method in ("lexical", "nearest", "turn_refs", "centroids"):
+            calls, ms = row["per"][method]
+            assert calls >= 1 and ms > 0, (row["store"], method)
+    assert any("Execution Time" in plan for plan in rows[-1]["plans"].values())
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as conn:  # the filled stores it kept
+        for n in (300, 600):
+            conn.execute(f"DROP SCHEMA reads_{n} CASCADE")

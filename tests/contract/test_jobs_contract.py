@@ -154,3 +154,49 @@ def test_requeue_running_puts_back_one_owners_jobs_or_all(store: Store):
     assert store.requeue_running() == 2  # every owner's
     assert [j.id for j in store.claim(10, "w")] == [a, b]
     assert store.renew([a, b], "busy-worker", 300) == 0  # requeued jobs are no longer anyone's
+
+
+def test_a_job_about_clusters_is_their_owners_work(store: Store):
+    """'hits' (a search's recalled clusters) and 'promote' jobs count as pending work of the
+    owners of the clusters they name, each owner once, and of no one else; a cluster that is
+    gone, or a payload in another job's shape, names no one. (On Postgres these are found by
+    one key seek per cluster: migration 0060.)"""
+    import numpy as np
+
+    centroid = np.ones(4, dtype=np.float32)
+    ann, bob = Scope.of(user_id="ann"), Scope.of(user_id="bob")
+    a1, a2 = store.add_cluster(ann, centroid, [], "a1"), store.add_cluster(ann, centroid, [], "a2")
+    b1 = store.add_cluster(bob, centroid, [], "b1")
+    store.enqueue("hits", {"clusters": [a1, a2, b1], "at": 1.0})
+    store.enqueue("promote", {"cluster_id": a2})
+    store.enqueue("hits", {"clusters": [10**9], "at": 1.0})  # gone: no one's
+    store.enqueue("promote", {"clusters": [b1]})  # not a promote's shape: no one's
+    assert store.pending(owner="u:ann") == 2
+    assert store.pending(owner="u:bob") == 1
+    assert store.pending(owner="u:carl") == 0 and store.pending("t2") == 0
+    assert store.pending() == 4
+
+
+def test_a_store_that_announces_jobs_wakes_a_listener_in_another_connection(store: Store):
+    """JobSignals: a job queued through one connection wakes a listener on another (PostgreSQL's
+    LISTEN/NOTIFY); the one-process SQLite store does not announce and is polled instead."""
+    import threading
+
+    from pmemo.stores.base import JobSignals
+
+    if not isinstance(store, JobSignals):
+        assert type(store).__name__ == "SQLiteStore"  # polled: its worker wakes in-process
+        return
+    woken = threading.Event()
+    listening = store.listen_jobs(woken.set)
+    try:
+        assert woken.wait(30)  # it wakes once when it starts listening (jobs queued before count)
+        give_up = time.monotonic() + 30
+        while not listening.live and time.monotonic() < give_up:
+            time.sleep(0.01)
+        assert listening.live
+        woken.clear()
+        store.enqueue("promote", {"cluster_id": 1})
+        assert woken.wait(30)  # the announcement, not a poll: nothing else calls wake
+    finally:
+        listening.close()

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from pmemo.schemas.people import CONTROL_RANGES
 from pmemo.server.input_errors import detail, plain_all
-from pmemo.server.schemas.people import CONTROL_RANGES
 
 from .test_rest import problem
 

@@ -47,9 +47,8 @@ def test_kill_9_during_batch_ingest_loses_no_acknowledged_turn(tmp_path: Path, m
         proc, _ = start(data, port, "--sweep-every", "0")
         client = httpx.Client(base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"})
         stop = threading.Event()
-        if round_ < KILLS:  # kill while requests are in flight, a little later each round
-            threading.Timer(0.3 + 0.15 * round_, _kill, (proc, stop)).start()
-        n, last = sent, sent + 3  # the last round sends three more batches and stops
+        first = n = sent
+        last = first + 3  # the last round sends three more batches and stops
         try:
             while not stop.is_set() and (round_ < KILLS or n < last):
                 # the batch a kill may have cut off is sent again first, with the same key
@@ -57,6 +56,10 @@ def test_kill_9_during_batch_ingest_loses_no_acknowledged_turn(tmp_path: Path, m
                 assert reply.status_code == 201, reply.text
                 for t in reply.json()["turns"]:
                     assert acknowledged.setdefault(t["id"], t["content"]) == t["content"]
+                if n == first and round_ < KILLS:
+                    # kill while requests are in flight, a little later each round; timed from the
+                    # round's first acknowledged batch so a slow start cannot make a round empty
+                    threading.Timer(0.1 + 0.1 * round_, _kill, (proc, stop)).start()
                 n += 1
                 sent = n
         except httpx.TransportError:

@@ -16,8 +16,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from pmemo.schemas import MAX_ID
 from pmemo.server import create_app
-from pmemo.server.schemas import MAX_ID
 
 from .conftest import BASE
 from .test_mcp import U, data

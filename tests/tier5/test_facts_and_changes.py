@@ -19,9 +19,9 @@ import pytest
 
 from pmemo import SyncMemory
 from pmemo.models import Fact, Scope
-from pmemo.retrieval.sentences import fact_sentence
 from pmemo.rules.attribution import Mention, by_subject
 from pmemo.rules.extract_rules import extract
+from pmemo.rules.sentences import fact_sentence
 from pmemo.tiers.profile import settled
 
 WHEN = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)  # a Monday

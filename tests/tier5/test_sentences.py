@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from pmemo.retrieval.sentences import fact_sentence, plan_sentence
 from pmemo.rules.extract_rules import extract
+from pmemo.rules.sentences import fact_sentence, plan_sentence
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ from typing import Any
 from ..config import Settings
 from ..files import private_dir
 from ..models import Scope
-from ..retrieval.people_hits import identity_line
-from ..retrieval.sentences import fact_sentence
+from ..people.identity import identity_line
+from ..rules.sentences import fact_sentence
 from ..stores.base import FullStore
 from ..tiers.people import profile_view
 from .folder import BlockFolder

@@ -20,7 +20,7 @@ from ..config import Settings
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Fact, PersonSummary, Scope, Turn
-from ..retrieval.sentences import fact_sentence
+from ..rules.sentences import fact_sentence
 from ..stores.base import FullStore
 from ..tiers.people import profile_view
 from .read import person_names

@@ -18,7 +18,7 @@ from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
-from ..pipelines.extraction import statements
+from ..people.statements import statements
 from ..rules.attribution import Attributed
 from ..stores.base import EntityRef, FullStore, NewTriple
 from . import llm as llm_triples

@@ -1,6 +1,6 @@
 """Triples with a language model: one call per batch of messages, a JSON schema for the reply
 (pydantic), names resolved to people without the model. The prompt is a pure function paired
-with its response model; ``pipelines.extraction`` keeps the batch size.
+with its response model; ``prompts.transcript`` keeps the batch size.
 
 >>> system, user = triples_prompt([])
 >>> "works_at" in system and user == ""
@@ -17,8 +17,7 @@ from pydantic import BaseModel, Field
 from ..llms.base import LLM
 from ..models import Turn
 from ..people.resolve import Resolver
-from ..pipelines.extraction import LLM_BATCH
-from ..prompts.transcript import numbered
+from ..prompts.transcript import LLM_BATCH, numbered
 from ..stores.base import EntityRef
 from .predicates import PREDICATES, Said, person, said
 

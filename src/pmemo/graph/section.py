@@ -14,8 +14,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ..config import Settings
 from ..models import Hit, Scope, Turn
-from ..retrieval.hits import overlap
 from ..stores.base import FullStore
+from ..text.overlap import overlap
 from .names import EntityNames
 from .read import named, settle, view_of
 from .sentences import triple_sentence

@@ -1,6 +1,6 @@
 """One plain sentence per triple (pure), in the language of what was said.
 
-A triple that says what a profile fact says is said as that fact (``retrieval.sentences``):
+A triple that says what a profile fact says is said as that fact (``rules.sentences``):
 (霓霓, works_at, 腾讯) reads "霓霓在腾讯工作" like the fact ``employer`` = 腾讯. A relation
 between people has its own sentence in ``predicates``, Chinese when a name is; a predicate a
 language model made up reads as its words.
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..models import Triple
-from ..retrieval.sentences import fact_sentence
+from ..rules.sentences import fact_sentence
 from .predicates import predicate
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")

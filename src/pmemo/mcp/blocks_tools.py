@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from ..server.schemas import owner_kw
-from ..server.schemas.blocks import BlockOut
+from ..schemas import owner_kw
+from ..schemas.blocks import BlockOut
 
 Label = Annotated[
     str | None,
@@ -34,7 +34,7 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         its label, description, size against its limit, whether you may edit it (`editable`:
         with `core_memory_append`/`core_memory_replace` and its `label`), and its `version`."""
         with _mapped():
-            found = await memory.blocks(tenant_id=tenant_of(ctx), **owner_kw(user_id, group_id, agent_id))
+            found = await memory.blocks(tenant_id=await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id))
             return {"blocks": [BlockOut.of(b).model_dump(mode="json") for b in found]}
 
 

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from ..diary.days import parse_day
 from ..errors import InvalidInput
-from ..server.schemas.diary import DiaryOut
+from ..schemas.diary import DiaryOut
 
 Day = Annotated[str | None, Field(description="A day as YYYY-MM-DD (in the diary's time zone).", max_length=10)]
 
@@ -34,7 +34,7 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         said what, the plans and dates mentioned); else the entries from `start` to `end`,
         oldest first (each open: all of them). A day's entry is written once the day is over."""
         with _mapped():
-            scope = {"tenant_id": tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+            scope = {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
             if day is not None:
                 if start is not None or end is not None:
                     raise InvalidInput("give a day, or start and end for a range, not both")

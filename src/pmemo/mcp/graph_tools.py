@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
 from ..graph.read import MAX_NAME, PREDICATE
-from ..server.schemas.graph import GraphOut, TripleOut
+from ..schemas.graph import GraphOut, TripleOut
 
 Entity = Annotated[str, Field(description="A person id, or a name or alias of a person, place, organisation or"
                                           " thing (霓霓, 腾讯, 年糕).", min_length=1, max_length=MAX_NAME)]
@@ -21,8 +21,8 @@ At = Annotated[str | None, Field(description="ISO date/time: what held then (def
 def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
     from .server import AgentId, GroupId, UserId, _dt, _mapped
 
-    def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
-        return {"tenant_id": tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+    async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
+        return {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
 
     @server.tool()
     async def graph(
@@ -39,7 +39,7 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         (subject, predicate, object, each with a `sentence`) within `hops` of it, and the
         entities they connect. Ask it about a person, a company, a city, a pet."""
         with _mapped():
-            found = await memory.graph(entity, hops=hops, at=_dt(at), **where(ctx, user_id, group_id, agent_id))
+            found = await memory.graph(entity, hops=hops, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
             return GraphOut.of(found).model_dump(mode="json")  # type: ignore[no-any-return]
 
     @server.tool()
@@ -61,5 +61,5 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         and when each ended)."""
         with _mapped():
             found = await memory.triples(subject, predicate=predicate, at=_dt(at), history=history,
-                                         **where(ctx, user_id, group_id, agent_id))
+                                         **await where(ctx, user_id, group_id, agent_id))
             return {"triples": [TripleOut.of(t).model_dump(mode="json") for t in found]}

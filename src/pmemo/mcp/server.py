@@ -7,6 +7,7 @@ come back as MCP tool errors (``is_error``) whose text starts with the error cod
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, time
@@ -18,8 +19,7 @@ from pydantic import Field
 from pydantic_core import to_jsonable_python
 
 from .. import errors
-from ..server.keys import KeyStore
-from ..server.schemas import (
+from ..schemas import (
     MAX_ID,
     MAX_RECENT,
     AgendaItemOut,
@@ -33,6 +33,8 @@ from ..server.schemas import (
     TurnOut,
     owner_kw,
 )
+from ..schemas.profile import profile_of
+from ..stores.api_keys import KeyStore
 from . import blocks_tools, diary_tools, graph_tools
 
 TOOLS = (
@@ -149,7 +151,10 @@ def build_server(
     """
     server = MCPServer("pmemo", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def tenant_of(ctx: Context | None) -> str:
+    async def tenant_of(ctx: Context | None) -> str:
+        """The caller's tenant. Checked again at each tool call, not only by the HTTP guard: a
+        key revoked since the request arrived is refused. The check is a query on PostgreSQL,
+        so it runs off the event loop, which every other request shares."""
         headers = ctx.headers if ctx is not None else None
         if headers is None:
             if tenant is None:
@@ -159,14 +164,14 @@ def build_server(
             raise errors.AuthError("this MCP server has no key store")
         auth = headers.get("authorization") or ""
         scheme, _, key = auth.partition(" ")
-        info = keys.verify(key.strip() if scheme.lower() == "bearer" else None)
+        info = await asyncio.to_thread(keys.verify, key.strip() if scheme.lower() == "bearer" else None)
         if info.tenant is None:
             raise errors.Forbidden("admin keys cannot read memory; use a tenant key")
         return info.tenant
 
-    def scope(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
+    async def scope(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
         return {
-            "tenant_id": tenant_of(ctx),
+            "tenant_id": await tenant_of(ctx),
             "user_id": user_id,
             "group_id": group_id,
             "agent_id": agent_id,
@@ -221,7 +226,7 @@ def build_server(
                 idempotency_key=idempotency_key,
                 timestamp=timestamp,
                 metadata=metadata,
-                **scope(ctx, user_id, group_id, agent_id),
+                **await scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(TurnOut.of(turn))
 
@@ -238,7 +243,7 @@ def build_server(
         """Search every memory tier; returns ranked items with their tier, score and why."""
         with _mapped():
             hits = await memory.search(
-                query, limit=limit, session_id=session_id, **scope(ctx, user_id, group_id, agent_id)
+                query, limit=limit, session_id=session_id, **await scope(ctx, user_id, group_id, agent_id)
             )
             return {"hits": [_dump(HitOut.of(h)) for h in hits]}
 
@@ -290,7 +295,7 @@ def build_server(
                 recent=recent,
                 format=format,
                 with_input=with_input,
-                **scope(ctx, user_id, group_id, agent_id),
+                **await scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(ContextOut.of(pack))
 
@@ -307,8 +312,8 @@ def build_server(
         add it to the end of that memory block instead."""
         with _mapped():
             if label is not None:
-                return await blocks_tools.append(memory, label, text, scope(ctx, user_id, group_id, agent_id))
-            line = await memory.add_key(text, **scope(ctx, user_id, group_id, agent_id))
+                return await blocks_tools.append(memory, label, text, await scope(ctx, user_id, group_id, agent_id))
+            line = await memory.add_key(text, **await scope(ctx, user_id, group_id, agent_id))
             return _dump(KeyLineOut.of(line))
 
     @server.tool()
@@ -340,7 +345,7 @@ def build_server(
         """Replace `old_text` with `new_text` in the one key-memory line that contains it. With a
         `label`: in that memory block, where `old_text` must occur exactly once."""
         with _mapped():
-            sc = scope(ctx, user_id, group_id, agent_id)
+            sc = await scope(ctx, user_id, group_id, agent_id)
             if label is not None:
                 return await blocks_tools.replace(memory, label, old_text, new_text, version, sc)
             for _ in range(REPLACE_TRIES):
@@ -389,7 +394,7 @@ def build_server(
                 since=_dt(start_date),
                 until=_dt(end_date, end=True),
                 text=query,
-                **scope(ctx, user_id, group_id, agent_id),
+                **await scope(ctx, user_id, group_id, agent_id),
             )
             return {"turns": [_dump(TurnOut.of(t)) for t in turns], "page": page}
 
@@ -411,7 +416,7 @@ def build_server(
         """Delete one memory by id. Forgetting a turn also removes what was derived from it
         and is restorable (pass the returned `batch` to `restore`) unless `hard`."""
         with _mapped():
-            t = tenant_of(ctx)
+            t = await tenant_of(ctx)
             kind, n = _memory_id(id)
             if kind in ("", "turn"):
                 report = await memory.forget([n], hard=hard, tenant_id=t)
@@ -446,7 +451,7 @@ def build_server(
             out = await memory.restore(
                 batch,
                 turn_ids=None if turn_ids is None else sorted(set(turn_ids)),
-                tenant_id=tenant_of(ctx),
+                tenant_id=await tenant_of(ctx),
             )
             return {"restored": to_jsonable_python(out)}
 
@@ -462,7 +467,7 @@ def build_server(
     ) -> dict[str, Any]:
         """What is known about the person: facts (category, key, value, confidence)."""
         with _mapped():
-            facts = await memory.profile(history=history, **scope(ctx, user_id, group_id, agent_id))
+            facts = await memory.profile(history=history, **await scope(ctx, user_id, group_id, agent_id))
             return {"facts": [_dump(FactOut.of(f)) for f in facts]}
 
     _people_tools(server, memory, tenant_of)
@@ -475,9 +480,9 @@ def build_server(
 def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
     """Who is who in a group chat (issue 17): the registry, members, names, profiles, agenda."""
 
-    def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
+    async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
         """The scope with an owner only when one is given (no owner: the whole tenant)."""
-        return {"tenant_id": tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}
+        return {"tenant_id": await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}
 
     @server.tool()
     async def add_person(
@@ -496,7 +501,7 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         are a member there before they speak. Returns the person with every alias."""
         with _mapped():
             person = await memory.add_person(
-                person_id, name=name, aliases=aliases or [], **where(ctx, user_id, group_id, agent_id)
+                person_id, name=name, aliases=aliases or [], **await where(ctx, user_id, group_id, agent_id)
             )
             return _dump(PersonOut.of(person))
 
@@ -505,7 +510,7 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         """One person: display names (oldest first) and aliases, each with its source
         (registered, name, learned, mention, generated)."""
         with _mapped():
-            return _dump(PersonOut.of(await memory.person(person_id, tenant_id=tenant_of(ctx))))
+            return _dump(PersonOut.of(await memory.person(person_id, tenant_id=await tenant_of(ctx))))
 
     @server.tool()
     async def people(
@@ -517,7 +522,7 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         """The members of a group or private chat, latest speaker first: names, aliases, when
         they spoke first and last here and how often."""
         with _mapped():
-            members = await memory.people(**where(ctx, user_id, group_id, agent_id))
+            members = await memory.people(**await where(ctx, user_id, group_id, agent_id))
             return {"members": [_dump(MemberOut.of(m)) for m in members]}
 
     @server.tool()
@@ -528,7 +533,7 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
     ) -> dict[str, Any]:
         """Stop resolving a name to a person (it is not learned again). Returns the person."""
         with _mapped():
-            return _dump(PersonOut.of(await memory.remove_alias(person_id, alias, tenant_id=tenant_of(ctx))))
+            return _dump(PersonOut.of(await memory.remove_alias(person_id, alias, tenant_id=await tenant_of(ctx))))
 
     @server.tool()
     async def resolve_people(
@@ -541,7 +546,7 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         """The people a text names, by any of their names (nicknames, old display names):
         each match with its span and person id(s); `ambiguous` when two people share it."""
         with _mapped():
-            matches = await memory.resolve_people(text, **where(ctx, user_id, group_id, agent_id))
+            matches = await memory.resolve_people(text, **await where(ctx, user_id, group_id, agent_id))
             return {"matches": [_dump(MatchOut.of(m)) for m in matches]}
 
     @server.tool()
@@ -561,10 +566,8 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
     ) -> dict[str, Any]:
         """What is known about one person: facts whose subject they are, each with a
         `sentence` in words; with `group_id`, only what was learned in that group."""
-        from ..server.routes_people import profile_of
-
         with _mapped():
-            facts = await profile_of(memory, person_id, history, where(ctx, user_id, group_id, agent_id))
+            facts = await profile_of(memory, person_id, history, await where(ctx, user_id, group_id, agent_id))
             return {"facts": [_dump(f) for f in facts]}
 
     @server.tool()
@@ -582,5 +585,5 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         """Dated plans people mentioned in a group or chat ("12月23日考研"), by day, with their
         status ("open" until someone says how it went)."""
         with _mapped():
-            items = await memory.agenda(person_id, at=_dt(at), **where(ctx, user_id, group_id, agent_id))
+            items = await memory.agenda(person_id, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
             return {"items": [_dump(AgendaItemOut.of(i)) for i in items]}

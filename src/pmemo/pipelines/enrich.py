@@ -14,10 +14,11 @@ from typing import Any
 from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
 from ..models import Turn
+from ..people.statements import statements
 from ..rules.attribution import Attributed
 from ..tiers.episodes import Episodes
 from . import agenda
-from .extraction import extract_batch, statements
+from .extraction import extract_batch
 
 log = logging.getLogger("pmemo")
 

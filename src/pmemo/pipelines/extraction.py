@@ -20,15 +20,16 @@ from ..errors import Conflict, LLMError
 from ..llms.base import LLM
 from ..models import Candidate, Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
+from ..people.statements import statements
 from ..prompts.facts import FactOut, FactsOut, batch_facts_prompt
-from ..rules.attribution import Attributed, Mention, by_subject
+from ..prompts.transcript import LLM_BATCH
+from ..rules.attribution import Attributed
 from ..rules.extract_rules import CORRECTED, extract
 from ..stores.base import ProfileStoreProtocol
 from ..tiers.profile import decide
 
 log = logging.getLogger("pmemo")
 RETRIES = 3
-LLM_BATCH = 20  # messages per extraction call
 
 
 def _from_llm(out: FactOut) -> Candidate | None:
@@ -79,15 +80,6 @@ def upsert(
             if attempt == RETRIES - 1:
                 raise
     return None
-
-
-def statements(turn: Turn, people: Resolver | None) -> list[Attributed]:
-    """The turn cut into statements, each with whom it is about (its speaker, or a person it
-    names: "霓霓对花生过敏"), rewritten in the first person for the rules."""
-    if people is None:
-        return [Attributed(None, turn.content, ())]
-    found = people.resolve(turn.content, turn.scope)
-    return by_subject(turn.content, [Mention(m.start, m.end, m.person_ids[0]) for m in found if not m.ambiguous])
 
 
 def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settings, turns: Sequence[Turn],

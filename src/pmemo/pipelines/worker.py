@@ -29,7 +29,7 @@ from ..embedders.cached import CachedEmbedder
 from ..errors import Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
-from ..stores.base import Job, Store
+from ..stores.base import Job, JobListening, JobSignals, Store
 from ..tiers.services import Tiers
 from . import enrich
 from . import windows as l2
@@ -54,6 +54,17 @@ def worker_owner() -> str:
 
 CLAIM = 64
 DEFER_MAX_S = 2.0  # writers first: the longest the background waits for add() calls to pause
+POLL_S = 1.0  # an idle worker's look for due jobs when nothing announces them
+
+
+def poll_s(listener: JobListening | None, announced_s: float) -> float:
+    """How long an idle worker waits for a wake-up before it looks for due jobs anyway: the
+    slow ``announced_s`` while the store announces new jobs, else ``POLL_S``.
+
+    >>> poll_s(None, 5.0)
+    1.0
+    """
+    return announced_s if listener is not None and listener.live else POLL_S
 
 
 class Worker:
@@ -63,6 +74,7 @@ class Worker:
         self.tiers = tiers
         self.settings = settings
         self.wake = asyncio.Event()
+        self.listener: JobListening | None = None  # while run_forever runs on a store that announces jobs
         self._busy = asyncio.Lock()
         self._inflight: asyncio.Future[Any] | None = None
         self.stopping = threading.Event()
@@ -88,8 +100,20 @@ class Worker:
             yield
 
     async def run_forever(self) -> None:
+        self.listener = self._listen()
+        try:
+            await self._loop()
+        finally:
+            if self.listener is not None:
+                await asyncio.to_thread(self.listener.close)
+                self.listener = None
+
+    async def _loop(self) -> None:
         while not self.stopping.is_set():
             await self._after_writers()
+            # cleared before the claim, not after it: a job queued while the claim runs (in this
+            # process or, announced, in another) leaves the event set and the wait below short
+            self.wake.clear()
             try:
                 done = await self.run_once()
             except Unavailable as exc:
@@ -98,12 +122,23 @@ class Worker:
             if not done:
                 if self.settings.window_tokens:  # L2 windows (issue 20): quiet sessions' open windows
                     await self.flush_windows()
-                self.wake.clear()
                 # not asyncio.wait_for: on 3.11 it swallows a cancel that comes as the event
                 # is set (a search queueing a promotion just before close), and close hangs
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(1.0):
+                    async with asyncio.timeout(poll_s(self.listener, self.settings.job_poll_s)):
                         await self.wake.wait()
+
+    def _listen(self) -> JobListening | None:
+        """Hear the jobs other processes queue, if the store announces them (JobSignals)."""
+        if not isinstance(self.store, JobSignals):
+            return None
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:  # from the listener's thread
+            with contextlib.suppress(RuntimeError):  # the loop closed first: nobody to wake
+                loop.call_soon_threadsafe(self.wake.set)
+
+        return self.store.listen_jobs(wake)
 
     async def _after_writers(self) -> None:
         """Writers first: wait while add() calls keep coming (one within ``writer_quiet_ms``),

@@ -6,6 +6,10 @@ from collections.abc import Sequence
 
 from ..models import Turn
 
+# messages per LLM call of a batch job (facts, graph triples): a prompt stays short enough that
+# the model cites each message's number right
+LLM_BATCH = 20
+
 
 def transcript(turns: Sequence[Turn]) -> str:
     """One turn a line: ``[date] speaker: text``."""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
 
 import numpy as np
 
 from ..config import Settings
 from ..diary.excerpt import excerpt
 from ..models import Diary, Hit, KeyLine, Summary, Turn
-from ..text.segment import ascii_tokens, query_terms, tokens
+from ..text.overlap import overlap
+from ..text.segment import query_terms
 from .search import Scored
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
@@ -25,34 +25,6 @@ def tier_of(turn: Turn, last_steps: dict[str, int], short_term: int) -> str:
 def turn_hits(scored: list[Scored], last_steps: dict[str, int], short_term: int) -> list[Hit]:
     return [Hit(f"turn:{s.turn.id}", "turn", tier_of(s.turn, last_steps, short_term),  # type: ignore[arg-type]
                 s.turn.content, round(s.score, 6), s.why, (s.turn,), s.turn.timestamp) for s in scored]
-
-
-def overlap(query: str, text: str) -> float:
-    """Share of the query's content words found in ``text`` (0..1).
-
-    >>> overlap("budget 预算 paintings", "The budget (预算) is fixed")
-    0.6666666666666666
-    """
-    terms = query_terms(query)
-    if not terms:
-        return 0.0
-    lower = text.lower()
-    # segmenting Chinese is what costs: only needed when a non-ASCII term occurs in the text
-    # (every non-ASCII token is a piece of the text), and summaries are new query after query
-    chinese = any(not t.isascii() and t in lower for t in terms)
-    present = _words(text) if chinese else _ascii_words(text)
-    return sum(t in present for t in terms) / len(terms)
-
-
-@lru_cache(maxsize=4096)
-def _words(text: str) -> frozenset[str]:
-    """A text's words, kept: the same key lines and summaries meet query after query."""
-    return frozenset(tokens(text))
-
-
-@lru_cache(maxsize=4096)
-def _ascii_words(text: str) -> frozenset[str]:
-    return frozenset(ascii_tokens(text))
 
 
 def _relative(cosine: float, low: float, high: float) -> float:

@@ -14,25 +14,12 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
 from ..models import AgendaItem, Fact, Hit, Member, Person, Turn
-from .hits import overlap
-from .sentences import asks_about, fact_sentence, plan_sentence
+from ..people.identity import identity_line
+from ..rules.sentences import asks_about, fact_sentence, plan_sentence
+from ..text.overlap import overlap
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
-
-
-def identity_line(person: Person, here: Member | None, owner: str | None = None) -> str:
-    """"周霓 (also 霓霓, Neko; last spoke here 2026-06-01; 120 messages here: short messages, in
-    Chinese)": the names an agent may meet, and how they talk in this group (``here``). A
-    nickname learned in another group (``owner`` is this one) is what was said there: not shown."""
-    others = [a.alias for a in person.aliases if a.alias != person.name and a.source != "generated"
-              and (a.source not in ("learned", "mention") or owner is None or a.learned_in == owner)]
-    name = person.name or person.id
-    extra = [f"also {', '.join(others[:5])}"] if others else []
-    if here is not None and here.messages:
-        said = f"{here.messages} message{'s' if here.messages != 1 else ''}"
-        extra.append(f"last spoke here {here.last_seen:%Y-%m-%d}; {said} here: {here.style}")
-    return f"{name} ({'; '.join(extra)})" if extra else name
 
 
 def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], query: str, role: str,

@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterable
 
 from ..config import Settings
 from ..models import Episode, Fact, Hit, Task, Turn
+from ..rules.sentences import fact_sentence
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import episode_text
 from ..tiers.profile import settled
-from .sentences import fact_sentence
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 MARK = {"pending": "[ ]", "running": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}

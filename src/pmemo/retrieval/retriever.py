@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 
 from ..config import Settings
-from ..diary.recall import recall
 from ..embedders.cached import CachedEmbedder
 from ..models import Diary, Hit, KeyLine, Scope, Summary, Turn
 from ..people.resolve import Resolver
 from ..stores.base import Store
 from . import hits as hitlib
 from . import windows as l2
+from .diary_recall import recall
 from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
 from .signals import quoted, without_spans, without_speakers
 

@@ -150,7 +150,7 @@ async def _cancel(task: asyncio.Task[None]) -> None:
 
 
 def problems_model() -> type:
-    from .schemas import Problem
+    from ..schemas import Problem
 
     return Problem
 

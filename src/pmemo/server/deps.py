@@ -8,9 +8,9 @@ from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import Forbidden, InvalidInput
+from ..schemas import ID
 from . import limits
 from .keys import KeyInfo, KeyStore
-from .schemas import ID
 
 bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer pm_...`")
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .schemas import ID
+from ..schemas import ID
 
 SOURCES = ("body", "query", "path", "header", "cookie")
 # "function-after[_one_owner(), TurnIn]", "json-or-python[...]": a validator, not a field

@@ -9,8 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
-from .deps import Admin, keys_of
-from .schemas import (
+from ..schemas import (
     ID,
     ApiKeyOut,
     ApiKeysOut,
@@ -21,6 +20,7 @@ from .schemas import (
     TenantOut,
     TenantsOut,
 )
+from .deps import Admin, keys_of
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 

@@ -10,11 +10,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
+from ..schemas import Problem
+from ..schemas.blocks import LABEL, BlockAppendIn, BlockOut, BlockReplaceIn, BlocksOut
 from .deps import Mem, Tenant
 from .routes_inspect import IfMatch, sent_version
 from .routes_people import MaybeOwner
-from .schemas import Problem
-from .schemas.blocks import LABEL, BlockAppendIn, BlockOut, BlockReplaceIn, BlocksOut
 
 router = APIRouter(prefix="/v1", tags=["blocks"])
 

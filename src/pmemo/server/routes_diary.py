@@ -8,9 +8,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from ..schemas import DiariesOut, DiaryIn, DiaryOut, Problem
+from ..schemas.diary import Day
 from .deps import Mem, Owner, Tenant
-from .schemas import DiariesOut, DiaryIn, DiaryOut, Problem
-from .schemas.diary import Day
 
 router = APIRouter(prefix="/v1", tags=["diary"])
 

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from ..graph.read import MAX_NAME, PREDICATE
+from ..schemas import ID, NAME_PATTERN
+from ..schemas.graph import GraphOut, InsightOut, InsightsOut, TripleOut, TriplesOut
 from .deps import Mem, Owner, Tenant
-from .schemas import ID, NAME_PATTERN
-from .schemas.graph import GraphOut, InsightOut, InsightsOut, TripleOut, TriplesOut
 
 router = APIRouter(prefix="/v1", tags=["graph"])
 

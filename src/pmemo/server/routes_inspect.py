@@ -10,8 +10,7 @@ from fastapi.encoders import jsonable_encoder
 from pydantic.json_schema import SkipJsonSchema
 
 from ..errors import InvalidInput
-from .deps import IdQuery, Mem, Owner, Tenant
-from .schemas import (
+from ..schemas import (
     ID,
     MAX_ID,
     ClusterOut,
@@ -31,6 +30,7 @@ from .schemas import (
     TurnOut,
     TurnsOut,
 )
+from .deps import IdQuery, Mem, Owner, Tenant
 
 router = APIRouter(prefix="/v1", tags=["inspect"])
 

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from ..schemas import ID
+from ..schemas.jobs import FailedJobOut, FailedJobsOut, RetriedOut, RetryIn
 from .deps import Mem, Tenant
-from .schemas import ID
-from .schemas.jobs import FailedJobOut, FailedJobsOut, RetriedOut, RetryIn
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 

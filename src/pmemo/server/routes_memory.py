@@ -11,9 +11,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic.json_schema import SkipJsonSchema
 
-from . import limits
-from .deps import Mem, Tenant
-from .schemas import (
+from ..schemas import (
     ContextIn,
     ContextOut,
     HitOut,
@@ -25,6 +23,8 @@ from .schemas import (
     TurnOut,
     TurnsOut,
 )
+from . import limits
+from .deps import Mem, Tenant
 
 router = APIRouter(prefix="/v1", tags=["memory"])
 

@@ -12,15 +12,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from ..errors import InvalidInput, NotFound
+from ..errors import InvalidInput
 from ..people.aliases import MAX_ALIAS_CHARS
-from .deps import IdQuery, Mem, Owner, Tenant
-from .schemas import (
+from ..schemas import (
     ID,
     NAME_PATTERN,
     AgendaItemOut,
     AgendaOut,
-    FactOut,
     FactsOut,
     MatchesOut,
     MatchOut,
@@ -31,6 +29,8 @@ from .schemas import (
     ResolveIn,
     owner_kw,
 )
+from ..schemas.profile import profile_of
+from .deps import IdQuery, Mem, Owner, Tenant
 
 router = APIRouter(prefix="/v1", tags=["people"])
 
@@ -119,22 +119,6 @@ async def person_profile(
     404 when the id is neither a registered person nor the subject of any fact in this view.
     """
     return FactsOut(facts=await profile_of(memory, person_id, history, {"tenant_id": tenant, **where}))
-
-
-async def profile_of(memory: Any, person_id: str, history: bool, scope: dict[str, Any]) -> list[FactOut]:
-    """A person's facts, each said as a sentence about them by their display name. NotFound
-    when the id is neither a person of the tenant nor the subject of a fact in this view (a
-    private chat's user has facts without ever being registered)."""
-    facts = await memory.profile(person_id, history=history, **scope)
-    try:
-        person = await memory.person(person_id, tenant_id=scope["tenant_id"])
-    except NotFound:
-        if not facts:
-            raise
-        name = person_id
-    else:
-        name = person.name or person_id
-    return [FactOut.of(f, name) for f in facts]
 
 
 @router.get("/agenda", response_model=AgendaOut)

@@ -12,9 +12,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.encoders import jsonable_encoder
 
 from ..errors import NotFound
-from .deps import IdQuery, Mem, Owner, Tenant
-from .routes_inspect import IfMatch, RowId, sent_version
-from .schemas import (
+from ..schemas import (
     MAX_ID,
     EpisodeOut,
     EpisodesOut,
@@ -34,6 +32,8 @@ from .schemas import (
     TaskOut,
     TasksOut,
 )
+from .deps import IdQuery, Mem, Owner, Tenant
+from .routes_inspect import IfMatch, RowId, sent_version
 
 router = APIRouter(prefix="/v1", tags=["person"])
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -266,6 +266,30 @@ class JobStore(Protocol):
     def job_queue(self) -> dict[str, tuple[int, float]]:
         """Every tenant's jobs by status ("pending", "running", "failed", those present): how
         many, and when (epoch seconds) the oldest of them was queued."""
+        ...
+
+
+class JobListening(Protocol):
+    """A running subscription to a store's new jobs (``JobSignals.listen_jobs``)."""
+
+    @property
+    def live(self) -> bool:
+        """True while queued jobs are announced; false while the link is down (poll instead)."""
+        ...
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class JobSignals(Protocol):
+    """A store shared by processes that announces new jobs to them, so an idle worker wakes
+    when another process queues one instead of finding it at its next poll (PostgreSQL:
+    LISTEN/NOTIFY). A store without it (SQLite: one process, woken in-process) is polled.
+
+    >>> listening = store.listen_jobs(worker_wake)  # doctest: +SKIP
+    """
+
+    def listen_jobs(self, wake: Callable[[], None]) -> JobListening:
+        """Call ``wake()`` (from another thread) whenever jobs are queued, until closed."""
         ...
 
 

@@ -10,12 +10,14 @@ is about is in ``job_scopes``, filled by a trigger (migrations/0001_core.sql), s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from psycopg.types.json import Jsonb
 
 from ..base import Job, backoff_s
 from .database import Database
+from .listen import JobListener
 
 NOW = "extract(epoch FROM statement_timestamp())"
 ERROR_CHARS = 2000
@@ -42,6 +44,10 @@ class JobRows:
                               (kind, Jsonb(payload))).fetchone()
             assert row is not None
             return int(row[0])
+
+    def listen_jobs(self, wake: Callable[[], None]) -> JobListener:
+        """``wake()`` whenever jobs are queued, through any process (listen.py)."""
+        return JobListener(self._db.url, wake)
 
     def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
         with self._db.tx() as cur:

@@ -4,7 +4,7 @@ A pack holds its stop words and how a word of it becomes index terms (``en``: Sn
 stems; ``zh``: jieba words and character bigrams). Which pack reads a word depends on the
 text around it: an ASCII word in a text with Chinese in it is a name, pinyin or a brand
 more often than English, so it is indexed as written as well as stemmed (see
-``text.segment``). Fact sentences pick their language in ``retrieval.sentences`` (by the
+``text.segment``). Fact sentences pick their language in ``rules.sentences`` (by the
 Han characters of the fact), with the same Chinese test ``has_cjk``.
 """
 

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from ...graph.sentences import triple_sentence
-from ...models import Entity, Graph, Insight, Triple
+from ..graph.sentences import triple_sentence
+from ..models import Entity, Graph, Insight, Triple
 
 
 class EntityOut(BaseModel):

@@ -14,9 +14,9 @@ from typing import Protocol
 import numpy as np
 
 from ..models import Diary, Scope
-from ..retrieval.search import stored_vectors
 from ..stores.base import DiaryStore, VectorStore
 from ..text.dates import date_ranges, relative_ranges
+from .search import stored_vectors
 
 
 class _Store(DiaryStore, VectorStore, Protocol): ...

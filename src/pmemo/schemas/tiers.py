@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ...models import Cluster as ClusterModel
-from ...models import Episode, Fact, Summary, Task
-from ...retrieval.sentences import fact_sentence
+from ..models import Cluster as ClusterModel
+from ..models import Episode, Fact, Summary, Task
+from ..rules.sentences import fact_sentence
 from .common import RowId, Strict, _finite
 
 

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...models import KeyLine
+from ..models import KeyLine
 from .common import RowId, ScopeIn, Strict
 
 MAX_KEY_TEXT = 1_000  # the library's limit (validate.key_text)

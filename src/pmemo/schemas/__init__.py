@@ -1,8 +1,11 @@
-"""Request and response bodies of the REST API: pydantic at the edge, with limits and examples.
+"""Request and response bodies of the REST API and the MCP tools: pydantic at the edge, with
+limits and examples.
 
 Bodies mirror the library's calls (``add``, ``search``, ``context``); the tenant is
 never in a body, it comes from the API key. One module per concept; every public name
-is re-exported here, so ``from .schemas import X`` is the way in.
+is re-exported here, so ``from ..schemas import X`` is the way in. Both adapters answer with
+these models, so they live beside them rather than inside either (``server`` mounts ``mcp``;
+``mcp`` imports nothing of ``server``).
 """
 
 from .admin import ApiKeyOut, ApiKeysOut, KeyCreated, TenantIn, TenantOut, TenantsOut

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 from pydantic_core import PydanticCustomError
 
-from ...models import Turn
-from ...validate import ROLES, lone_surrogate
+from ..models import Turn
+from ..validate import ROLES, lone_surrogate
 from .common import MAX_CONTENT, ScopeIn, Strict, When, _id
 
 

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...models import AgendaItem, Alias, Member, Person
-from ...people.aliases import MAX_ALIAS_CHARS
-from ...people.resolve import Match
+from ..models import AgendaItem, Alias, Member, Person
+from ..people.aliases import MAX_ALIAS_CHARS
+from ..people.resolve import Match
 from .common import MAX_ALIASES, MAX_QUERY, ScopeIn, Strict, _id, either
 
 # The control and format characters (Unicode Cc and Cf, as of Python 3.11's Unicode 14) that

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from ...models import ContextPack, Hit, Kind, Tier
+from ..models import ContextPack, Hit, Kind, Tier
 from .common import MAX_BUDGET, MAX_CONTENT, MAX_QUERY, MAX_RECENT, ScopeIn, When, _finite, _id, _whole
 from .turns import TurnOut
 

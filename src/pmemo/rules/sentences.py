@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from ..rules.agenda_rules import names_event
-from ..rules.extract_rules import JOB_FIELDS_ZH, PET_KINDS
+from .agenda_rules import names_event
+from .extract_rules import JOB_FIELDS_ZH, PET_KINDS
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # an event's day; facts stored before the value was only the day carry the sentence after it

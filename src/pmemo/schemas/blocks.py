@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...blocks.model import Block
+from ..blocks.model import Block
 from .common import RowId, Strict, _id, either
 from .people import owner_kw
 

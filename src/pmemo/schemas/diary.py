@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from ...models import Diary
+from ..models import Diary
 from .common import ScopeIn
 
 DIARY_TEXT = ("2024年12月20日（周五）：38 条消息，5 人发言。\n话题：高数、火锅、出差\n"
