@@ -170,3 +170,41 @@ def test_recalled_turns_read_in_time_order_with_each_day_dated_once():
     # a day of several turns opens with its date line; a day's only turn carries its date
     assert body == ["[2024-03-04]", "- Mei: line 2", "- Mei: line 3", "- 2024-03-05 Mei: line 1"]
     assert {h.id for h in pack.items if h.tier == "mid_term"} == {"turn:1", "turn:2", "turn:3"}
+
+
+def _mid(turns: list[Turn]) -> list[Hit]:
+    return [Hit(f"turn:{t.id}", "turn", "mid_term", t.content, 1.0, "m", (t,)) for t in turns]
+
+
+def test_one_speakers_memories_name_them_once_in_the_header():
+    own = [Turn(n, SCOPE, n, "user", f"line {n}", "Mei", T0 + timedelta(days=n), {}) for n in range(1, 5)]
+    pack = assemble("q", {"mid_term": _mid(own)}, DEFAULT_SHARES, 500, estimate_tokens)
+    assert f"{HEADERS['mid_term']} (all said by Mei)\n- 2024-03-05 line 1\n" in pack.text
+    assert "Mei:" not in pack.text
+    # two speakers (or too few lines for the header to pay): every line says who
+    both = [*own[:3], Turn(9, SCOPE, 9, "user", "line 9", "Bo", T0, {})]
+    pack = assemble("q", {"mid_term": _mid(both)}, DEFAULT_SHARES, 500, estimate_tokens)
+    assert "(all said by" not in pack.text and "- 2024-03-05 Mei: line 1" in pack.text
+    assert "- 2024-03-04 Bo: line 9" in pack.text
+
+
+def test_the_same_words_stored_twice_on_one_day_are_one_line():
+    said = [Turn(n, SCOPE, n, "user", "想要一辆新自行车", "Mei", T0 + timedelta(minutes=n), {}) for n in (1, 2)]
+    later = Turn(3, SCOPE, 3, "user", "想要一辆新自行车", "Mei", T0 + timedelta(days=2), {})
+    pack = assemble("q", {"mid_term": _mid([*said, later])}, DEFAULT_SHARES, 500, estimate_tokens)
+    assert pack.text.count("想要一辆新自行车") == 2  # once on each day it was said
+    assert [h.id for h in pack.items if h.tier == "mid_term"] == ["turn:1", "turn:3"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(text, st.integers(0, 400)), min_size=1, max_size=40), st.integers(40, 3000))
+def test_a_pack_that_can_hold_a_recalled_turn_holds_one(said, budget):
+    # the plan counts lines, the text adds date lines: the search for the room must still
+    # end on a pack that fits (it once stepped by the 1-token gap until it gave up, empty)
+    turns = [Turn(n, SCOPE, n, "user", t, "Mei", T0 + timedelta(days=d), {}) for n, (t, d) in enumerate(said, 1)]
+    hits = _mid(turns)
+    pack = assemble("q", {"mid_term": hits}, DEFAULT_SHARES, budget, estimate_tokens, with_input=False)
+    alone = min(assemble("q", {"mid_term": [h]}, DEFAULT_SHARES, 10**6, estimate_tokens, with_input=False).tokens
+                for h in hits)
+    assert pack.tokens <= budget
+    assert pack.items or alone > budget

@@ -119,6 +119,17 @@ def _in_time_order(hits: Sequence[Hit], line: Callable[[Hit], str] = line) -> li
 Writer = Callable[[Sequence[Hit]], str]  # a section written whole from its items, header and all
 
 
+ONE_SPEAKER_MIN = 4  # the header's " (all said by Mei)" costs as much as three lines' "Mei: "
+
+
+def _one_speaker(hits: Sequence[Hit]) -> str | None:
+    """Who said every recalled turn, when that is one person (a user's own memories) and
+    there are enough of them: the header names them once instead of every line."""
+    said = {(t.actor or t.role) for h in hits if h.kind in ("turn", "window") for t in h.sources}
+    turns_only = all(h.kind in ("turn", "window") and h.sources for h in hits)
+    return next(iter(said)) if turns_only and len(said) == 1 and len(hits) >= ONE_SPEAKER_MIN else None
+
+
 def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line,
            writers: Mapping[str, Writer] | None = None) -> str:
     """The sections with items, in order: each its header and one line per item, or what its
@@ -127,6 +138,12 @@ def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line,
     for part in packed:
         if part.items and writers and part.name in writers:
             blocks.append(writers[part.name](part.items))
+        elif part.items and part.name == "mid_term" and (who := _one_speaker(part.items)):
+            def unlabelled(hit: Hit, label: str = f"- {who}: ") -> str:
+                return line(hit).replace(label, "- ", 1).replace(f"\n  {label[2:]}", "\n  ")
+
+            body = _in_time_order(part.items, unlabelled)
+            blocks.append("\n".join([f"{HEADERS[part.name]} (all said by {who})", *body]))
         elif part.items:
             body = (_in_time_order(part.items, line) if part.name == "mid_term"
                     else [line(h) for h in part.items])
@@ -147,6 +164,18 @@ def fit_input(query: str, budget: int, count: Callable[[str], int]) -> str:
         else:
             hi = mid - 1
     return query[:lo] + "…" if lo else ""
+
+
+def _once(hits: Sequence[Hit], text: Callable[[Hit], str]) -> list[Hit]:
+    """``hits`` without the repeats of a line already there (the same words on the same day,
+    stored twice): a reader learns nothing from the second, and it costs as much again."""
+    seen: set[tuple[str, str | None]] = set()
+    out = []
+    for hit in hits:
+        if (key := (text(hit), _day(hit))) not in seen:
+            seen.add(key)
+            out.append(hit)
+    return out
 
 
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
@@ -180,13 +209,15 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     text_in = fit_input(query, budget - fixed, count) if with_input else ""
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget - fixed
-    sections = [Section(s.name, tiers.get(s.name, []), shares.get(s.name, 0.0), s.newest_last,
+    sections = [Section(s.name, _once(tiers.get(s.name, []), lambda h: written(h)[0]), shares.get(s.name, 0.0),
+                        s.newest_last,
                         s.leftover_rank) for s in SECTIONS if not s.whole]
     # the input is reserved next: every other section packs around it
     reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
     everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)
     best: ContextPack | None = None
     fits, over = None, None  # the largest room known to fit, the smallest known to overflow
+    cut = 0
     for _ in range(12):
         packed = {p.name: p for p in [*whole, *pack(sections, max(room - reserve, 0), lambda h: written(h)[1],
                                                       lambda name: count(HEADERS[name]) + 2)]}
@@ -207,8 +238,9 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
         # search for the room whose pack fills the budget, first by the gap, then by halves
         if over is None:
             room += budget - tokens
-        elif fits is None:
-            room -= tokens - budget
+        elif fits is None:  # a cut that changed nothing (the next item is bigger) doubles
+            cut = max(tokens - budget, 2 * cut)
+            room -= cut
         elif over - fits > 1:
             room = (fits + over) // 2
         else:
