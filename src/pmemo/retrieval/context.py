@@ -210,8 +210,7 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget - fixed
     sections = [Section(s.name, _once(tiers.get(s.name, []), lambda h: written(h)[0]), shares.get(s.name, 0.0),
-                        s.newest_last,
-                        s.leftover_rank) for s in SECTIONS if not s.whole]
+                        s.newest_last, s.leftover_rank) for s in SECTIONS if not s.whole]
     # the input is reserved next: every other section packs around it
     reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
     everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)
