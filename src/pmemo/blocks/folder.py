@@ -96,11 +96,12 @@ class BlockFolder:
                 block = self._read(rel, old.good if old else None)
                 entries[rel] = _Entry(signature, block, block if block.problem is None else old.good if old else None)
             before = {b.path: b for b in self._blocks}
-            self._entries = entries
-            self._blocks = _unique(e.block for e in entries.values())
-            for block in self._blocks:
+            blocks = _unique(e.block for e in entries.values())
+            for block in blocks:  # said before it is seen: a reader of all() finds it logged
                 if block.problem is not None and before.get(block.path) != block:
                     log.warning("blocks: %s is not used: %s", self.root / block.path, block.problem)
+            self._entries = entries
+            self._blocks = blocks
 
     def _files(self) -> list[str]:
         """The block files, relative to the folder: its own first, then one folder down."""
