@@ -3,11 +3,13 @@ and episode accesses are counted by a job the read queues, not by the read."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from pmemo import SyncMemory
+from pmemo import Memory, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -40,3 +42,31 @@ def test_context_embeds_the_query_once_and_counts_hits_in_a_job(tmp_path) -> Non
         m.drain()  # the hits are counted by a job the read queued (it may already have run)
         after = {c.id: c.hits for c in m.clusters(user_id="u")}
         assert sum(after.values()) > sum(before.values())
+
+
+async def test_a_search_answers_before_its_hit_counts_are_queued(tmp_path) -> None:
+    """Queueing the hits job is a write: a search must not wait for it (on SQLite the one
+    writer may be held by another tenant's batch). The gate holds the queueing until the
+    search has answered; ``drain`` then waits for it, and the hits are counted."""
+    async with await Memory.open(tmp_path, embedder=HashingEmbedder()) as m:
+        await m.add_many([{"user_id": "u", "session_id": "s", "content": f"the Hangzhou budget, note {i}",
+                           "timestamp": T0 + timedelta(minutes=i)} for i in range(40)])
+        await m.drain()
+        before = sum(c.hits for c in await m.clusters(user_id="u"))
+        gate, entered = threading.Event(), threading.Event()
+        enqueue = m._store.enqueue
+
+        def held(kind: str, payload: object) -> object:
+            entered.set()
+            assert gate.wait(60), "the test never opened the gate"
+            return enqueue(kind, payload)
+
+        m._store.enqueue = held  # type: ignore[method-assign]
+        try:
+            hits = await asyncio.wait_for(m.search("Hangzhou budget", user_id="u"), 60)
+            assert hits and not gate.is_set()  # answered while its hits job could not be queued
+        finally:
+            gate.set()
+        await m.drain()
+        assert entered.is_set()
+        assert sum(c.hits for c in await m.clusters(user_id="u")) > before

@@ -73,8 +73,9 @@ class ClusterRows(SourceRows):
         return [r[0] for r in rows], matrix, [r[2] for r in rows]
 
     def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
-        rows = self._db.rows("SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id = ANY(%s)",
-                             ([int(t) for t in turn_ids],))
+        if not (wanted := [int(t) for t in turn_ids]):
+            return {}
+        rows = self._db.rows("SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id = ANY(%s)", (wanted,))
         return {r[0]: r[1] for r in rows}
 
     def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None:

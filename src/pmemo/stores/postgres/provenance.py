@@ -42,6 +42,8 @@ class SourceRows:
 
     def _rows_by_id(self, table: str, ids: list[int]) -> list[dict[str, Any]]:
         """The rows of ``table`` with these ids, in ``ids``' order (missing ones left out)."""
+        if not ids:
+            return []
         rows = {r["id"]: r for r in self._db.dicts(f"SELECT * FROM {table} WHERE id = ANY(%s)",
                                                    ([int(i) for i in ids],))}
         return [rows[i] for i in ids if i in rows]

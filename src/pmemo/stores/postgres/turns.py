@@ -90,18 +90,22 @@ class TurnRows:
         return [found[i] for i in row[1] if i in found]
 
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
-        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (_ints(ids),))
+        if not (wanted := _ints(ids)):
+            return {}  # no round trip for nothing
+        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (wanted,))
         return {row[0]: codec.turn(row) for row in rows}
 
     def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
+        if not (wanted := _ints(ids)):
+            return {}  # a search without quoted facets asks for none: no round trip
         if radius <= 0:
             rows = self._db.rows(f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%s)",
-                                 (_ints(ids),))
+                                 (wanted,))
         else:
             rows = self._db.rows(
                 f"SELECT DISTINCT {codec.ref_columns('n')} FROM turns t JOIN turns n"
                 " ON n.scope_key=t.scope_key AND n.session=t.session"
-                " AND n.step BETWEEN t.step-%s AND t.step+%s WHERE t.id = ANY(%s)", (radius, radius, _ints(ids)))
+                " AND n.step BETWEEN t.step-%s AND t.step+%s WHERE t.id = ANY(%s)", (radius, radius, wanted))
         return {row[0]: TurnRef(*row) for row in rows}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,

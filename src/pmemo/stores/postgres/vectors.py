@@ -96,8 +96,10 @@ class VectorRows:
                     (kind, model, scope_key))
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
+        if not (wanted := [int(r) for r in refs]):
+            return {}  # every candidate was a nearest one: its cosine is known
         rows = self._db.rows("SELECT ref, vec FROM vectors WHERE kind=%s AND ref = ANY(%s)",
-                             (kind, [int(r) for r in refs]), binary=True)
+                             (kind, wanted), binary=True)
         return {r[0]: codec.vector(r[1]) for r in rows}
 
     def scan_vectors(self, kind: str, model: str) -> Iterator[tuple[int, str, np.ndarray]]:
