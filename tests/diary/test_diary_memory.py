@@ -34,7 +34,15 @@ def say(m: SyncMemory, day: date, said: list[tuple[str, str, str]], hour: int = 
         **owner: str) -> list[Any]:
     where = owner or {"group_id": "study"}
     return m.add_many([{**where, "session_id": "s", "actor_id": who, "actor": name, "content": text, "role": role,
-                        "timestamp": at(day, hour, 5 * n)} for n, (who, name, text) in enumerate(said)])
+                        "timestamp": at(day, hour) + timedelta(minutes=4 * n)}
+                       for n, (who, name, text) in enumerate(said)])
+
+
+def chatter(day: date, n: int = 12) -> list[tuple[str, str, str]]:
+    """A busy day's other messages: more than the best hits a read keeps (HIT_DEPTH), so the
+    digest of the day says more than the hits (a quiet day's digest gives way to its turns)."""
+    return [("bo", "Bo", f"第{k}条闲聊：{day:%m月%d日}天气{'晴阴雨雪'[k % 4]}，路上车{'多少'[k % 2]}")
+            for k in range(n)]
 
 
 def open_memory(path: Path, **settings: Any) -> SyncMemory:
@@ -327,15 +335,15 @@ def test_forgetting_a_whole_day_deletes_its_entry(m: SyncMemory) -> None:
 # ---- read paths: search, context, and one chat only ---------------------------------------
 def test_entries_are_the_long_term_tier_of_their_own_chat_only(m: SyncMemory) -> None:
     say(m, D1, DAY1)
-    other = say(m, D1, [("zz", "Zed", "zebrafish 秘密：我们下个月搬去成都")], group_id="other")
+    other = say(m, D1, [("zz", "Zed", "zebrafish 秘密：我们下个月搬去成都"), *chatter(D1)], group_id="other")
     say(m, D1, [("alice", "Alice", "I will fly to Lisbon on Friday.")], user_id="alice")
     m.drain()
-    hit = next(h for h in m.search("zebrafish 搬家", group_id="other") if h.kind == "diary")
+    hit = next(h for h in m.search("zebrafish 搬家", group_id="other", limit=30) if h.kind == "diary")
     assert hit.tier == "long_term" and hit.text.startswith("[diary 2024-12-20] ")
     assert [t.id for t in hit.sources] == [t.id for t in other]
     pack = m.context("zebrafish 搬家", group_id="other", budget_tokens=4000)
     assert any(i.kind == "diary" and i.tier == "long_term" for i in pack.items)
-    assert "## Long-term summaries\n- [diary 2024-12-20]" in pack.text
+    assert "## Long-term summaries\n" in pack.text and "\n- [diary 2024-12-20]" in pack.text
     for owner in ({"group_id": "study"}, {"user_id": "alice"}):
         assert all("zebrafish" not in d.text for d in m.diaries(**owner))
         assert all("zebrafish" not in h.text for h in m.search("zebrafish 搬家", **owner))
@@ -348,24 +356,27 @@ def test_entries_are_the_long_term_tier_of_their_own_chat_only(m: SyncMemory) ->
 
 def test_a_query_that_names_a_day_recalls_that_days_entry(m: SyncMemory) -> None:
     for day, dish in ((D1, "a mushroom risotto"), (D2, "a vegetable curry"), (D3, "a beef stew")):
-        say(m, day, [("ann", "Ann", f"I cooked {dish} for dinner.")], hour=19, user_id="ann")
+        say(m, day, [("ann", "Ann", f"I cooked {dish} for dinner."), *chatter(day)], hour=19, user_id="ann")
     m.drain()
 
     def days(query: str, at: str) -> list[str]:
-        return [h.text.split("]")[0] for h in m.search(query, user_id="ann", at=at) if h.kind == "diary"]
+        return [h.text.split("]")[0] for h in m.search(query, user_id="ann", at=at, limit=60) if h.kind == "diary"]
 
     assert days("What did I cook yesterday?", "2024-12-22T09:00:00+08:00") == ["[diary 2024-12-21"]
     assert days("昨天做了什么菜？", "2024-12-21T09:00:00+08:00") == ["[diary 2024-12-20"]
     assert days("What did I cook on 22 December 2024?", "2025-01-05T09:00:00+08:00") == ["[diary 2024-12-22"]
     assert len(days("What did I cook for dinner?", "2025-01-05T09:00:00+08:00")) == 3  # no day named: the nearest
-    pack = m.context("What did I cook yesterday?", user_id="ann", at="2024-12-22T09:00:00+08:00", budget_tokens=300)
-    assert pack.items[0].kind == "diary" and "curry" in pack.items[0].text
+    pack = m.context("What did I cook yesterday?", user_id="ann", at="2024-12-22T09:00:00+08:00", budget_tokens=1000)
+    (entry,) = [i for i in pack.items if i.kind == "diary"]
+    assert "curry" in entry.text
 
 
 def test_a_search_in_one_session_says_the_entry_is_owner_wide(m: SyncMemory) -> None:
     say(m, D1, DAY1)
     m.drain()
-    hit = next(h for h in m.search("高数", group_id="study", session_id="s") if h.kind == "diary")
+    say(m, D1, chatter(D1), hour=11)
+    m.drain()
+    hit = next(h for h in m.search("高数", group_id="study", session_id="s", limit=30) if h.kind == "diary")
     assert hit.why.endswith("(owner-wide: not limited to one session)")
 
 
@@ -383,7 +394,7 @@ def test_a_bad_day_is_named(m: SyncMemory, call: Any, name: str) -> None:
 
 def test_an_entry_gets_the_new_embedder_vector_after_a_change(tmp_path: Path) -> None:
     with open_memory(tmp_path) as m:
-        say(m, D1, DAY1)
+        say(m, D1, [*DAY1, *chatter(D1)])
         m.drain()
         (entry,) = m.diaries(group_id="study")
     with open_memory(tmp_path, embedder=HashingEmbedder(128)) as m:
@@ -391,4 +402,19 @@ def test_an_entry_gets_the_new_embedder_vector_after_a_change(tmp_path: Path) ->
         row = m._memory._store._read.execute("SELECT model, length(vec) FROM vectors WHERE kind='diary' AND ref=?",
                                              (entry.id,)).fetchone()
         assert tuple(row) == ("hashing-128", 128 * 4)
-        assert any(h.kind == "diary" for h in m.search("高数", group_id="study"))
+        assert any(h.kind == "diary" for h in m.search("高数", group_id="study", limit=30))
+
+
+def test_a_quiet_days_digest_gives_way_to_its_turns(m: SyncMemory) -> None:
+    """A digest only restates its day's messages: when they are all among the best hits, the
+    turns stand for it (the same words twice cost twice the budget); an LLM's entry stays."""
+    quiet = say(m, D1, [("ann", "Ann", "I cooked a mushroom risotto for dinner.")], hour=19, user_id="ann")
+    m.drain()
+    assert [d.source_ids for d in m.diaries(user_id="ann")] == [(quiet[0].id,)]  # written all the same
+    hits = m.search("What did I cook for dinner?", user_id="ann")
+    assert [h.kind for h in hits] == ["turn"] and hits[0].sources[0].id == quiet[0].id
+    pack = m.context("What did I cook for dinner?", user_id="ann", budget_tokens=1000)
+    assert "[diary" not in pack.text and "risotto" in pack.text
+    say(m, D1, chatter(D1), hour=20, user_id="ann")  # a busy day: its digest says more than the hits
+    m.drain()
+    assert any(h.kind == "diary" for h in m.search("What did I cook for dinner?", user_id="ann", limit=30))

@@ -16,6 +16,8 @@ from .conftest import BASE
 
 DAYS = {"2024-12-20": ["下周三考高数，最近压力好大", "考完请你们吃火锅"], "2024-12-21": ["明天一起去爬山吗"]}
 SECRET = "zebrafish 秘密：我们下个月搬去成都"
+# the other chat's busy day: a digest of more messages than a search's best hits shows too
+CHATTER = [f"第{k}条闲聊：今天天气{'晴阴雨雪'[k % 4]}" for k in range(12)]
 
 
 async def seed(memory: Any) -> None:
@@ -26,6 +28,8 @@ async def seed(memory: Any) -> None:
     for tenant, owner in (("t1", {"group_id": "other"}), ("t1", {"user_id": "alice"}), ("t2", {"group_id": "study"})):
         await memory.add(tenant_id=tenant, session_id="s", content=SECRET if owner != {"user_id": "alice"}
                          else "I fly to Lisbon on Friday", timestamp="2024-12-20T11:00:00+00:00", **owner)
+    await memory.add_many([{"tenant_id": "t1", "group_id": "other", "session_id": "s", "content": text,
+                            "timestamp": f"2024-12-20T12:{n:02d}:00+00:00"} for n, text in enumerate(CHATTER)])
     await memory.drain()
 
 
@@ -82,7 +86,7 @@ async def test_no_chat_reads_another_chats_diary(memory: Any, app: Any, client: 
         assert r.status_code == 200 and "zebrafish" not in r.text
         r = await client.post("/v1/context", json={**owner, "query": "what now", "budget_tokens": 4000})
         assert r.status_code == 200 and "zebrafish" not in r.text
-    r = await client.post("/v1/search", json={"group_id": "other", "query": "zebrafish 搬家 成都"})
+    r = await client.post("/v1/search", json={"group_id": "other", "query": "zebrafish 搬家 成都", "limit": 30})
     assert any(h["kind"] == "diary" and h["tier"] == "long_term" for h in r.json()["hits"])
     # another tenant's key: its own group "study" only, never t1's
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE,
@@ -118,7 +122,7 @@ async def test_the_diary_tool(memory: Any) -> None:
                                ("get_context", {**owner, "query": "what now", "budget_tokens": 4000})):
                 said = json.dumps((await mcp.call_tool(tool, args)).structured_content, ensure_ascii=False)
                 assert "zebrafish" not in said, (tool, owner)
-        found = await mcp.call_tool("recall", {"group_id": "other", "query": "zebrafish 搬家 成都"})
+        found = await mcp.call_tool("recall", {"group_id": "other", "query": "zebrafish 搬家 成都", "limit": 30})
         assert any(h["kind"] == "diary" and "zebrafish" in h["text"] for h in found.structured_content["hits"])
     async with Client(build_server(memory, tenant="t2")) as mcp:
         said = json.dumps((await mcp.call_tool("diary", {"group_id": "study"})).structured_content, ensure_ascii=False)

@@ -25,14 +25,14 @@ class _Store(DiaryStore, VectorStore, Protocol): ...
 def recall(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model: str,
            asked: date | None, depth: int) -> list[tuple[Diary, float]]:
     """Up to ``depth`` entries of ``scope`` with their cosine to the query (entries embedded by
-    ``model``), best first; without their source turns (a hit kept gets them later,
-    ``Retriever.with_sources``)."""
+    ``model``), best first, with their source turns' ids (not the turns: a hit kept gets them
+    later, ``Retriever.with_sources``)."""
     days = date_ranges(query) + (relative_ranges(query, asked) if asked is not None else [])
     if not days:
         found = store.nearest("diary", scope.key, qvec, depth, model)
-        diaries = store.get_diaries((i for i, _ in found), sources=False)
-        return [(diaries[i], c) for i, c in found if i in diaries]
-    named = {d.id: d for start, end in days for d in store.diaries(scope, start, end, sources=False)}
-    ids, rows = stored_vectors(store, "diary", len(qvec))(list(named))
-    ranked = sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])
-    return [(named[i], c) for i, c in ranked[:depth]]
+    else:
+        named = [d.id for start, end in days for d in store.diaries(scope, start, end, sources=False)]
+        ids, rows = stored_vectors(store, "diary", len(qvec))(list(dict.fromkeys(named)))
+        found = sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])[:depth]
+    diaries = store.get_diaries(i for i, _ in found)  # the source ids of these few days only
+    return [(diaries[i], c) for i, c in found if i in diaries]

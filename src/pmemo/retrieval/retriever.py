@@ -140,6 +140,11 @@ class Retriever:
         keys = self.store.keys(scope, sources=False)
         diaries = recall(self.store, scope, query, m.qvec, self.embed.model_id, asked,  # type: ignore[arg-type]
                          DIARY_DEPTH)
+        # a diary day written without an LLM only restates its messages (a quiet day's digest is
+        # its one message again): when they are all among the best hits (what any context packs;
+        # a search returns them all), they stand for it
+        shown = {s.turn.id for s in kept[:HIT_DEPTH]}
+        diaries = [(d, c) for d, c in diaries if not _repeats(d, shown)]
         return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None, diaries),
                          sorted(recalled & top), m.qvec, keys, named, m.windows)
 
@@ -163,6 +168,12 @@ class Retriever:
                  else self.store.get_diaries([int(ref)]).get(int(ref)) if kind == "diary"  # type: ignore[attr-defined]
                  else None)
         return found.source_ids if found is not None else ()
+
+
+def _repeats(diary: Diary, shown: set[int]) -> bool:
+    """Whether a diary entry says nothing the turn hits ``shown`` do not: a digest of their
+    words (an LLM's entry may say more), and of them only."""
+    return diary.method == "digest" and bool(diary.source_ids) and shown.issuperset(diary.source_ids)
 
 
 def later(ids: Any) -> dict[int, Turn]:
