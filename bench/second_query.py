@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from threadpoolctl import threadpool_limits
 
-from pmemo.embedders.cached import query_views
 from pmemo.embedders.e5 import E5Embedder
 from pmemo.embedders.use import USEEmbedder
 from pmemo.eval.datasets import load_madial
+from pmemo.text.dialogue import views as query_views
 
 SHORT = ["When did Caroline go to the LGBTQ support group?", "上周末李雷和韩梅梅去哪里爬山了？",
          "What did Melanie paint recently?", "我的猫叫什么名字？"]
