@@ -31,8 +31,8 @@ def recall(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model: str
     if not days:
         found = store.nearest("diary", scope.key, qvec, depth, model)
     else:
-        named = [d.id for start, end in days for d in store.diaries(scope, start, end, sources=False)]
-        ids, rows = stored_vectors(store, "diary", len(qvec))(list(dict.fromkeys(named)))
+        named = dict.fromkeys(d.id for start, end in days for d in store.diaries(scope, start, end, sources=False))
+        ids, rows = stored_vectors(store, "diary", len(qvec))(list(named))
         found = sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])[:depth]
     diaries = store.get_diaries(i for i, _ in found)  # the source ids of these few days only
     return [(diaries[i], c) for i, c in found if i in diaries]
