@@ -8,6 +8,7 @@ used from several threads at once: its writer lock is what keeps them apart.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -59,6 +60,41 @@ def at_once(work: list[Callable[[], T]]) -> list[T]:
         t.join(60)
     assert not errors, errors
     return results  # type: ignore[return-value]
+
+
+def test_concurrent_claims_run_each_chats_batches_one_at_a_time_in_order(two: tuple[Store, Store]):
+    chats = [Scope.of(group_id=f"g{n}", session_id="s") for n in range(3)]
+    chat_of = {}
+    for n in range(8):
+        for chat in chats:
+            (turn,) = two[0].add_turns([NewTurn(chat, "user", f"{n}", None, datetime(2024, 3, 4, tzinfo=UTC), {}, "")])
+            chat_of[turn.id] = chat.owner
+    busy: dict[str, str] = {}  # chat -> the worker holding one of its batches
+    seen: dict[str, list[int]] = {}  # chat -> its turns in the order workers started them
+    faults: list[str] = []
+    lock = threading.Lock()
+
+    def worker(store: Store, name: str) -> Callable[[], None]:
+        def run() -> None:
+            while batch := store.claim(2, name):
+                mine = {chat_of[i] for j in batch for i in j.payload}
+                with lock:
+                    faults.extend(f"{chat} held by {busy[chat]} and {name}" for chat in mine if chat in busy)
+                    busy.update(dict.fromkeys(mine, name))
+                    for j in batch:
+                        seen.setdefault(chat_of[j.payload[0]], []).extend(j.payload)
+                time.sleep(0.005)
+                with lock:
+                    for chat in mine:
+                        busy.pop(chat, None)
+                for j in batch:
+                    store.finish(j.id)
+        return run
+
+    at_once([worker(two[i % 2], f"worker-{i}") for i in range(THREADS)])
+    assert faults == []
+    assert seen == {chat.owner: sorted(i for i, c in chat_of.items() if c == chat.owner) for chat in chats}
+    assert two[0].pending() == 0
 
 
 def test_concurrent_claims_never_hand_out_one_job_twice(two: tuple[Store, Store]):

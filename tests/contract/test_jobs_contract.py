@@ -16,6 +16,7 @@ from pmemo.stores.base import BACKOFF_MAX_S, Job, NewTurn, Store, backoff_s
 
 ALICE = Scope.of(user_id="alice", session_id="s1")
 BOT2 = Scope.of(user_id="alice", session_id="s1", agent_id="bot2")
+BOB = Scope.of(user_id="bob", session_id="s1")
 FOREIGN = Scope.of(user_id="alice", session_id="s1", tenant_id="t2")
 
 
@@ -23,6 +24,17 @@ def turns_job(store: Store, scope: Scope) -> int:
     """The 'turns' job that storing one turn of ``scope`` queues (it is that scope's job)."""
     (turn,) = store.add_turns([NewTurn(scope, "user", "hi", None, datetime(2024, 3, 4, tzinfo=UTC), {}, "hi")])
     return store.enqueue("embed", [turn.id])
+
+
+def said(store: Store, scope: Scope, text: str = "hi") -> int:
+    """Store one turn of ``scope`` (a chat's batch of one: add_turns queues its 'turns' job); its id."""
+    (turn,) = store.add_turns([NewTurn(scope, "user", text, None, datetime(2024, 3, 4, tzinfo=UTC), {}, text)])
+    return turn.id
+
+
+def batches(jobs: list[Job]) -> list[int]:
+    """The turns of the claimed 'turns' jobs, in claim order."""
+    return [i for j in jobs if j.kind == "turns" for i in j.payload]
 
 
 def fail_for_good(store: Store, ids: list[int]) -> None:
@@ -80,6 +92,27 @@ def test_claims_take_the_oldest_first_expired_leases_among_them(store: Store):
     assert [j.id for j in store.claim(1, "dead", lease_s=0)] == [a]
     assert [j.id for j in store.claim(2, "live")] == [a, b]
     assert [j.id for j in store.claim(5, "live")] == [c]
+
+
+def test_a_chats_batches_go_to_one_worker_at_a_time_in_order(store: Store):
+    a1, b1, a2, a3 = said(store, ALICE), said(store, BOB), said(store, ALICE), said(store, ALICE)
+    first = store.claim(1, "w1")
+    assert batches(first) == [a1]
+    assert batches(store.claim(10, "w2")) == [b1]  # alice's later batches wait for w1's, bob's do not
+    assert store.claim(10, "w3") == []
+    store.fail(first[0].id, "TimeoutError", retry=True)  # still alice's first: the others wait its backoff
+    assert store.claim(10, "w3") == []
+    give_up = time.monotonic() + 30
+    while not (again := store.claim(10, "w3")):
+        assert time.monotonic() < give_up, "the retried batch never became due"
+        time.sleep(0.05)
+    assert batches(again) == [a1, a2, a3]  # due again: first, and the ones after it with it
+
+
+def test_a_dead_workers_batch_goes_with_its_chats_next_ones(store: Store):
+    a1, a2 = said(store, ALICE), said(store, ALICE)
+    assert batches(store.claim(1, "dead", lease_s=0)) == [a1]
+    assert batches(store.claim(10, "live")) == [a1, a2]
 
 
 def test_a_retry_waits_out_a_growing_backoff(store: Store):

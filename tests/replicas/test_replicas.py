@@ -140,12 +140,11 @@ def test_two_servers_two_workers_one_store(postgres_url: str, reference_url: str
             key = ops.post("/v1/admin/keys", json={"tenant": "t1"}).json()["key"]
         a, b = client(procs[0], key), client(procs[1], key)
         assert b.get("/v1/stats").status_code == 200
-        # writes alternate between the servers, each batch done by the workers before the next:
-        # a mention ("霓霓是我同学") is linked to a person only once the alias is learned, so two
-        # workers taking batches at once could file the graph in another order than one process
+        # writes alternate between the servers; jobs queue up for the workers, which take a
+        # chat's batches one after the other ("霓霓是我同学" is read after "叫我霓霓" is learned)
         for n, batch in enumerate(items()):
             assert (a if n % 2 else b).post("/v1/turns", json={"turns": batch}).status_code == 201
-            settle(a)
+        settle(a)
         # each server reads what both wrote, and they agree
         for c in (a, b):
             assert [t["content"] for t in c.get("/v1/turns", params={"user_id": "u1", "limit": 100}).json()["turns"]] \

@@ -1,5 +1,6 @@
-"""SQLite keeps a scope's centroids between writes (every search reads them); a search's
-hit count does not drop them, any other write does."""
+"""SQLite keeps a scope's centroids between writes (every search reads them): a search's
+hit count and another scope's writes leave them, a write of the scope's clusters drops them,
+whatever the path (a join, a forget and its restore)."""
 
 from datetime import UTC, datetime
 
@@ -12,6 +13,7 @@ from pmemo.stores.sqlite.store import SQLiteStore
 from pmemo.text.segment import segment
 
 ALICE = Scope.of(user_id="alice", session_id="s1")
+BOB = Scope.of(user_id="bob", session_id="s1")
 OWNER = ALICE.owner_scope()
 NOW = datetime(2024, 5, 1, tzinfo=UTC)
 
@@ -30,6 +32,9 @@ def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
         first = store.centroids(OWNER)
         store.add_hits([cid], 1000.0, lambda hits, elapsed: hits)  # what a search writes
         assert store.centroids(OWNER) is first
+        (c,) = store.add_turns([NewTurn(BOB, "user", "third", None, NOW, {}, "third")])
+        store.add_cluster(BOB.owner_scope(), unit(0, 1), [c.id], "third")  # another tenant's ingest
+        assert store.centroids(OWNER) is first
         with pytest.raises(ValueError):
             first[1][0, 0] = 0.5  # shared between searches: read-only
         store.join_cluster(cid, b.id, unit(1, 1), None)
@@ -37,5 +42,21 @@ def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
         assert ids == [cid] and sizes == [2] and np.allclose(centroids[0], unit(1, 1))
         store.delete_cluster(cid)
         assert store.centroids(OWNER)[0] == []
+    finally:
+        store.close()
+
+
+def test_a_restored_cluster_reaches_the_kept_centroids(tmp_path):
+    store = SQLiteStore.open(tmp_path)
+    try:
+        (a,) = store.add_turns([NewTurn(ALICE, "user", "first", None, NOW, {}, "first")])
+        cid = store.add_cluster(OWNER, unit(1, 0), [a.id], "first")
+        assert store.centroids(OWNER)[0] == [cid]
+        batch = store.new_batch("forget", "soft", OWNER.key, "test")
+        store.snapshot(batch, "cluster", [cid])
+        store.delete_cluster(cid)
+        assert store.centroids(OWNER)[0] == []
+        store.restore_snapshot(batch)  # the row put back by the forget code's own SQL
+        assert store.centroids(OWNER)[0] == [cid]
     finally:
         store.close()

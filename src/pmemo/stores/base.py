@@ -238,7 +238,8 @@ class JobStore(Protocol):
     def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
         """Up to ``limit`` jobs, oldest first, that are 'pending' and due (run_after <= now), or
         'running' with a lease that has expired (a dead worker's); each becomes 'running', held by
-        ``owner`` until now + lease_s, attempts + 1."""
+        ``owner`` until now + lease_s, attempts + 1. A 'turns' job waits while an earlier
+        'turns' job of its chat is unfinished and not taken in the same claim (chat_order.py)."""
         ...
     def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
         """Extend the leases ``owner`` still holds; returns how many it still held."""

@@ -5,7 +5,8 @@ once never get the same job and never wait for each other, and holds them under 
 worker that dies loses its jobs to the next claim once the lease runs out. Lease and backoff
 times come from the database's clock (``NOW``), the one every worker shares. Whose rows a job
 is about is in ``job_scopes``, filled by a trigger (migrations/0001_core.sql), so that
-``pending()`` of one tenant never waits on another's jobs.
+``pending()`` of one tenant never waits on another's jobs, and so that a chat's 'turns' jobs
+run in the order they were queued, one worker at a time (``in_chat_order``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from ..base import Job, backoff_s
+from ..chat_order import earlier, in_chat_order, turns_free
 from .database import Database
 from .listen import JobListener
 
@@ -51,13 +53,17 @@ class JobRows:
 
     def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
         with self._db.tx() as cur:
+            # the oldest due jobs, less the 'turns' jobs whose chat is busy (chat_order.py)
+            due = dict(cur.execute(
+                f"SELECT id, kind FROM jobs WHERE ((status='pending' AND run_after <= {NOW})"
+                f" OR (status='running' AND lease_until <= {NOW})) AND {turns_free(NOW)}"
+                " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED", (limit,)).fetchall())
+            pairs = cur.execute(earlier("(SELECT unnest(%s::bigint[]))"),
+                                ([i for i, kind in due.items() if kind == "turns"],)).fetchall()
             rows = cur.execute(
-                f"UPDATE jobs j SET status='running', owner=%(owner)s, lease_until={NOW} + %(lease)s,"
-                f" attempts=j.attempts+1, updated={NOW} FROM (SELECT id FROM jobs"
-                f" WHERE (status='pending' AND run_after <= {NOW}) OR (status='running' AND lease_until <= {NOW})"
-                " ORDER BY id LIMIT %(n)s FOR UPDATE SKIP LOCKED) due WHERE j.id = due.id"
-                " RETURNING j.id, j.kind, j.payload, j.attempts",
-                {"owner": owner, "lease": lease_s, "n": limit}).fetchall()
+                f"UPDATE jobs SET status='running', owner=%s, lease_until={NOW} + %s, attempts=attempts+1,"
+                f" updated={NOW} WHERE id = ANY(%s) RETURNING id, kind, payload, attempts",
+                (owner, lease_s, in_chat_order(due, pairs))).fetchall()
         return [Job(*r) for r in sorted(rows)]
 
     def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:

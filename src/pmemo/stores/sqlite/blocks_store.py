@@ -34,14 +34,14 @@ class BlockJobRows:
         @property
         def _read(self) -> sqlite3.Connection: ...
 
-        def _tx(self, keeps_caches: bool = False) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
     def queue_on_fact_change(self, kind: str) -> None:
         """From now on, a change to a group's facts queues a ``kind`` job for that group (payload
         ``{"tenant", "agent", "owner"}``), unless one is already waiting."""
         if not kind.isidentifier():
             raise ValueError(f"job kind {kind!r} must be a plain name")
-        with self._tx(keeps_caches=True) as conn:
+        with self._tx() as conn:
             for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
                 conn.execute(_QUEUE.format(name=f"queue_{kind}_{event.lower()}", event=event, row=row, kind=kind,
                                            now=_NOW))

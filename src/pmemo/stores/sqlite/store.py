@@ -23,9 +23,11 @@ from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
+from ..chat_order import earlier, in_chat_order, turns_free
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
+from .centroid_cache import CentroidCache
 from .diary_store import DiaryRows
 from .graph_store import GraphRows
 from .locks import NamedLocks
@@ -54,10 +56,6 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         self._write_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
-        # bumped by every write transaction: a read cache is good while it is unchanged (the
-        # directory lock keeps other processes out, so every write goes through _tx)
-        self._generation = 0
-        self._centroid_cache: dict[str, tuple[int, tuple[list[int], np.ndarray, list[int]]]] = {}
         self._locks = NamedLocks()  # hold(): this process's threads; the directory lock, other processes
         self._writer = self._connect()
         migrate(self._writer)
@@ -66,6 +64,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         # vectors table, the least recently searched dropped past index_memory_mb (0: no bound)
         self.vector_cache = VectorCache(self.scope_vectors, faiss_min_vectors, index_memory_mb << 20)
         self.vector_cache.watch(self._writer)
+        # the directory lock keeps other processes out, so every write goes through _writer
+        self.centroid_cache = CentroidCache(CENTROID_SCOPES)
+        self.centroid_cache.watch(self._writer)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.requeue_running()
@@ -136,13 +137,13 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             yield from self._read.execute(sql.format(",".join("?" * len(chunk))), [*args, *chunk])
 
     @contextmanager
-    def _tx(self, keeps_caches: bool = False) -> Iterator[sqlite3.Connection]:
-        """A write transaction; ``keeps_caches`` for one that changes nothing a read cache
-        holds (a search's cluster hit counts), so the caches stay good."""
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; the read caches hear of what it changed once it commits."""
         with self._write_lock:
             conn = self._writer
             conn.execute("BEGIN IMMEDIATE")
             self.vector_cache.begin()
+            self.centroid_cache.begin()
             try:
                 yield conn
             except BaseException:
@@ -150,8 +151,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                 raise
             conn.execute("COMMIT")
             self.vector_cache.commit()
-            if not keeps_caches:
-                self._generation += 1
+            self.centroid_cache.commit()
 
     def hold(self, names: Iterable[str], *, shared: bool = False,
              wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:
@@ -508,21 +508,15 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
-        them, so they are kept until the next write."""
-        generation = self._generation
-        cached = self._centroid_cache.get(scope.key)
-        if cached is not None and cached[0] == generation:
-            return cached[1]
-        rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
-                                  (scope.key,)).fetchall()
-        matrix = (np.stack([codec.unblob(r[1]) for r in rows]) if rows
-                  else np.zeros((0, 0), dtype=np.float32))
-        matrix.flags.writeable = False
-        found = ([r[0] for r in rows], matrix, [r[2] for r in rows])
-        if len(self._centroid_cache) >= CENTROID_SCOPES:
-            self._centroid_cache.clear()
-        self._centroid_cache[scope.key] = (generation, found)
-        return found
+        them, so they are kept until a write changes the scope's clusters (centroid_cache.py)."""
+        def read() -> tuple[list[int], np.ndarray, list[int]]:
+            rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
+                                      (scope.key,)).fetchall()
+            matrix = (np.stack([codec.unblob(r[1]) for r in rows]) if rows
+                      else np.zeros((0, 0), dtype=np.float32))
+            matrix.flags.writeable = False
+            return [r[0] for r in rows], matrix, [r[2] for r in rows]
+        return self.centroid_cache.get(scope.key, read)
 
     def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
         sql = "SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({})"
@@ -553,7 +547,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}
-        with self._tx(keeps_caches=True) as conn:  # hits are not among the cached centroids
+        with self._tx() as conn:
             for cid in cluster_ids:
                 row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
                 if row:
@@ -682,26 +676,31 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
     # the job table is in no read cache: its writes keep the caches (a drain claims every 10 ms)
     def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
         now = time.time()
-        with self._tx(keeps_caches=True) as conn:
-            # two reads of jobs_status(status, id): due pending jobs and expired leases, merged
-            rows = conn.execute(
-                "SELECT * FROM (SELECT * FROM jobs WHERE status='pending' AND run_after<=:now ORDER BY id"
-                " LIMIT :n) UNION ALL SELECT * FROM (SELECT * FROM jobs WHERE status='running'"
-                " AND lease_until<=:now ORDER BY id LIMIT :n) ORDER BY id LIMIT :n",
-                {"now": now, "n": limit}).fetchall()
+        with self._tx() as conn:
+            # two reads of jobs_status(status, id): due pending jobs and expired leases, merged,
+            # less the 'turns' jobs whose chat is busy (chat_order.py)
+            free = turns_free(":now")
+            due = {r["id"]: r for r in conn.execute(
+                f"SELECT * FROM (SELECT * FROM jobs WHERE status='pending' AND run_after<=:now AND {free}"
+                f" ORDER BY id LIMIT :n) UNION ALL SELECT * FROM (SELECT * FROM jobs WHERE status='running'"
+                f" AND lease_until<=:now AND {free} ORDER BY id LIMIT :n) ORDER BY id LIMIT :n",
+                {"now": now, "n": limit})}
+            pairs = conn.execute(earlier("(SELECT value FROM json_each(?))"),
+                                 (json.dumps([i for i, r in due.items() if r["kind"] == "turns"]),)).fetchall()
+            rows = [due[i] for i in in_chat_order(due, [tuple(p) for p in pairs])]
             conn.executemany("UPDATE jobs SET status='running', owner=?, lease_until=?, attempts=attempts+1,"
                              " updated=? WHERE id=?", [(owner, now + lease_s, now, r["id"]) for r in rows])
         return [Job(r["id"], r["kind"], json.loads(r["payload"]), r["attempts"] + 1) for r in rows]
 
     def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
         now = time.time()
-        with self._tx(keeps_caches=True) as conn:
+        with self._tx() as conn:
             # still ours even past the lease, until another claim takes it
             return conn.executemany("UPDATE jobs SET lease_until=? WHERE id=? AND owner=? AND status='running'",
                                     [(now + lease_s, job_id, owner) for job_id in job_ids]).rowcount
 
     def requeue_running(self, owner: str | None = None) -> int:
-        with self._tx(keeps_caches=True) as conn:
+        with self._tx() as conn:
             return conn.execute("UPDATE jobs SET status='pending', owner=NULL, lease_until=NULL, run_after=0"
                                 " WHERE status='running' AND (:owner IS NULL OR owner=:owner)",
                                 {"owner": owner}).rowcount
@@ -719,7 +718,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         mine, args = self._jobs_of(tenant_id)
         if job_ids is not None:
             mine, args = mine + " AND id IN (SELECT value FROM json_each(?))", [*args, json.dumps(job_ids)]
-        with self._tx(keeps_caches=True) as conn:
+        with self._tx() as conn:
             return conn.execute("UPDATE jobs SET status='pending', attempts=0, error=NULL, run_after=0,"
                                 f" updated=? WHERE status='failed'{mine}", [time.time(), *args]).rowcount
 
@@ -745,7 +744,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     def fail(self, job_id: int, error: str, retry: bool) -> None:
         now = time.time()
-        with self._tx(keeps_caches=True) as conn:
+        with self._tx() as conn:
             row = conn.execute("SELECT attempts FROM jobs WHERE id=?", (job_id,)).fetchone()
             if row is None:
                 return

@@ -1,0 +1,47 @@
+"""A chat's batches of new turns run one after the other, as in one process.
+
+A batch learns the aliases, name forms and facts that the next batch's mentions and corrections
+are read against ("叫我霓霓" before "霓霓是我同学"), so two workers must not take two batches of
+one chat (owner scope) at once. A claim takes a 'turns' job only with every unfinished 'turns'
+job of its chat queued before it; other kinds, and other chats' batches, run side by side. The
+SQL is the same on both stores but for how they write "now" and a list of ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def turns_free(now: str) -> str:
+    """A WHERE term on ``jobs``: not a 'turns' job one of whose chats has an earlier 'turns' job
+    held under a live lease or waiting out a backoff, which ``in_chat_order`` would drop
+    whatever the claim took. It keeps a busy chat's backlog from filling a claim's limit."""
+    return ("(kind <> 'turns' OR NOT EXISTS (SELECT 1 FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant"
+            " AND e.agent = s.agent AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job"
+            f" WHERE s.job = jobs.id AND k.kind = 'turns' AND ((k.status = 'pending' AND k.run_after > {now})"
+            f" OR (k.status = 'running' AND k.lease_until > {now}))))")
+
+
+def earlier(ids: str) -> str:
+    """Pairs (job, earlier job) for the 'turns' jobs ``ids`` names: the unfinished 'turns' jobs
+    of the same chat queued before each."""
+    return ("SELECT s.job, e.job FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant"
+            " AND e.agent = s.agent AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job"
+            f" WHERE s.job IN {ids} AND k.kind = 'turns' AND k.status IN ('pending', 'running')")
+
+
+def in_chat_order(candidates: Iterable[int], pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """The candidates a claim may take, given ``pairs`` (job, earlier job) from ``earlier``:
+    each with every earlier one it has.
+
+    >>> in_chat_order([3, 5, 7, 8], [(5, 3), (7, 4), (7, 5), (8, 3)])
+    [3, 5, 8]
+    """
+    before: dict[int, set[int]] = {}
+    for job, prior in pairs:
+        before.setdefault(job, set()).add(prior)
+    taken: set[int] = set()
+    for job in sorted(candidates):
+        if before.get(job, set()) <= taken:
+            taken.add(job)
+    return sorted(taken)
