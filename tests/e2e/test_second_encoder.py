@@ -1,5 +1,5 @@
 """The second dense channel (setting second_encoder): turns embedded by both encoders in
-the background, stored as their own kind, fused at search, forgotten with the turn, and
+the background, stored as their own kind, fused at search when the query is a dialogue, forgotten with the turn, and
 embedded again when the second encoder changes. The first encoder is the hashing fake, so
 what only meaning finds comes from the second (the real USE)."""
 
@@ -36,9 +36,23 @@ async def test_each_turn_gets_a_second_vector_and_search_finds_by_its_meaning(tm
         second = store.get_vectors("turn2", ids)
         assert sorted(second) == ids
         assert np.allclose(second[ids[0]], USEEmbedder().embed_passages([TEXTS[0]])[0], atol=1e-5)
-        # no word in common with the kitten turn: hashing alone ranks it by chance
-        hits = await mem.search("a new pet cat", user_id="u", limit=1)
+        # a chat as the query, no word in common with the kitten turn: hashing alone ranks it by chance
+        hits = await mem.search("u: hello there\nbot: hi! what's up?\nu: a new pet cat", user_id="u", limit=1)
         assert [h.text for h in hits] == [TEXTS[0]]
+    finally:
+        await mem.close()
+
+
+async def test_only_a_dialogue_shaped_query_is_read_by_the_second_encoder(tmp_path, monkeypatch):
+    asked: list[str] = []
+    real = USEEmbedder.embed_query
+    monkeypatch.setattr(USEEmbedder, "embed_query", lambda self, text: asked.append(text) or real(self, text))
+    mem, _ = await _filled(tmp_path)
+    try:
+        await mem.search("a new pet cat", user_id="u")  # a question: e5's alone (it cost LoCoMo R@5)
+        assert asked == []
+        await mem.search("u: hello there\nbot: hi!\nu: a new pet cat", user_id="u")
+        assert asked  # the dialogue, by its views
     finally:
         await mem.close()
 

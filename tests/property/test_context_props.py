@@ -160,16 +160,24 @@ def test_everything_fits_in_a_large_budget():
     assert "Louis: 预算不能超过10万元" in pack.text
 
 
-def test_recalled_turns_read_in_time_order_with_each_day_dated_once():
+def test_recalled_turns_read_in_time_order_each_dated_where_cheapest():
     day2 = T0 + timedelta(days=1)
     late, early, same_day = (Turn(n, SCOPE, n, "user", f"line {n}", "Mei", when, {})
                              for n, when in ((1, day2), (2, T0), (3, T0 + timedelta(hours=1))))
     mids = [Hit(f"turn:{t.id}", "turn", "mid_term", t.content, 1.0, "m", (t,)) for t in (late, early, same_day)]
     pack = assemble("q", {"mid_term": mids}, DEFAULT_SHARES, 500, estimate_tokens)
     body = pack.text.split(HEADERS["mid_term"] + "\n")[1].split("\n\n")[0].splitlines()
-    # a day of several turns opens with its date line; a day's only turn carries its date
-    assert body == ["[2024-03-04]", "- Mei: line 2", "- Mei: line 3", "- 2024-03-05 Mei: line 1"]
+    # a day of few lines dates each of them; the year is said once
+    assert body == ["2024-03-04 Mei: line 2", "03-04 Mei: line 3", "03-05 Mei: line 1"]
     assert {h.id for h in pack.items if h.tier == "mid_term"} == {"turn:1", "turn:2", "turn:3"}
+
+
+def test_a_busy_day_opens_with_its_date_and_a_new_year_is_said_again():
+    busy = [Turn(n, SCOPE, n, "user", f"line {n}", "Mei", T0 + timedelta(minutes=n), {}) for n in range(1, 5)]
+    next_year = Turn(9, SCOPE, 9, "user", "line 9", "Mei", T0 + timedelta(days=366), {})
+    pack = assemble("q", {"mid_term": _mid([*busy, next_year])}, DEFAULT_SHARES, 500, estimate_tokens)
+    body = pack.text.split(HEADERS["mid_term"])[1].split("\n\n")[0].splitlines()[1:]
+    assert body == ["[2024-03-04]", "- line 1", "- line 2", "- line 3", "- line 4", "2025-03-05 line 9"]
 
 
 def _mid(turns: list[Turn]) -> list[Hit]:
@@ -179,13 +187,12 @@ def _mid(turns: list[Turn]) -> list[Hit]:
 def test_one_speakers_memories_name_them_once_in_the_header():
     own = [Turn(n, SCOPE, n, "user", f"line {n}", "Mei", T0 + timedelta(days=n), {}) for n in range(1, 5)]
     pack = assemble("q", {"mid_term": _mid(own)}, DEFAULT_SHARES, 500, estimate_tokens)
-    assert f"{HEADERS['mid_term']} (all said by Mei)\n- 2024-03-05 line 1\n" in pack.text
+    assert f"{HEADERS['mid_term']} (all said by Mei)\n2024-03-05 line 1\n03-06 line 2\n" in pack.text
     assert "Mei:" not in pack.text
     # two speakers (or too few lines for the header to pay): every line says who
     both = [*own[:3], Turn(9, SCOPE, 9, "user", "line 9", "Bo", T0, {})]
     pack = assemble("q", {"mid_term": _mid(both)}, DEFAULT_SHARES, 500, estimate_tokens)
-    assert "(all said by" not in pack.text and "- 2024-03-05 Mei: line 1" in pack.text
-    assert "- 2024-03-04 Bo: line 9" in pack.text
+    assert "(all said by" not in pack.text and "\n2024-03-04 Bo: line 9\n03-05 Mei: line 1\n" in pack.text
 
 
 def test_the_same_words_stored_twice_on_one_day_are_one_line():
