@@ -11,23 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# each job s's chats (owner scopes), the jobs e queued before it in one of them, and their rows k
+_EARLIER = ("FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant AND e.agent = s.agent"
+            " AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job")
+
 
 def turns_free(now: str) -> str:
     """A WHERE term on ``jobs``: not a 'turns' job one of whose chats has an earlier 'turns' job
     held under a live lease or waiting out a backoff, which ``in_chat_order`` would drop
     whatever the claim took. It keeps a busy chat's backlog from filling a claim's limit."""
-    return ("(kind <> 'turns' OR NOT EXISTS (SELECT 1 FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant"
-            " AND e.agent = s.agent AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job"
-            f" WHERE s.job = jobs.id AND k.kind = 'turns' AND ((k.status = 'pending' AND k.run_after > {now})"
+    return (f"(kind <> 'turns' OR NOT EXISTS (SELECT 1 {_EARLIER} WHERE s.job = jobs.id AND k.kind = 'turns'"
+            f" AND ((k.status = 'pending' AND k.run_after > {now})"
             f" OR (k.status = 'running' AND k.lease_until > {now}))))")
 
 
 def earlier(ids: str) -> str:
     """Pairs (job, earlier job) for the 'turns' jobs ``ids`` names: the unfinished 'turns' jobs
     of the same chat queued before each."""
-    return ("SELECT s.job, e.job FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant"
-            " AND e.agent = s.agent AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job"
-            f" WHERE s.job IN {ids} AND k.kind = 'turns' AND k.status IN ('pending', 'running')")
+    return (f"SELECT s.job, e.job {_EARLIER} WHERE s.job IN {ids} AND k.kind = 'turns'"
+            " AND k.status IN ('pending', 'running')")
 
 
 def in_chat_order(candidates: Iterable[int], pairs: Iterable[tuple[int, int]]) -> list[int]:

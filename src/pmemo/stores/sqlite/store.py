@@ -673,7 +673,6 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                                (kind, json.dumps(payload), now, now))
             return int(cur.lastrowid or 0)
 
-    # the job table is in no read cache: its writes keep the caches (a drain claims every 10 ms)
     def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
         now = time.time()
         with self._tx() as conn:
