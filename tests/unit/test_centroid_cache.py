@@ -46,6 +46,32 @@ def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
         store.close()
 
 
+def test_a_scopes_own_writes_reach_its_kept_centroids_without_a_read(tmp_path):
+    """A turn filed into a cluster writes that cluster: the next turn of the scope finds the
+    written rows in the cache (a re-read after each join cost 16 % of ingest at 200k turns),
+    and they are what a fresh read gives."""
+    store = SQLiteStore.open(tmp_path)
+    try:
+        turns = store.add_turns([NewTurn(ALICE, "user", f"turn {i}", None, NOW, {}, f"turn {i}")
+                                 for i in range(4)])
+        first = store.add_cluster(OWNER, unit(1, 0, 0), [turns[0].id], "a")
+        store.centroids(OWNER)
+        reads: list[str] = []
+        store._read.set_trace_callback(reads.append)  # this thread's reading connection
+        second = store.add_cluster(OWNER, unit(0, 1, 0), [turns[1].id], "b")
+        store.join_cluster(first, turns[2].id, unit(1, 1, 0), None)
+        store.merge_clusters(first, second, unit(1, 1, 1), None)
+        kept = store.centroids(OWNER)
+        assert not [sql for sql in reads if "centroid" in sql]
+        store._read.set_trace_callback(None)
+        store.centroid_cache._kept.clear()
+        fresh = store.centroids(OWNER)
+        assert kept[0] == fresh[0] == [first] and kept[2] == fresh[2]
+        assert np.array_equal(kept[1], fresh[1]) and not kept[1].flags.writeable
+    finally:
+        store.close()
+
+
 def test_a_restored_cluster_reaches_the_kept_centroids(tmp_path):
     store = SQLiteStore.open(tmp_path)
     try:
