@@ -215,3 +215,34 @@ def test_a_pack_that_can_hold_a_recalled_turn_holds_one(said, budget):
                 for h in hits)
     assert pack.tokens <= budget
     assert pack.items or alone > budget
+
+
+def test_an_episode_whose_turns_are_all_shown_gives_its_room_to_another_memory():
+    said = [Turn(n, SCOPE, n, "user", f"memory number {n} of a long life", "Mei", T0 + timedelta(days=n), {})
+            for n in range(1, 30)]
+    episode = Hit("episode:1", "episode", "episodic", f"[2024-03-05] Mei: {said[0].content} | topics: memory",
+                  0.5, "e", ())
+    wider = Hit("episode:2", "episode", "episodic", "[2024-03-06] a session of two", 0.4, "e", ())
+    tiers = {"mid_term": _mid(said), "episodic": [episode, wider]}
+    split = {**DEFAULT_SHARES, "episodic": 0.25}
+    budget = 300
+    before = assemble("q", tiers, split, budget, estimate_tokens, with_input=False)
+    assert "episode:1" in {h.id for h in before.items} and "turn:1" in {h.id for h in before.items}
+    # episode 1 restates turn 1 only; episode 2 turns 1 and 99, and 99 is not shown: it stays
+    after = assemble("q", tiers, split, budget, estimate_tokens, with_input=False,
+                     restates={"episode:1": frozenset({1}), "episode:2": frozenset({1, 99})})
+    ids = {h.id for h in after.items}
+    assert "episode:1" not in ids and "episode:2" in ids and after.tokens <= budget
+    shown = {h.id for h in after.items if h.tier == "mid_term"}
+    assert shown > {h.id for h in before.items if h.tier == "mid_term"}  # the room bought more memories
+
+
+@given(tiers(), st.integers(min_value=1, max_value=3000), shares(), st.randoms(use_true_random=False))
+def test_nothing_packed_only_restates_turns_the_pack_shows(hits, budget, split, rng):
+    turn_ids = [t.id for name in ("mid_term", "short_term") for h in hits[name] for t in h.sources]
+    restates = {h.id: frozenset(rng.sample(turn_ids, min(len(turn_ids), rng.randint(1, 3))))
+                for h in hits["long_term"] if turn_ids}
+    pack = assemble("q", hits, split, budget, estimate_tokens, restates=restates)
+    check(pack, "q", hits, budget)
+    shown = {t.id for h in pack.items if h.tier in ("mid_term", "short_term") for t in h.sources}
+    assert not [h.id for h in pack.items if h.id in restates and restates[h.id] <= shown]

@@ -59,7 +59,16 @@ def test_episode_ranking_uses_similarity_recency_importance(mem: SyncMemory) -> 
         mem.end_session(sid, user_id="u")
     best = mem.episodes("payment bug checkout", user_id="u", limit=1)
     assert best[0].scope.session_id == "a"
+    # an offline episode restates its turns: where the context shows them all, they stand for it
     ctx = mem.context("payment bug", user_id="u", budget_tokens=2000)
+    assert "## Past episodes and tasks" not in ctx.text and "Fixing the payment bug" in ctx.text
+    for n in range(40):  # a long session: a context of 1,000 tokens shows only some of its turns
+        mem.add(user_id="u", session_id="d", timestamp=f"2024-01-05T10:{n:02d}:00",
+                content=f"Step {n} of the payment bug fix: the checkout service logged request {n} twice,"
+                        " so we traced the retry path through the gateway and the order queue.")
+    mem.drain()
+    mem.end_session("d", user_id="u")
+    ctx = mem.context("payment bug", user_id="u", budget_tokens=1000)
     assert "## Past episodes and tasks" in ctx.text
     assert [h for h in ctx.items if h.tier == "episodic"]
 

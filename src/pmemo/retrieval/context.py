@@ -20,6 +20,7 @@ from .packing import Packed, Section, pack
 
 UNDERFILL = 8  # tokens a pack may leave unused before assemble tries to fill them
 DAY_LINE_AT = 4  # a day of this many recalled lines opens with its date; fewer carry it each
+TURN_TIERS = ("mid_term", "short_term")  # the sections that show turns word for word
 
 
 @dataclass(frozen=True)
@@ -187,12 +188,31 @@ def _once(hits: Sequence[Hit], text: Callable[[Hit], str]) -> list[Hit]:
 
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
              count: Callable[[str], int], writers: Mapping[str, Writer] | None = None,
-             with_input: bool = True) -> ContextPack:
+             with_input: bool = True, restates: Mapping[str, frozenset[int]] | None = None) -> ContextPack:
     """Pack the tiers' hits into ``budget`` tokens. The ``whole`` sections (memory blocks, key
     lines) come in full whatever the budget, and the input and the other sections pack into
     what they leave; the pack never exceeds the budget, unless the whole sections alone do:
     then it is only they, with ``over_budget`` set and a ``note`` that says so. Without
-    ``with_input`` the query ranks the rest but is not written in."""
+    ``with_input`` the query ranks the rest but is not written in.
+
+    ``restates``: hit id → the turns a summary, episode or diary day was made from. One whose
+    turns the pack shows every one of, word for word, tells the reader nothing more: it goes,
+    and what it took is packed again for other memories (on MADial a one-memory session's
+    episode repeated its memory in the same context)."""
+    pack = _assemble(query, tiers, shares, budget, count, writers, with_input)
+    for _ in range(len(restates or ())):  # each round drops one at least; mostly there is none
+        shown = {t.id for h in pack.items if h.tier in TURN_TIERS for t in h.sources}
+        gone = {h.id for h in pack.items if (ids := (restates or {}).get(h.id)) and ids <= shown}
+        if not gone:
+            break
+        tiers = {name: [h for h in hits if h.id not in gone] for name, hits in tiers.items()}
+        pack = _assemble(query, tiers, shares, budget, count, writers, with_input)
+    return pack
+
+
+def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
+              count: Callable[[str], int], writers: Mapping[str, Writer] | None,
+              with_input: bool) -> ContextPack:
     lines: dict[tuple[str, str], tuple[str, int]] = {}
 
     def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once

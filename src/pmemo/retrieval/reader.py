@@ -73,7 +73,8 @@ class ContextReader:
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
         if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
-        tiers.update(self._owner_tiers(query, owner, found.qvec))
+        restates = {**found.restates, **{f"summary:{s.id}": frozenset(s.source_ids) for s in latest}}
+        tiers.update(self._owner_tiers(query, owner, found.qvec, restates))
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
                                     self.settings))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
@@ -82,7 +83,7 @@ class ContextReader:
         blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
         tiers["blocks"] = block_hits(blocks)
         pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
-                        section_writers(blocks, style), with_input)
+                        section_writers(blocks, style), with_input, restates)
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)
@@ -102,12 +103,15 @@ class ContextReader:
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)
 
-    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None) -> dict[str, list[Hit]]:
+    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None,
+                     restates: dict[str, frozenset[int]]) -> dict[str, list[Hit]]:
         """The user's facts (a group's come in by person, in the people section), the episodes
-        and the running tasks."""
+        (each noted in ``restates`` with its turns) and the running tasks."""
         store, s = self.store, self.settings
         now = store.conversation_now(owner) or time.time()
         facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, s, store.get_turns)
         ranked = self.episodes.rank(owner, qvec, s.episodes_in_context) if s.episodes_in_context else []
+        # an episode without lessons (offline: an extract of its turns, rules over them) restates them
+        restates.update((f"episode:{e.id}", frozenset(e.source_ids)) for e, _, _ in ranked if not e.lessons)
         return {"profile": facts,
                 "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)}

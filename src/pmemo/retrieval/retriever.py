@@ -51,6 +51,8 @@ class Retrieved:
     keys: list[KeyLine] = dataclasses.field(default_factory=list)  # the key lines read, without sources
     named: tuple[str, ...] = ()  # the people the query names (person ids, first named first)
     windows: dict[int, l2.Recalled] = dataclasses.field(default_factory=dict)  # turn → its L2 window
+    # derived hit id → the turns it only restates (context.assemble drops it when it shows them all)
+    restates: dict[str, frozenset[int]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,10 @@ class Retriever:
         # a search returns them all), they stand for it
         shown = {s.turn.id for s in kept[:HIT_DEPTH]}
         diaries = [(d, c) for d, c in diaries if not _repeats(d, shown)]
+        restates = {**{f"summary:{s.id}": frozenset(s.source_ids) for s, _ in m.summaries},
+                    **{f"diary:{d.id}": frozenset(d.source_ids) for d, _ in diaries if d.method == "digest"}}
         return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None, diaries),
-                         sorted(recalled & top), m.qvec, keys, named, m.windows)
+                         sorted(recalled & top), m.qvec, keys, named, m.windows, restates)
 
     def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool,
                       diaries: list[tuple[Diary, float]]) -> list[Hit]:
