@@ -15,7 +15,7 @@ from ..decay import DAY, decayed
 from ..embedders.cached import CachedEmbedder
 from ..errors import LLMError
 from ..llms.base import LLM
-from ..models import Cluster, KeyLine, Scope, Summary, Turn
+from ..models import Cluster, KeyLine, Summary, Turn
 from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
@@ -53,12 +53,11 @@ class Tiers:
             self.store.join_cluster(ids[best], turn.id, centroid, label)
             return ids[best]
         cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
-        if len(ids) + 1 > self.settings.max_clusters:
-            self._merge_closest(scope)
+        if len(ids) + 1 > self.settings.max_clusters:  # the centroids read, and the new one: not read again
+            self._merge_closest([*ids, cid], np.vstack([centroids, vec[None, :]]), [*sizes, 1])
         return cid
 
-    def _merge_closest(self, scope: Scope) -> None:
-        ids, centroids, sizes = self.store.centroids(scope)
+    def _merge_closest(self, ids: list[int], centroids: np.ndarray, sizes: list[int]) -> None:
         i, j = mid_term.closest_pair(centroids)
         centroid = mid_term.centroid_of(np.stack([centroids[i] * sizes[i], centroids[j] * sizes[j]]))
         label = None
