@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pg-url", default="")
     args = parser.parse_args()
-    with postgres_server(args.pg_url, "128MB") as url:
+    with postgres_server(args.pg_url) as url:
         db = database.Database(url)
         pool = db._pool  # noqa: SLF001 - bench only: the check swapped between rounds
         fresh = pool._check  # noqa: SLF001

@@ -225,7 +225,7 @@ def postgres_bytes(url: str, schema: str) -> int:
 
 
 @contextmanager
-def postgres_server(url: str, shared_buffers: str) -> Iterator[str]:
+def postgres_server(url: str, shared_buffers: str | None = None) -> Iterator[str]:
     if url:
         yield url
         return
@@ -244,8 +244,10 @@ def postgres_server(url: str, shared_buffers: str) -> Iterator[str]:
                 # a server's buffer pool is sized to its machine; Postgres' default (128 MB) is
                 # a laptop's: at 1,000 scopes the clusters alone outgrow it at ~250k turns (the
                 # 1M run of 2026-11-27 fell from 140 to 33 turns/s there, reading them back)
-                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
-            pg_ctl(["-w", "-m", "fast", "restart"], pgdata=server.pgdata, user=server.system_user, timeout=120)
+                if shared_buffers:
+                    conn.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'")
+            if shared_buffers:
+                pg_ctl(["-w", "-m", "fast", "restart"], pgdata=server.pgdata, user=server.system_user, timeout=120)
             yield server.get_uri()
         finally:
             server.cleanup()

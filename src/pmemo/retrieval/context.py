@@ -199,10 +199,11 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     turns the pack shows every one of, word for word, tells the reader nothing more: it goes,
     and what it took is packed again for other memories (on MADial a one-memory session's
     episode repeated its memory in the same context)."""
+    restates = restates or {}
     pack = _assemble(query, tiers, shares, budget, count, writers, with_input)
-    for _ in range(len(restates or ())):  # each round drops one at least; mostly there is none
+    for _ in range(len(restates)):  # each round drops one at least; mostly there is none
         shown = {t.id for h in pack.items if h.tier in TURN_TIERS for t in h.sources}
-        gone = {h.id for h in pack.items if (ids := (restates or {}).get(h.id)) and ids <= shown}
+        gone = {h.id for h in pack.items if (ids := restates.get(h.id)) and ids <= shown}
         if not gone:
             break
         tiers = {name: [h for h in hits if h.id not in gone] for name, hits in tiers.items()}

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..config import Settings
 from ..diary.excerpt import excerpt
-from ..models import Diary, Hit, KeyLine, Summary, Turn
+from ..models import Diary, Episode, Hit, KeyLine, Summary, Turn
 from ..text.overlap import overlap
 from ..text.segment import query_terms
 from .search import Scored
@@ -63,6 +63,11 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
                        round(score, 6), f"diary entry of {diary.day} (cosine {cosine:.3f})", (),
                        diary.updated_at))
     return out
+
+
+def restating(kind: str, records: Iterable[Summary | Diary | Episode]) -> dict[str, frozenset[int]]:
+    """Hit id → the turns each record was made from (``context.assemble``'s ``restates``)."""
+    return {f"{kind}:{r.id}": frozenset(r.source_ids) for r in records}
 
 
 def with_sources(hits: list[Hit], source_ids: Callable[[Hit], tuple[int, ...]],

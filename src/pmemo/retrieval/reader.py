@@ -73,8 +73,9 @@ class ContextReader:
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
         if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
-        restates = {**found.restates, **{f"summary:{s.id}": frozenset(s.source_ids) for s in latest}}
-        tiers.update(self._owner_tiers(query, owner, found.qvec, restates))
+        owned, episodes = self._owner_tiers(query, owner, found.qvec)
+        tiers.update(owned)
+        restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
                                     self.settings))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
@@ -104,14 +105,14 @@ class ContextReader:
         return Searched(hits, found.hits)
 
     def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None,
-                     restates: dict[str, frozenset[int]]) -> dict[str, list[Hit]]:
+                     ) -> tuple[dict[str, list[Hit]], dict[str, frozenset[int]]]:
         """The user's facts (a group's come in by person, in the people section), the episodes
-        (each noted in ``restates`` with its turns) and the running tasks."""
+        and the running tasks; and the turns each episode only restates."""
         store, s = self.store, self.settings
         now = store.conversation_now(owner) or time.time()
         facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, s, store.get_turns)
         ranked = self.episodes.rank(owner, qvec, s.episodes_in_context) if s.episodes_in_context else []
         # an episode without lessons (offline: an extract of its turns, rules over them) restates them
-        restates.update((f"episode:{e.id}", frozenset(e.source_ids)) for e, _, _ in ranked if not e.lessons)
-        return {"profile": facts,
-                "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)}
+        return ({"profile": facts,
+                 "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)},
+                hitlib.restating("episode", (e for e, _, _ in ranked if not e.lessons)))

@@ -150,8 +150,8 @@ class Retriever:
         # a search returns them all), they stand for it
         shown = {s.turn.id for s in kept[:HIT_DEPTH]}
         diaries = [(d, c) for d, c in diaries if not _repeats(d, shown)]
-        restates = {**{f"summary:{s.id}": frozenset(s.source_ids) for s, _ in m.summaries},
-                    **{f"diary:{d.id}": frozenset(d.source_ids) for d, _ in diaries if d.method == "digest"}}
+        restates = {**hitlib.restating("summary", (s for s, _ in m.summaries)),
+                    **hitlib.restating("diary", (d for d, _ in diaries if d.method == "digest"))}
         return Retrieved(turn_hits, self._derived_hits(query, m, keys, session_id is not None, diaries),
                          sorted(recalled & top), m.qvec, keys, named, m.windows, restates)
 
