@@ -283,6 +283,26 @@ def test_covered_steps_is_the_last_step_folded_into_those_kinds(full_store: Full
     assert s.covered_steps(owner(BOB), "s1", ("compaction", "session")) == 0
 
 
+
+def test_open_sessions_are_the_ones_ended_before_with_turns_no_episode_covers(full_store: FullStore):
+    s = full_store
+    s2, s3 = (Scope.of(user_id="alice", session_id=sid) for sid in ("s2", "s3"))
+    say(s, ALICE, "a", "b", "c")  # steps 1-3, 09:00-09:02
+    say(s, s2, "d", "e", minutes=10)  # 09:10-09:11
+    say(s, s3, "f", minutes=20)  # 09:20
+    say(s, BOB, "g")
+    later = AT + 3600
+    assert s.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
+    assert s.open_sessions(owner(ALICE), AT + 11 * 60, "session") == ["s1"]  # s2 still spoke at 09:11
+    s.add_episode(ALICE, "session", _episode("all of s1", step_from=1, step_to=3), [])
+    s.add_episode(s2, "session", _episode("part of s2", step_from=1, step_to=1), [])
+    s.add_episode(s3, "compaction", _episode("s3 folded", step_from=1, step_to=1), [])
+    assert s.open_sessions(owner(ALICE), later, "session") == ["s2", "s3"]  # another kind covers nothing here
+    say(s, ALICE, "a late word", minutes=30)  # s1 step 4
+    assert s.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
+    assert s.open_sessions(owner(BOB), later, "session") == ["s1"]
+
+
 # ---- tasks ----------------------------------------------------------------------------------
 def test_tasks_are_saved_with_a_version_check(full_store: FullStore):
     s = full_store

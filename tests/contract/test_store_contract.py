@@ -358,7 +358,7 @@ def test_join_cluster_and_cluster_of(store: Store):
         pytest.skip("backend predates join_cluster / cluster_of")
     a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c")])
     cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
-    store.join_cluster(cid, b.id, vec(1, 1), None)
+    assert store.join_cluster(cid, b.id, vec(1, 1), None) is True
     cluster = store.get_cluster(cid)
     assert (cluster.size, cluster.label, cluster.member_ids) == (2, "label a", (a.id, b.id))
     assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
@@ -366,6 +366,10 @@ def test_join_cluster_and_cluster_of(store: Store):
     assert store.get_cluster(cid).label == "new label"
     assert [x.id for x in store.clusters_with([c.id])] == [cid]
     assert store.cluster_of([a.id, c.id, 999]) == {a.id: cid, c.id: cid}
+    (d,) = store.add_turns([new(ALICE, "d")])
+    store.delete_cluster(cid)  # gone meanwhile (another process): nothing is written, and it says so
+    assert store.join_cluster(cid, d.id, vec(1, 3), None) is False
+    assert store.cluster_of([d.id]) == {} and store.clusters_with([d.id]) == []
 
 
 def test_cluster_hits_decay_and_promotion_flag(store: Store):

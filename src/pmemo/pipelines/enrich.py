@@ -42,15 +42,16 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
         return
     store, people, settings = worker.store, worker.tiers.people, worker.settings
     _guard("alias learning", lambda: people.learn(turns))
-    parts: dict[int, list[Attributed]] = {}
-    _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
-    if settings.extract_facts:
-        _guard("fact extraction", lambda: extract_batch(store, worker.tiers.llm, settings, turns, people, parts))
-    for turn in turns:
-        if turn.id in parts:
-            _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
-    if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
-        _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
+    with people.batch():  # the registry as learning left it, read once for the batch
+        parts: dict[int, list[Attributed]] = {}
+        _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
+        if settings.extract_facts:
+            _guard("fact extraction", lambda: extract_batch(store, worker.tiers.llm, settings, turns, people, parts))
+        for turn in turns:
+            if turn.id in parts:
+                _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
+        if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
+            _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
 
 
 def _guard(what: str, action: Callable[[], Any]) -> None:

@@ -250,14 +250,16 @@ class Worker:
         if self.embed.second is not None:  # the second dense channel: one vector per turn, windows or not
             self._embed_turns(turns, self.embed.second, "turn2")
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
-        enrich.people_batch(self, [t for t in turns if t.id in after])
-        self.diary_schedule.saw((t for t in turns if t.id in after), time.time())  # diary (issue 20): a day due
-        spans: list[list[Turn]] = []
-        for turn in turns:
-            if turn.id in after:
-                self._after_turn(turn, spans)
+        new = [t for t in turns if t.id in after]  # stored by these jobs ('embed' jobs re-embed)
+        enrich.people_batch(self, new)
+        self.diary_schedule.saw(new, time.time())  # diary (issue 20): a day due
+        at = _Steps(self.store, turns)
+        self._overflow(new, at)
+        spans = [span for turn in new if (span := self._summary_due(turn, at))]
         if spans:  # the batch's summaries are embedded together, like its turns
             self.tiers.add_summaries(spans)
+        for turn in new:
+            enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)
 
     def _embed_turns(self, turns: list[Turn], embed: CachedEmbedder, kind: str) -> None:
         for start in range(0, len(turns), embed.batch):
@@ -325,21 +327,39 @@ class Worker:
             if turn_id in vectors and not self.store.cluster_of([turn_id]):
                 self.tiers.absorb(turns[turn_id], vectors[turn_id])
 
-    def _after_turn(self, turn: Turn, spans: list[list[Turn]]) -> None:
-        """Mid-term overflow, extraction and episodes for one new turn; a span due for a
-        long-term summary is added to ``spans``."""
-        n, every = self.settings.short_term_turns, self.settings.summary_every
-        if turn.step > n:
-            leaving = self.store.turn_at(turn.scope, turn.session_id, turn.step - n)
-            if leaving is not None:
-                vec = self.store.get_vectors("turn", [leaving.id]).get(leaving.id)
-                if vec is not None and not self.store.cluster_of([leaving.id]):
-                    self.tiers.absorb(leaving, vec)
-        if turn.step % every == 0:
-            span = [self.store.turn_at(turn.scope, turn.session_id, s)
-                    for s in range(turn.step - every + 1, turn.step + 1)]
-            present = [t for t in span if t is not None]
-            done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
-            if present and (present[0].step, present[-1].step) not in done:  # a re-run job is a no-op
-                spans.append(present)
-        enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)
+    def _overflow(self, turns: list[Turn], at: _Steps) -> None:
+        """Mid-term: each new turn pushes its session's turn ``short_term_turns`` back out of
+        short-term, into a cluster (one read of their clusters and vectors for the batch)."""
+        n = self.settings.short_term_turns
+        leaving = [t for turn in turns if turn.step > n and (t := at(turn, turn.step - n)) is not None]
+        if not leaving:
+            return
+        clustered = self.store.cluster_of(t.id for t in leaving)
+        vectors = self.store.get_vectors("turn", [t.id for t in leaving if t.id not in clustered])
+        with self.tiers.batch():
+            for turn in leaving:
+                if turn.id in vectors:
+                    self.tiers.absorb(turn, vectors[turn.id])
+
+    def _summary_due(self, turn: Turn, at: _Steps) -> list[Turn]:
+        """The span of ``summary_every`` turns that ``turn`` closes, when it is due a long-term
+        summary (not one already written: a re-run job is a no-op); else []."""
+        every = self.settings.summary_every
+        if turn.step % every:
+            return []
+        present = [t for s in range(turn.step - every + 1, turn.step + 1) if (t := at(turn, s)) is not None]
+        done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
+        return present if present and (present[0].step, present[-1].step) not in done else []
+
+
+class _Steps:
+    """A session's turn by its step, for one batch: the batch's own turns without a read."""
+
+    def __init__(self, store: Any, turns: list[Turn]) -> None:
+        self.store = store
+        self.known = {(t.scope.key, t.session_id, t.step): t for t in turns}
+
+    def __call__(self, turn: Turn, step: int) -> Turn | None:
+        """The turn at ``step`` of ``turn``'s session."""
+        found = self.known.get((turn.scope.key, turn.session_id, step))
+        return found if found is not None else self.store.turn_at(turn.scope, turn.session_id, step)

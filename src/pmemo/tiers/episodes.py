@@ -150,16 +150,10 @@ class Episodes:
     def close_others(self, turn: Turn) -> list[Episode]:
         """A new session began: the owner's sessions that ended before it are finished."""
         owner = turn.scope.owner_scope()
-        began = epoch_of(turn.timestamp)
         out = []
-        for info in self.store.sessions(owner):
-            sid = info["session_id"]
-            if sid == turn.session_id or info["last"].timestamp() >= began:
-                continue
-            if self.store.covered_steps(owner, sid, ("session",)) < info["last_step"]:
-                episode = self.close_session(owner, sid)
-                if episode is not None:
-                    out.append(episode)
+        for sid in self.store.open_sessions(owner, epoch_of(turn.timestamp), "session"):
+            if sid != turn.session_id and (episode := self.close_session(owner, sid)) is not None:
+                out.append(episode)
         return out
 
     def compact(self, turn: Turn) -> tuple[Episode, Any] | None:

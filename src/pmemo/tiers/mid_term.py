@@ -3,6 +3,8 @@ a new cluster; when a scope holds too many clusters, merge the closest pair."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..embedders.base import normalise
@@ -40,6 +42,34 @@ def most_central(vectors: np.ndarray, centroid: np.ndarray) -> int:
     return int(np.argmax(vectors @ centroid))
 
 
-def relabel_due(size: int) -> bool:
-    """Recompute a cluster's label while small, then at each doubling (amortised O(1))."""
-    return size <= 8 or size & (size - 1) == 0
+def relabel_due(before: int, after: int) -> bool:
+    """A cluster's label is made again when its size passes a power of two (a join, or a merge
+    into the larger part: ``before`` is that part's size): amortised O(1) reads per member; in
+    between it keeps the label it has."""
+    return after.bit_length() > before.bit_length()
+
+
+@dataclasses.dataclass
+class Centroids:
+    """A scope's clusters as read (ids, centroid rows, sizes), kept current with the writes
+    made from it, so a batch of turns of one chat reads them once."""
+
+    ids: list[int]
+    matrix: np.ndarray
+    sizes: list[int]
+
+    def joined(self, k: int, centroid: np.ndarray) -> None:
+        self.matrix[k] = centroid
+        self.sizes[k] += 1
+
+    def added(self, cid: int, centroid: np.ndarray) -> None:
+        row = centroid[None, :].astype(np.float32)
+        self.matrix = row if not self.ids else np.vstack([self.matrix, row])
+        self.ids.append(cid)
+        self.sizes.append(1)
+
+    def merged(self, keep: int, gone: int, centroid: np.ndarray) -> None:
+        self.matrix[keep] = centroid
+        self.sizes[keep] += self.sizes[gone]
+        self.matrix = np.delete(self.matrix, gone, axis=0)
+        del self.ids[gone], self.sizes[gone]

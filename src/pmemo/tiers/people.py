@@ -9,8 +9,9 @@ give generated forms (老周, 霓霓), messages give learned nicknames ("叫我�
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..models import Fact, Person, Scope, Turn, epoch_of
@@ -29,11 +30,31 @@ class People:
         self.store = store
         self._lock = threading.Lock()
         self._indexes: dict[str, tuple[int, AliasIndex]] = {}
+        self._local = threading.local()  # .held: what this thread's batch() read, or None
 
     # ---- resolution ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within it, this thread reads each tenant's alias version and each chat's members once:
+        a background batch resolves all its turns against one state of the registry, not one
+        read per turn (another thread, a search, still reads it fresh)."""
+        self._local.held = {}
+        try:
+            yield
+        finally:
+            self._local.held = None
+
+    def _read(self, key: tuple[str, str], read: Callable[[], Any]) -> Any:
+        held = getattr(self._local, "held", None)
+        if held is None:
+            return read()
+        if key not in held:
+            held[key] = read()
+        return held[key]
+
     def index(self, tenant: str) -> AliasIndex:
         """The tenant's resolver, rebuilt only when its aliases changed."""
-        version = self.store.alias_version(tenant)
+        version = self._read(("aliases", tenant), lambda: self.store.alias_version(tenant))
         cached = self._indexes.get(tenant)
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -50,7 +71,8 @@ class People:
         index = self.index(scope.tenant_id)
         if index.empty:
             return []
-        return index.find(text, self.store.member_ids(scope.owner_scope()))
+        owner = scope.owner_scope()
+        return index.find(text, self._read(("members", owner.key), lambda: self.store.member_ids(owner)))
 
     def named(self, text: str, scope: Scope) -> list[str]:
         """The unambiguous person ids ``text`` names, in order of first appearance."""

@@ -5,7 +5,10 @@ Policy is in the pure modules beside this one; this module only reads and writes
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
+from collections.abc import Iterator
 from functools import partial
 
 import numpy as np
@@ -15,7 +18,7 @@ from ..decay import DAY, decayed
 from ..embedders.cached import CachedEmbedder
 from ..errors import LLMError
 from ..llms.base import LLM
-from ..models import Cluster, KeyLine, Summary, Turn
+from ..models import Cluster, KeyLine, Scope, Summary, Turn
 from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
@@ -36,36 +39,80 @@ class Tiers:
         self.people = People(store)  # type: ignore[arg-type]  # the SQLite store is a PeopleStore too
         own = getattr(embed.embedder, "cluster_threshold", 0.8)
         self.threshold = settings.cluster_threshold or own
+        self._local = threading.local()  # .held: a batch's centroids by scope key, or None
 
     # ---- mid-term -------------------------------------------------------------------
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within it, this thread's absorbs read a scope's centroids once and keep them current
+        with their own writes (a chat's turn jobs run one at a time: no one else's meanwhile)."""
+        self._local.held = {}
+        try:
+            yield
+        finally:
+            self._local.held = None
+
+    def _centroids(self, scope: Scope) -> mid_term.Centroids:
+        held = getattr(self._local, "held", None)
+        if held is not None and scope.key in held:
+            return held[scope.key]  # type: ignore[no-any-return]
+        ids, matrix, sizes = self.store.centroids(scope)
+        found = mid_term.Centroids(list(ids), matrix.copy(), list(sizes))  # the store's may be its cache's
+        if held is not None:
+            held[scope.key] = found
+        return found
+
     def absorb(self, turn: Turn, vec: np.ndarray) -> int:
         """Put a turn that left short-term into the nearest cluster, or a new one."""
         scope = turn.scope.owner_scope()
-        ids, centroids, sizes = self.store.centroids(scope)
-        best, sim = mid_term.nearest(vec, centroids)
-        if best >= 0 and sim >= self.threshold:
-            centroid = mid_term.joined(centroids[best], sizes[best], vec)
-            label = None
-            if mid_term.relabel_due(sizes[best] + 1):
-                cluster = self.store.get_cluster(ids[best])
-                members = [*(cluster.member_ids if cluster else ()), turn.id]
-                label = self._label(members, centroid)
-            self.store.join_cluster(ids[best], turn.id, centroid, label)
-            return ids[best]
-        cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
-        if len(ids) + 1 > self.settings.max_clusters:  # the centroids read, and the new one: not read again
-            self._merge_closest([*ids, cid], np.vstack([centroids, vec[None, :]]), [*sizes, 1])
-        return cid
+        c = self._centroids(scope)
+        best, sim = mid_term.nearest(vec, c.matrix)
+        if best < 0 or sim < self.threshold:
+            best = -1
+            if len(c.ids) >= self.settings.max_clusters:
+                # past the cap the two closest of the clusters and the new turn merge: when the
+                # turn is one of them it joins the other, no cluster is made and dropped
+                i, j = mid_term.closest_pair(np.vstack([c.matrix, vec[None, :]]))
+                if j == len(c.ids):
+                    best = i
+                else:
+                    self._merge(c, i, j)
+            if best < 0:
+                cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
+                c.added(cid, vec)
+                return cid
+        if self._join(c, best, turn, vec):
+            return c.ids[best]
+        # the cluster went meanwhile (another process rebuilt the scope's, after an embedder
+        # change): read them again
+        if held := getattr(self._local, "held", None):
+            held.pop(scope.key, None)
+        return self.absorb(turn, vec)
 
-    def _merge_closest(self, ids: list[int], centroids: np.ndarray, sizes: list[int]) -> None:
-        i, j = mid_term.closest_pair(centroids)
-        centroid = mid_term.centroid_of(np.stack([centroids[i] * sizes[i], centroids[j] * sizes[j]]))
+    def _join(self, c: mid_term.Centroids, k: int, turn: Turn, vec: np.ndarray) -> bool:
+        centroid = mid_term.joined(c.matrix[k], c.sizes[k], vec)
         label = None
-        if mid_term.relabel_due(sizes[i] + sizes[j]):
-            keep, gone = self.store.get_cluster(ids[i]), self.store.get_cluster(ids[j])
+        if mid_term.relabel_due(c.sizes[k], c.sizes[k] + 1):
+            cluster = self.store.get_cluster(c.ids[k])
+            label = self._label([*(cluster.member_ids if cluster else ()), turn.id], centroid)
+        if not self.store.join_cluster(c.ids[k], turn.id, centroid, label):
+            return False
+        c.joined(k, centroid)
+        return True
+
+    def _merge(self, c: mid_term.Centroids, i: int, j: int) -> None:
+        """Fold the smaller of clusters ``i`` and ``j`` into the larger, which keeps its label
+        unless its size passes a power of two."""
+        if c.sizes[i] < c.sizes[j]:
+            i, j = j, i
+        centroid = mid_term.centroid_of(np.stack([c.matrix[i] * c.sizes[i], c.matrix[j] * c.sizes[j]]))
+        label = None
+        if mid_term.relabel_due(c.sizes[i], c.sizes[i] + c.sizes[j]):
+            keep, gone = self.store.get_cluster(c.ids[i]), self.store.get_cluster(c.ids[j])
             members = [*(keep.member_ids if keep else ()), *(gone.member_ids if gone else ())]
             label = self._label(members, centroid)
-        self.store.merge_clusters(ids[i], ids[j], centroid, label)
+        self.store.merge_clusters(c.ids[i], c.ids[j], centroid, label)
+        c.merged(i, j, centroid)
 
     def _label(self, member_ids: list[int], centroid: np.ndarray) -> str:
         vectors = self.store.get_vectors("turn", member_ids)

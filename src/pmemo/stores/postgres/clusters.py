@@ -92,14 +92,16 @@ class ClusterRows(SourceRows):
                         " updated=%s WHERE id=%s", (codec.f32(centroid), row[0], row[1], label, time.time(), keep))
             cur.execute("DELETE FROM clusters WHERE id=%s", (gone,))
 
-    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> None:
+    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> bool:
         with self._db.tx() as cur:
-            cur.execute("UPDATE clusters SET centroid=%s, size=size+1, label=COALESCE(%s, label), updated=%s"
-                        " WHERE id=%s", (codec.f32(centroid), label, time.time(), cluster_id))
+            if not cur.execute("UPDATE clusters SET centroid=%s, size=size+1, label=COALESCE(%s, label), updated=%s"
+                               " WHERE id=%s", (codec.f32(centroid), label, time.time(), cluster_id)).rowcount:
+                return False
             cur.execute("INSERT INTO cluster_members(turn_id, cluster_id) VALUES(%s,%s)"
                         " ON CONFLICT(turn_id) DO UPDATE SET cluster_id=EXCLUDED.cluster_id", (turn_id, cluster_id))
             cur.execute("INSERT INTO sources(kind, ref, turn_id) VALUES('cluster',%s,%s) ON CONFLICT DO NOTHING",
                         (cluster_id, turn_id))
+            return True
 
     def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}

@@ -334,6 +334,17 @@ class ProfileStore(ForgetRows, RecordRows):
                 [(now, i) for i in ids],
             )
 
+    def open_sessions(self, scope: Scope, before: float, kind: str) -> list[str]:
+        """The scope's sessions last spoken in before ``before`` (epoch seconds) that hold turns past
+        what its episodes of ``kind`` cover, oldest first (one query, not one per session)."""
+        rows = self._read.execute(
+            "SELECT t.session FROM (SELECT session, MAX(step) last_step, MIN(ts) first, MAX(ts) last FROM turns"
+            " WHERE scope_key=? GROUP BY session) t LEFT JOIN (SELECT session, MAX(step_to) covered FROM episodes"
+            " WHERE scope_key=? AND kind=? GROUP BY session) e ON e.session = t.session"
+            " WHERE t.last < ? AND t.last_step > COALESCE(e.covered, 0) ORDER BY t.first, t.session",
+            (scope.key, scope.key, kind, before))
+        return [r[0] for r in rows]
+
     def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:
         """The last step of a session already folded into an episode of these kinds."""
         marks = ",".join("?" * len(kinds))

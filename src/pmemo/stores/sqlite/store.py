@@ -350,7 +350,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             )
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
-        refs = list(refs)
+        if not (refs := list(refs)):
+            return {}  # and no scope in memory is touched as if searched
         found = self.vector_cache.vectors(kind, refs)  # a search's candidates: no database read
         sql = "SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({})"
         rest = [r for r in refs if r not in found]
@@ -536,14 +537,16 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                          (codec.blob(centroid), row[0], row[1], label, time.time(), keep))
             conn.execute("DELETE FROM clusters WHERE id=?", (gone,))
 
-    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> None:
+    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> bool:
         with self._tx() as conn:
-            conn.execute("UPDATE clusters SET centroid=?, size=size+1, label=COALESCE(?, label), updated=?"
-                         " WHERE id=?", (codec.blob(centroid), label, time.time(), cluster_id))
+            if not conn.execute("UPDATE clusters SET centroid=?, size=size+1, label=COALESCE(?, label), updated=?"
+                                " WHERE id=?", (codec.blob(centroid), label, time.time(), cluster_id)).rowcount:
+                return False
             conn.execute("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
                          (turn_id, cluster_id))
             conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('cluster',?,?)",
                          (cluster_id, turn_id))
+            return True
 
     def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}
