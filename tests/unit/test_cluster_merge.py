@@ -1,24 +1,28 @@
 """Past ``max_clusters`` a scope's two closest clusters merge (the new turn included), with the
 centroids just read: the merge does not read them again, and a new turn that is one of the pair
-joins the other instead of making a cluster that is merged away at once."""
+joins the other instead of making a cluster that is merged away at once. A batch
+(``Tiers.batch``) reads a scope's centroids once and keeps them current with its own writes."""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 
 from pmemo.config import Settings
 from pmemo.embedders.cached import CachedEmbedder
 from pmemo.embedders.hashing import HashingEmbedder
-from pmemo.models import Scope
+from pmemo.models import Scope, Turn
 from pmemo.stores.base import NewTurn
 from pmemo.stores.sqlite.store import SQLiteStore
 from pmemo.tiers import mid_term
 from pmemo.tiers.services import Tiers
 
 SCOPE = Scope.of(user_id="ann", session_id="s1")
+OWNER = SCOPE.owner_scope()
 NOW = datetime(2024, 5, 1, tzinfo=UTC)
 
 
@@ -27,40 +31,41 @@ def unit(*values: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def test_a_turn_past_the_cap_joins_the_cluster_it_is_closest_to(tmp_path) -> None:
-    store = SQLiteStore.open(tmp_path)
+@contextlib.contextmanager
+def chat(path: Path, vecs: list[np.ndarray], max_clusters: int,
+         threshold: float) -> Iterator[tuple[SQLiteStore, Tiers, list[Turn]]]:
+    """A store holding one turn per vector (its vector stored), and the tiers over it."""
+    store = SQLiteStore.open(path)
     try:
-        tiers = Tiers(store, CachedEmbedder(HashingEmbedder(4), store), None,
-                      Settings(max_clusters=2, cluster_threshold=0.99))
-        turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}") for n in range(3)])
-        vecs = [unit(1, 0, 0, 0), unit(0, 0, 1, 0), unit(0.9, 0.1, 0, 0)]  # the third is near the first
+        tiers = Tiers(store, CachedEmbedder(HashingEmbedder(len(vecs[0])), store), None,
+                      Settings(max_clusters=max_clusters, cluster_threshold=threshold))
+        turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}")
+                                 for n in range(len(vecs))])
         store.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in zip(turns, vecs, strict=True)], "m")
+        yield store, tiers, turns
+    finally:
+        store.close()
+
+
+def test_a_turn_past_the_cap_joins_the_cluster_it_is_closest_to(tmp_path) -> None:
+    vecs = [unit(1, 0, 0, 0), unit(0, 0, 1, 0), unit(0.9, 0.1, 0, 0)]  # the third is near the first
+    with chat(tmp_path, vecs, max_clusters=2, threshold=0.99) as (store, tiers, turns):
         first, second, third = (tiers.absorb(t, v) for t, v in zip(turns, vecs, strict=True))
-        owner = SCOPE.owner_scope()
-        ids, centroids, sizes = store.centroids(owner)
+        ids, centroids, sizes = store.centroids(OWNER)
         assert len(ids) == 2 and sorted(sizes) == [1, 2]
-        merged = next(c for c in store.clusters(owner) if c.size == 2)
+        merged = next(c for c in store.clusters(OWNER) if c.size == 2)
         assert set(merged.member_ids) == {turns[0].id, turns[2].id} and second in ids
         assert third == first == merged.id  # joined: no cluster made and merged away
         expected = (vecs[0] + vecs[2]) / np.linalg.norm(vecs[0] + vecs[2])
         assert np.allclose(centroids[ids.index(merged.id)], expected, atol=1e-5)
-    finally:
-        store.close()
 
 
 def test_past_the_cap_the_closest_two_clusters_merge_and_the_turn_gets_its_own(tmp_path) -> None:
-    store = SQLiteStore.open(tmp_path)
-    try:
-        tiers = Tiers(store, CachedEmbedder(HashingEmbedder(4), store), None,
-                      Settings(max_clusters=2, cluster_threshold=0.999))
-        turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}") for n in range(3)])
-        vecs = [unit(1, 0, 0, 0), unit(0.95, 0.3, 0, 0), unit(0, 0, 1, 0)]  # the first two are closest
-        store.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in zip(turns, vecs, strict=True)], "m")
+    vecs = [unit(1, 0, 0, 0), unit(0.95, 0.3, 0, 0), unit(0, 0, 1, 0)]  # the first two are closest
+    with chat(tmp_path, vecs, max_clusters=2, threshold=0.999) as (store, tiers, turns):
         first, second, third = (tiers.absorb(t, v) for t, v in zip(turns, vecs, strict=True))
-        clusters = {c.id: set(c.member_ids) for c in store.clusters(SCOPE.owner_scope())}
+        clusters = {c.id: set(c.member_ids) for c in store.clusters(OWNER)}
         assert clusters == {first: {turns[0].id, turns[1].id}, third: {turns[2].id}} and second not in clusters
-    finally:
-        store.close()
 
 
 def test_a_label_is_made_again_when_a_cluster_passes_a_power_of_two() -> None:
@@ -70,53 +75,31 @@ def test_a_label_is_made_again_when_a_cluster_passes_a_power_of_two() -> None:
 
 
 def test_a_batch_reads_a_scopes_centroids_once_and_clusters_as_one_turn_at_a_time(tmp_path) -> None:
-    """Tiers.batch keeps the centroids it read current with its own joins, new clusters and
-    merges: the clusters come out as they do when every turn reads them again."""
+    """The clusters come out as they do when every turn reads the centroids again."""
     rng = np.random.default_rng(5)
     vecs = [unit(*rng.normal(size=4)) for _ in range(40)]
     outcomes = []
     for batched in (False, True):
-        store = SQLiteStore.open(tmp_path / str(batched))
-        try:
-            reads = 0
+        with chat(tmp_path / str(batched), vecs, max_clusters=5, threshold=0.9) as (store, tiers, turns):
+            reads: list[Scope] = []
             read = store.centroids
-
-            def counted(scope: Scope, read=read) -> tuple:
-                nonlocal reads
-                reads += 1
-                return read(scope)
-
-            store.centroids = counted  # type: ignore[method-assign]
-            tiers = Tiers(store, CachedEmbedder(HashingEmbedder(4), store), None,
-                          Settings(max_clusters=5, cluster_threshold=0.9))
-            turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}")
-                                     for n in range(len(vecs))])
-            store.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in zip(turns, vecs, strict=True)], "m")
+            store.centroids = (  # type: ignore[method-assign]
+                lambda scope, reads=reads, read=read: reads.append(scope) or read(scope))
             with tiers.batch() if batched else contextlib.nullcontext():
                 for t, v in zip(turns, vecs, strict=True):
                     tiers.absorb(t, v)
-            assert reads == (1 if batched else len(vecs))
-            ids, centroids, sizes = read(SCOPE.owner_scope())
-            members = {c.id: c.member_ids for c in store.clusters(SCOPE.owner_scope())}
+            assert len(reads) == (1 if batched else len(vecs))
+            ids, centroids, sizes = read(OWNER)
+            members = {c.id: c.member_ids for c in store.clusters(OWNER)}
             outcomes.append((ids, np.round(centroids, 5).tolist(), sizes, members))
-        finally:
-            store.close()
     assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 5
 
 
 def test_a_batch_whose_cluster_went_meanwhile_reads_the_scopes_again(tmp_path) -> None:
-    store = SQLiteStore.open(tmp_path)
-    try:
-        tiers = Tiers(store, CachedEmbedder(HashingEmbedder(4), store), None,
-                      Settings(max_clusters=5, cluster_threshold=0.9))
-        turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}") for n in range(3)])
-        vecs = [unit(1, 0, 0, 0), unit(1, 0.1, 0, 0), unit(1, 0.05, 0, 0)]
-        store.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in zip(turns, vecs, strict=True)], "m")
-        with tiers.batch():
-            first = tiers.absorb(turns[0], vecs[0])
-            assert tiers.absorb(turns[1], vecs[1]) == first
-            store.delete_cluster(first)  # as a rebuild in another process would
-            again = tiers.absorb(turns[2], vecs[2])
-        assert again != first and [c.member_ids for c in store.clusters(SCOPE.owner_scope())] == [(turns[2].id,)]
-    finally:
-        store.close()
+    vecs = [unit(1, 0, 0, 0), unit(1, 0.1, 0, 0), unit(1, 0.05, 0, 0)]
+    with chat(tmp_path, vecs, max_clusters=5, threshold=0.9) as (store, tiers, turns), tiers.batch():
+        first = tiers.absorb(turns[0], vecs[0])
+        assert tiers.absorb(turns[1], vecs[1]) == first
+        store.delete_cluster(first)  # as a rebuild in another process would
+        again = tiers.absorb(turns[2], vecs[2])
+        assert again != first and [c.member_ids for c in store.clusters(OWNER)] == [(turns[2].id,)]

@@ -355,7 +355,7 @@ class Worker:
 class _Steps:
     """A session's turn by its step, for one batch: the batch's own turns without a read."""
 
-    def __init__(self, store: Any, turns: list[Turn]) -> None:
+    def __init__(self, store: Store, turns: list[Turn]) -> None:
         self.store = store
         self.known = {(t.scope.key, t.session_id, t.step): t for t in turns}
 

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from ...models import Episode, Scope
+from .. import sessions_sql
 from . import profile_codec as pc
 from .live import LiveRows
 
@@ -63,12 +64,7 @@ class EpisodeRows(LiveRows):
     def open_sessions(self, scope: Scope, before: float, kind: str) -> list[str]:
         """The scope's sessions last spoken in before ``before`` (epoch seconds) that hold turns past
         what its episodes of ``kind`` cover, oldest first (one query, not one per session)."""
-        rows = self._db.rows(
-            "SELECT t.session FROM (SELECT session, MAX(step) last_step, MIN(ts) first, MAX(ts) last FROM turns"
-            " WHERE scope_key=%s GROUP BY session) t LEFT JOIN (SELECT session, MAX(step_to) covered FROM episodes"
-            " WHERE scope_key=%s AND kind=%s GROUP BY session) e ON e.session = t.session"
-            " WHERE t.last < %s AND t.last_step > COALESCE(e.covered, 0) ORDER BY t.first, t.session",
-            (scope.key, scope.key, kind, before))
+        rows = self._db.rows(sessions_sql.open_sessions("%s"), (scope.key, scope.key, kind, before))
         return [r[0] for r in rows]
 
     def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...errors import Conflict, InvalidInput, NotFound
 from ...models import Candidate, Decision, Episode, Fact, Scope, Task, TaskStep
+from .. import sessions_sql
 from . import profile_codec as pc
 from .forget_store import ForgetRows
 from .records_store import RecordRows
@@ -337,12 +338,7 @@ class ProfileStore(ForgetRows, RecordRows):
     def open_sessions(self, scope: Scope, before: float, kind: str) -> list[str]:
         """The scope's sessions last spoken in before ``before`` (epoch seconds) that hold turns past
         what its episodes of ``kind`` cover, oldest first (one query, not one per session)."""
-        rows = self._read.execute(
-            "SELECT t.session FROM (SELECT session, MAX(step) last_step, MIN(ts) first, MAX(ts) last FROM turns"
-            " WHERE scope_key=? GROUP BY session) t LEFT JOIN (SELECT session, MAX(step_to) covered FROM episodes"
-            " WHERE scope_key=? AND kind=? GROUP BY session) e ON e.session = t.session"
-            " WHERE t.last < ? AND t.last_step > COALESCE(e.covered, 0) ORDER BY t.first, t.session",
-            (scope.key, scope.key, kind, before))
+        rows = self._read.execute(sessions_sql.open_sessions("?"), (scope.key, scope.key, kind, before))
         return [r[0] for r in rows]
 
     def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:
