@@ -39,6 +39,7 @@ import random
 import resource
 import sqlite3
 import statistics
+import sys
 import tempfile
 import time
 import uuid
@@ -59,6 +60,7 @@ from pmemo.models import Scope
 
 DIM = 384
 K = 10
+PROGRESS_EVERY = 10  # batches between two progress lines (stderr)
 
 
 class ScaleEmbedder:
@@ -126,6 +128,10 @@ async def ingest(mem: Memory, n: int, scopes: int, batch: int) -> dict[str, Any]
         acks.append(time.perf_counter() - t1)
         await mem.drain()
         times.append(time.perf_counter() - t1)
+        if len(times) % PROGRESS_EVERY == 0:  # a long run can be watched, and read if it is stopped
+            last = times[-PROGRESS_EVERY:]
+            print(f"  {start + batch:>9,} turns  last {len(last)} batches {statistics.mean(last):.2f} s each,"
+                  f" {len(last) * batch / sum(last):.0f} turns/s", file=sys.stderr, flush=True)
     total = time.perf_counter() - t0
     head, tail = times[:5], times[-5:]
     return {"ingest_s": total, "turns_per_s": n / total, "ack_turns_per_s": n / sum(acks),
