@@ -535,6 +535,9 @@ def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
     assert ids == [keep] and np.allclose(centroids[0], vec(1, 1))
     assert store.cluster_of([b.id]) == {b.id: keep}
     assert [x.id for x in store.clusters_with([c.id])] == [keep]
+    store.merge_clusters(keep, gone, vec(0, 1), "again")  # gone already (another process): nothing happens
+    assert (store.get_cluster(keep).size, store.get_cluster(keep).label) == (3, "keep")
+    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
 
 
 def test_scope_vectors_reads_one_scope_of_one_model_by_id(store: Store):

@@ -21,15 +21,23 @@ from .provenance import SourceRows
 
 class ClusterRows(SourceRows):
     def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int:
-        with self._db.tx() as cur:
-            row = cur.execute(
-                "INSERT INTO clusters(scope_key, tenant, agent, owner, centroid, size, label, updated)"
-                " VALUES(%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, codec.f32(centroid), len(member_ids),
-                 label, time.time())).fetchone()
-            assert row is not None
-            self._write_members(cur, row[0], member_ids)
-            return int(row[0])
+        """One statement (one round trip; it is atomic as a transaction of five was)."""
+        members = list(dict.fromkeys(int(t) for t in member_ids))
+        row = self._db.one(
+            "WITH c AS (INSERT INTO clusters(scope_key, tenant, agent, owner, centroid, size, label, updated)"
+            " VALUES(%(key)s, %(tenant)s, %(agent)s, %(owner)s, %(centroid)s, %(size)s, %(label)s, %(at)s)"
+            " RETURNING id),"
+            " m AS (INSERT INTO cluster_members(turn_id, cluster_id)"
+            " SELECT t, c.id FROM c, unnest(%(members)s::bigint[]) t"
+            " ON CONFLICT(turn_id) DO UPDATE SET cluster_id=EXCLUDED.cluster_id),"
+            " s AS (INSERT INTO sources(kind, ref, turn_id)"
+            " SELECT 'cluster', c.id, t FROM c, unnest(%(members)s::bigint[]) t ON CONFLICT DO NOTHING)"
+            " SELECT id FROM c",
+            {"key": scope.key, "tenant": scope.tenant_id, "agent": scope.agent_id, "owner": scope.owner,
+             "centroid": codec.f32(centroid), "size": len(member_ids), "label": label, "at": time.time(),
+             "members": members})
+        assert row is not None
+        return int(row[0])
 
     def _write_members(self, cur: psycopg.Cursor[Any], cid: int, member_ids: list[int]) -> None:
         cur.execute("DELETE FROM cluster_members WHERE cluster_id=%s", (cid,))
@@ -79,29 +87,32 @@ class ClusterRows(SourceRows):
         return {r[0]: r[1] for r in rows}
 
     def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None:
-        """Fold cluster ``gone`` into ``keep``: members, provenance and hits move over."""
-        with self._db.tx() as cur:
-            row = cur.execute("SELECT size, hits FROM clusters WHERE id=%s FOR UPDATE", (gone,)).fetchone()
-            if row is None:
-                return
-            cur.execute("UPDATE cluster_members SET cluster_id=%s WHERE cluster_id=%s", (keep, gone))
-            cur.execute("INSERT INTO sources(kind, ref, turn_id) SELECT 'cluster', %s, turn_id FROM sources"
-                        " WHERE kind='cluster' AND ref=%s ON CONFLICT DO NOTHING", (keep, gone))
-            cur.execute("DELETE FROM sources WHERE kind='cluster' AND ref=%s", (gone,))
-            cur.execute("UPDATE clusters SET centroid=%s, size=size+%s, hits=hits+%s, label=COALESCE(%s, label),"
-                        " updated=%s WHERE id=%s", (codec.f32(centroid), row[0], row[1], label, time.time(), keep))
-            cur.execute("DELETE FROM clusters WHERE id=%s", (gone,))
+        """Fold cluster ``gone`` into ``keep``: members, provenance and hits move over (one
+        statement; nothing happens when ``gone`` is gone already)."""
+        self._db.one(
+            "WITH g AS (DELETE FROM clusters WHERE id=%(gone)s RETURNING size, hits),"
+            " m AS (UPDATE cluster_members SET cluster_id=%(keep)s WHERE cluster_id=%(gone)s"
+            " AND EXISTS (SELECT 1 FROM g)),"
+            " s AS (DELETE FROM sources WHERE kind='cluster' AND ref=%(gone)s AND EXISTS (SELECT 1 FROM g)"
+            " RETURNING turn_id),"
+            " i AS (INSERT INTO sources(kind, ref, turn_id) SELECT 'cluster', %(keep)s, turn_id FROM s"
+            " ON CONFLICT DO NOTHING),"
+            " k AS (UPDATE clusters SET centroid=%(centroid)s, size=clusters.size+g.size, hits=clusters.hits+g.hits,"
+            " label=COALESCE(%(label)s, label), updated=%(at)s FROM g WHERE id=%(keep)s)"
+            " SELECT count(*) FROM g",
+            {"keep": keep, "gone": gone, "centroid": codec.f32(centroid), "label": label, "at": time.time()})
 
     def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> bool:
-        with self._db.tx() as cur:
-            if not cur.execute("UPDATE clusters SET centroid=%s, size=size+1, label=COALESCE(%s, label), updated=%s"
-                               " WHERE id=%s", (codec.f32(centroid), label, time.time(), cluster_id)).rowcount:
-                return False
-            cur.execute("INSERT INTO cluster_members(turn_id, cluster_id) VALUES(%s,%s)"
-                        " ON CONFLICT(turn_id) DO UPDATE SET cluster_id=EXCLUDED.cluster_id", (turn_id, cluster_id))
-            cur.execute("INSERT INTO sources(kind, ref, turn_id) VALUES('cluster',%s,%s) ON CONFLICT DO NOTHING",
-                        (cluster_id, turn_id))
-            return True
+        """One statement, as ``add_cluster``: the member and its provenance only if the cluster is there."""
+        row = self._db.one(
+            "WITH j AS (UPDATE clusters SET centroid=%(centroid)s, size=size+1, label=COALESCE(%(label)s, label),"
+            " updated=%(at)s WHERE id=%(id)s RETURNING id),"
+            " m AS (INSERT INTO cluster_members(turn_id, cluster_id) SELECT %(turn)s, id FROM j"
+            " ON CONFLICT(turn_id) DO UPDATE SET cluster_id=EXCLUDED.cluster_id),"
+            " s AS (INSERT INTO sources(kind, ref, turn_id) SELECT 'cluster', id, %(turn)s FROM j"
+            " ON CONFLICT DO NOTHING) SELECT count(*) FROM j",
+            {"centroid": codec.f32(centroid), "label": label, "at": time.time(), "id": cluster_id, "turn": turn_id})
+        return bool(row and row[0])
 
     def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
         out = {}
