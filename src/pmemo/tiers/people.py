@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..models import Fact, Person, Scope, Turn, epoch_of
 from ..people.aliases import Learned, generated_aliases, learned_aliases, mentions
 from ..people.resolve import AliasEntry, AliasIndex, Match
 from ..stores.base import FullStore, NewAlias, PeopleStore
+from .held import Held
 from .profile import settled
 
 __all__ = ["People", "profile_view"]
@@ -30,31 +31,17 @@ class People:
         self.store = store
         self._lock = threading.Lock()
         self._indexes: dict[str, tuple[int, AliasIndex]] = {}
-        self._local = threading.local()  # .held: what this thread's batch() read, or None
+        self._held = Held()
 
     # ---- resolution ------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
+    def batch(self) -> contextlib.AbstractContextManager[None]:
         """Within it, this thread reads each tenant's alias version and each chat's members once:
-        a background batch resolves all its turns against one state of the registry, not one
-        read per turn (another thread, a search, still reads it fresh)."""
-        self._local.held = {}
-        try:
-            yield
-        finally:
-            self._local.held = None
-
-    def _read(self, key: tuple[str, str], read: Callable[[], Any]) -> Any:
-        held = getattr(self._local, "held", None)
-        if held is None:
-            return read()
-        if key not in held:
-            held[key] = read()
-        return held[key]
+        a background batch resolves all its turns against one state of the registry (held.py)."""
+        return self._held.batch()
 
     def index(self, tenant: str) -> AliasIndex:
         """The tenant's resolver, rebuilt only when its aliases changed."""
-        version = self._read(("aliases", tenant), lambda: self.store.alias_version(tenant))
+        version = self._held.get(("aliases", tenant), lambda: self.store.alias_version(tenant))
         cached = self._indexes.get(tenant)
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -72,7 +59,7 @@ class People:
         if index.empty:
             return []
         owner = scope.owner_scope()
-        return index.find(text, self._read(("members", owner.key), lambda: self.store.member_ids(owner)))
+        return index.find(text, self._held.get(("members", owner.key), lambda: self.store.member_ids(owner)))
 
     def named(self, text: str, scope: Scope) -> list[str]:
         """The unambiguous person ids ``text`` names, in order of first appearance."""

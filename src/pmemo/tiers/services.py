@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
-from collections.abc import Iterator
 from functools import partial
 
 import numpy as np
@@ -23,6 +21,7 @@ from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
 from . import mid_term
+from .held import Held
 from .long_term import central_sentence, extractive_summary
 from .people import People
 
@@ -39,28 +38,20 @@ class Tiers:
         self.people = People(store)  # type: ignore[arg-type]  # the SQLite store is a PeopleStore too
         own = getattr(embed.embedder, "cluster_threshold", 0.8)
         self.threshold = settings.cluster_threshold or own
-        self._local = threading.local()  # .held: a batch's centroids by scope key, or None
+        self._held = Held()
 
     # ---- mid-term -------------------------------------------------------------------
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
+    def batch(self) -> contextlib.AbstractContextManager[None]:
         """Within it, this thread's absorbs read a scope's centroids once and keep them current
         with their own writes (a chat's turn jobs run one at a time: no one else's meanwhile)."""
-        self._local.held = {}
-        try:
-            yield
-        finally:
-            self._local.held = None
+        return self._held.batch()
 
     def _centroids(self, scope: Scope) -> mid_term.Centroids:
-        held = getattr(self._local, "held", None)
-        if held is not None and scope.key in held:
-            return held[scope.key]  # type: ignore[no-any-return]
-        ids, matrix, sizes = self.store.centroids(scope)
-        found = mid_term.Centroids(list(ids), matrix.copy(), list(sizes))  # the store's may be its cache's
-        if held is not None:
-            held[scope.key] = found
-        return found
+        def read() -> mid_term.Centroids:
+            ids, matrix, sizes = self.store.centroids(scope)
+            return mid_term.Centroids(list(ids), matrix.copy(), list(sizes))  # the store's may be its cache's
+
+        return self._held.get(("centroids", scope.key), read)  # type: ignore[no-any-return]
 
     def absorb(self, turn: Turn, vec: np.ndarray) -> int:
         """Put a turn that left short-term into the nearest cluster, or a new one."""
@@ -85,8 +76,7 @@ class Tiers:
             return c.ids[best]
         # the cluster went meanwhile (another process rebuilt the scope's, after an embedder
         # change): read them again
-        if held := getattr(self._local, "held", None):
-            held.pop(scope.key, None)
+        self._held.drop(("centroids", scope.key))
         return self.absorb(turn, vec)
 
     def _join(self, c: mid_term.Centroids, k: int, turn: Turn, vec: np.ndarray) -> bool:
