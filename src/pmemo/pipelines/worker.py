@@ -322,24 +322,26 @@ class Worker:
                 vec = self.tiers.summary_vector(summary)
                 self.store.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
         turns = self.store.get_turns(recluster)
-        vectors = self.store.get_vectors("turn", list(turns))
-        for turn_id in sorted(turns):
-            if turn_id in vectors and not self.store.cluster_of([turn_id]):
-                self.tiers.absorb(turns[turn_id], vectors[turn_id])
+        self._file([turns[i] for i in sorted(turns)])
 
     def _overflow(self, turns: list[Turn], at: _Steps) -> None:
         """Mid-term: each new turn pushes its session's turn ``short_term_turns`` back out of
         short-term, into a cluster (one read of their clusters and vectors for the batch)."""
         n = self.settings.short_term_turns
         leaving = [t for turn in turns if turn.step > n and (t := at(turn, turn.step - n)) is not None]
-        if not leaving:
-            return
-        clustered = self.store.cluster_of(t.id for t in leaving)
-        vectors = self.store.get_vectors("turn", [t.id for t in leaving if t.id not in clustered])
         with self.tiers.batch():
-            for turn in leaving:
-                if turn.id in vectors:
-                    self.tiers.absorb(turn, vectors[turn.id])
+            self._file(leaving)
+
+    def _file(self, turns: list[Turn]) -> None:
+        """Put each of ``turns`` that has a vector and no cluster yet (a re-run job filed some)
+        into one, in order: one read of their clusters and one of their vectors."""
+        if not turns:
+            return
+        clustered = self.store.cluster_of(t.id for t in turns)
+        vectors = self.store.get_vectors("turn", [t.id for t in turns if t.id not in clustered])
+        for turn in turns:
+            if turn.id in vectors:
+                self.tiers.absorb(turn, vectors[turn.id])
 
     def _summary_due(self, turn: Turn, at: _Steps) -> list[Turn]:
         """The span of ``summary_every`` turns that ``turn`` closes, when it is due a long-term

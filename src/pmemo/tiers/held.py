@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class Held:
@@ -26,13 +28,13 @@ class Held:
         finally:
             self._local.reads = None
 
-    def get(self, key: Hashable, read: Callable[[], Any]) -> Any:
+    def get(self, key: Hashable, read: Callable[[], T]) -> T:
         reads = getattr(self._local, "reads", None)
         if reads is None:
             return read()
         if key not in reads:
             reads[key] = read()
-        return reads[key]
+        return reads[key]  # type: ignore[no-any-return]
 
     def drop(self, key: Hashable) -> None:
         """Read ``key`` again next time (what was kept is known to be stale)."""

@@ -51,7 +51,7 @@ class Tiers:
             ids, matrix, sizes = self.store.centroids(scope)
             return mid_term.Centroids(list(ids), matrix.copy(), list(sizes))  # the store's may be its cache's
 
-        return self._held.get(("centroids", scope.key), read)  # type: ignore[no-any-return]
+        return self._held.get(("centroids", scope.key), read)
 
     def absorb(self, turn: Turn, vec: np.ndarray) -> int:
         """Put a turn that left short-term into the nearest cluster, or a new one."""
