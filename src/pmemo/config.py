@@ -79,6 +79,9 @@ class Settings:
     w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
     w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
     w_facet: float = 1.0  # a question quoting several things: the best match of each
+    # a word the query says n times counts 1 + w_qtf * (n - 1) times in its keyword search (bm25's
+    # query-term frequency): a conversation comes back to its topic; 0 = each word once
+    w_qtf: float = 1.0
     # the named weights for a kind of conversation (retrieval/recipe.py): "chat" (the w_* defaults),
     # "assistant", "group", or "auto" ("group" in a group's scope); a w_* set away from its default wins
     retrieval_preset: str = "chat"

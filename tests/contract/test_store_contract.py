@@ -222,6 +222,20 @@ def test_lexical_chinese_and_english(store: Store):
     assert len(store.lexical(owner(ALICE), ["预算", "lucky", "payment"], 2)) == 2
 
 
+def test_lexical_counts_a_term_given_twice_twice(store: Store):
+    # two sessions: neither turn is the context of the other
+    grandma, drawing = store.add_turns([new(ALICE, "爷爷奶奶周末来吃饭", 0), new(ALICE_S2, "我们一起画画", 1)])
+    once = [i for i, _ in store.lexical(owner(ALICE), ["奶奶", "画画"], 10)]
+    assert set(once) == {grandma.id, drawing.id}
+    # a chat that comes back to grandma twice is about her: the query's term frequency
+    for terms in (["奶奶", "画画", "奶奶"], ["奶奶", "画画", "奶奶", "奶奶"]):
+        hits = store.lexical(owner(ALICE), terms, 10)
+        assert [i for i, _ in hits] == [grandma.id, drawing.id]
+        assert hits[0][1] > hits[1][1]
+    # and the other way round
+    assert [i for i, _ in store.lexical(owner(ALICE), ["画画", "奶奶", "画画"], 10)] == [drawing.id, grandma.id]
+
+
 def test_lexical_terms_with_fts_syntax_are_literal(store: Store):
     (t,) = store.add_turns([new(ALICE, 'He said "OR" AND NOT near(x) *star* -minus')])
     for term in ['"', "or", "and", "not", "near", "*", "star", "-", "minus", "(", "scope:"]:

@@ -58,6 +58,8 @@ SIGNALS = (
            "whether the query speaks to the assistant; the turn's role"),
     Signal("facet", "w_facet", "a question quoting several things wants the best match of each",
            "quoted spans in the query"),
+    Signal("qtf", "w_qtf", "a word the query says again is what it is about (bm25's query-term frequency)",
+           "how often the query says each term"),
     Signal("diversity", "w_diversity", "a turn repeating a better one gives way (MMR)",
            "the head's embeddings"),
 )

@@ -110,8 +110,9 @@ class Retriever:
                      ) -> tuple[list[tuple[int, float]], list[list[tuple[int, float]]]]:
         """Keyword candidates of the whole query, and of each thing it quotes (when several)."""
         facets = quoted(query) if self.settings.w_facet > 0 else []
-        return (lexical(self.store, scope, query, session_id),
-                [lexical(self.store, scope, f, session_id) for f in facets] if len(facets) > 1 else [])
+        qtf = self.settings.w_qtf
+        return (lexical(self.store, scope, query, session_id, qtf),
+                [lexical(self.store, scope, f, session_id, qtf) for f in facets] if len(facets) > 1 else [])
 
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
         summaries = self._matching_summaries(scope, qvec, session_id)

@@ -17,6 +17,7 @@ the store then re-indexes its turns on open.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from .lang import STOPWORDS, en, has_cjk, zh
@@ -71,14 +72,21 @@ def segment(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def term_counts(text: str) -> tuple[tuple[str, int], ...]:
+    """A query's content tokens (words, Chinese bigrams; stopwords removed), each with how
+    often its segmented text holds it (as a turn's is indexed), in first-seen order.
+
+    >>> term_counts("奶奶生病了。我想画画给奶奶")[:2]
+    (('奶奶', 4), ('生病', 2))
+    """
+    # counted in the text as ``segment`` indexes it: a two-character word is also its own bigram
+    return tuple(Counter(t for t in [*tokens(text), *bigrams(text)] if t not in STOPWORDS).items())
+
+
 def query_terms(text: str) -> tuple[str, ...]:
     """Distinct content tokens of a query (words, Chinese bigrams), stopwords removed."""
-    seen: dict[str, None] = {}
-    for tok in [*tokens(text), *bigrams(text)]:
-        if tok not in STOPWORDS and tok not in seen:
-            seen[tok] = None
-    return tuple(seen)
+    return tuple(term for term, _ in term_counts(text))
 
 
-__all__ = ["FTS_VERSION", "STOPWORDS", "ascii_tokens", "bigrams", "has_cjk", "query_terms", "segment",
+__all__ = ["FTS_VERSION", "STOPWORDS", "ascii_tokens", "bigrams", "has_cjk", "query_terms", "segment", "term_counts",
            "stem", "tokens"]

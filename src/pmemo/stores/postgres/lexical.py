@@ -20,6 +20,7 @@ term weighs no more than a common one.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +32,8 @@ from ..sqlite.fts import CONTEXT_WEIGHT, turn_text
 log = logging.getLogger("pmemo")
 META_KEY = "fts_version"
 # weights of D, C, B, A: the turn's words are A, the previous turn's B; 1 = by the log of the length
-RANK = f"ts_rank('{{0, 0, {CONTEXT_WEIGHT}, 1}}', lexemes, %(q)s::tsquery, 1)"
+WEIGHTS = f"'{{0, 0, {CONTEXT_WEIGHT}, 1}}'"
+RANK = f"ts_rank({WEIGHTS}, lexemes, %(q)s::tsquery, 1)"
 BATCH = 1000
 
 
@@ -40,6 +42,21 @@ def tsquery(terms: Sequence[str]) -> str:
     quoted = ("'" + term.lower().replace("\\", "\\\\").replace("'", "''") + "'"
               for term in dict.fromkeys(terms) if term.strip())
     return " | ".join(quoted)
+
+
+def rank(terms: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """The score of a row for ``terms`` (SQL, and its parameters besides ``q``): ``RANK``, plus
+    for a term given n times n - 1 more times its own rank, since ts_rank reads a term given
+    twice once, where bm25 on SQLite counts it twice (the query's term frequency).
+
+    >>> rank(["奶奶", "画", "奶奶", "奶奶"])[1]
+    {'r0': "'奶奶'"}
+    """
+    counts = Counter(t.lower() for t in terms if t.strip())
+    more = [(term, n - 1) for term, n in counts.items() if n > 1]
+    sql = RANK + "".join(f" + {n} * ts_rank({WEIGHTS}, lexemes, %(r{i})s::tsquery, 1)"
+                         for i, (_, n) in enumerate(more))
+    return sql, {f"r{i}": tsquery([term]) for i, (term, _) in enumerate(more)}
 
 
 def context_of(before: str | None) -> str:

@@ -172,10 +172,11 @@ class TurnRows:
         if not query:
             return []
         mine = "" if session_id is None else " AND session=%(session)s"
+        rank, more = lexical.rank(terms)
         rows = self._db.rows(
-            f"SELECT id, {lexical.RANK} AS score FROM turns WHERE scope_key=%(scope)s"
+            f"SELECT id, {rank} AS score FROM turns WHERE scope_key=%(scope)s"
             f" AND lexemes @@ %(q)s::tsquery{mine} ORDER BY score DESC, id LIMIT %(limit)s",
-            {"q": query, "scope": scope.key, "session": session_id, "limit": limit})
+            {"q": query, "scope": scope.key, "session": session_id, "limit": limit, **more})
         return [(r[0], float(r[1])) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:
