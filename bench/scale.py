@@ -131,7 +131,8 @@ async def ingest(mem: Memory, n: int, scopes: int, batch: int) -> dict[str, Any]
         if len(times) % PROGRESS_EVERY == 0:  # a long run can be watched, and read if it is stopped
             last = times[-PROGRESS_EVERY:]
             print(f"  {start + batch:>9,} turns  last {len(last)} batches {statistics.mean(last):.2f} s each,"
-                  f" {len(last) * batch / sum(last):.0f} turns/s", file=sys.stderr, flush=True)
+                  f" {len(last) * batch / sum(last):.0f} turns/s, load {os.getloadavg()[0]:.1f}"
+                  " (the run itself ~1.2: more is other work on the box)", file=sys.stderr, flush=True)
     total = time.perf_counter() - t0
     head, tail = times[:5], times[-5:]
     return {"ingest_s": total, "turns_per_s": n / total, "ack_turns_per_s": n / sum(acks),
