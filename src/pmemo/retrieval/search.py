@@ -69,16 +69,22 @@ class ClusterRecall:
 
 def lexical(store: Store, scope: Scope, query: str, session_id: str | None,
             qtf: float = 1.0) -> list[tuple[int, float]]:
-    """Keyword candidates: bm25 over the query's content words, a word the query says n times
-    (at most ``QTF_CAP``) given 1 + ``qtf`` × (n - 1) times: BM25's query-term frequency. A
-    question seldom says a word twice; a conversation comes back to its topic (a chat that
-    says "奶奶" in three lines is about grandma). Setting ``w_qtf``; measured in the README.
+    """Keyword candidates: bm25 over the query's content words (``keyword_terms``)."""
+    return store.lexical(scope, keyword_terms(query, qtf), POOL, session_id)
 
-    >>> [round(1 + 0.5 * (min(n, QTF_CAP) - 1)) for n in (1, 2, 3, 20)]
-    [1, 2, 2, 4]
+
+def keyword_terms(query: str, qtf: float = 1.0) -> list[str]:
+    """The query's content words, one said n times (at most ``QTF_CAP``) given 1 + ``qtf`` ×
+    (n - 1) times: BM25's query-term frequency. A question seldom says a word twice; a
+    conversation comes back to its topic (a chat that says "奶奶" in three lines is about
+    grandma). Setting ``w_qtf``; measured in the README.
+
+    >>> keyword_terms("pizza or pasta? pizza!"), keyword_terms("pizza or pasta? pizza!", 0.0)
+    (['pizza', 'pizza', 'pasta'], ['pizza', 'pasta'])
+    >>> len(keyword_terms("pizza " * 20)), len(keyword_terms("pizza " * 20, 0.5))
+    (8, 4)
     """
-    terms = [term for term, n in term_counts(query) for _ in range(round(1 + qtf * (min(n, QTF_CAP) - 1)))]
-    return store.lexical(scope, terms, POOL, session_id)
+    return [term for term, n in term_counts(query) for _ in range(round(1 + qtf * (min(n, QTF_CAP) - 1)))]
 
 
 def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
