@@ -14,8 +14,9 @@ whether pmemo's cost per turn stays flat). Queries are embedded by e5-small, the
 so "with embedding" is what a user waits for; "without" takes off the time the embedder spent
 on that query (measured around its own call).
 
-Reads go to the scopes holding turns (``held_users``: 100 turns each at every size, so growth
-is the table's, not the scope's). Reported per size, with its ratio to the smallest size run:
+Reads go to the scopes holding turns (``held_users``): with 1,000 scopes each holds 100 turns up
+to 100k turns, so growth to there is the table's, not the scope's; past it every scope grows too
+(1,000 turns each at 1M). Reported per size, with its ratio to the smallest size run:
 - ingest turns/s, and the mean batch time of the first and last five batches (flat = linear);
 - search and context p50/p95, with and without the query embedding;
 - vector search alone (the store's ``nearest`` over one scope, k=10) p50, beside the raw floor
@@ -109,9 +110,9 @@ def user(i: int) -> str:
 
 def held_users(n: int, scopes: int) -> list[str]:
     """The users whose scopes hold turns after ``ingest`` of ``n`` turns: the ones searched.
-    Sessions are 100 turns, so at 10k turns 100 of 1,000 scopes hold turns (100 each) and at
-    100k all do (100 each): a scope searched holds the same at every size, and growth is the
-    table's. (Runs before 2026-11-26 searched all ``scopes``: at 10k, 9 in 10 were empty.)"""
+    Sessions are 100 turns, so at 10k turns 100 of 1,000 scopes hold turns (100 each), at 100k
+    all do (100 each) and at 1M all hold 1,000. (Runs before 2026-11-26 searched all ``scopes``:
+    at 10k, 9 in 10 were empty.)"""
     sessions = -(-n // corpus.TURNS_PER_SESSION)
     return [user(i) for i in sorted({s % scopes for s in range(sessions)})]
 

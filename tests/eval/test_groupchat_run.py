@@ -25,8 +25,9 @@ from pmemo.eval.groupchat_run import (
 )
 from pmemo.eval.groupchat_scenario import QUESTION_KINDS, Message, Scenario, generate
 
-SHARES = ("recall_at_5", "bm25_recall_at_5", "subject_accuracy", "subject_extracted", "alias_precision",
-          "alias_recall", "alias_f1", "profile_checks", "followups")  # fmt: skip
+SHARES = ("recall_at_5", "bm25_recall_at_5", "cue_recall_at_5", "bm25_cue_recall_at_5", "subject_accuracy",
+          "subject_extracted", "alias_precision", "alias_recall", "alias_f1", "profile_checks",
+          "followups")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,7 @@ def test_nothing_leaks_between_chats(report: dict[str, Any]) -> None:
 
 def test_counts_kinds_and_failures(report: dict[str, Any], small: Scenario) -> None:
     assert report["counts"]["questions"] == len(small.questions)
+    assert report["counts"]["cues"] == len(small.cues) > 0
     assert report["counts"]["alias_checks"] == len(small.alias_checks)
     assert report["counts"]["subject_checks"] == len(small.subject_checks)
     assert set(report["by_kind"]) == {q.kind for q in small.questions} <= set(QUESTION_KINDS)

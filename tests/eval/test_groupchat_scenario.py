@@ -30,6 +30,7 @@ from pmemo.eval.groupchat_scenario import (
     to_json,
 )
 from pmemo.eval.groupchat_score import alias_prf, followups_right, leaks, p50, recall_at, subject_accuracy
+from pmemo.text import dialogue
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -333,6 +334,27 @@ def test_questions_cover_every_kind_with_true_evidence(s: Scenario) -> None:
             assert q.asker in groups[q.group_id]
         else:
             assert q.asker == q.user_id
+
+
+def test_cues_are_chats_that_name_the_person_but_not_the_fact(s: Scenario) -> None:
+    """A cue is the chat's last lines (a dialogue, as ``text.dialogue`` reads one) in the group
+    where the fact was said; it names the fact's person and never says the fact's value."""
+    people = {p.id: p for p in s.people}
+    groups = {g.id: set(g.members) for g in s.groups}
+    about = subject_of(s)
+    assert len(s.cues) >= 40 and {q.kind for q in s.cues} == {"cue"}
+    assert len({q.id for q in s.cues}) == len(s.cues)
+    for q in s.cues:
+        said = dialogue.lines(q.query)
+        assert 2 <= len(said) <= 4, q.query
+        ev = [s.messages[i] for i in q.evidence]
+        assert ev and all(scope_of(m) == (q.group_id, None) for m in ev), q
+        assert any(q.answer in m.content for m in ev) and q.answer not in q.query, q
+        person = people[about[q.evidence[0]]]
+        named = {n for n, _ in person.names} | set(person.nicknames)
+        assert any(n in q.query for n in named), q.query  # the person is named in passing
+        assert q.asker in groups[q.group_id] and q.asker != person.id
+        assert all(ts(m.timestamp) < ts(q.at) for m in ev)
 
 
 def test_nickname_and_rename_questions_use_the_right_names(s: Scenario) -> None:

@@ -333,6 +333,39 @@ ASK: dict[tuple[str, str], str] = {
     ("school", "en"): "What and where does {n} study?",
     ("title", "en"): "What does {n} do for a living?",
 }
+# Cues: a member names another in passing, on a topic one of their facts bears on, without its
+# words ("dinner on Saturday, Sam coming?" where Sam once said she is allergic to shellfish): the
+# chat's last lines are the query, and the agent should bring the fact up itself (DESIGN §6).
+CUES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("allergy", "zh"): (
+        "周六聚餐，{n}也一起来吧，想吃点啥？", "下周给{n}过生日，蛋糕零食我来买", "{n}要不要尝尝我带的点心",
+    ),
+    ("diet", "zh"): ("晚上烧烤走起，叫上{n}", "周末我请客吃饭，{n}也来呗"),
+    ("likes", "zh"): ("{n}平时下班都干嘛", "想给{n}挑个礼物，送什么好"),
+    ("dislikes", "zh"): ("下周的活动怎么安排？问问{n}有没有什么忌讳", "{n}有啥特别怕的吗，安排的时候避开"),
+    ("employer", "zh"): ("{n}最近工作忙不忙", "有人能内推吗？{n}你们那边招人不"),
+    ("title", "zh"): ("{n}平时上班具体做些什么", "{n}那一行好干吗"),
+    ("city", "zh"): ("{n}那边今天下雨了没", "周末想去{n}那边玩，有啥推荐"),
+    ("pet", "zh"): ("{n}出差的话家里的小家伙谁照顾", "{n}家那位小主子最近咋样"),
+    ("school", "zh"): ("{n}当年读的什么来着", "{n}上学那会儿课多吗"),
+    ("allergy", "en"): (
+        "dinner on Saturday, {n} you coming? any requests?", "I'm baking for {n}'s birthday, what should I make?",
+        "{n}, want to try the snacks I brought?",
+    ),
+    ("diet", "en"): ("BBQ at my place on Sunday, {n} you in?", "I'm cooking for everyone Friday, {n} joining?"),
+    ("likes", "en"): ("what's {n} into these days?", "want to get {n} a gift, any ideas?"),
+    ("dislikes", "en"): (
+        "planning Friday's outing, anything {n} won't enjoy?", "is there anything {n} can't do? want to plan around it",
+    ),
+    ("employer", "en"): ("{n}, how's work going?", "anyone hiring? {n}, is your company hiring?"),
+    ("title", "en"): ("what does {n} actually do all day at work?", "{n}, is your line of work stressful?"),
+    ("city", "en"): ("how's the weather where {n} lives?", "visiting {n}'s area this weekend, any tips?"),
+    ("pet", "en"): ("{n}, who looks after your little furball when you travel?", "how's {n}'s furry friend doing?"),
+    ("school", "en"): ("{n}, what did you study again?", "{n}, how were your student days?"),
+}
+# A cue's topic: a dinner bears on both what someone cannot eat and what they do not eat.
+TOPIC = {"allergy": "food", "diet": "food", "employer": "work", "title": "work"}
+CHIME = {"zh": ("哈哈", "+1", "同问", "对啊"), "en": ("haha", "+1", "good q", "same")}
 INTRO_PHRASINGS = {
     ("zh", "1"): ("大家好，我是{name}，叫我{k}就行", "新人报到！{name}，大家叫我{k}吧", "我是{name}，朋友都叫我{k}"),
     ("zh", "3"): ("这位是{name}，大家都叫{p}{k}", "{name}我们都叫{p}{k}", "跟新人介绍下，{name}就是{k}"),

@@ -30,7 +30,9 @@ from .groupchat_data import (
     ASK,
     BY_ID,
     CAST,
+    CHIME,
     COFFEE,
+    CUES,
     DAYS,
     DM_SMALL,
     FACTS,
@@ -50,6 +52,7 @@ from .groupchat_data import (
     REPLACED,
     START,
     STUDY,
+    TOPIC,
     USES_FROM,
     WEEKDAY_LINES,
     WEEKDAYS,
@@ -365,6 +368,7 @@ def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
         alias_checks=checks.aliases(),
         subject_checks=checks.subjects(),
         leak_probes=checks.probes(),
+        cues=checks.cues(),  # last: it draws from the random stream after every other check
     )
 
 
@@ -413,6 +417,36 @@ class _Checks:
                 query = plan.ask.format(n=_name_at(plan.pid, DAYS))
                 self.ask(query, plan.group, plan.pid, (self.where[plan.key],), "fact", plan.answer)
         return tuple(self.qs)
+
+    def cues(self) -> tuple[Question, ...]:
+        """Each group fact's cue in each group it was said in: the chat's last lines, in which a
+        member names its person on a topic the fact bears on, without its words (``CUES``); the
+        evidence is that person's current facts on the topic in that group."""
+        out: list[Question] = []
+        for fact in FACTS:
+            if fact.key.endswith(".old") or fact.kind == "private":
+                continue
+            topic = TOPIC.get(fact.kind, fact.kind)
+            related = [f for f in FACTS if f.pid == fact.pid and TOPIC.get(f.kind, f.kind) == topic
+                       and not f.key.endswith(".old")]
+            for scope in dict.fromkeys(s for _, s, _ in self.b.stmts[fact.key]):
+                ev = tuple(sorted({i for f in related for i in self.ev(f, scope)}))
+                asker, chat = self.cue_chat(fact, scope)
+                out.append(Question(f"c{len(out):03d}", chat, scope, None, asker, self.end, ev, "cue", fact.value))
+        return tuple(out)
+
+    def cue_chat(self, fact: ScriptFact, scope: str) -> tuple[str, str]:
+        """Who gives the cue, and the chat: one or two lines of small talk, the cue, and now and
+        then a chime after it."""
+        lang, rng = LANG[scope], self.rng
+        talk = self.b.others(scope, DAYS, fact.pid)
+        lines = [(rng.choice(talk), rng.choice(FILLER[lang]).format(food=rng.choice(FOOD[lang]), k=rng.randint(3, 12)))
+                 for _ in range(rng.randint(1, 2))]
+        asker = rng.choice(talk)
+        lines.append((asker, rng.choice(CUES[(fact.kind, lang)]).format(n=self.b.call(fact.pid, scope, DAYS))))
+        if rng.random() < 0.5:
+            lines.append((rng.choice(talk), rng.choice(CHIME[lang])))
+        return asker, "\n".join(f"{_name_at(who, DAYS)}: {text}" for who, text in lines)
 
     def fact_questions(self, fact: ScriptFact, scope: str) -> None:
         m = BY_ID[fact.pid]

@@ -42,6 +42,7 @@ class Row:
 
 ROWS = (
     Row("R@5 (search, top 5)", "recall_at_5", "bm25_recall_at_5", "≥ 0.95", lambda v: v >= 0.95),
+    Row("R@5, the chat's last lines as the query (cues)", "cue_recall_at_5", "bm25_cue_recall_at_5"),
     Row("subject accuracy", "subject_accuracy", target="≥ 0.95", met=lambda v: v >= 0.95),
     Row("fact messages that gave a fact", "subject_extracted"),
     Row("alias precision (learned only)", "alias_precision"),
@@ -68,6 +69,9 @@ ROWS = (
 NOTES = (
     "R@5: share of the evidence messages behind the top 5 hits of `search` in the question's own chat "
     "(a fact or window hit counts through its source turns); bm25 ranks that chat's messages alone.",
+    "Cues: the chat's last lines as the query (small talk, then a member naming another on a topic one of "
+    "their facts bears on, without its words: 'dinner on Saturday, Sam coming?'); R@5 of that person's "
+    "facts on the topic said in the chat.",
     "Subject accuracy: fact messages whose facts (read back with `profile(..., history=True)` per chat) "
     "name the right person; a dated plan counts through the person of the agenda item it gave (pmemo keeps "
     "plans in the agenda, not as facts); a message that gave neither counts as wrong.",
@@ -87,12 +91,14 @@ NOTES = (
 def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str, Any]:
     """One plain dict from what ``groupchat_run`` measured: headline metrics (flat, the keys of
     ``ROWS``), counts, R@5 per question kind, timing, and the failure lists (the first 20 each)."""
-    q, ctx, ingest = parts["questions"], parts["context"], parts["ingest"]
+    q, cue, ctx, ingest = parts["questions"], parts["cues"], parts["context"], parts["ingest"]
     subj, prof, follow, alias, leak = (parts[k] for k in ("subjects", "profiles", "followups", "aliases", "leaks"))
     people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
     metrics = {
         "recall_at_5": q["pmemo"],
         "bm25_recall_at_5": q["bm25"],
+        "cue_recall_at_5": cue["pmemo"],
+        "bm25_cue_recall_at_5": cue["bm25"],
         "subject_accuracy": subj["accuracy"],
         "subject_extracted": _share(subj["extracted"], subj["n"]),
         "alias_precision": alias["precision"],
@@ -117,6 +123,7 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
     }
     counts = {
         "questions": q["n"],
+        "cues": cue["n"],
         "subject_checks": subj["n"],
         "subject_extracted": subj["extracted"],
         "subject_from_agenda": subj["from_agenda"],
@@ -130,7 +137,8 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "leaks_by_search": leak["search"],
         "leaks_by_context": leak["context"],
     }
-    lists = {"questions": q, "subjects": subj, "aliases": alias, "profiles": prof, "followups": follow, "leaks": leak}
+    lists = {"questions": q, "cues": cue, "subjects": subj, "aliases": alias, "profiles": prof, "followups": follow,
+             "leaks": leak}
     return {
         "dataset": "groupchat",
         "meta": dict(meta),

@@ -125,7 +125,8 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
         replay = _Replay(mem, s.messages)
         parts: dict[str, Any] = {"followups": await _followups(replay, s)}
         await replay.until(None)
-        parts["questions"] = await _questions(replay, s)
+        parts["questions"] = await _questions(replay, s.questions, s.messages)
+        parts["cues"] = await _questions(replay, s.cues, s.messages)
         parts["context"] = await _context_latency(replay, s)
         parts["aliases"] = await _aliases(mem, s)
         parts["subjects"] = await _subjects(replay, s)
@@ -281,11 +282,11 @@ class _ChatBM25:
         return [int(uid) for uid in self.built[key].rank(Query(q.query, datetime.fromisoformat(q.at)), k)]
 
 
-async def _questions(replay: _Replay, s: Scenario) -> dict[str, Any]:
+async def _questions(replay: _Replay, asked: Sequence[Question], messages: Sequence[Message]) -> dict[str, Any]:
     """R@5 of pmemo's search and of BM25 over the same chat, per question; search latencies."""
-    bm25 = _ChatBM25(s.messages)
+    bm25 = _ChatBM25(messages)
     rows, pm_ms, bm_ms = [], [], []
-    for q in s.questions:
+    for q in asked:
         t0 = time.perf_counter()
         hits = await replay.mem.search(q.query, limit=TOP_K, at=q.at, **where_of(q.group_id, q.user_id))
         pm_ms.append((time.perf_counter() - t0) * 1000)
@@ -302,7 +303,7 @@ async def _questions(replay: _Replay, s: Scenario) -> dict[str, Any]:
                 "hits": hits,
             }
         )
-    failures = [_question_failure(r, s.messages) for r in rows if r["pmemo"] < 1.0]
+    failures = [_question_failure(r, messages) for r in rows if r["pmemo"] < 1.0]
     by_kind: dict[str, dict[str, float]] = {}
     for kind in dict.fromkeys(r["q"].kind for r in rows):
         mine = [r for r in rows if r["q"].kind == kind]

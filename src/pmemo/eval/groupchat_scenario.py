@@ -188,6 +188,7 @@ class Scenario:
     alias_checks: tuple[AliasCheck, ...]
     subject_checks: tuple[SubjectCheck, ...]
     leak_probes: tuple[LeakProbe, ...] = ()
+    cues: tuple[Question, ...] = ()  # kind "cue": the chat's last lines as the query
 
 
 def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
@@ -304,11 +305,12 @@ def _validate(s: Scenario) -> None:
         _require((m.actor_id is None) == (m.role == "assistant"), f"{where}.actor_id", "None exactly for the agent")
         _require(m.actor_id is None or m.actor_id in people, f"{where}.actor_id", f"a known person, got {m.actor_id!r}")
         _require(_is_time(m.timestamp), f"{where}.timestamp", f"ISO 8601 with an offset, got {m.timestamp!r}")
-    for i, q in enumerate(s.questions):
-        _require(q.kind in QUESTION_KINDS, f"questions[{i}].kind", f"one of {QUESTION_KINDS}, got {q.kind!r}")
-        _require(_is_time(q.at), f"questions[{i}].at", f"ISO 8601 with an offset, got {q.at!r}")
-        bad = [e for e in q.evidence if not 0 <= e < len(s.messages)]
-        _require(not bad, f"questions[{i}].evidence", f"message idx, got {bad}")
+    for name, asked, kinds in (("questions", s.questions, QUESTION_KINDS), ("cues", s.cues, ("cue",))):
+        for i, q in enumerate(asked):
+            _require(q.kind in kinds, f"{name}[{i}].kind", f"one of {kinds}, got {q.kind!r}")
+            _require(_is_time(q.at), f"{name}[{i}].at", f"ISO 8601 with an offset, got {q.at!r}")
+            bad = [e for e in q.evidence if not 0 <= e < len(s.messages)]
+            _require(not bad, f"{name}[{i}].evidence", f"message idx, got {bad}")
     for i, f in enumerate(s.followups):
         _require(_is_time(f.at), f"followups[{i}].at", f"ISO 8601 with an offset, got {f.at!r}")
         _require(f.group_id in groups, f"followups[{i}].group_id", f"a known group, got {f.group_id!r}")
@@ -379,4 +381,5 @@ def summary(s: Scenario) -> dict[str, Any]:
         "alias_negatives": sum(not a.expected for a in s.alias_checks),
         "subject_checks": len(s.subject_checks),
         "leak_probes": len(s.leak_probes),
+        "cues": len(s.cues),
     }

@@ -87,6 +87,9 @@ class Retriever:
         job counts (blocking: call it off the loop). ``asked``: the day the query is asked,
         from which its relative dates are read."""
         found = self.people.resolve(query, scope) if self.people is not None else []
+        # in a dialogue the speakers' labels say who talks, not whom the talk is about
+        labels = dialogue.labels(query)
+        found = [m for m in found if not any(m.start < end and start < m.end for start, end in labels)]
         named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
         # who is asked about is the speaker signal's; the words left say what about
         asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
@@ -111,7 +114,7 @@ class Retriever:
         """Keyword candidates of the whole query, and of each thing it quotes (when several)."""
         facets = quoted(query) if self.settings.w_facet > 0 else []
         qtf = self.settings.w_qtf
-        return (lexical(self.store, scope, query, session_id, qtf),
+        return (lexical(self.store, scope, dialogue.spoken(query), session_id, qtf),
                 [lexical(self.store, scope, f, session_id, qtf) for f in facets] if len(facets) > 1 else [])
 
     def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:

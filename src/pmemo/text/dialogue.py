@@ -40,6 +40,24 @@ def lines(query: str) -> list[tuple[str, str]]:
     return [(who, said) for who, said in found if said]
 
 
+def labels(query: str) -> list[tuple[int, int]]:
+    """The (start, end) of each speaker label, when ``query`` is a dialogue; else []. The
+    people a dialogue is about are the ones its lines name, not the ones who speak them.
+
+    >>> said = "Mei: hi\\nBo: where was Mei's party?"
+    >>> [said[a:b] for a, b in labels(said)]
+    ['Mei', 'Bo']
+    """
+    if not lines(query):
+        return []
+    out, at = [], 0
+    for row in query.splitlines(keepends=True):
+        if (m := _LINE.match(row)) and m["said"]:
+            out.append((at + m.start("who"), at + m.end("who")))
+        at += len(row)
+    return out
+
+
 def says_something(text: str) -> bool:
     """Whether a chat line has a content word: not only greetings, acknowledgements and
     function words."""
@@ -54,6 +72,21 @@ def focus(query: str) -> str:
         return query
     who, text = next((line for line in reversed(said) if says_something(line[1])), said[-1])
     return f"{who}: {text}"
+
+
+def spoken(query: str) -> str:
+    """What a dialogue's keyword search reads: the words of its lines that say something (all
+    of them when none does), without the speakers' labels, which would find every message that
+    names a speaker; any other query whole.
+
+    >>> spoken("Mei: hi\\nBo: where was the party?\\nMei: ok")
+    'where was the party?'
+    """
+    said = lines(query)
+    if not said:
+        return query
+    texts = [text for _, text in said]
+    return "\n".join([t for t in texts if says_something(t)] or texts)
 
 
 def views(query: str) -> list[str]:
