@@ -164,7 +164,8 @@ def test_context_brings_the_asker_and_a_silent_member_by_nickname(mem: SyncMemor
 
 def test_a_dialogue_is_about_whom_its_lines_name_not_who_speaks(mem: SyncMemory) -> None:
     """The chat's last lines as the query: the speakers' labels name nobody (they are who
-    talks), a member named in a line is who it is about."""
+    talks); a member named in a line is who it is about, and what is known of them comes first
+    (a chat about her birthday cake asks for nothing, and needs her peanut allergy)."""
     say(mem, "study", "ni", "周霓", "大家好，叫我霓霓就行。我对花生过敏。", 0)
     say(mem, "study", "wt", "许文涛", "大家好，我是许文涛", 1)
     say(mem, "study", "hl", "黄丽", "大家好，我是黄丽", 2)
@@ -172,6 +173,9 @@ def test_a_dialogue_is_about_whom_its_lines_name_not_who_speaks(mem: SyncMemory)
     chat = "许文涛: 晚安\n黄丽: 下周给霓霓过生日，蛋糕我来买"
     hits = mem.search(chat, group_id="study", limit=5)
     assert [h.text.split(" ")[0] for h in hits if h.kind == "person"] == ["周霓"]
+    assert [h.kind for h in hits[:2]] == ["person", "fact"] and hits[1].text == "周霓对花生过敏"
+    plain = mem.search("下周给霓霓过生日，蛋糕我来买", group_id="study", limit=5)  # one line: not a chat
+    assert plain[0].kind == "person" and "fact" not in [h.kind for h in plain[:2]]
     assert sections(mem.context(chat, group_id="study"))["people"][0].startswith("周霓")
 
 

@@ -42,6 +42,7 @@ from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subje
 
 TOP_K = 5  # R@5: what a search shows the agent
 LEAK_LIMIT = 20  # a leak probe looks deeper than an agent would
+CUE_BUDGET = 2000  # the context a cue is read into
 RECENT_MESSAGES = 3  # the chat lines a context with the people section gets as ``recent``
 INGEST_TURNS = 10_000
 INGEST_BATCH = 100
@@ -127,6 +128,7 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
         await replay.until(None)
         parts["questions"] = await _questions(replay, s.questions, s.messages)
         parts["cues"] = await _questions(replay, s.cues, s.messages)
+        parts["cue_context"] = await _cue_context(replay, s.cues)
         parts["context"] = await _context_latency(replay, s)
         parts["aliases"] = await _aliases(mem, s)
         parts["subjects"] = await _subjects(replay, s)
@@ -317,6 +319,17 @@ async def _questions(replay: _Replay, asked: Sequence[Question], messages: Seque
         "bm25_ms": bm_ms,
         "failures": failures,
     }
+
+
+async def _cue_context(replay: _Replay, cues: Sequence[Question]) -> dict[str, Any]:
+    """The cues whose fact reaches the context the cue's speaker gets at ``CUE_BUDGET`` tokens
+    (its value, in a fact line or in the message that said it; memory only, not the query)."""
+    found = []
+    for q in cues:
+        pack = await replay.mem.context(q.query, budget_tokens=CUE_BUDGET, at=q.at, asker=q.asker,
+                                        with_input=False, **where_of(q.group_id, q.user_id))
+        found.append(q.answer.lower() in pack.text.lower())
+    return {"n": len(found), "share": mean(found) if found else None}
 
 
 def _question_failure(row: dict[str, Any], messages: Sequence[Message]) -> dict[str, Any]:

@@ -90,17 +90,18 @@ def key_hit(key: KeyLine, lookup: TurnLookup, score: float = 1.0) -> Hit:
                tuple(sources[i] for i in key.source_ids if i in sources), key.updated_at)
 
 
-def merge(turn_hits: list[Hit], derived: list[Hit], people: Sequence[Hit] = ()) -> list[Hit]:
+def merge(turn_hits: list[Hit], derived: list[Hit], people: Sequence[Hit] = (), chat: bool = False) -> list[Hit]:
     """Turns first, then the summaries and key lines, each group best first. About the people
     the query names (``people``: their identity lines and facts): the facts it asks about go
-    first; when it asks about none, the person themselves ("你认识霓霓吗"); the rest last.
+    first; when it asks about none, the person themselves ("你认识霓霓吗"), and, when the query
+    is a ``chat`` that names them in passing, all that is known of them; the rest last.
 
     A summary stands for many turns; ranked among them it would crowd out the single turns
     that hold the answer. Its relevance already lifts its own turns, and the context
     shows it in the long-term section.
     """
     asked = [h for h in people if h.kind == "fact" and h.score > 0.5]
-    first = asked or [h for h in people if h.kind == "person"]
+    first = asked or (list(people) if chat else [h for h in people if h.kind == "person"])
     rest = [h for h in people if h not in first]
     return [*first, *turn_hits, *sorted(derived, key=lambda h: -h.score), *rest]
 

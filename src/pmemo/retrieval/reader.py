@@ -24,6 +24,7 @@ from ..graph.names import EntityNames
 from ..graph.section import graph_hits
 from ..models import ContextPack, Hit, Scope
 from ..stores.base import FullStore
+from ..text import dialogue
 from ..tiers.episodes import Episodes
 from ..tiers.people import People
 from . import hits as hitlib
@@ -99,7 +100,7 @@ class ContextReader:
         people = known["people"]
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
-        hits = hitlib.merge(found.turn_hits, found.derived, people)[:limit]
+        hits = hitlib.merge(found.turn_hits, found.derived, people, bool(dialogue.lines(query)))[:limit]
         if any(h.kind in ("summary", "key", "diary") for h in hits):
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)
