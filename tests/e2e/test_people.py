@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 
 from pmemo import InvalidInput, NotFound, SyncMemory
@@ -177,6 +178,40 @@ def test_a_dialogue_is_about_whom_its_lines_name_not_who_speaks(mem: SyncMemory)
     plain = mem.search("下周给霓霓过生日，蛋糕我来买", group_id="study", limit=5)  # one line: not a chat
     assert plain[0].kind == "person" and "fact" not in [h.kind for h in plain[:2]]
     assert sections(mem.context(chat, group_id="study"))["people"][0].startswith("周霓")
+
+
+class Topics:
+    """A scripted embedder that knows two topics, food and study (the model's part of the test:
+    a real one puts a birthday cake nearer an allergy than a school)."""
+
+    dim, model_id, cluster_threshold = 4, "topics-test", 0.9
+    WORDS = {0: ("过敏", "蛋糕", "零食", "花生"), 1: ("大学", "专业", "课")}
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.array([sum(w in text for w in self.WORDS[0]), sum(w in text for w in self.WORDS[1]), 0.0, 0.1])
+        return v / np.linalg.norm(v)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vec(text)
+
+
+def test_what_is_known_of_a_person_comes_nearest_the_query_first(tmp_path) -> None:
+    """A chat that names 周霓 asks about none of her facts in words; the one nearest it in
+    meaning (by the turns that said it) comes first: her allergy for a birthday cake, her
+    school for her classes, although the allergy is the more important fact."""
+    with SyncMemory.open(tmp_path, embedder=Topics()) as m:
+        say(m, "study", "ni", "周霓", "我是华东理工大学心理学专业的", 0)
+        say(m, "study", "ni", "周霓", "我对花生过敏", 1)
+        m.drain()
+        assert {f.key for f in m.profile("ni", group_id="study")} >= {"allergy:花生"}
+        chat = "许文涛: 晚安\n黄丽: 下周给霓霓过生日，蛋糕零食我来买"
+        facts = [h.text for h in m.search(chat, group_id="study", limit=5) if h.kind == "fact"]
+        assert facts[0] == "周霓对花生过敏", facts
+        study = [h.text for h in m.search("许文涛: 早\n黄丽: 霓霓最近课多吗", group_id="study") if h.kind == "fact"]
+        assert "花生" not in study[0], study
 
 
 def test_no_people_section_without_people(mem: SyncMemory) -> None:

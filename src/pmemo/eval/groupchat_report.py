@@ -43,6 +43,7 @@ class Row:
 ROWS = (
     Row("R@5 (search, top 5)", "recall_at_5", "bm25_recall_at_5", "≥ 0.95", lambda v: v >= 0.95),
     Row("R@5, the chat's last lines as the query (cues)", "cue_recall_at_5", "bm25_cue_recall_at_5"),
+    Row("cues whose first fact found is theirs", "cue_first_fact"),
     Row("cues whose fact reaches a 2k context", "cue_context_2k"),
     Row("subject accuracy", "subject_accuracy", target="≥ 0.95", met=lambda v: v >= 0.95),
     Row("fact messages that gave a fact", "subject_extracted"),
@@ -72,8 +73,8 @@ NOTES = (
     "(a fact or window hit counts through its source turns); bm25 ranks that chat's messages alone.",
     "Cues: the chat's last lines as the query (small talk, then a member naming another on a topic one of "
     "their facts bears on, without its words: 'dinner on Saturday, Sam coming?'); R@5 of that person's "
-    "facts on the topic said in the chat; in context: the fact's value is in the `context` the cue's "
-    "speaker gets at 2,000 tokens (memory only).",
+    "facts on the topic said in the chat; first fact: the first fact among those hits is one of them; "
+    "in context: the fact's value is in the `context` the cue's speaker gets at 2,000 tokens (memory only).",
     "Subject accuracy: fact messages whose facts (read back with `profile(..., history=True)` per chat) "
     "name the right person; a dated plan counts through the person of the agenda item it gave (pmemo keeps "
     "plans in the agenda, not as facts); a message that gave neither counts as wrong.",
@@ -101,6 +102,7 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "bm25_recall_at_5": q["bm25"],
         "cue_recall_at_5": cue["pmemo"],
         "bm25_cue_recall_at_5": cue["bm25"],
+        "cue_first_fact": cue["first_fact"],
         "cue_context_2k": parts["cue_context"]["share"],
         "subject_accuracy": subj["accuracy"],
         "subject_extracted": _share(subj["extracted"], subj["n"]),

@@ -314,11 +314,19 @@ async def _questions(replay: _Replay, asked: Sequence[Question], messages: Seque
         "n": len(rows),
         "pmemo": mean(r["pmemo"] for r in rows) if rows else None,
         "bm25": mean(r["bm25"] for r in rows) if rows else None,
+        "first_fact": mean(_first_fact_right(r) for r in rows) if rows else None,
         "by_kind": by_kind,
         "search_ms": pm_ms,
         "bm25_ms": bm_ms,
         "failures": failures,
     }
+
+
+def _first_fact_right(row: dict[str, Any]) -> bool:
+    """Whether the first fact among the hits is one the question's evidence said (what an agent
+    would bring up first)."""
+    first = next((got for hit, got in zip(row["hits"], row["got"], strict=True) if hit.kind == "fact"), [])
+    return bool(set(first) & set(row["q"].evidence))
 
 
 async def _cue_context(replay: _Replay, cues: Sequence[Question]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ about them, and what is coming up for them, each as one sentence in the source's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 
 from ..models import AgendaItem, Fact, Hit, Member, Person, Turn
@@ -23,8 +23,10 @@ ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the 
 
 
 def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], query: str, role: str,
-                lookup: TurnLookup, limit: int, owner: str | None = None) -> list[Hit]:
-    """The person's identity line, then up to ``limit`` facts, the ones the query names first."""
+                lookup: TurnLookup, limit: int, owner: str | None = None,
+                near: Mapping[int, float] | None = None) -> list[Hit]:
+    """The person's identity line, then up to ``limit`` facts: the ones the query names first,
+    then the ones nearest it in meaning (``near``: fact id → cosine), then the most important."""
     name = person.name or person.id
     taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
               and (owner is None or a.learned_in == owner)]
@@ -32,7 +34,8 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
     # the sentence without the name (every fact of the person names them), or the kind of fact
     asks = {f.id: 1.0 if asks_about(query, f.key) else overlap(query, said[f.id].replace(name, " "))
             for f in facts}
-    ranked = sorted(facts, key=lambda f: (-asks[f.id], -f.importance, -f.confidence,
+    near = near or {}
+    ranked = sorted(facts, key=lambda f: (-asks[f.id], -near.get(f.id, 0.0), -f.importance, -f.confidence,
                                           -f.last_seen.timestamp(), f.id))[:limit]
     turns = lookup([*taught, *(i for f in ranked for i in f.sources)])
     why = f"{ROLES.get(role, role)}"

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+import numpy as np
+
 from ..config import Settings
-from ..models import Hit, Scope
+from ..models import Fact, Hit, Scope
 from ..stores.base import FullStore
 from ..tiers.people import People, profile_view
 from .people_hits import agenda_hits, person_hits
@@ -23,13 +25,25 @@ def agenda_window(day: date, settings: Settings) -> tuple[date, date]:
     return day - timedelta(days=settings.agenda_after_days), day + timedelta(days=settings.agenda_ahead_days)
 
 
+def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None) -> dict[int, float]:
+    """Each fact's nearness in meaning to the query: the best cosine of the turns that said it
+    (their stored vectors, one read; none without a query vector). A chat about a birthday cake
+    is nearer the allergy than the school."""
+    ids = {i for f in facts for i in f.sources}
+    if qvec is None or not ids:
+        return {}
+    vecs = {i: v for i, v in store.get_vectors("turn", ids).items() if v.shape == qvec.shape}
+    return {f.id: max((float(vecs[i] @ qvec) for i in f.sources if i in vecs), default=0.0) for f in facts}
+
+
 def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
                    asker: str | None, recent: Sequence[str], today: date, settings: Settings,
-                   with_agenda: bool = True) -> dict[str, list[Hit]]:
+                   with_agenda: bool = True, qvec: np.ndarray | None = None) -> dict[str, list[Hit]]:
     """The people and agenda sections of a context: the asker, then the people the query names
     (``named``, as the retrieval resolved them) and those the recent messages name (any of their
-    names), each with what was learned about them in this group or chat; and, ``with_agenda``,
-    their open plans near ``today``."""
+    names), each with what was learned about them in this group or chat, the facts nearest the
+    query (``qvec``) first after the ones it names; and, ``with_agenda``, their open plans near
+    ``today``."""
     owner = scope.owner_scope()
     roles: dict[str, str] = {asker: "asker"} if asker else {}
     for person in named:
@@ -45,12 +59,13 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
     found.update(store.get_people(owner.tenant_id, [p for p in ids if p not in found]))
     owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
                               and owner.group_id else [])
+    views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
+                               settings.private_facts_in_groups) for pid in ids if pid in found}
+    near = nearness(store, [f for facts in views.values() for f in facts], qvec)
     hits: list[Hit] = []
-    for pid in (p for p in ids if p in found):
-        facts = profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
-                             settings.private_facts_in_groups)
+    for pid, facts in views.items():
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
-                                settings.facts_per_person, owner.owner))
+                                settings.facts_per_person, owner.owner, near))
     if not with_agenda:
         return {"people": hits, "agenda": []}
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
