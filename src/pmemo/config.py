@@ -82,6 +82,12 @@ class Settings:
     # a word the query says n times counts 1 + w_qtf * (n - 1) times in its keyword search (bm25's
     # query-term frequency): a conversation comes back to its topic; 0 = each word once
     w_qtf: float = 1.0
+    # a person's facts the query does not name in words: the ones nearest it in meaning first (the
+    # cosine of the turns that said each, times this), then the most important; 0 = importance alone
+    w_fact_meaning: float = 1.0
+    # a search whose query is a chat: what is known of the people it names right after their card;
+    # 0 = after the turns, as for a question that asks about none of their facts
+    w_chat_facts: float = 1.0
     # the named weights for a kind of conversation (retrieval/recipe.py): "chat" (the w_* defaults),
     # "assistant", "group", or "auto" ("group" in a group's scope); a w_* set away from its default wins
     retrieval_preset: str = "chat"

@@ -4,7 +4,7 @@ The targets are issue 17's. Every writer renders the same rows, so the terminal,
 the Markdown show the same numbers.
 
 >>> report = {"metrics": {"recall_at_5": 0.9, "bm25_recall_at_5": 0.7, "leaks": 0}, "counts": {}}
->>> [r for r in table_rows(report)[1] if r[0].startswith(("R@5", "leaks"))]
+>>> [r for r in table_rows(report)[1] if r[0].startswith(("R@5 (", "leaks"))]
 [['R@5 (search, top 5)', '0.900', '0.700', '≥ 0.95', 'no'], ['leaks', '0', '-', '0', 'yes']]
 """
 
@@ -217,16 +217,20 @@ def window_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
 
 
 def ablation_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Signal ablations (the harness's rows, plain pmemo first): R@5, R@10 and ctx@2k without
-    each signal, as pmemo minus the ablation (positive = the signal helps).
+    """Signal ablations (the harness's rows, plain pmemo first): R@5, R@10, ctx@2k and the cues'
+    R@5 without each signal, as pmemo minus the ablation (positive = the signal helps).
 
-    >>> row = {"signal": "pmemo", "R@5": 0.9, "R@10": 0.95, "ctx@2k": 0.8}
+    >>> row = {"signal": "pmemo", "R@5": 0.9, "R@10": 0.95, "ctx@2k": 0.8, "cue R@5": None}
     >>> ablation_rows([row, {**row, "signal": "speaker", "R@5": 0.85}])[1]
-    [['speaker', '+0.050', '+0.000', '+0.000']]
+    [['speaker', '+0.050', '+0.000', '+0.000', '-']]
     """
-    base = rows[0]
-    body = [[r["signal"], *(f"{base[m] - r[m]:+.3f}" for m in ("R@5", "R@10", "ctx@2k"))] for r in rows[1:]]
-    return ["signal", "Δ R@5", "Δ R@10", "Δ ctx@2k"], body
+    base, shown = rows[0], ("R@5", "R@10", "ctx@2k", "cue R@5")
+
+    def delta(r: Mapping[str, Any], m: str) -> str:
+        return "-" if base.get(m) is None or r.get(m) is None else f"{base[m] - r[m]:+.3f}"
+
+    body = [[r["signal"], *(delta(r, m) for m in shown)] for r in rows[1:]]
+    return ["signal", *(f"Δ {m}" for m in shown)], body
 
 
 def markdown(report: Mapping[str, Any]) -> str:

@@ -325,7 +325,7 @@ async def _questions(replay: _Replay, asked: Sequence[Question], messages: Seque
 def _first_fact_right(row: dict[str, Any]) -> bool:
     """Whether the first fact among the hits is one the question's evidence said (what an agent
     would bring up first)."""
-    first = next((got for hit, got in zip(row["hits"], row["got"], strict=True) if hit.kind == "fact"), [])
+    first: list[int] = next((got for hit, got in zip(row["hits"], row["got"], strict=True) if hit.kind == "fact"), [])
     return bool(set(first) & set(row["q"].evidence))
 
 

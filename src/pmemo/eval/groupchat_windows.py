@@ -80,6 +80,10 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
             r10.append(recall_at(q.evidence, got, 10))
             pack = await mem.context(q.query, budget_tokens=CONTEXT_BUDGET, at=q.at, **where)
             ctx.append(evidence_in_context([s.messages[i].content for i in q.evidence], pack.text))
+        cues = []  # the chat's last lines as the query
+        for q in s.cues:
+            hits = await mem.search(q.query, limit=5, at=q.at, **where_of(q.group_id, q.user_id))
+            cues.append(recall_at(q.evidence, [replay.idx(h) for h in hits], 5))
         windows = [w for owner in await mem.owners() for w in await mem.windows(**_where(owner))]
     # one per L2 window, or one per distinct message text (the embedding cache has the rest)
     messages = len(windows) or len({m.content for m in s.messages})
@@ -87,7 +91,7 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
     return {"messages": n, "message_embeddings": messages,
             "message_embeddings_per_1k": 1000 * messages / n, "embeddings": embedded[0],
             "embeddings_per_1k": 1000 * embedded[0] / n, "R@5": mean(r5), "R@10": mean(r10),
-            "ctx@2k": mean(ctx), "questions": len(s.questions)}
+            "ctx@2k": mean(ctx), "questions": len(s.questions), "cue R@5": mean(cues) if cues else None}
 
 
 def _where(owner: str) -> dict[str, str]:

@@ -100,7 +100,8 @@ class ContextReader:
         people = known["people"]
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
-        hits = hitlib.merge(found.turn_hits, found.derived, people, bool(dialogue.lines(query)))[:limit]
+        chat = self.settings.w_chat_facts > 0 and bool(dialogue.lines(query))
+        hits = hitlib.merge(found.turn_hits, found.derived, people, chat)[:limit]
         if any(h.kind in ("summary", "key", "diary") for h in hits):
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)

@@ -1,4 +1,5 @@
-"""The ranking recipe: every signal fusion adds, declared once as data, and named presets.
+"""The ranking recipe: every signal fusion adds (and the two that order what is known of the
+people a query names), declared once as data, and named presets.
 
 Each signal has the weight setting it is scaled by, why it is in the recipe, and what of
 the query and the turns it reads (``search.fuse`` computes them; ``pmemo eval --ablate``
@@ -62,6 +63,11 @@ SIGNALS = (
            "how often the query says each term"),
     Signal("diversity", "w_diversity", "a turn repeating a better one gives way (MMR)",
            "the head's embeddings"),
+    # not fused: they order what is known of the people a query names (people_section, hits.merge)
+    Signal("fact_meaning", "w_fact_meaning", "of what is known of someone, what is nearest the talk matters now",
+           "the query embedding; the stored vectors of the turns that said each fact"),
+    Signal("chat_facts", "w_chat_facts", "a chat naming someone in passing asks about none of their facts in "
+           "words, and needs them", "whether the query is a chat; the people its lines name"),
 )
 
 PRESETS: dict[str, dict[str, float]] = {
