@@ -25,17 +25,15 @@ def agenda_window(day: date, settings: Settings) -> tuple[date, date]:
     return day - timedelta(days=settings.agenda_after_days), day + timedelta(days=settings.agenda_ahead_days)
 
 
-def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None, weight: float = 1.0,
-             ) -> dict[int, float]:
+def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None) -> dict[int, float]:
     """Each fact's nearness in meaning to the query: the best cosine of the turns that said it
-    (their stored vectors, one read; none without a query vector), times ``weight``. A chat
-    about a birthday cake is nearer the allergy than the school."""
+    (their stored vectors, one read; none without a query vector). A chat about a birthday cake
+    is nearer the allergy than the school."""
     ids = {i for f in facts for i in f.sources}
     if qvec is None or not ids:
         return {}
     vecs = {i: v for i, v in store.get_vectors("turn", ids).items() if v.shape == qvec.shape}
-    return {f.id: weight * max((float(vecs[i] @ qvec) for i in f.sources if i in vecs), default=0.0)
-            for f in facts}
+    return {f.id: max((float(vecs[i] @ qvec) for i in f.sources if i in vecs), default=0.0) for f in facts}
 
 
 def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
@@ -63,8 +61,7 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
                               and owner.group_id else [])
     views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
                                settings.private_facts_in_groups) for pid in ids if pid in found}
-    near = (nearness(store, [f for facts in views.values() for f in facts], qvec, settings.w_fact_meaning)
-            if settings.w_fact_meaning > 0 else {})
+    near = nearness(store, [f for facts in views.values() for f in facts], qvec) if settings.w_fact_meaning > 0 else {}
     hits: list[Hit] = []
     for pid, facts in views.items():
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
