@@ -23,7 +23,6 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 FORMATS = ("json", "text")
-LEVELS = ("debug", "info", "warning", "error", "critical")
 
 request_id: ContextVar[str | None] = ContextVar("pmemo_request_id", default=None)
 
