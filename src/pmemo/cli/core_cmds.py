@@ -183,6 +183,9 @@ def add(
     group: GroupOpt = None,
     role: Annotated[str, typer.Option(help="user, assistant, system or tool.")] = "user",
     actor: Annotated[str | None, typer.Option(help="Who spoke (name of the speaker).")] = None,
+    actor_id: Annotated[str | None, typer.Option(
+        "--actor-id", help="The speaker's stable person id (see pmemo people list)."
+    )] = None,
     timestamp: Annotated[
         str | None, typer.Option(help="ISO 8601, e.g. 2026-05-01T10:00:00+08:00 (default: now).")
     ] = None,
@@ -194,7 +197,7 @@ def add(
     """Store one turn durably and print its id and step."""
     scope = _owner(user, group, tenant, agent)
     with _memory(data, embedder, must_exist=False, tenant=tenant) as mem:
-        turn = mem.add(session_id=session, content=text, role=role, actor=actor,
+        turn = mem.add(session_id=session, content=text, role=role, actor=actor, actor_id=actor_id,
                        timestamp=timestamp, **scope)
     typer.echo(f"turn {turn.id} step {turn.step} (session {turn.session_id})")
 

@@ -11,9 +11,19 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, help="pmemo: memor
 
 
 def _register() -> None:
-    from . import core_cmds, eval_cmd, forget_cmd, import_cmd, migrate_cmd, serve_cmd, worker_cmd
+    from . import (
+        core_cmds,
+        eval_cmd,
+        forget_cmd,
+        import_cmd,
+        migrate_cmd,
+        people_cmds,
+        serve_cmd,
+        worker_cmd,
+    )
 
-    for module in (core_cmds, import_cmd, eval_cmd, serve_cmd, forget_cmd, migrate_cmd, worker_cmd):
+    for module in (core_cmds, import_cmd, people_cmds, eval_cmd, serve_cmd, forget_cmd, migrate_cmd,
+                   worker_cmd):
         module.register(app)
 
 

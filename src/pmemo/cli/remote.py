@@ -13,14 +13,32 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import httpx
 
 from .. import errors
+from ..blocks.model import Block
 from ..config import Settings
-from ..models import Cluster, ContextPack, Fact, Hit, KeyLine, Scope, Summary, Turn
+from ..models import (
+    Alias,
+    Cluster,
+    ContextPack,
+    Diary,
+    Entity,
+    Fact,
+    Graph,
+    Hit,
+    KeyLine,
+    Member,
+    Person,
+    Scope,
+    Summary,
+    Triple,
+    Turn,
+)
+from ..people.resolve import Match
 
 OWNER_FIELDS = ("user_id", "group_id", "agent_id")
 TIMEOUT = httpx.Timeout(120.0, connect=5.0)  # an import batch or a cold context may take a while
@@ -199,6 +217,52 @@ class RemoteMemory:
                 raise TimeoutError(f"background jobs still pending after {timeout}s")
             time.sleep(POLL_S)
 
+    # ---- people, diary, graph, blocks (group chats) ------------------------------------------
+    def people(self, **scope: Any) -> list[Member]:
+        rows = self._call("GET", "/v1/people", params=_owner(scope))["members"]
+        return [Member(person=self._person(m["person"]), owner=m["owner"], first_seen=_at(m["first_seen"]),
+                       last_seen=_at(m["last_seen"]), messages=m["messages"]) for m in rows]
+
+    def resolve_people(self, text: str, **scope: Any) -> list[Match]:
+        out = self._call("POST", "/v1/people/resolve", json={"text": text, **_owner(scope)})
+        return [Match(m["alias"], m["start"], m["end"], tuple(m["person_ids"]), m["source"])
+                for m in out["matches"]]
+
+    def diary(self, date: date | str, **scope: Any) -> Diary:
+        return self._diary(self._call("GET", "/v1/diary", params={**_owner(scope), "day": str(date)}))
+
+    def diaries(self, start: date | str | None = None, end: date | str | None = None,
+                **scope: Any) -> list[Diary]:
+        params = {**_owner(scope), "start": _text(start), "end": _text(end)}
+        return [self._diary(d) for d in self._call("GET", "/v1/diaries", params=params)["entries"]]
+
+    def write_diary(self, day: date | str | None = None, **scope: Any) -> Diary:
+        body = _present({**_owner(scope), "day": _text(day)})
+        return self._diary(self._call("POST", "/v1/diary", json=body))
+
+    def graph(self, entity: str, *, hops: int = 1, at: datetime | str | None = None,
+              **scope: Any) -> Graph:
+        params = {**_owner(scope), "entity": entity, "hops": hops, "at": _text(at)}
+        out = self._call("GET", "/v1/graph", params=params)
+        agent = scope.get("agent_id") or "default"
+        return Graph(entity=_entity(out["entity"]), nodes=tuple(_entity(n) for n in out["nodes"]),
+                     triples=tuple(self._triple(t, agent) for t in out["triples"]))
+
+    def triples(self, subject: str | None = None, *, predicate: str | None = None,
+                at: datetime | str | None = None, history: bool = False, **scope: Any) -> list[Triple]:
+        params = {**_owner(scope), "subject": subject, "predicate": predicate, "at": _text(at),
+                  "history": str(bool(history)).lower()}
+        agent = scope.get("agent_id") or "default"
+        return [self._triple(t, agent) for t in self._call("GET", "/v1/triples", params=params)["triples"]]
+
+    def blocks(self, **scope: Any) -> list[Block]:
+        """With neither user_id nor group_id: every block of the tenant and agent."""
+        return [Block(label=b["label"], description=b["description"], limit=b["limit"],
+                      read_only=b["read_only"], order=b["order"], tenant=b["tenant"], agent=b["agent"],
+                      group=b["group"], user=b["user"], value=b["value"], path=b["file"],
+                      version=b["version"], problem=b["problem"])
+                for b in self._call("GET", "/v1/blocks", params=_owner(scope))["blocks"]]
+
     # ---- change -----------------------------------------------------------------------------
     def add_key(self, text: str, **scope: Any) -> KeyLine:
         owner = _owner(scope)
@@ -280,6 +344,37 @@ class RemoteMemory:
                     sources=tuple(f["source_ids"]), status=f["status"], version=f["version"],
                     importance=f["importance"], subject_id=f.get("subject_id"),
                     mentioned=tuple(f.get("mentioned") or ()))
+
+    def _person(self, p: dict[str, Any]) -> Person:
+        aliases = tuple(Alias(alias=a["alias"], source=a["source"], learned_in=a["learned_in"],
+                              first_seen=_at(a["first_seen"]), last_seen=_at(a["last_seen"]),
+                              turn_id=a.get("turn_id")) for a in p["aliases"])
+        return Person(id=p["id"], tenant_id=self.tenant, name=p["name"], names=tuple(p["names"]),
+                      aliases=aliases, first_seen=_when(p.get("first_seen")),
+                      last_seen=_when(p.get("last_seen")), messages=p["messages"])
+
+    def _diary(self, d: dict[str, Any]) -> Diary:
+        return Diary(id=d["id"], scope=self._scope(d), day=date.fromisoformat(d["day"]), text=d["text"],
+                     method=d["method"], source_ids=tuple(d["source_ids"]),
+                     created_at=_at(d["created_at"]), updated_at=_at(d["updated_at"]))
+
+    def _triple(self, t: dict[str, Any], agent: str) -> Triple:
+        return Triple(id=t["id"], scope=Scope(self.tenant, agent, t["learned_in"]), subject=t["subject"],
+                      subject_kind=t["subject_kind"], predicate=t["predicate"], object=t["object"],
+                      object_kind=t["object_kind"], qualifier=t["qualifier"],
+                      valid_from=_at(t["valid_from"]), valid_to=_when(t.get("valid_to")),
+                      confidence=t["confidence"], sources=tuple(t["sources"]),
+                      subject_name=t["subject_name"], object_name=t["object_name"], fact_id=t.get("fact_id"))
+
+
+def _entity(e: dict[str, Any]) -> Entity:
+    return Entity(id=e["id"], kind=e["kind"], name=e["name"], person_id=e.get("person_id"),
+                  aliases=tuple(e.get("aliases") or ()))
+
+
+def _text(value: date | datetime | str | None) -> str | None:
+    """A day or a time as a query parameter: ISO 8601 (a str is sent as it is)."""
+    return value.isoformat() if isinstance(value, date) else value
 
 
 def _owner(scope: dict[str, Any]) -> dict[str, Any]:
