@@ -35,6 +35,8 @@ EXPECT = {
     "search": r"预算.*\n(.*\n)*.*bm25",
     "context": r"## Current input\nwhat is our budget\?\n── \d+/1000 tokens",
     "add": r"^turn \d+ step 1 \(session s6\)$",
+    "add --group": r"^turn \d+ step 1 \(session d1\)$",
+    "people resolve": r"霓霓 .* ni \(周霓\) .* learned",
     "profile": r"allergy:花生",
     "turns list": r"我下周二要去看牙医",
     "sessions": r"s1 .*\n(.*\n)*.*s6 .* 1 ",
@@ -42,7 +44,7 @@ EXPECT = {
     "key list": r"Louis prefers answers in Chinese",
     "summaries list": r"1-10 .* extractive",
     "clusters": r"size .* hits",
-    "stats": r"tenant demo *\n(.*\n)*.*turns .* 115 ",
+    "stats": r"tenant demo *\n(.*\n)*.*turns .* 116 ",
     "forget --query": r"^forgot \(restore with: pmemo restore 1 --tenant demo\): 1 turn\(s\)",
     "restore": r"^restored batch 1: 1 turns",
     "forget --dry-run": r"^the sweeper would archive nothing",
@@ -65,8 +67,10 @@ WALKTHROUGH, REFERENCE = sh_blocks(section("Command line"))[:2]
 def name_of(line: str) -> str:
     """``.venv/bin/pmemo key add "x" --user u`` → ``key add``; forget by what it does."""
     words = shlex.split(line, comments=True)[1:]
-    if words[0] in ("key", "turns", "summaries", "keys"):
+    if words[0] in ("key", "turns", "summaries", "keys", "people"):
         return " ".join(words[:2])
+    if words[0] == "add" and "--group" in words:
+        return "add --group"
     if words[0] == "forget":
         return "forget --dry-run" if "--dry-run" in words else "forget --query"
     return words[0]
