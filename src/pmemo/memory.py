@@ -812,18 +812,20 @@ class Memory:
                      **scope: Any) -> list[AgendaItem]:
         """Dated plans people mentioned in a group or chat ("12月23日考研"), by day. With ``at``:
         only the open ones near that time (``agenda_ahead_days`` before their day to
-        ``agenda_after_days`` after), as ``context`` shows them.
+        ``agenda_after_days`` after), as ``context`` shows them. Without ``group_id`` or
+        ``user_id``: those of every group and private chat of the tenant and agent, each with
+        its own ``scope`` — what an agent looks through to bring a plan up unasked (an exam the
+        evening before) in the chat where it was said, and only there.
 
         >>> [(i.day, i.what, i.status) for i in await mem.agenda("ni", group_id="study")]  # doctest: +SKIP
+        >>> [(i.scope.group_id, i.person_id, i.what) for i in await mem.agenda(at="2026-12-22T20:00+08:00")
+        ...  if i.day.isoformat() == "2026-12-23"]  # doctest: +SKIP
         """
-        where = _scope(scope).owner_scope()
+        where = where_of(scope)
+        owners = None if where.listing else [Scope.of(user_id=where.user, group_id=where.group).owner]
         people = None if person_id is None else [check_id("person_id", person_id)]
-        if at is None:
-            return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner],
-                                           people)
-        near = agenda_window(validate.timestamp(at, "at").date(), self.settings)
-        return await asyncio.to_thread(self._store.agenda, where.tenant_id, where.agent_id, [where.owner], people,
-                                       *near, "open")
+        near = () if at is None else (*agenda_window(validate.timestamp(at, "at").date(), self.settings), "open")
+        return await asyncio.to_thread(self._store.agenda, where.tenant, where.agent, owners, people, *near)
 
     # ---- memory blocks (issue 20) ----------------------------------------------------------
     # Thin delegation to blocks/: the folder (read, watched, written back), who sees which.

@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner, Result
 
 from pmemo import SyncMemory, errors
-from pmemo.cli import core_cmds, import_cmd
+from pmemo.cli import core_cmds, edit_cmds, import_cmd
 from pmemo.cli.main import _register
 from pmemo.cli.main import app as main_app
 
@@ -29,6 +29,7 @@ OPEN_ARGS = ["--embedder", "hashing"]
 def app() -> typer.Typer:
     app = typer.Typer()
     core_cmds.register(app)
+    edit_cmds.register(app)
     import_cmd.register(app)
     return app
 

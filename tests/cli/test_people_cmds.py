@@ -233,6 +233,49 @@ def test_blocks_lists_the_blocks_and_a_bad_file_with_its_problem(
     assert {b["label"] for b in json.loads(ok(app, chat_store, "blocks", "--json"))} == {"persona", "notes", "bad"}
 
 
+# ---- agenda ------------------------------------------------------------------------------
+def test_agenda_of_a_chat_and_of_every_chat(app: typer.Typer, store: Path) -> None:
+    say(app, store, "ni", "周霓", "12月23日考研，最近压力好大", "10:03")
+    ok(app, store, "add", "我12月30日面试", "--user", "wt", "--session", "p", "--actor", "许文涛",
+       "--actor-id", "wt", "--timestamp", f"{DAY}T11:00:00+08:00")
+    every = json.loads(ok(app, store, "agenda", "--json"))
+    assert [(i["group_id"], i["user_id"], i["person_id"], i["day"], i["what"]) for i in every] == [
+        ("study", None, "ni", "2024-12-23", "考研"), (None, "wt", "wt", "2024-12-30", "面试")]
+    # the evening before the exam: what is due tomorrow, and in which chat to bring it up
+    eve = json.loads(ok(app, store, "agenda", "--at", "2024-12-22T20:00:00+08:00", "--json"))
+    assert [(i["group_id"], i["what"]) for i in eve if i["day"] == "2024-12-23"] == [("study", "考研")]
+    table = ok(app, store, "agenda", *STUDY)
+    assert re.search(r"2024-12-23 +│ 考研 +│ ni +│ group study +│ open +│ 12月23日考研", table), table
+    assert "面试" not in table  # the private chat's plan stays there
+    assert [i["what"] for i in json.loads(ok(app, store, "agenda", "--person", "wt", "--json"))] == ["面试"]
+    assert ok(app, store, "agenda", "--group", "other").startswith("no plans in tenant default, group other")
+    assert "at most one of --user U or --group G" in fails(app, store, 2, "agenda", "--user", "wt", *STUDY)
+    assert "--at='tomorrow' is not ISO 8601" in fails(app, store, 2, "agenda", "--at", "tomorrow")
+
+
+# ---- context for a group chat ------------------------------------------------------------
+def test_context_for_who_asks_with_the_chat_so_far(
+        app: typer.Typer, chat_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    night = f"{DAY}T23:00:00+08:00"
+    plain = ok(app, chat_store, "context", "还不睡？", *STUDY, "--at", night)
+    assert "## People" not in plain  # the message names nobody and nobody is said to ask
+    asked = ok(app, chat_store, "context", "还不睡？", *STUDY, "--asker", "ni", "--at", night)
+    people = asked.split("## People\n", 1)[1].split("\n## ", 1)[0]
+    assert people.startswith("- 周霓 (also 霓霓") and "腾讯" in people, asked
+    assert re.search(r"── \d+/2000 tokens · key 0 · people \d+ · ", asked), asked
+    # the chat's last messages bring the people they name, by a nickname too
+    recent = ok(app, chat_store, "context", "还不睡？", *STUDY, "--recent", "今天好累", "--recent", "霓霓在吗")
+    assert "## People\n- 周霓 (also 霓霓" in recent, recent
+    monkeypatch.setenv("PMEMO_BLOCKS_DIR", str(blocks_dir(tmp_path / "blocks")))
+    letta = ok(app, chat_store, "context", "还不睡？", *STUDY, "--format", "memgpt")
+    assert letta.startswith("<memory_blocks>") and "<persona>" in letta and "Ni likes tea." in letta, letta
+    assert "format must be one of 'markdown', 'memgpt'" in fails(app, chat_store, 2, "context", "x", *STUDY,
+                                                                 "--format", "xml")
+    assert "--at='tonight' is not ISO 8601" in fails(app, chat_store, 2, "search", "x", *STUDY, "--at", "tonight")
+    hits = json.loads(ok(app, chat_store, "search", "猫", *STUDY, "--at", night, "--json"))
+    assert "年糕" in hits[0]["text"]
+
+
 # ---- bad input ---------------------------------------------------------------------------
 def test_bad_input_says_what_to_fix(app: typer.Typer, chat_store: Path) -> None:
     d = chat_store
@@ -291,10 +334,17 @@ def test_the_group_chat_commands_beside_a_running_server(tmp_path: Path) -> None
         assert set(found) == {"persona", "notes", "bad"} and "invalid YAML" in found["bad"]["problem"]
         assert re.search(r"notes +│ notes\.md +│ group study +│ no +│ 13/120 ", pmemo("blocks", *STUDY, *d).stdout)
 
+        pmemo("add", "12月23日考研", *STUDY, "--session", "s1", "--actor", "周霓", "--actor-id", "ni",
+              "--timestamp", f"{DAY}T12:00:00+08:00", *d)
+        (plan,) = json.loads(pmemo("agenda", "--json", *d).stdout)
+        assert (plan["group_id"], plan["person_id"], plan["day"], plan["what"]) == ("study", "ni", "2024-12-23", "考研")
+        letta = pmemo("context", "还不睡？", *STUDY, "--asker", "ni", "--format", "memgpt", *d).stdout
+        assert letta.startswith("<memory_blocks>") and "## People\n- 周霓 (also 霓霓" in letta, letta
+
         assert "--hops must be 1 or 2" in one_line_error(pmemo("graph", "ni", *STUDY, "--hops", "3", *d, code=2))
         missing = one_line_error(pmemo("diary", *STUDY, "--date", "2024-12-25", *d, code=3))
         assert "no diary entry for 2024-12-25" in missing and "--write" in missing
         assert "nobody" in one_line_error(pmemo("graph", "nobody", *STUDY, *d, code=3))
         assert (data / "server.json").exists() and served.url  # the server answered all of it
     with SyncMemory.open(data, embedder="hashing") as mem:  # written through the server, to its store
-        assert [t.actor_id for t in mem.turns(group_id="study")] == ["ni", "wt", "ni"]
+        assert [t.actor_id for t in mem.turns(group_id="study")] == ["ni", "wt", "ni", "ni"]

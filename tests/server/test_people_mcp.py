@@ -94,6 +94,9 @@ async def test_people_tools(memory: Any) -> None:
         assert data(await client.call_tool("agenda", {"person_id": "wt", **STUDY}))["items"] == []
         near = data(await client.call_tool("agenda", {"at": item["day"], **STUDY}))["items"]
         assert [i["id"] for i in near] == [item["id"]]
+        # no chat named: every chat's plans, each with its own
+        (every,) = data(await client.call_tool("agenda", {"at": item["day"]}))["items"]
+        assert (every["id"], every["group_id"], every["user_id"]) == (item["id"], "study", None)
         pack = data(
             await client.call_tool(
                 "get_context",

@@ -163,6 +163,16 @@ async def test_agenda(client: httpx.AsyncClient, memory: Any) -> None:
     r = await client.get("/v1/agenda", params={"group_id": "study", "person_id": "wt"})
     assert r.json()["items"] == []
     assert (await client.get("/v1/agenda", params={"group_id": "work"})).json()["items"] == []
+    # every chat's plans at once, each with the chat it was said in: an agent's evening round
+    await say(client, "work", "wt", "许文涛", "12月30日面试，有点紧张", 4)
+    await memory.drain()
+    every = (await client.get("/v1/agenda")).json()["items"]
+    assert [(i["group_id"], i["person_id"], i["what"]) for i in every] == [("study", "ni", "考研"),
+                                                                          ("work", "wt", "面试")]
+    eve = {"at": (EXAM - timedelta(hours=13)).isoformat()}  # the evening before the exam
+    due = [i for i in (await client.get("/v1/agenda", params=eve)).json()["items"] if i["day"] == "2026-12-23"]
+    assert [(i["group_id"], i["what"]) for i in due] == [("study", "考研")]
+    problem(await client.get("/v1/agenda", params={"group_id": "study", "user_id": "u"}), 422)
 
 
 async def test_context_with_asker_and_recent(client: httpx.AsyncClient, memory: Any) -> None:
@@ -218,6 +228,7 @@ async def test_auth_and_tenant_isolation(
         r = await c2.post("/v1/people/resolve", json={"group_id": "study", "text": "你认识霓霓吗？"})
         assert r.json()["matches"] == []
         assert (await c2.get("/v1/agenda", params={"group_id": "study"})).json()["items"] == []
+        assert (await c2.get("/v1/agenda")).json()["items"] == []  # every chat of its own tenant: none
         r = await c2.post("/v1/context", json={"group_id": "study", "query": "霓霓", "asker": "ni"})
         assert "花生" not in r.json()["text"]
         # the same id in another tenant is another person
@@ -256,7 +267,7 @@ async def test_auth_and_tenant_isolation(
         ("POST", "/v1/people/resolve", {"group_id": "g", "text": ""}, "text"),
         ("POST", "/v1/people/resolve", {"group_id": "g", "text": "  "}, "text"),
         ("POST", "/v1/people/resolve", {"text": "霓霓"}, "user_id"),
-        ("GET", "/v1/agenda", None, "user_id"),
+        ("GET", "/v1/agenda?user_id=a&group_id=g", None, "user_id"),
         ("GET", "/v1/agenda?group_id=g&at=soon", None, "at"),
         ("GET", "/v1/agenda?group_id=g&person_id=a%20b", None, "person_id"),
         ("POST", "/v1/context", {"group_id": "g", "query": "q", "asker": "not valid!"}, "asker"),

@@ -267,8 +267,9 @@ export class PMemo {
     return this.#call("personProfile", { path: { person_id: personId }, query }, options);
   }
 
-  /** Dated plans people mentioned; with `at`, only the open ones near that time. */
-  agenda(query: T.AgendaQuery, options?: CallOptions): Promise<T.Agenda> {
+  /** Dated plans people mentioned; with `at`, only the open ones near that time. Without
+   * `group_id`/`user_id`: every chat's, each item with its own, to bring a plan up unasked. */
+  agenda(query: T.AgendaQuery = {}, options?: CallOptions): Promise<T.Agenda> {
     return this.#call("agenda", { query }, options);
   }
 

@@ -631,7 +631,9 @@ export interface paths {
          * Agenda
          * @description Dated plans people mentioned in a group or chat ("12月23日考研"), by day (`Memory.agenda`),
          *     optionally one person's. With `at`: only the open ones near that time, as `/v1/context`
-         *     shows them.
+         *     shows them. Without `group_id` or `user_id`: those of every group and private chat of the
+         *     tenant, each with its own `group_id` / `user_id`, for an agent that brings plans up unasked
+         *     (an exam the evening before) in the chat where they were said.
          */
         get: operations["agenda_v1_agenda_get"];
         put?: never;

@@ -188,6 +188,10 @@ describe("pmemo-client against pmemo serve", () => {
     assert.ok(agenda.items.some((i) => i.person_id === "ni" && i.day === "2026-12-23"));
     const near = await pm.agenda({ group_id: GROUP, person_id: "ni", at: "2026-12-20T09:00:00+08:00" });
     assert.ok(near.items.every((i) => i.person_id === "ni"));
+    // every chat's plans at once, each with the chat it was said in (an agent's evening round)
+    const everywhereDue = await pm.agenda({ at: "2026-12-22T20:00:00+08:00" });
+    assert.ok(everywhereDue.items.some((i) => i.group_id === GROUP && i.person_id === "ni" && i.day === "2026-12-23"));
+    assert.ok(everywhereDue.items.every((i) => i.status === "open"));
 
     const stats = await pm.stats();
     assert.equal(stats.tenant, "t1");

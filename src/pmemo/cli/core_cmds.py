@@ -24,13 +24,13 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar, get_args
 
 import typer
 
-from .. import errors
+from .. import errors, validate
 from ..config import Settings
-from ..models import Cluster, Hit, KeyLine, Summary, Turn
+from ..models import Cluster, Hit, Tier, Turn
 from . import progress, target
 from .target import DEFAULT_TENANT
 
@@ -44,7 +44,9 @@ EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
     (errors.PMemoError, 1),
 )
 
-TIERS = ("key", "profile", "long_term", "mid_term", "episodic", "short_term", "input")
+# the tiers every context footer counts, found or not; the others (blocks, people, agenda,
+# graph, input) only when the pack holds some
+TIERS = ("key", "profile", "long_term", "mid_term", "episodic", "short_term")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,6 +97,8 @@ UserOpt = Annotated[str | None, typer.Option("--user", help="The user whose memo
 GroupOpt = Annotated[str | None, typer.Option("--group", help="A group instead of a user.")]
 SessionOpt = Annotated[str | None, typer.Option("--session", help="Only this session.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+AtOpt = Annotated[str | None, typer.Option(
+    "--at", help="When it is asked / what held then, ISO 8601 (default: now).")]
 
 
 def _owner(user: str | None, group: str | None, tenant: str | None, agent: str) -> dict[str, Any]:
@@ -103,6 +107,14 @@ def _owner(user: str | None, group: str | None, tenant: str | None, agent: str) 
         raise errors.InvalidInput("give exactly one of --user U or --group G")
     scope = {"user_id": user} if user is not None else {"group_id": group}
     return {**scope, "tenant_id": _tenant(tenant), "agent_id": agent}
+
+
+def _at(at: str | None) -> str | None:
+    """``--at`` as given, once it reads as ISO 8601 (the library and the server take the text),
+    so the error names the flag on the store and beside a server alike."""
+    if at is not None:
+        validate.timestamp(at, "--at")
+    return at
 
 
 def _tenant(tenant: str | None) -> str:
@@ -222,6 +234,7 @@ def search(
     group: GroupOpt = None,
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
+    at: AtOpt = None,
     as_json: JsonOpt = False,
     tenant: TenantOpt = None,
     agent: AgentOpt = "default",
@@ -232,7 +245,7 @@ def search(
     scope = _owner(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
-        hits = mem.search(query, limit=limit, session_id=session, **scope)
+        hits = mem.search(query, limit=limit, session_id=session, at=_at(at), **scope)
         where = _where(mem, scope)
     if as_json:
         _print_json([_hit_json(i, h) for i, h in enumerate(hits, 1)])
@@ -257,6 +270,13 @@ def context(
     budget: Annotated[
         int | None, typer.Option(help="Token budget (default: PMEMO_BUDGET_TOKENS, 2000).")
     ] = None,
+    asker: Annotated[str | None, typer.Option(
+        "--asker", help="The person id of who asks: their profile here and their plans near --at.")] = None,
+    recent: Annotated[list[str] | None, typer.Option(
+        "--recent", help="One of the chat's last messages, oldest first (repeat it): the people they name.")] = None,
+    at: AtOpt = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="markdown, or memgpt for the <memory_blocks> layout of MemGPT/Letta prompts.")] = "markdown",
     as_json: JsonOpt = False,
     tenant: TenantOpt = None,
     agent: AgentOpt = "default",
@@ -267,7 +287,8 @@ def context(
     scope = _owner(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
-        pack = mem.context(query, session_id=session, budget_tokens=budget, **scope)
+        pack = mem.context(query, session_id=session, budget_tokens=budget, at=_at(at), asker=asker,
+                           recent=recent or None, format=fmt, **scope)
     if as_json:
         _print_json({"query": pack.query, "text": pack.text, "tokens": pack.tokens,
                      "budget": pack.budget,
@@ -278,183 +299,11 @@ def context(
 
 
 def _footer(tokens: int, budget: int, items: tuple[Hit, ...]) -> str:
-    """``── 812/2000 tokens · key 1 · long_term 2 · mid_term 5 · short_term 9``"""
+    """``── 812/2000 tokens · key 1 · people 2 · profile 0 · long_term 2 · mid_term 5 · …``, in
+    the order the pack is written (``models.Tier``)."""
     counts = Counter(str(h.tier) for h in items)
-    parts = [f"{tier} {counts[tier]}" for tier in TIERS if tier != "input" or counts[tier]]
+    parts = [f"{tier} {counts[tier]}" for tier in get_args(Tier) if tier in TIERS or counts[tier]]
     return f"── {tokens}/{budget} tokens · " + " · ".join(parts)
-
-
-# ---- key memory --------------------------------------------------------------------------
-
-
-@_errors_to_exit
-def key_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """List key lines, user-set ones first."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
-        lines: list[KeyLine] = mem.key_memory(**scope)
-    if as_json:
-        _print_json([{"id": k.id, "text": k.text, "origin": k.origin, "source_ids": k.source_ids,
-                      "updated_at": k.updated_at.isoformat()} for k in lines])
-        return
-    if not lines:
-        typer.echo("no key lines")
-        return
-    table = _table("id", "origin", "text", "updated")
-    for k in lines:
-        _row(table, k.id, k.origin, k.text, f"{k.updated_at:%Y-%m-%d %H:%M}")
-    _console().print(table)
-
-
-@_errors_to_exit
-def key_add(
-    text: Annotated[str, typer.Argument(help="A short fact to always keep in context.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Add a user-set key line."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, must_exist=False, tenant=tenant) as mem:
-        line = mem.add_key(text, **scope)
-    typer.echo(f"key line {line.id} added")
-
-
-def _check_key_owner(mem: Any, key_id: int, user: str | None, group: str | None,
-                     tenant: str | None, agent: str) -> None:
-    """With --user/--group, the key line must belong to them (ids alone are tenant-wide)."""
-    if user is None and group is None:
-        return
-    if key_id not in {k.id for k in mem.key_memory(**_owner(user, group, tenant, agent))}:
-        raise errors.NotFound(f"key line {key_id} does not belong to {user or group}")
-
-
-@_errors_to_exit
-def key_edit(
-    key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
-    text: Annotated[str, typer.Argument(help="The new text.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Replace the text of a key line."""
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _check_key_owner(mem, key_id, user, group, tenant, agent)
-        line = mem.update_key(key_id, text, tenant_id=_tenant(tenant))
-    typer.echo(f"key line {line.id} updated")
-
-
-@_errors_to_exit
-def key_delete(
-    key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Delete a key line."""
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _check_key_owner(mem, key_id, user, group, tenant, agent)
-        mem.delete_key(key_id, tenant_id=_tenant(tenant))
-    typer.echo(f"key line {key_id} deleted")
-
-
-# ---- summaries ---------------------------------------------------------------------------
-
-
-@_errors_to_exit
-def summaries_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    session: SessionOpt = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """List summaries with the steps they cover."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
-        found: list[Summary] = mem.summaries(session_id=session, **scope)
-    if as_json:
-        _print_json([{"id": s.id, "session_id": s.scope.session_id, "step_from": s.step_from,
-                      "step_to": s.step_to, "method": s.method, "text": s.text,
-                      "source_ids": s.source_ids} for s in found])
-        return
-    if not found:
-        typer.echo("no summaries")
-        return
-    table = _table("id", "session", "steps", "method", "text")
-    for s in found:
-        steps = f"{s.step_from}-{s.step_to}"
-        _row(table, s.id, s.scope.session_id, steps, s.method, _short(s.text, 300))
-    _console().print(table)
-
-
-@_errors_to_exit
-def summaries_delete(
-    summary_id: Annotated[int, typer.Argument(metavar="ID", help="The summary's id.")],
-    tenant: TenantOpt = None,
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Delete a summary (its turns stay)."""
-    with _memory(data, embedder, tenant=tenant) as mem:
-        mem.delete_summary(summary_id, tenant_id=_tenant(tenant))
-    typer.echo(f"summary {summary_id} deleted")
-
-
-# ---- turns -------------------------------------------------------------------------------
-
-
-@_errors_to_exit
-def turns_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    session: SessionOpt = None,
-    limit: Annotated[int, typer.Option(help="How many turns.")] = 100,
-    offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """List raw turns, oldest first."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        found: list[Turn] = mem.turns(session_id=session, limit=limit, offset=offset, **scope)
-        where = _where(mem, scope)
-    if as_json:
-        _print_json([{**_turn_json(t), "content": t.content} for t in found])
-        return
-    if not found:
-        typer.echo(f"no turns in {where}")
-        return
-    table = _table("id", "session", "step", "role", "actor", "time", "text")
-    for t in found:
-        _row(table, t.id, t.session_id, t.step, t.role, t.actor, f"{t.timestamp:%Y-%m-%d %H:%M}",
-             _short(t.content, 120))
-    _console().print(table)
 
 
 @_errors_to_exit
@@ -485,46 +334,6 @@ def sessions(
 
 def _minute(when: Any) -> str:
     return "" if when is None else f"{when:%Y-%m-%d %H:%M}"
-
-
-@_errors_to_exit
-def turns_delete(
-    turn_id: Annotated[int | None, typer.Argument(metavar="[ID]", help="The turn's id.")] = None,
-    session: Annotated[
-        str | None, typer.Option("--session", help="With --step: delete by position.")
-    ] = None,
-    step: Annotated[int | None, typer.Option(help="Step in --session (from 1).")] = None,
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
-) -> None:
-    """Delete a turn from every tier: by ID, or by --session S --step N --user U."""
-    by_step = session is not None or step is not None
-    if (turn_id is None) == (not by_step):
-        raise errors.InvalidInput("give a turn ID, or --session S --step N --user U (not both)")
-    if by_step and (session is None or step is None):
-        raise errors.InvalidInput("deleting by position needs both --session S and --step N")
-    with _memory(data, embedder, tenant=tenant) as mem:
-        if turn_id is not None:
-            report = mem.delete_turn(turn_id, tenant_id=_tenant(tenant))
-        else:
-            report = mem.delete_turn_at(session, step, **_owner(user, group, tenant, agent))
-    typer.echo(_deleted(report))
-
-
-def _deleted(report: dict[str, Any]) -> str:
-    """One line from delete_turn's report: what went, what was rebuilt."""
-    ids = ", ".join(str(i) for i in report.get("turns", []))
-    extra = []
-    for kind, one in (("clusters", "cluster"), ("summaries", "summary")):
-        outcomes = Counter(str(v) for v in report.get(kind, {}).values())
-        extra += [f"{n} {one if n == 1 else kind} {what}" for what, n in sorted(outcomes.items())]
-    if report.get("key_lines"):
-        extra.append(f"{len(report['key_lines'])} promoted key line(s) deleted")
-    return f"deleted turn {ids}" + (f" ({'; '.join(extra)})" if extra else "")
 
 
 # ---- clusters / stats --------------------------------------------------------------------
@@ -585,22 +394,10 @@ def stats(
 
 
 def register(app: typer.Typer) -> None:
-    """Add add, search, context, key, summaries, turns, sessions, clusters and stats to ``app``."""
+    """Add add, search, context, sessions, clusters and stats to ``app``."""
     app.command("add")(add)
     app.command("search")(search)
     app.command("context")(context)
     app.command("sessions")(sessions)
     app.command("clusters")(clusters)
     app.command("stats")(stats)
-    groups: dict[str, tuple[str, dict[str, Callable[..., Any]]]] = {
-        "key": ("Key memory: short facts always first in the context.",
-                {"list": key_list, "add": key_add, "edit": key_edit, "delete": key_delete}),
-        "summaries": ("Long-term summaries: list and delete.",
-                      {"list": summaries_list, "delete": summaries_delete}),
-        "turns": ("Raw turns: list and delete.", {"list": turns_list, "delete": turns_delete}),
-    }
-    for name, (help_text, commands) in groups.items():
-        sub = typer.Typer(no_args_is_help=True, help=help_text)
-        for command, fn in commands.items():
-            sub.command(command)(fn)
-        app.add_typer(sub, name=name)

@@ -13,6 +13,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, help="pmemo: memor
 def _register() -> None:
     from . import (
         core_cmds,
+        edit_cmds,
         eval_cmd,
         forget_cmd,
         import_cmd,
@@ -22,8 +23,8 @@ def _register() -> None:
         worker_cmd,
     )
 
-    for module in (core_cmds, import_cmd, people_cmds, eval_cmd, serve_cmd, forget_cmd, migrate_cmd,
-                   worker_cmd):
+    for module in (core_cmds, edit_cmds, import_cmd, people_cmds, eval_cmd, serve_cmd, forget_cmd,
+                   migrate_cmd, worker_cmd):
         module.register(app)
 
 

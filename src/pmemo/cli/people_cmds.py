@@ -2,6 +2,7 @@
 
     pmemo people list --group study
     pmemo people resolve 霓霓 --group study
+    pmemo agenda --at 2024-12-22T20:00:00+08:00        # every chat's plans near then
     pmemo diary --group study --date 2024-12-20 --write
     pmemo graph 霓霓 --group study --hops 2
     pmemo triples --group study --subject ni --history
@@ -21,20 +22,22 @@ from typing import Annotated, Any
 
 import typer
 
-from .. import errors, validate
+from .. import errors
 from ..blocks.model import Block
 from ..diary.days import parse_day
-from ..models import Diary, Entity, Member, Triple
+from ..models import AgendaItem, Diary, Entity, Member, Triple
 from ..people.resolve import Match
 from . import target
 from .core_cmds import (
     AgentOpt,
+    AtOpt,
     DataOpt,
     EmbedderOpt,
     GroupOpt,
     JsonOpt,
     TenantOpt,
     UserOpt,
+    _at,
     _catch_up,
     _console,
     _errors_to_exit,
@@ -50,21 +53,25 @@ from .core_cmds import (
 )
 
 HOPS = (1, 2)
-AtOpt = Annotated[
-    str | None,
-    typer.Option("--at", help="What held at this time, ISO 8601 (default: what holds now)."),
-]
-
-
-def _at(at: str | None) -> str | None:
-    """``--at`` as given, once it reads as ISO 8601 (the library and the server take the text)."""
-    if at is not None:
-        validate.timestamp(at, "--at")
-    return at
 
 
 def _day(flag: str, value: str | None) -> date | None:
     return None if value is None else parse_day(flag, value)
+
+
+def _one_or_every(user: str | None, group: str | None, tenant: str | None, agent: str) -> dict[str, Any]:
+    """Scope arguments for at most one of --user / --group (neither: every chat of the tenant)."""
+    if user is not None and group is not None:
+        raise errors.InvalidInput("give at most one of --user U or --group G (neither: every chat)")
+    owner = {"user_id": user} if user is not None else {"group_id": group} if group is not None else {}
+    return {**owner, "tenant_id": _tenant(tenant), "agent_id": agent}
+
+
+def _whose(mem: Any, scope: dict[str, Any]) -> str:
+    """``tenant demo, group study``, or ``tenant demo`` for every chat of it."""
+    if "user_id" in scope or "group_id" in scope:
+        return _where(mem, scope)
+    return f"tenant {mem.tenant if target.is_remote(mem) else scope['tenant_id']}"
 
 
 # ---- people ------------------------------------------------------------------------------
@@ -150,6 +157,48 @@ def people_resolve(
     for m in matches:
         people = ", ".join(f"{i} ({names[i]})" if names.get(i) else i for i in m.person_ids)
         _row(table, m.alias, people, m.source, "yes" if m.ambiguous else "")
+    _console().print(table)
+
+
+# ---- agenda ------------------------------------------------------------------------------
+def _agenda_json(i: AgendaItem) -> dict[str, Any]:
+    return {"id": i.id, "day": i.day.isoformat(), "what": i.what, "person_id": i.person_id,
+            "user_id": i.scope.user_id, "group_id": i.scope.group_id, "agent_id": i.scope.agent_id,
+            "status": i.status, "outcome": i.outcome, "text": i.text, "turn_id": i.turn_id}
+
+
+@_errors_to_exit
+def agenda(
+    user: Annotated[str | None, typer.Option("--user", help="Only this private chat's plans.")] = None,
+    group: Annotated[str | None, typer.Option("--group", help="Only this group's plans.")] = None,
+    person: Annotated[str | None, typer.Option("--person", help="Only this person's plans (a person id).")] = None,
+    at: Annotated[str | None, typer.Option(
+        "--at", help="Only the open plans near this time, ISO 8601 (default: every plan, any status).")] = None,
+    as_json: JsonOpt = False,
+    tenant: TenantOpt = None,
+    agent: AgentOpt = "default",
+    data: DataOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Dated plans people mentioned, by day: a chat's, or without --user/--group every chat's,
+    each with where it was said (to bring it up there, unasked, the evening before)."""
+    scope = _one_or_every(user, group, tenant, agent)
+    when = _at(at)
+    with _memory(data, embedder, tenant=tenant) as mem:
+        _catch_up(mem)
+        items: list[AgendaItem] = mem.agenda(person, at=when, **scope)
+        where = _whose(mem, scope)
+    if as_json:
+        _print_json([_agenda_json(i) for i in items])
+        return
+    if not items:
+        typer.echo(f"no plans in {where}" + (f" near {when}" if when else ""))
+        return
+    table = _table("day", "what", "person", "chat", "status", "said", title=f"plans in {where}")
+    for i in items:
+        chat = f"group {i.scope.group_id}" if i.scope.group_id else f"user {i.scope.user_id}"
+        _row(table, i.day.isoformat(), i.what, i.person_id or "", chat,
+             i.status if i.outcome is None else f"{i.status}: {_short(i.outcome, 40)}", _short(i.text, 60))
     _console().print(table)
 
 
@@ -339,11 +388,6 @@ def _block_json(b: Block) -> dict[str, Any]:
             "version": b.version, "problem": b.problem, "value": b.value}
 
 
-def _tenant_of(mem: Any, scope: dict[str, Any]) -> str:
-    """``tenant demo``: whose blocks a listing for no chat in particular read."""
-    return f"tenant {mem.tenant if target.is_remote(mem) else scope['tenant_id']}"
-
-
 def _for(b: Block) -> str:
     """Whose chat a block is for: ``group study``, ``user ann`` or ``every chat``."""
     return f"group {b.group}" if b.group else f"user {b.user}" if b.user else "every chat"
@@ -360,13 +404,10 @@ def blocks(
     embedder: EmbedderOpt = None,
 ) -> None:
     """List memory blocks (PMEMO_BLOCKS_DIR): a chat's, or without --user/--group every one."""
-    if user is not None and group is not None:
-        raise errors.InvalidInput("give at most one of --user U or --group G (neither: every block)")
-    owner = {"user_id": user} if user is not None else {"group_id": group} if group is not None else {}
-    scope = {**owner, "tenant_id": _tenant(tenant), "agent_id": agent}
+    scope = _one_or_every(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         found: list[Block] = mem.blocks(**scope)
-        where = _where(mem, scope) if owner else _tenant_of(mem, scope)
+        where = _whose(mem, scope)
     if as_json:
         _print_json([_block_json(b) for b in found])
         return
@@ -381,7 +422,8 @@ def blocks(
 
 
 def register(app: typer.Typer) -> None:
-    """Add people (list, resolve), diary, graph, triples and blocks to ``app``."""
+    """Add people (list, resolve), agenda, diary, graph, triples and blocks to ``app``."""
+    app.command("agenda")(agenda)
     app.command("diary")(diary)
     app.command("graph")(graph)
     app.command("triples")(triples)

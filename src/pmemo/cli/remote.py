@@ -22,6 +22,7 @@ from .. import errors
 from ..blocks.model import Block
 from ..config import Settings
 from ..models import (
+    AgendaItem,
     Alias,
     Cluster,
     ContextPack,
@@ -156,14 +157,17 @@ class RemoteMemory:
 
     # ---- read -------------------------------------------------------------------------------
     def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
-               **scope: Any) -> list[Hit]:
-        body = {"query": query, "limit": limit, "session_id": session_id, **_owner(scope)}
+               at: datetime | str | None = None, **scope: Any) -> list[Hit]:
+        body = {"query": query, "limit": limit, "session_id": session_id, "at": _text(at), **_owner(scope)}
         out = self._call("POST", "/v1/search", json=_present(body))
         return [self._hit(h) for h in out["hits"]]
 
     def context(self, query: str, *, session_id: str | None = None,
-                budget_tokens: int | None = None, **scope: Any) -> ContextPack:
+                budget_tokens: int | None = None, at: datetime | str | None = None,
+                asker: str | None = None, recent: list[str] | None = None,
+                format: str = "markdown", **scope: Any) -> ContextPack:
         body = {"query": query, "session_id": session_id, "budget_tokens": budget_tokens,
+                "at": _text(at), "asker": asker, "recent": recent or None, "format": format,
                 **_owner(scope)}
         out = self._call("POST", "/v1/context", json=_present(body))
         return ContextPack(query=out["query"], text=out["text"], tokens=out["tokens"],
@@ -227,6 +231,15 @@ class RemoteMemory:
         out = self._call("POST", "/v1/people/resolve", json={"text": text, **_owner(scope)})
         return [Match(m["alias"], m["start"], m["end"], tuple(m["person_ids"]), m["source"])
                 for m in out["matches"]]
+
+    def agenda(self, person_id: str | None = None, *, at: datetime | str | None = None,
+               **scope: Any) -> list[AgendaItem]:
+        """Without user_id and group_id: every chat's plans, each with its own scope."""
+        params = {**_owner(scope), "person_id": person_id, "at": _text(at)}
+        return [AgendaItem(id=i["id"], scope=self._scope(i), person_id=i["person_id"],
+                           day=date.fromisoformat(i["day"]), what=i["what"], text=i["text"],
+                           turn_id=i["turn_id"], status=i["status"], outcome=i["outcome"])
+                for i in self._call("GET", "/v1/agenda", params=params)["items"]]
 
     def diary(self, date: date | str, **scope: Any) -> Diary:
         return self._diary(self._call("GET", "/v1/diary", params={**_owner(scope), "day": str(date)}))

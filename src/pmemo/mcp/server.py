@@ -583,7 +583,9 @@ def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
         agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """Dated plans people mentioned in a group or chat ("12月23日考研"), by day, with their
-        status ("open" until someone says how it went)."""
+        status ("open" until someone says how it went). Without user_id or group_id: those of
+        every chat, each with its own, to bring a plan up unasked (an exam the evening before)
+        in the chat where it was said, and only there."""
         with _mapped():
             items = await memory.agenda(person_id, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
             return {"items": [_dump(AgendaItemOut.of(i)) for i in items]}

@@ -125,12 +125,14 @@ async def person_profile(
 async def agenda(
     memory: Mem,
     tenant: Tenant,
-    owner: Owner,
+    where: MaybeOwner,
     person_id: IdQuery = None,
     at: Annotated[datetime | None, Query(description=AT_AGENDA)] = None,
 ) -> AgendaOut:
     """Dated plans people mentioned in a group or chat ("12月23日考研"), by day (`Memory.agenda`),
     optionally one person's. With `at`: only the open ones near that time, as `/v1/context`
-    shows them."""
-    items = await memory.agenda(person_id, at=at, tenant_id=tenant, **owner)
+    shows them. Without `group_id` or `user_id`: those of every group and private chat of the
+    tenant, each with its own `group_id` / `user_id`, for an agent that brings plans up unasked
+    (an exam the evening before) in the chat where they were said."""
+    items = await memory.agenda(person_id, at=at, tenant_id=tenant, **where)
     return AgendaOut(items=[AgendaItemOut.of(i) for i in items])
