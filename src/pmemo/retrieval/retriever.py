@@ -86,21 +86,22 @@ class Retriever:
         """Turn hits (the best ``depth``), derived hits, and the clusters recalled, whose hits a
         job counts (blocking: call it off the loop). ``asked``: the day the query is asked,
         from which its relative dates are read."""
-        found = self.people.resolve(query, scope) if self.people is not None else []
-        # in a dialogue the speakers' labels say who talks, not whom the talk is about
-        labels = dialogue.labels(query)
-        found = [m for m in found if not any(m.start < end and start < m.end for start, end in labels)]
-        named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
-        # who is asked about is the speaker signal's; the words left say what about
-        asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
-                                       self.store.actors(scope))
-        # the second encoder reads a conversation, not a question: on MADial's dialogues it
-        # lifted R@5 by 0.05, on LoCoMo's questions it cost 0.03 (README, Second encoder)
-        second = self.embed.second if dialogue.lines(query) else None
-        qvec2 = self._second.submit(second.query, asked_about) if second is not None else None
-        qvec = self.embed.query(asked_about)
+        # the keyword search needs no vector, nor the people the query names: it runs meanwhile
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
+            found = self.people.resolve(query, scope) if self.people is not None else []
+            # in a dialogue the speakers' labels say who talks, not whom the talk is about
+            labels = dialogue.labels(query)
+            found = [m for m in found if not any(m.start < end and start < m.end for start, end in labels)]
+            named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
+            # who is asked about is the speaker signal's; the words left say what about
+            asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
+                                           self.store.actors(scope))
+            # the second encoder reads a conversation, not a question: on MADial's dialogues it
+            # lifted R@5 by 0.05, on LoCoMo's questions it cost 0.03 (README, Second encoder)
+            second = self.embed.second if dialogue.lines(query) else None
+            qvec2 = self._second.submit(second.query, asked_about) if second is not None else None
+            qvec = self.embed.query(asked_about)
             meaning = self._by_meaning(qvec, scope, session_id)
             if second is not None and qvec2 is not None:
                 meaning = replace(meaning, second=second_meaning(self.store, scope, qvec2.result(),
