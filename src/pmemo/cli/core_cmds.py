@@ -283,7 +283,7 @@ def context(
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
-    """Print the packed context for a message: key, long-term, mid-term, short-term."""
+    """Print the packed context for a message: blocks, key, people, plans, long-term, mid-term, short-term."""
     scope = _owner(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)

@@ -180,8 +180,9 @@ def agenda(
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
-    """Dated plans people mentioned, by day: a chat's, or without --user/--group every chat's,
-    each with where it was said (to bring it up there, unasked, the evening before)."""
+    """Dated plans people mentioned, by day: a chat's, or without --user/--group every chat's.
+
+    Each comes with the chat it was said in, to bring it up there, unasked, the evening before."""
     scope = _one_or_every(user, group, tenant, agent)
     when = _at(at)
     with _memory(data, embedder, tenant=tenant) as mem:
