@@ -83,6 +83,9 @@ async def test_graph_errors_name_what_to_fix(client: httpx.AsyncClient, memory: 
                                   422)["detail"]
     assert "user_id or group_id" in problem(await client.get("/v1/graph", params={"entity": "ni"}), 422)["detail"]
     problem(await client.get("/v1/graph", params={"entity": "ni", "hop": 2, **STUDY}), 422)  # misspelt: refused
+    # a number is not a time (pydantic would read it as seconds since 1970)
+    assert "ISO 8601" in problem(await client.get("/v1/triples", params={"at": "1700000000", **STUDY}),
+                                 422)["detail"]
     problem(await client.get("/v1/insights", params={"subject": "not valid!", **STUDY}), 422)
 
 

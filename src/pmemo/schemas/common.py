@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime
 from typing import Annotated, Any, ClassVar
 
@@ -47,18 +48,24 @@ class Strict(BaseModel):
 _LAX_DATETIME: TypeAdapter[datetime] = TypeAdapter(datetime)
 
 
-def _iso(value: Any) -> Any:
+_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
+def iso_time(value: Any) -> Any:
+    """A date-time as ISO 8601 text (or a datetime); a number, or text that is one, is refused."""
     if not isinstance(value, str):
         return value  # a number or a bool is then refused by the strict datetime check
     try:
+        if _NUMBER.fullmatch(value):  # "0.5" would read as seconds since 1970 (a query string's number)
+            raise ValueError(value)
         return _LAX_DATETIME.validate_python(value)
-    except ValidationError:
+    except (ValidationError, ValueError):
         raise PydanticCustomError(
             "datetime_iso", "must be an ISO 8601 date-time like 2026-05-01T10:00:00+08:00"
         ) from None
 
 
-When = Annotated[datetime, BeforeValidator(_iso)]
+When = Annotated[datetime, BeforeValidator(iso_time)]
 
 
 def _whole(value: Any) -> Any:

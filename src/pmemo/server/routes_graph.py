@@ -11,9 +11,11 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import BeforeValidator
 
 from ..graph.read import MAX_NAME, PREDICATE
 from ..schemas import ID, NAME_PATTERN
+from ..schemas.common import iso_time
 from ..schemas.graph import GraphOut, InsightOut, InsightsOut, TripleOut, TriplesOut
 from .deps import Mem, Owner, Tenant
 
@@ -26,7 +28,8 @@ Name = Annotated[str, Query(min_length=1, max_length=MAX_NAME, pattern=NAME_PATT
                                         " (霓霓, 腾讯, 年糕).")]
 Subject = Annotated[str | None, Query(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN,
                                       description="Only about this person id or entity name (default: anyone).")]
-At = Annotated[datetime | None, Query(description="what held at this time (default: what holds now)")]
+At = Annotated[datetime | None, Query(description="what held at this time (default: what holds now)"),
+               BeforeValidator(iso_time)]
 
 
 @router.get("/graph", response_model=GraphOut, responses=NOT_FOUND)

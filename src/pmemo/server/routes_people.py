@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
+from pydantic import BeforeValidator
 
 from ..errors import InvalidInput
 from ..people.aliases import MAX_ALIAS_CHARS
@@ -29,6 +30,7 @@ from ..schemas import (
     ResolveIn,
     owner_kw,
 )
+from ..schemas.common import iso_time
 from ..schemas.profile import profile_of
 from .deps import IdQuery, Mem, Owner, Tenant
 
@@ -127,7 +129,7 @@ async def agenda(
     tenant: Tenant,
     where: MaybeOwner,
     person_id: IdQuery = None,
-    at: Annotated[datetime | None, Query(description=AT_AGENDA)] = None,
+    at: Annotated[datetime | None, Query(description=AT_AGENDA), BeforeValidator(iso_time)] = None,
 ) -> AgendaOut:
     """Dated plans people mentioned in a group or chat ("12月23日考研"), by day (`Memory.agenda`),
     optionally one person's. With `at`: only the open ones near that time, as `/v1/context`
