@@ -407,8 +407,8 @@ def _turn_body(item: dict[str, Any], tenant: str) -> dict[str, Any]:
             "stores a key's turns in its own tenant"
         )
     body = {k: v for k, v in item.items() if k != "tenant_id" and v is not None}
-    if isinstance(body.get("timestamp"), datetime):
-        body["timestamp"] = body["timestamp"].isoformat()
+    if "timestamp" in body:
+        body["timestamp"] = _text(body["timestamp"])
     return body
 
 

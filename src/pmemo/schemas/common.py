@@ -51,21 +51,19 @@ _LAX_DATETIME: TypeAdapter[datetime] = TypeAdapter(datetime)
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
-def iso_time(value: Any) -> Any:
+def _iso(value: Any) -> Any:
     """A date-time as ISO 8601 text (or a datetime); a number, or text that is one, is refused."""
     if not isinstance(value, str):
         return value  # a number or a bool is then refused by the strict datetime check
-    try:
-        if _NUMBER.fullmatch(value):  # "0.5" would read as seconds since 1970 (a query string's number)
-            raise ValueError(value)
-        return _LAX_DATETIME.validate_python(value)
-    except (ValidationError, ValueError):
-        raise PydanticCustomError(
-            "datetime_iso", "must be an ISO 8601 date-time like 2026-05-01T10:00:00+08:00"
-        ) from None
+    if not _NUMBER.fullmatch(value):  # "0.5" would read as seconds since 1970 (a query string's number)
+        try:
+            return _LAX_DATETIME.validate_python(value)
+        except ValidationError:
+            pass
+    raise PydanticCustomError("datetime_iso", "must be an ISO 8601 date-time like 2026-05-01T10:00:00+08:00")
 
 
-When = Annotated[datetime, BeforeValidator(iso_time)]
+When = Annotated[datetime, BeforeValidator(_iso)]
 
 
 def _whole(value: Any) -> Any:

@@ -7,15 +7,13 @@ the tenant allows it): an entity only another chat knows is not found here.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BeforeValidator
 
 from ..graph.read import MAX_NAME, PREDICATE
 from ..schemas import ID, NAME_PATTERN
-from ..schemas.common import iso_time
+from ..schemas.common import When
 from ..schemas.graph import GraphOut, InsightOut, InsightsOut, TripleOut, TriplesOut
 from .deps import Mem, Owner, Tenant
 
@@ -28,8 +26,7 @@ Name = Annotated[str, Query(min_length=1, max_length=MAX_NAME, pattern=NAME_PATT
                                         " (霓霓, 腾讯, 年糕).")]
 Subject = Annotated[str | None, Query(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN,
                                       description="Only about this person id or entity name (default: anyone).")]
-At = Annotated[datetime | None, Query(description="what held at this time (default: what holds now)"),
-               BeforeValidator(iso_time)]
+At = Annotated[When | None, Query(description="what held at this time (default: what holds now)")]
 
 
 @router.get("/graph", response_model=GraphOut, responses=NOT_FOUND)

@@ -7,11 +7,9 @@ A person id is unique within a tenant: another tenant's person is simply not fou
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BeforeValidator
 
 from ..errors import InvalidInput
 from ..people.aliases import MAX_ALIAS_CHARS
@@ -30,7 +28,7 @@ from ..schemas import (
     ResolveIn,
     owner_kw,
 )
-from ..schemas.common import iso_time
+from ..schemas.common import When
 from ..schemas.profile import profile_of
 from .deps import IdQuery, Mem, Owner, Tenant
 
@@ -129,7 +127,7 @@ async def agenda(
     tenant: Tenant,
     where: MaybeOwner,
     person_id: IdQuery = None,
-    at: Annotated[datetime | None, Query(description=AT_AGENDA), BeforeValidator(iso_time)] = None,
+    at: Annotated[When | None, Query(description=AT_AGENDA)] = None,
 ) -> AgendaOut:
     """Dated plans people mentioned in a group or chat ("12月23日考研"), by day (`Memory.agenda`),
     optionally one person's. With `at`: only the open ones near that time, as `/v1/context`
