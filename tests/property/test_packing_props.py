@@ -15,17 +15,20 @@ budgets = st.integers(min_value=0, max_value=3000)
 header = st.integers(min_value=0, max_value=20)
 
 
-def build(specs):
+leads = st.integers(min_value=-1, max_value=4)  # which section leads (-1 or past the end: none)
+
+
+def build(specs, lead=-1):
     # items are (index, cost) so equal costs stay distinguishable
     return [
-        Section(f"s{n}", [(i, c) for i, c in enumerate(cs)], share, newest)
+        Section(f"s{n}", [(i, c) for i, c in enumerate(cs)], share, newest, lead=n == lead)
         for n, (cs, share, newest) in enumerate(specs)
     ]
 
 
-@given(section_specs, budgets, header)
-def test_pack_never_exceeds_budget(specs, budget, head):
-    sections = build(specs)
+@given(section_specs, budgets, header, leads)
+def test_pack_never_exceeds_budget(specs, budget, head, lead):
+    sections = build(specs, lead)
     packed = pack(sections, budget, lambda item: item[1], lambda _: head)
     spent = sum(sum(c for _, c in p.items) + (head if p.items else 0) for p in packed)
     assert spent <= budget
@@ -34,9 +37,9 @@ def test_pack_never_exceeds_budget(specs, budget, head):
         assert p.tokens == sum(c for _, c in p.items) + (head if p.items else 0)
 
 
-@given(section_specs, budgets, header)
-def test_pack_keeps_sections_and_display_order(specs, budget, head):
-    sections = build(specs)
+@given(section_specs, budgets, header, leads)
+def test_pack_keeps_sections_and_display_order(specs, budget, head, lead):
+    sections = build(specs, lead)
     packed = pack(sections, budget, lambda item: item[1], lambda _: head)
     assert [p.name for p in packed] == [s.name for s in sections]
     for section, part in zip(sections, packed, strict=True):
@@ -45,9 +48,9 @@ def test_pack_keeps_sections_and_display_order(specs, budget, head):
         assert idx == sorted(idx, reverse=section.newest_last)
 
 
-@given(section_specs, header)
-def test_pack_takes_everything_when_it_fits(specs, head):
-    sections = build(specs)
+@given(section_specs, header, leads)
+def test_pack_takes_everything_when_it_fits(specs, head, lead):
+    sections = build(specs, lead)
     need = sum(sum(cs) + (head if cs else 0) for cs, _, _ in specs)
     packed = pack(sections, need, lambda item: item[1], lambda _: head)
     for section, part in zip(sections, packed, strict=True):
@@ -84,3 +87,18 @@ def test_unused_share_flows_to_later_sections():
 def test_zero_budget_packs_nothing():
     packed = pack([Section("a", [1, 2], 1.0)], 0, lambda _: 1)
     assert packed[0].items == [] and packed[0].tokens == 0
+
+
+def test_a_lead_sections_best_item_is_not_traded_for_smaller_ones():
+    """A long reply ranked first is in whenever it fits what the others' shares leave: without
+    ``lead`` its share cuts it out, smaller items take the room, and nothing is left for it."""
+    def sections(lead: bool) -> list[Section[tuple[str, int]]]:
+        return [Section("profile", [("fact", 50)], 0.1), Section("long", [("summary", 100)], 0.1),
+                Section("mid", [("reply", 700), *((f"turn{i}", 60) for i in range(10))], 0.55, lead=lead)]
+
+    _, _, capped = pack(sections(False), 1000, lambda item: item[1])
+    profile, long, mid = pack(sections(True), 1000, lambda item: item[1])
+    assert ("reply", 700) not in capped.items
+    assert profile.items == [("fact", 50)] and long.items == [("summary", 100)]  # their shares stay theirs
+    assert [name for name, _ in mid.items] == ["reply", "turn0", "turn1"]
+

@@ -222,3 +222,19 @@ def test_a_statement_before_a_question_is_attributed() -> None:
 def test_a_partners_pregnancy_is_the_speakers_news(text: str) -> None:
     (a, *_) = by_subject(text, mentions(text))
     assert a.subject is None and ("family", "expecting a baby" if text.isascii() else "怀孕") in keys(a)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("大家好，叫我霓霓就行，12月23日考研", {("preferred_name", "霓霓")}),
+        ("Hi everyone, call me Neko. I'm allergic to cats.",
+         {("preferred_name", "Neko"), ("allergy:cats", "allergic")}),
+    ],
+)
+def test_a_greeting_and_a_name_to_be_called_by_are_the_speakers(text: str, expected: set[tuple[str, str]]) -> None:
+    """"大家好" speaks to everyone, it is about nobody: the speaker goes on after it; "叫我霓霓"
+    names the speaker although the name is theirs (a resolver that learned it finds it)."""
+    (a,) = by_subject(text, mentions(text))
+    assert a.subject is None and a.mentioned == (PEOPLE["霓霓" if "霓霓" in text else "Neko"],)
+    assert keys(a) == expected

@@ -38,6 +38,7 @@ class SectionSpec:
     leftover_rank: int = 2
     newest_last: bool = False
     whole: bool = False
+    lead: bool = False  # packed after the others, into all their shares leave (packing.Section)
 
 
 SECTIONS = (
@@ -48,7 +49,7 @@ SECTIONS = (
     SectionSpec("profile", "## About the user", "budget_profile"),
     SectionSpec("long_term", "## Long-term summaries", "budget_long", optional=False),
     # unused budget goes first to relevant turns, then recent ones, then the rest
-    SectionSpec("mid_term", "## Relevant memories", "budget_mid", optional=False, leftover_rank=0),
+    SectionSpec("mid_term", "## Relevant memories", "budget_mid", optional=False, leftover_rank=0, lead=True),
     SectionSpec("episodic", "## Past episodes and tasks", "budget_episodic"),
     SectionSpec("graph", "## Related facts", "budget_graph"),  # graph (issue 20): entities the query names
     SectionSpec("short_term", "## Recent conversation", None, leftover_rank=1, newest_last=True),
@@ -238,7 +239,7 @@ def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float],
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget - fixed
     sections = [Section(s.name, _once(tiers.get(s.name, []), lambda h: written(h)[0]), shares.get(s.name, 0.0),
-                        s.newest_last, s.leftover_rank) for s in SECTIONS if not s.whole]
+                        s.newest_last, s.leftover_rank, s.lead) for s in SECTIONS if not s.whole]
     # the input is reserved next: every other section packs around it
     reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
     everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)

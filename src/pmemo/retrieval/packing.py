@@ -1,9 +1,11 @@
 """Packing ranked items into a token budget (pure).
 
 Sections come in the order they will be shown (key → long-term → mid-term → short-term →
-input). Each section may use its share of the budget; what a section leaves unused goes to
-the next ones, in priority order. The result never exceeds the budget and keeps each
-section's display order.
+input). Each section may use its share of the budget; a ``lead`` section (the relevant
+memories) takes, in its own order, what the others' shares leave, so that its best item goes
+in whenever it fits what they use (a long reply ranked first is not traded for smaller, less
+relevant ones); what a section leaves unused goes to the next ones, in priority order. The
+result never exceeds the budget and keeps each section's display order.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class Section(Generic[T]):
     share: float  # fraction of the budget reserved for this section
     newest_last: bool = False  # display in reverse priority order (short-term: oldest first)
     leftover_rank: int = 0  # who gets unused budget first (lower first; ties in section order)
+    lead: bool = False  # takes what the other sections' shares leave, its share a floor
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,8 @@ class Packed(Generic[T]):
 
 def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
          header_cost: Callable[[str], int] = lambda _: 0) -> list[Packed[T]]:
-    """Greedy two-pass fill: each section up to its share, then leftovers by ``leftover_rank``."""
+    """Greedy two-pass fill: each section up to its share (``lead`` ones after the others, up to
+    what they leave), then leftovers by ``leftover_rank``."""
     chosen: list[list[int]] = [[] for _ in sections]
     used = [0] * len(sections)
     total = 0
@@ -50,9 +54,9 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
             used[si] += c + head
             total += c + head
 
-    for si, section in enumerate(sections):
-        for ii in range(len(section.items)):
-            try_take(si, ii, section.share * budget)
+    for si in sorted(range(len(sections)), key=lambda i: sections[i].lead):
+        for ii in range(len(sections[si].items)):
+            try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
     for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)):
         section = sections[si]
         taken = set(chosen[si])

@@ -31,8 +31,10 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
     taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
               and (owner is None or a.learned_in == owner)]
     said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
-    # the sentence without the name (every fact of the person names them), or the kind of fact
-    asks = {f.id: 1.0 if asks_about(query, f.key) else overlap(query, said[f.id].replace(name, " "))
+    # the sentence without their names (the query found them by one; "希望被叫作霓霓" is not
+    # asked by naming 霓霓), or the kind of fact
+    names = sorted({name, *person.names, *(a.alias for a in person.aliases)}, key=len, reverse=True)
+    asks = {f.id: 1.0 if asks_about(query, f.key) else overlap(query, _unnamed(said[f.id], names))
             for f in facts}
     near = near or {}
     ranked = sorted(facts, key=lambda f: (-asks[f.id], -near.get(f.id, 0.0), -f.importance, -f.confidence,
@@ -46,6 +48,12 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
                        f"about {name}, {why}; confidence {f.confidence:.2f}, said {f.mentions}×",
                        tuple(turns[i] for i in f.sources if i in turns), f.last_seen))
     return out
+
+
+def _unnamed(text: str, names: Sequence[str]) -> str:
+    for name in names:
+        text = text.replace(name, " ")
+    return text
 
 
 def agenda_hits(items: Sequence[AgendaItem], names: dict[str, str], today: date,

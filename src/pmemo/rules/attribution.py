@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from .clauses import clause_spans, question_start, sentence_spans
 from .extract_life import PARTNER_PREGNANT
+from .speaker import GREETING
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # words that may open a clause before its subject: fillers, hearsay, times
@@ -64,6 +65,7 @@ _BOTH = re.compile(r"\s*(?:都|(?i:both|all)\b\s*)")
 _FIRST = re.compile(r"我|(?-i:I)\b|(?i:my|me|we|our)\b")
 _FIRST_ANY = re.compile(r"我|\b(?-i:I)\b|\b(?i:my|me)\b")
 _YOU = re.compile(r"你|您|大家|(?i:you|your|you're|everyone)\b")
+_CALL_ME = re.compile(r"(?:叫|喊|称呼)我|(?i:call me)\b")  # "叫我霓霓就行": the speaker names themselves
 _PRONOUN = re.compile(r"(?:她|他)(?!们)的?|(?<![A-Za-z])TA(?![A-Za-z])的?|(?i:(?:she|he)(?:['’]s)?|her|his)\b")
 _PRONOUN_ZH = re.compile(r"(?<![其吉])(?:她|他)(?!们)|(?<![A-Za-z])TA(?![A-Za-z])")
 _REPORT = re.compile(
@@ -205,6 +207,8 @@ def _attribute(clause: str, mentions: list[Mention], before: tuple[str, ...], pr
         return _as_person(
             clause, before[0], _subject_edits(clause, pos, pronoun.end(), pronoun.group(0)), pronoun.end(), ids
         )
+    if GREETING.match(clause, pos) or _CALL_ME.match(clause, pos):
+        return None, clause, ids
     if _YOU.match(clause, pos) or named:
         return _SKIP, clause, ids
     if previous is None or previous == _SKIP:  # no subject: the previous clause's goes on

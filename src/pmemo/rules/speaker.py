@@ -37,6 +37,11 @@ OTHER = re.compile(
     rf"^(?:你|您|他|她|它|TA|大家|谁|有人|别人|人家|(?:我的?)?(?:{_RELATIONS_ZH})"
     rf"|(?i:(?:you|he|she|they|his|her|their|someone|everyone|nobody|who)\b|my (?:{_RELATIONS_EN})s?\b))"
 )
+# a clause that only greets ("大家好", "hi all"): it says nothing of anyone, and the speaker goes on
+GREETING = re.compile(
+    r"(?:(?:大家|各位|你们?|您)好(?:呀|啊|哇|哈)?|(?i:hi|hello|hey)(?:\s+(?:all|everyone|guys|folks|there))?)"
+    r"[\s!！~～.。,，]*$"
+)
 _SELF_ZH = r"本人|鄙人|在下|俺|咱(?!们)"  # what people call themselves instead of 我
 _SELF = re.compile(rf"^(?:我|{_SELF_ZH}|(?-i:I)\b|(?i:my|me|myself|we|our)\b)")
 FIRST_PERSON = re.compile(r"我|本人|\b(?-i:I)\b|\b(?i:my|me|our)\b")
@@ -123,6 +128,8 @@ def as_said(clause: str, mine: bool) -> tuple[str | None, bool | None]:
     """The clause as the speaker says it of themselves, its subject written out (None: it is
     someone else's), and whether the speaker is the subject a next clause without one goes
     on with (None: a topic came first, and whose it was decides)."""
+    if GREETING.match(clause):
+        return None, True
     if OTHER.match(clause) and not PARTNER_PREGNANT.match(clause):
         return None, False
     if _SELF.match(clause):
