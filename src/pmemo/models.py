@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Literal
@@ -377,6 +378,26 @@ class Alias:
     first_seen: datetime
     last_seen: datetime
     turn_id: int | None = None
+
+
+SAID_IN_A_CHAT = ("learned", "mention")  # sources kept apart for each chat they were said in
+
+
+def strongest(aliases: Sequence[Alias]) -> tuple[Alias, ...]:
+    """One entry per alias, from its strongest source; a nickname learned or @-mentioned in
+    several chats is one entry per chat (each chat's card shows and cites its own), in order.
+
+    >>> t = datetime(2026, 1, 1)
+    >>> [(a.source, a.learned_in) for a in strongest([Alias("霓霓", "generated", "g:a", t, t),
+    ...     Alias("霓霓", "learned", "g:a", t, t), Alias("霓霓", "learned", "g:b", t, t)])]
+    [('learned', 'g:a'), ('learned', 'g:b')]
+    """
+    top = {a.alias: min(ALIAS_STRENGTH[b.source] for b in aliases if b.alias == a.alias) for a in aliases}
+    best: dict[tuple[str, str | None], Alias] = {}
+    for a in aliases:
+        if ALIAS_STRENGTH[a.source] == top[a.alias]:
+            best.setdefault((a.alias, a.learned_in if a.source in SAID_IN_A_CHAT else None), a)
+    return tuple(best.values())
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,27 @@ def test_learned_aliases_count_once_and_a_removed_one_stays_removed(full_store: 
     assert "老霓" in {a for a, _, _ in s.alias_rows("default")}
 
 
+def test_a_nickname_taught_in_two_groups_is_each_groups_own(full_store: FullStore):
+    """Each group's card shows the nickname taught there and cites the turn that taught it
+    there: the second group's teaching is not dropped as a repeat of the first's."""
+    s = full_store
+    told_team = spoke(s, TEAM, "bo", "Bo", "周霓我们都叫她霓霓")
+    told_club = spoke(s, CLUB, "al", "Al", "跟新人介绍下，周霓就是霓霓", 1)
+    s.add_person("default", "ni", "周霓", [], member_of=TEAM)
+    s.add_person("default", "ni", None, [], member_of=CLUB)
+    rows = [NewAlias("ni", "霓霓", "generated", None, AT),
+            NewAlias("ni", "霓霓", "learned", "g:team", AT, told_team.id),
+            NewAlias("ni", "霓霓", "learned", "g:club", AT + 60, told_club.id)]
+    assert s.add_aliases("default", rows) == 3 and s.add_aliases("default", rows) == 0
+    learned = [(a.learned_in, a.turn_id) for a in s.get_people("default", ["ni"])["ni"].aliases if a.alias == "霓霓"]
+    assert sorted(learned) == [("g:club", told_club.id), ("g:team", told_team.id)]  # the generated one is weaker
+    for scope, turn in ((TEAM, told_team), (CLUB, told_club)):
+        (member,) = s.members(scope, ["ni"])
+        here = [(a.learned_in, a.turn_id) for a in member.person.aliases if a.alias == "霓霓"]
+        assert here == [(scope.owner, turn.id)]
+    assert s.remove_alias("default", "ni", "霓霓") == 3 and "霓霓" not in {a for a, _, _ in s.alias_rows("default")}
+
+
 def test_aliases_add_a_person_once_named(full_store: FullStore):
     s = full_store
     assert s.add_aliases("default", [NewAlias("zed", "Z", "mention", "g:team", AT)]) == 1

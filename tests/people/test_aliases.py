@@ -191,6 +191,9 @@ def test_learned_about_the_speaker(text: str, alias: str) -> None:
         ("Neko (aka Kitty) said hi", "Kitty", "Neko"),
         ("Neko, aka Kitty, said hi", "Kitty", "Neko"),
         ("周霓 (aka 霓霓) 来了", "霓霓", "周霓"),
+        ("跟新人介绍下，赵磊就是磊哥", "磊哥", "赵磊"),
+        ("跟新人介绍下，kk_0823就是凯哥", "凯哥", "kk_0823"),  # a handle as a display name
+        ("kk_0823的外号是凯哥", "凯哥", "kk_0823"),
     ],
 )
 def test_learned_about_someone_else(text: str, alias: str, target: str | None) -> None:

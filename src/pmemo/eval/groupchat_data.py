@@ -367,7 +367,8 @@ CUES: dict[tuple[str, str], tuple[str, ...]] = {
 TOPIC = {"allergy": "food", "diet": "food", "employer": "work", "title": "work"}
 CHIME = {"zh": ("哈哈", "+1", "同问", "对啊"), "en": ("haha", "+1", "good q", "same")}
 INTRO_PHRASINGS = {
-    ("zh", "1"): ("大家好，我是{name}，叫我{k}就行", "新人报到！{name}，大家叫我{k}吧", "我是{name}，朋友都叫我{k}"),
+    ("zh", "1"): ("大家好，我是{name}，叫我{k}就行", "新人报到！{name}，大家叫我{k}吧", "我是{name}，朋友都叫我{k}",
+                  "大家好～叫我{k}就行，我是{name}"),
     ("zh", "3"): ("这位是{name}，大家都叫{p}{k}", "{name}我们都叫{p}{k}", "跟新人介绍下，{name}就是{k}"),
     ("en", "1"): ("hi all, I'm {name}, you can call me {k}", "{name} here, but everyone calls me {k}"),
     ("en", "3"): ("that's {name}, everyone calls {o} {k}", "btw {name} goes by {k}", "{name}? we all call {o} {k}"),

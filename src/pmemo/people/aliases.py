@@ -243,6 +243,7 @@ _ZH_END = (r"(?:就行|就好|就可以|就成|吧|好了|啦|哈|呀|呢|嘛|�
 _ZH_ALIAS = rf"(?P<alias>[{_HAN}]{{1,4}}?(?={_ZH_END})|[A-Za-z][A-Za-z0-9_.'-]*[A-Za-z0-9]|[A-Za-z])"
 _EN_END = r"(?:[\s,.;:!?)\"'’”，。！？]|$)"
 _EN_ALIAS = rf"(?P<alias>[{_HAN}]{{1,4}}?(?={_EN_END})|[A-Za-z][A-Za-z0-9_'.-]*(?: [A-Za-z][A-Za-z0-9_'-]*)?)"
+_HANDLE = r"(?<![A-Za-z0-9_.-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]"  # an IM handle as a display name: kk_0823
 _ZH_GROUP = r"(?:大家|朋友们?|他们|别人|同事们?|同学们?|家里人|家人|爸妈|我妈|我爸)"
 _ZH_ADVERBS = r"(?:都|也|一般|平时|习惯|通常)*"
 _ZH_NICK = r"(?:外号|小名|昵称|绰号|花名|网名|英文名|中文名)"
@@ -258,9 +259,9 @@ _ZH_PATTERNS = (
     (rf"我的?(?:{_ZH_NICK}|名字)(?:是|叫)(?:做)?{_ZH_ALIAS}", "speaker"),
     (rf"(?:{_ZH_GROUP}|我们){_ZH_ADVERBS}叫(?:她|他)(?:做)?{_ZH_ALIAS}", "other"),
     (rf"(?:她|他)的?{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
-    (rf"(?P<target>[{_HAN}]+)的{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
-    # an introduction: "跟新人介绍下，赵磊就是磊哥" (the name must be someone pmemo knows)
-    (rf"(?P<target>[{_HAN}]{{2,4}})就是{_ZH_ALIAS}", "other"),
+    (rf"(?P<target>[{_HAN}]+|{_HANDLE})的{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
+    # an introduction: "跟新人介绍下，赵磊就是磊哥", "kk_0823就是凯哥" (the name must be someone pmemo knows)
+    (rf"(?P<target>[{_HAN}]{{2,4}}|{_HANDLE})就是{_ZH_ALIAS}", "other"),
 )
 _EN_PATTERNS = (
     (rf"\b(?i:call) me {_EN_ALIAS}", "speaker"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ..models import Person, Turn, epoch_of
+from ..models import SAID_IN_A_CHAT, Person, Turn, epoch_of
 
 # (tenant, agent, owner, person) → [first seen, last seen, messages, chars, mostly-Han, asks]
 Seen = dict[tuple[str, str, str, str], list[float]]
@@ -44,5 +44,5 @@ def tally(turns: Sequence[Turn]) -> tuple[Seen, Names]:
 
 def as_seen_in(person: Person, owner: str) -> Person:
     """A person as a group sees them: a nickname learned in another group is not theirs here."""
-    kept = tuple(a for a in person.aliases if a.source not in ("learned", "mention") or a.learned_in == owner)
+    kept = tuple(a for a in person.aliases if a.source not in SAID_IN_A_CHAT or a.learned_in == owner)
     return dataclasses.replace(person, aliases=kept) if len(kept) != len(person.aliases) else person

@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 
-from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn
+from ...models import Alias, Member, Person, Scope, Turn, strongest
 from ..base import NewAlias
 from ..speakers import as_seen_in, tally
 from .codec import utc
@@ -30,6 +30,10 @@ def bump(cur: psycopg.Cursor[Any], key: str) -> None:
     """Count one more change under ``key`` in ``meta`` (a version readers compare)."""
     cur.execute("INSERT INTO meta(key, value) VALUES(%s, '1') ON CONFLICT(key) DO UPDATE"
                 " SET value=(meta.value::bigint + 1)::text", (key,))
+
+
+# where an alias was said, as the key of aliases has it (migration 0070)
+_WHERE = "(CASE WHEN source IN ('learned', 'mention') THEN COALESCE(owner, '') ELSE '' END)"
 
 
 class PeopleRows(TurnRows):
@@ -87,7 +91,7 @@ class PeopleRows(TurnRows):
                         (tenant, person, given))
             cur.executemany(
                 "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
-                " VALUES(%s,%s,%s,'registered',NULL,%s,%s) ON CONFLICT(tenant, person, alias, source)"
+                " VALUES(%s,%s,%s,'registered',NULL,%s,%s) ON CONFLICT(tenant, person, alias, source, " + _WHERE + ")"
                 " DO UPDATE SET last_seen=EXCLUDED.last_seen", [(tenant, person, a, now, now) for a in sorted(given)])
             bump(cur, f"aliases:{tenant}")
 
@@ -158,12 +162,8 @@ class PeopleRows(TurnRows):
             names = tuple(a.alias for a in known if a.source == "name")
             latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
             lo, hi, n = activity.get(person, (None, None, 0))
-            best: dict[str, Alias] = {}
-            for a in known:  # one entry per alias: its strongest source
-                if a.alias not in best or ALIAS_STRENGTH[a.source] < ALIAS_STRENGTH[best[a.alias].source]:
-                    best[a.alias] = a
             out[person] = Person(person, tenant, latest.alias if latest else registered, names,
-                                 tuple(best.values()), utc(lo) if lo else None, utc(hi) if hi else None,
+                                 strongest(known), utc(lo) if lo else None, utc(hi) if hi else None,
                                  int(n or 0))
         return out
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from ...models import ALIAS_STRENGTH, Alias, Member, Person, Scope, Turn
+from ...models import Alias, Member, Person, Scope, Turn, strongest
 from ..base import NewAlias
 from ..speakers import as_seen_in, tally
 from .codec import utc
@@ -163,12 +163,8 @@ class PeopleRows:
             names = tuple(a.alias for a in known if a.source == "name")
             latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
             lo, hi, n = activity.get(person, (None, None, 0))
-            best: dict[str, Alias] = {}
-            for a in known:  # one entry per alias: its strongest source
-                if a.alias not in best or ALIAS_STRENGTH[a.source] < ALIAS_STRENGTH[best[a.alias].source]:
-                    best[a.alias] = a
             out[person] = Person(person, tenant, latest.alias if latest else registered, names,
-                                 tuple(best.values()), utc(lo) if lo else None, utc(hi) if hi else None,
+                                 strongest(known), utc(lo) if lo else None, utc(hi) if hi else None,
                                  int(n or 0))
         return out
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+# where an alias was said, in its key: a learned or mention alias's owner, '' for the other sources
+ALIAS_WHERE = "CASE WHEN source IN ('learned', 'mention') THEN COALESCE(owner, '') ELSE '' END"
+
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE turns(
@@ -431,6 +434,22 @@ MIGRATIONS: list[str] = [
     DROP INDEX turns_person;
     DROP INDEX turns_actor;
     CREATE INDEX turns_actor ON turns(scope_key, actor, actor_id);
+    """,
+    # a nickname learned (or @-mentioned) in two groups is a row in each: each group's card shows
+    # it and cites the turn that taught it there. The key of a learned or mention alias holds its
+    # owner; the other sources stay one row per person and alias (SQLite cannot change a primary
+    # key: the table is made again, its rows kept)
+    f"""
+    CREATE TABLE aliases_new(
+        tenant TEXT NOT NULL, person TEXT NOT NULL, alias TEXT NOT NULL, source TEXT NOT NULL,
+        owner TEXT, first_seen REAL NOT NULL, last_seen REAL NOT NULL, turn_id INTEGER, removed REAL
+    );
+    INSERT INTO aliases_new SELECT tenant, person, alias, source, owner, first_seen, last_seen, turn_id, removed
+        FROM aliases;
+    DROP TABLE aliases;
+    ALTER TABLE aliases_new RENAME TO aliases;
+    CREATE INDEX aliases_alias ON aliases(tenant, alias);
+    CREATE UNIQUE INDEX aliases_key ON aliases(tenant, person, alias, source, ({ALIAS_WHERE}));
     """,
 ]
 
