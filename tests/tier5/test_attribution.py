@@ -227,6 +227,20 @@ def test_a_partners_pregnancy_is_the_speakers_news(text: str) -> None:
 @pytest.mark.parametrize(
     "text, expected",
     [
+        ("大家好。12月23日考研。", [(None, "大家好。12月23日考研。", ())]),
+        ("早！我对花生过敏", [(None, "早！我对花生过敏", ())]),
+        ("大家好～霓霓下周三考高数", [("nini", "大家好～我下周三考高数", ())]),  # the greeting, then her
+        ("Good morning everyone, Neko is allergic to cats.",
+         [(None, "Good morning everyone", ()), ("neko", "I am allergic to cats.", ())]),
+    ],
+)
+def test_a_greeting_says_nothing_of_anyone(text: str, expected: list[tuple[str | None, str, tuple[str, ...]]]) -> None:
+    assert split(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
         ("大家好，叫我霓霓就行，12月23日考研", {("preferred_name", "霓霓")}),
         ("Hi everyone, call me Neko. I'm allergic to cats.",
          {("preferred_name", "Neko"), ("allergy:cats", "allergic")}),

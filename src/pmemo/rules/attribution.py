@@ -207,7 +207,7 @@ def _attribute(clause: str, mentions: list[Mention], before: tuple[str, ...], pr
         return _as_person(
             clause, before[0], _subject_edits(clause, pos, pronoun.end(), pronoun.group(0)), pronoun.end(), ids
         )
-    if GREETING.match(clause, pos) or _CALL_ME.match(clause, pos):
+    if _CALL_ME.match(clause, pos) or (pos == len(clause) and GREETING.search(clause)):  # or it only greets
         return None, clause, ids
     if _YOU.match(clause, pos) or named:
         return _SKIP, clause, ids
@@ -226,7 +226,7 @@ def _lead(clause: str, mentions: list[Mention]) -> tuple[int, list[Mention]]:
             pos = at.end
         elif any(m.start == pos for m in mentions):
             return pos, addressed
-        elif (lead := _LEAD.match(clause, pos)) and lead.end() > pos:
+        elif ((lead := _LEAD.match(clause, pos)) or (lead := GREETING.match(clause, pos))) and lead.end() > pos:
             pos = lead.end()
         elif pos < len(clause) and clause[pos] in " \t,，:：":
             pos += 1

@@ -37,10 +37,14 @@ OTHER = re.compile(
     rf"^(?:你|您|他|她|它|TA|大家|谁|有人|别人|人家|(?:我的?)?(?:{_RELATIONS_ZH})"
     rf"|(?i:(?:you|he|she|they|his|her|their|someone|everyone|nobody|who)\b|my (?:{_RELATIONS_EN})s?\b))"
 )
-# a clause that only greets ("大家好", "hi all"): it says nothing of anyone, and the speaker goes on
+# a greeting that opens a clause ("大家好～", "hi all,"): it says nothing of anyone; what
+# follows it has its own subject, and a clause that only greets leaves the speaker's going on
 GREETING = re.compile(
-    r"(?:(?:大家|各位|你们?|您)好(?:呀|啊|哇|哈)?|(?i:hi|hello|hey)(?:\s+(?:all|everyone|guys|folks|there))?)"
-    r"[\s!！~～.。,，]*$"
+    r"(?:(?:大家|各位|你们?|您)?(?:早上|上午|中午|下午|晚上)好(?:呀|啊|哇|哈)?|(?:大家|各位|你们?|您)好(?:呀|啊|哇|哈)?"
+    r"|(?:大家|各位)?(?:早安|晚安|早)(?:呀|啊|哇|哈)?"
+    r"|(?<![A-Za-z])(?i:hi|hello|hey|good (?:morning|afternoon|evening)|morning)"
+    r"(?:\s+(?:all|everyone|guys|folks|there))?(?![A-Za-z]))"
+    r"(?:[\s!！~～.。,，]+|$)"
 )
 _SELF_ZH = r"本人|鄙人|在下|俺|咱(?!们)"  # what people call themselves instead of 我
 _SELF = re.compile(rf"^(?:我|{_SELF_ZH}|(?-i:I)\b|(?i:my|me|myself|we|our)\b)")
@@ -128,8 +132,10 @@ def as_said(clause: str, mine: bool) -> tuple[str | None, bool | None]:
     """The clause as the speaker says it of themselves, its subject written out (None: it is
     someone else's), and whether the speaker is the subject a next clause without one goes
     on with (None: a topic came first, and whose it was decides)."""
-    if GREETING.match(clause):
-        return None, True
+    if greeting := GREETING.match(clause):
+        if greeting.end() == len(clause):
+            return None, True
+        clause = clause[greeting.end():]
     if OTHER.match(clause) and not PARTNER_PREGNANT.match(clause):
         return None, False
     if _SELF.match(clause):
