@@ -89,16 +89,25 @@ def test_zero_budget_packs_nothing():
     assert packed[0].items == [] and packed[0].tokens == 0
 
 
-def test_a_lead_sections_best_item_is_not_traded_for_smaller_ones():
-    """A long reply ranked first is in whenever it fits what the others' shares leave: without
+def test_a_lead_section_does_not_trade_a_long_item_for_smaller_later_ones():
+    """A long reply ranked second is in whenever it fits what the others' shares leave: without
     ``lead`` its share cuts it out, smaller items take the room, and nothing is left for it."""
     def sections(lead: bool) -> list[Section[tuple[str, int]]]:
         return [Section("profile", [("fact", 50)], 0.1), Section("long", [("summary", 100)], 0.1),
-                Section("mid", [("reply", 700), *((f"turn{i}", 60) for i in range(10))], 0.55, lead=lead)]
+                Section("mid", [("turn", 60), ("reply", 700), *((f"turn{i}", 60) for i in range(10))], 0.55,
+                        lead=lead)]
 
     _, _, capped = pack(sections(False), 1000, lambda item: item[1])
     profile, long, mid = pack(sections(True), 1000, lambda item: item[1])
     assert ("reply", 700) not in capped.items
     assert profile.items == [("fact", 50)] and long.items == [("summary", 100)]  # their shares stay theirs
-    assert [name for name, _ in mid.items] == ["reply", "turn0", "turn1"]
+    assert [name for name, _ in mid.items] == ["turn", "reply", "turn0"]
 
+
+
+def test_a_lead_sections_best_item_goes_in_first_whatever_its_size():
+    """The one most relevant memory is in whenever it fits the budget: 800 tokens of a 1,000
+    budget, the other sections shrink around it."""
+    profile, mid = pack([Section("profile", [("fact", 100), ("fact2", 150)], 0.4),
+                         Section("mid", [("reply", 800), ("turn", 30)], 0.55, lead=True)], 1000, lambda item: item[1])
+    assert mid.items == [("reply", 800), ("turn", 30)] and profile.items == [("fact", 100)]

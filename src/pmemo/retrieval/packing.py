@@ -1,10 +1,11 @@
 """Packing ranked items into a token budget (pure).
 
 Sections come in the order they will be shown (key → long-term → mid-term → short-term →
-input). Each section may use its share of the budget; a ``lead`` section (the relevant
-memories) takes, in its own order, what the others' shares leave, so that its best item goes
-in whenever it fits what they use (a long reply ranked first is not traded for smaller, less
-relevant ones); what a section leaves unused goes to the next ones, in priority order. The
+input). A ``lead`` section (the relevant memories) puts its best item in first, whatever its
+size: the one most relevant memory is never crowded out (plain dense top-k packing always has
+its first hit). Then each other section up to its share; then the lead section, in its own
+order, into all they leave, so that a long reply ranked second is not traded for smaller, less
+relevant turns. What a section leaves unused goes to the next ones, in priority order. The
 result never exceeds the budget and keeps each section's display order.
 """
 
@@ -36,8 +37,8 @@ class Packed(Generic[T]):
 
 def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
          header_cost: Callable[[str], int] = lambda _: 0) -> list[Packed[T]]:
-    """Greedy two-pass fill: each section up to its share (``lead`` ones after the others, up to
-    what they leave), then leftovers by ``leftover_rank``."""
+    """Greedy fill: the ``lead`` sections' best items; each other section up to its share; the
+    lead sections up to what the others leave; leftovers by ``leftover_rank``."""
     chosen: list[list[int]] = [[] for _ in sections]
     used = [0] * len(sections)
     total = 0
@@ -54,9 +55,13 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
             used[si] += c + head
             total += c + head
 
+    for si, section in enumerate(sections):
+        if section.lead and section.items:
+            try_take(si, 0, budget)
     for si in sorted(range(len(sections)), key=lambda i: sections[i].lead):
         for ii in range(len(sections[si].items)):
-            try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
+            if ii not in chosen[si]:
+                try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
     for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)):
         section = sections[si]
         taken = set(chosen[si])
