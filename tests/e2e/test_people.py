@@ -306,3 +306,14 @@ def test_an_introduction_teaches_a_nickname_only_for_someone_known(mem: SyncMemo
     assert [m.person_ids for m in mem.resolve_people("问下磊哥", group_id="g")] == [("zl",)]
     learned = {a.alias for p in ("zl", "kk") for a in mem.person(p).aliases if a.source == "learned"}
     assert learned == {"磊哥"}  # 休息 is nobody's name; Alexander Ross is nobody pmemo knows
+
+
+def test_a_name_the_card_shows_is_not_a_fact_of_its_own(mem: SyncMemory) -> None:
+    """"叫我霓霓就行" teaches an alias and a preferred-name fact: the card lists the name, and
+    the facts that follow it are the ones that say something else (a slot is not spent on it)."""
+    say(mem, "study", "ni", "周霓", "大家好～叫我霓霓就行，我对花生过敏", 0)
+    mem.drain()
+    assert ("preferred_name", "霓霓") in {(f.key, f.value) for f in mem.profile("ni", group_id="study")}
+    hits = mem.search("霓霓最近怎么样", group_id="study", limit=5)
+    assert hits[0].kind == "person" and "霓霓" in hits[0].text
+    assert [h.text for h in hits if h.kind == "fact"] == ["周霓对花生过敏"]

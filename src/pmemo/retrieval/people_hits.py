@@ -18,6 +18,7 @@ from ..people.identity import identity_line
 from ..rules.sentences import asks_about, fact_sentence, plan_sentence
 from ..text.overlap import overlap
 
+NAME_KEYS = ("name", "preferred_name")  # facts that only name the person: their card lists their names
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the recent messages"}
 
@@ -28,6 +29,8 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
     """The person's identity line, then up to ``limit`` facts: the ones the query names first,
     then the ones nearest it in meaning (``near``: fact id → cosine), then the most important."""
     name = person.name or person.id
+    card = identity_line(person, here, owner)
+    facts = [f for f in facts if not (f.key in NAME_KEYS and f.value in card)]  # the card says it already
     taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
               and (owner is None or a.learned_in == owner)]
     said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
@@ -41,7 +44,7 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
                                           -f.last_seen.timestamp(), f.id))[:limit]
     turns = lookup([*taught, *(i for f in ranked for i in f.sources)])
     why = f"{ROLES.get(role, role)}"
-    out = [Hit(f"person:{person.id}", "person", "people", identity_line(person, here, owner), 1.0, why,
+    out = [Hit(f"person:{person.id}", "person", "people", card, 1.0, why,
                tuple(turns[i] for i in taught if i in turns), None)]
     for f in ranked:
         out.append(Hit(f"fact:{f.id}", "fact", "people", said[f.id], round(0.5 + 0.5 * asks[f.id], 6),
