@@ -1080,7 +1080,7 @@ export interface components {
             source: string;
             /**
              * Learned In
-             * @description The chat it came from; null: tenant-wide.
+             * @description The chat it came from; null: tenant-wide. A nickname learned or @-mentioned in several chats is listed once for each.
              * @example g:study
              */
             learned_in: string | null;

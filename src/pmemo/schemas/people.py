@@ -100,7 +100,8 @@ class AliasOut(BaseModel):
         "(from a message), mention (an @handle) or generated (from a name).",
         examples=["learned"],
     )
-    learned_in: str | None = Field(description="The chat it came from; null: tenant-wide.", examples=["g:study"])
+    learned_in: str | None = Field(description="The chat it came from; null: tenant-wide. A nickname learned or "
+                                   "@-mentioned in several chats is listed once for each.", examples=["g:study"])
     first_seen: datetime
     last_seen: datetime
     turn_id: int | None = Field(description="The turn it was learned from.")
