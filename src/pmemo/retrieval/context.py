@@ -38,7 +38,7 @@ class SectionSpec:
     leftover_rank: int = 2
     newest_last: bool = False
     whole: bool = False
-    lead: bool = False  # packed after the others, into all their shares leave (packing.Section)
+    lead: bool = False  # its best item first, then all the others' shares leave (packing.Section)
 
 
 SECTIONS = (

@@ -25,7 +25,7 @@ class Section(Generic[T]):
     share: float  # fraction of the budget reserved for this section
     newest_last: bool = False  # display in reverse priority order (short-term: oldest first)
     leftover_rank: int = 0  # who gets unused budget first (lower first; ties in section order)
-    lead: bool = False  # takes what the other sections' shares leave, its share a floor
+    lead: bool = False  # its best item first, whatever its size; then all the others' shares leave
 
 
 @dataclass(frozen=True)
