@@ -62,8 +62,10 @@ class DiaryRows(SourceRows):
         return self._diaries_of(self._db.dicts(sql + " ORDER BY day", args), sources)
 
     def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]:
-        rows = self._rows_by_id("diaries", list(dict.fromkeys(int(i) for i in ids)))
-        return {d.id: d for d in self._diaries_of(rows, sources)}
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if sources:
+            return {d.id: d for d in self._records("diary", "diaries", wanted, _diary)}
+        return {d.id: d for d in self._diaries_of(self._rows_by_id("diaries", wanted), False)}
 
     def _diaries_of(self, rows: list[dict[str, Any]], sources: bool) -> list[Diary]:
         found = self._sources("diary", [r["id"] for r in rows]) if sources and rows else {}

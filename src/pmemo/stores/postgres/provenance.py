@@ -15,6 +15,9 @@ import psycopg
 from .database import Database
 
 T = TypeVar("T")
+# a row's source turns in the read of the row itself (its table aliased t; the kind is the
+# first parameter): one round trip where a second query by ref took another
+WITH_SOURCES = "t.*, ARRAY(SELECT turn_id FROM sources s WHERE s.kind=%s AND s.ref=t.id ORDER BY turn_id) AS source_ids"
 
 
 class SourceRows:
@@ -40,18 +43,18 @@ class SourceRows:
                              (kind, [int(t) for t in turn_ids]))
         return [r[0] for r in rows]
 
-    def _rows_by_id(self, table: str, ids: list[int]) -> list[dict[str, Any]]:
-        """The rows of ``table`` with these ids, in ``ids``' order (missing ones left out)."""
+    def _rows_by_id(self, table: str, ids: list[int], kind: str | None = None) -> list[dict[str, Any]]:
+        """The rows of ``table`` with these ids, in ``ids``' order (missing ones left out); with
+        the ``kind`` of record they are, each with its ``source_ids`` (``WITH_SOURCES``)."""
         if not ids:
             return []
-        rows = {r["id"]: r for r in self._db.dicts(f"SELECT * FROM {table} WHERE id = ANY(%s)",
-                                                   ([int(i) for i in ids],))}
+        sql = f"SELECT {WITH_SOURCES if kind else 't.*'} FROM {table} t WHERE t.id = ANY(%s)"
+        args = ([int(i) for i in ids],)
+        rows = {r["id"]: r for r in self._db.dicts(sql, (kind, *args) if kind else args)}
         return [rows[i] for i in ids if i in rows]
 
     def _records(self, kind: str, table: str, ids: list[int],
                  build: Callable[[dict[str, Any], tuple[int, ...]], T]) -> list[T]:
         """Derived records of one ``kind`` by id, each with its source turns, in ``ids``' order,
-        in two reads however many."""
-        rows = self._rows_by_id(table, ids)
-        sources = self._sources(kind, [r["id"] for r in rows])
-        return [build(r, sources.get(r["id"], ())) for r in rows]
+        in one read however many."""
+        return [build(r, tuple(r.pop("source_ids"))) for r in self._rows_by_id(table, ids, kind)]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...models import Scope, Summary
 from . import codec
-from .provenance import SourceRows
+from .provenance import WITH_SOURCES, SourceRows
 
 
 class SummaryRows(SourceRows):
@@ -29,23 +29,20 @@ class SummaryRows(SourceRows):
 
     def summaries(self, scope: Scope, session_id: str | None = None, latest: int | None = None) -> list[Summary]:
         args: list[Any] = [scope.key]
-        sql = "SELECT * FROM summaries WHERE scope_key=%s"
+        sql = f"SELECT {WITH_SOURCES} FROM summaries t WHERE scope_key=%s"
         if session_id is not None:
             sql, args = sql + " AND session=%s", [*args, session_id]
         if latest is not None:  # the newest few, oldest first
             sql, args = f"SELECT * FROM ({sql} ORDER BY created DESC, id DESC LIMIT %s) s", [*args, int(latest)]
-        return list(self._summaries_of(self._db.dicts(sql + " ORDER BY created, id", args)).values())
+        rows = self._db.dicts(sql + " ORDER BY created, id", ["summary", *args])
+        return [codec.summary(r, tuple(r.pop("source_ids"))) for r in rows]
 
     def get_summary(self, summary_id: int) -> Summary | None:
         return self.get_summaries([summary_id]).get(summary_id)
 
     def get_summaries(self, ids: Iterable[int]) -> dict[int, Summary]:
-        return self._summaries_of(self._rows_by_id("summaries", list(dict.fromkeys(int(i) for i in ids))))
-
-    def _summaries_of(self, rows: list[dict[str, Any]]) -> dict[int, Summary]:
-        """Summary rows with their source turns (in the rows' order)."""
-        sources = self._sources("summary", [r["id"] for r in rows])
-        return {r["id"]: codec.summary(r, sources.get(r["id"], ())) for r in rows}
+        found = self._records("summary", "summaries", list(dict.fromkeys(int(i) for i in ids)), codec.summary)
+        return {s.id: s for s in found}
 
     def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None:
         with self._db.tx() as cur:
