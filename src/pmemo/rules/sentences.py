@@ -183,7 +183,8 @@ def _article(noun: str) -> str:
 # the employer although it shares no word with "许文涛在蓝鲸数据工作"
 TOPICS: dict[str, tuple[str, ...]] = {
     "employer": ("工作", "上班", "公司", "单位", "入职", "跳槽", "work", "job", "company", "employer", "office"),
-    "job": ("工作", "职业", "做什么", "干什么", "干啥", "做啥", "job", "work", "profession", "living", "career"),
+    "job": ("工作", "上班", "职业", "做什么", "做些什么", "干什么", "干啥", "做啥", "job", "work", "profession",
+            "living", "career"),
     "home_city": ("住", "哪里人", "哪儿", "城市", "搬", "live", "city", "move", "moved", "where"),
     "pet": ("宠物", "猫", "狗", "养", "pet", "cat", "dog"),
     "allergy": ("过敏", "allergic", "allergy", "allergies"),
@@ -208,6 +209,8 @@ def asks_about(query: str, key: str) -> bool:
 
     >>> asks_about("许文涛现在在哪上班？", "employer"), asks_about("Where does Neko live?", "pet:cat")
     (True, False)
+    >>> asks_about("何欣平时上班具体做些什么", "job")
+    True
     """
     words = TOPICS.get(key.partition(":")[0], ())
     low = query.lower()
