@@ -294,6 +294,7 @@ def test_past_dates_are_not_events() -> None:
         ("虾我是真不能吃，一吃就过敏", {("allergy:虾", "allergic")}),
         ("芒果我不能碰，会过敏", {("allergy:芒果", "allergic")}),
         ("记得我不能碰芒果，过敏", {("allergy:芒果", "allergic"), ("diet:芒果", "does not eat")}),  # 记得 is no topic
+        ("今天我不能吃芒果，过敏", {("allergy:芒果", "allergic"), ("diet:芒果", "does not eat")}),  # nor is 今天
         # likes and dislikes as people put them
         ("人生不能没有奶茶", {("opinion:奶茶", "likes")}),
         ("我离不开咖啡", {("opinion:咖啡", "likes")}),

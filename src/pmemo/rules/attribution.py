@@ -35,23 +35,12 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .clauses import clause_spans, question_start, sentence_spans
+from .clauses import OPENERS, clause_spans, question_start, sentence_spans
 from .extract_life import PARTNER_PREGNANT
 from .speaker import GREETING
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-# words that may open a clause before its subject: fillers, hearsay, times
-_LEAD = re.compile(
-    r"(?:听说|据说|原来|对了|哦对|话说|其实|另外|还有|而且|然后|所以|因为|不过|那|哦|噢|啊|嗯|诶|欸|哈+|嘿|"
-    r"记得|别忘了|提醒一下|提醒大家|谁懂啊?|提前说一声|提前说下|私下跟你说|私下说|跟你说|说真的|说实话|讲真|老实说|"
-    r"顺便说一下|顺便|今天|明天|后天|大后天|昨天|前天|刚才|刚刚|最近|现在|以后|之前|上午|下午|晚上|早上|中午|今晚|"
-    r"(?:下下?|这|本|上)?(?:周|星期|礼拜)(?:[一二三四五六日天]|末)|(?:下下?|这|本|上)(?:周|星期|礼拜)|\d{1,2}月\d{1,2}[日号]|"
-    r"(?i:by the way|btw|oh|so|and|also|well|apparently|fyi|today|tomorrow|yesterday|actually|anyway|"
-    r"remember|don't forget|heads up|just so you know|for the record|reminder|psa|honestly|tbh|just between us|"
-    r"between you and me|between us|"
-    r"then|hey|lol|haha|on \w+day|next week|this week|last week|recently|tonight))"
-    r"(?:[\s,，:：]+|(?=[\u4e00-\u9fff@＠])|$)"
-)
+_LEAD = re.compile(OPENERS + r"(?:[\s,，:：]+|(?=[\u4e00-\u9fff@＠])|$)")
 _RELATION = re.compile(
     r"(?:我的|我|(?i:my) )?(?:好朋友|朋友|同学|同事|室友|闺蜜|老婆|老公|女朋友|男朋友|对象|妹妹|姐姐|哥哥|弟弟|"
     r"妈妈|爸爸|儿子|女儿|老板|领导|(?i:best friend|friend|roommate|colleague|coworker|sister|brother|wife|"

@@ -17,8 +17,21 @@ import re
 
 from .speaker import QUESTION, SENTENCE
 
-__all__ = ["CLAUSE", "certain_end", "clause_spans", "is_hedged", "is_question", "question_start", "sentence_spans"]
+__all__ = ["CLAUSE", "OPENERS", "certain_end", "clause_spans", "is_hedged", "is_question", "question_start",
+           "sentence_spans"]
 
+# words that may open a clause before its subject: fillers, hearsay, times (not a subject
+# themselves: attribution looks past them, a fact rule takes none for a topic)
+OPENERS = (
+    r"(?:听说|据说|原来|对了|哦对|话说|其实|另外|还有|而且|然后|所以|因为|不过|那|哦|噢|啊|嗯|诶|欸|哈+|嘿|"
+    r"记得|别忘了|提醒一下|提醒大家|谁懂啊?|提前说一声|提前说下|私下跟你说|私下说|跟你说|说真的|说实话|讲真|老实说|"
+    r"顺便说一下|顺便|今天|明天|后天|大后天|昨天|前天|刚才|刚刚|最近|现在|以后|之前|上午|下午|晚上|早上|中午|今晚|"
+    r"(?:下下?|这|本|上)?(?:周|星期|礼拜)(?:[一二三四五六日天]|末)|(?:下下?|这|本|上)(?:周|星期|礼拜)|\d{1,2}月\d{1,2}[日号]|"
+    r"(?i:by the way|btw|oh|so|and|also|well|apparently|fyi|today|tomorrow|yesterday|actually|anyway|"
+    r"remember|don't forget|heads up|just so you know|for the record|reminder|psa|honestly|tbh|just between us|"
+    r"between you and me|between us|"
+    r"then|hey|lol|haha|on \w+day|next week|this week|last week|recently|tonight))"
+)
 # 但是/不过/可是 join two clauses, but not after a pronoun: "我可是海鲜过敏的" is emphasis
 CLAUSE = re.compile(r"[，,;；]|\bbut\b|(?<![我你他她])(?:但是|不过|可是)")
 _HEDGE_EN = re.compile(

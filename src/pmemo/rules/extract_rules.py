@@ -36,7 +36,7 @@ from datetime import datetime
 
 from ..models import Candidate
 from ..text.segment import STOPWORDS
-from .clauses import CLAUSE, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
+from .clauses import CLAUSE, OPENERS, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
 from .extract_dates import birthday, dated_facts
 from .extract_life import (
     CORRECTED,
@@ -204,8 +204,8 @@ _ALLERGY_ZH = re.compile(
     r"(?:严重|特别|有点|有些|很|超级|超|非常|轻微|会|都|也|就|一定)*过敏"
     rf"|我{_ADV_ZH}(?:不能|不敢|没法|不可以)(?:碰|吃|喝)([\u4e00-\u9fffA-Za-z]{{1,10}}?)，(?:会|要|就|都|也)?过敏"
     r"|\bI (?:can't|cannot|can not) (?:eat|have|touch) ([\w -]{2,30}?), (?:I'm |I am )?allergic"
-    # a topic first ("芒果我不能碰，过敏"), not a filler ("记得我不能碰芒果，过敏")
-    rf"|^(?!记得|别忘了|提醒|注意|其实|听说|据说|对了|原来)([\u4e00-\u9fffA-Za-z]{{1,10}}?)我{_ADV_ZH}(?:是)?真?"
+    # a topic first ("芒果我不能碰，过敏"), not a word that opens a clause ("记得/今天我不能碰芒果，过敏")
+    rf"|^(?!{OPENERS})([\u4e00-\u9fffA-Za-z]{{1,10}}?)我{_ADV_ZH}(?:是)?真?"
     r"(?:不能|不敢)(?:碰|吃|喝)[^，]{0,4}，"
     r"(?:一(?:碰|吃|喝|闻|接触)就|会|要|就|都|也)?过敏"
 )
