@@ -59,9 +59,8 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
         if section.lead and section.items:
             try_take(si, 0, budget)
     for si in sorted(range(len(sections)), key=lambda i: sections[i].lead):
-        for ii in range(len(sections[si].items)):
-            if ii not in chosen[si]:
-                try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
+        for ii in range(len(chosen[si]), len(sections[si].items)):  # past a lead's best item, if taken
+            try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
     for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)):
         section = sections[si]
         taken = set(chosen[si])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 
-from ..models import AgendaItem, Fact, Hit, Member, Person, Turn
+from ..models import SAID_IN_A_CHAT, AgendaItem, Fact, Hit, Member, Person, Turn
 from ..people.identity import identity_line
 from ..rules.sentences import asks_about, fact_sentence, plan_sentence
 from ..text.overlap import overlap
@@ -31,7 +31,7 @@ def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], quer
     name = person.name or person.id
     card = identity_line(person, here, owner)
     facts = [f for f in facts if not (f.key in NAME_KEYS and f.value in card)]  # the card says it already
-    taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in ("learned", "mention")
+    taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in SAID_IN_A_CHAT
               and (owner is None or a.learned_in == owner)]
     said = {f.id: fact_sentence(name, f.category, f.key, f.value) for f in facts}
     # the sentence without their names (the query found them by one; "希望被叫作霓霓" is not
