@@ -129,11 +129,12 @@ async def test_profile_per_group(client: httpx.AsyncClient, memory: Any) -> None
 
     study, work, everywhere = await facts(group_id="study"), await facts(group_id="work"), await facts()
     # said in the work group: absent from the study group's view, and the other way round
-    # the plan is a fact too (event:考研 = its day), said last, so listed first
-    assert [re.sub(r"\d{4}年", "", f["sentence"]) for f in study] == ["周霓 12月23日有考研", "周霓对花生过敏"]
+    # the plan is a fact too (event:考研 = its day), said last, so listed first; 叫我霓霓 is one too
+    assert [re.sub(r"\d{4}年", "", f["sentence"]) for f in study] == [
+        "周霓 12月23日有考研", "周霓对花生过敏", "周霓希望被叫作霓霓"]
     assert [f["sentence"] for f in work] == ["周霓在腾讯工作"]
     assert {re.sub(r"\d{4}年", "", f["sentence"]) for f in everywhere} == {
-        "周霓对花生过敏", "周霓在腾讯工作", "周霓 12月23日有考研"}
+        "周霓对花生过敏", "周霓在腾讯工作", "周霓 12月23日有考研", "周霓希望被叫作霓霓"}
     f = study[1]
     assert f["subject_id"] == "ni" and f["learned_in"] == "g:study" and f["mentioned"] == []
     assert (f["key"], f["value"]) == ("allergy:花生", "allergic")
@@ -145,7 +146,7 @@ async def test_profile_per_group(client: httpx.AsyncClient, memory: Any) -> None
     r = await client.get("/v1/profile", params={"group_id": "study"})
     assert {x["subject_id"] for x in r.json()["facts"]} == {"ni", "wt"}
     said = {x["sentence"] for x in r.json()["facts"] if not x["key"].startswith("event:")}  # the plan: above
-    assert said == {"周霓对花生过敏", "许文涛不吃香菜"}  # by their display names
+    assert said == {"周霓对花生过敏", "周霓希望被叫作霓霓", "许文涛不吃香菜"}  # by their display names
     problem(await client.get("/v1/people/nobody/profile"), 404, "not_found")
 
 
