@@ -40,7 +40,7 @@ def blob(vec: np.ndarray) -> bytes:
     return np.asarray(vec, dtype=np.float32).tobytes()
 
 
-def unblob(data: bytes) -> np.ndarray:
+def unblob(data: bytes | bytearray) -> np.ndarray:
     return np.frombuffer(data, dtype=np.float32)
 
 

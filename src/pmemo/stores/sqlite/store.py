@@ -368,10 +368,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         rows = sorted(self._read.execute("SELECT ref, vec FROM vectors WHERE kind=? AND scope_key=? AND model=?",
                                          (kind, scope_key, model)).fetchall(), key=lambda r: int(r[0]))
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.empty((len(rows), len(rows[0][1]) // 4 if rows else 0), dtype=np.float32)
-        for i, r in enumerate(rows):  # one copy, into a matrix of exactly the scope's rows
-            mat[i] = codec.unblob(r[1])
-        return ids, mat
+        dim = len(rows[0][1]) // 4 if rows else 0
+        # one join of the blobs into a buffer of the caller's, read as a matrix (a row at a time
+        # into numpy cost ~5x as much: 0.9 ms for a scope of 1,000)
+        return ids, codec.unblob(bytearray().join(r[1] for r in rows)).reshape(len(rows), dim)
 
     def stale_turns(self, model: str, limit: int) -> list[int]:
         rows = self._read.execute(
