@@ -17,6 +17,7 @@ from typing import Any
 import psycopg
 
 from ...models import Alias, Member, Person, Scope, Turn, strongest
+from ..alias_key import ALIAS_OWNER
 from ..base import NewAlias
 from ..speakers import as_seen_in, tally
 from .codec import utc
@@ -32,8 +33,6 @@ def bump(cur: psycopg.Cursor[Any], key: str) -> None:
                 " SET value=(meta.value::bigint + 1)::text", (key,))
 
 
-# where an alias was said, as the key of aliases has it (migration 0070)
-_WHERE = "(CASE WHEN source IN ('learned', 'mention') THEN COALESCE(owner, '') ELSE '' END)"
 
 
 class PeopleRows(TurnRows):
@@ -91,7 +90,8 @@ class PeopleRows(TurnRows):
                         (tenant, person, given))
             cur.executemany(
                 "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
-                " VALUES(%s,%s,%s,'registered',NULL,%s,%s) ON CONFLICT(tenant, person, alias, source, " + _WHERE + ")"
+                " VALUES(%s,%s,%s,'registered',NULL,%s,%s)"
+                f" ON CONFLICT(tenant, person, alias, source, ({ALIAS_OWNER}))"
                 " DO UPDATE SET last_seen=EXCLUDED.last_seen", [(tenant, person, a, now, now) for a in sorted(given)])
             bump(cur, f"aliases:{tenant}")
 

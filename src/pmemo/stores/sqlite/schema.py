@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-# where an alias was said, in its key: a learned or mention alias's owner, '' for the other sources
-ALIAS_WHERE = "CASE WHEN source IN ('learned', 'mention') THEN COALESCE(owner, '') ELSE '' END"
+from ..alias_key import ALIAS_OWNER
 
 MIGRATIONS: list[str] = [
     """
@@ -449,7 +448,7 @@ MIGRATIONS: list[str] = [
     DROP TABLE aliases;
     ALTER TABLE aliases_new RENAME TO aliases;
     CREATE INDEX aliases_alias ON aliases(tenant, alias);
-    CREATE UNIQUE INDEX aliases_key ON aliases(tenant, person, alias, source, ({ALIAS_WHERE}));
+    CREATE UNIQUE INDEX aliases_key ON aliases(tenant, person, alias, source, ({ALIAS_OWNER}));
     """,
 ]
 
