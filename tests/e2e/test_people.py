@@ -214,6 +214,40 @@ def test_what_is_known_of_a_person_comes_nearest_the_query_first(tmp_path) -> No
         assert "花生" not in study[0], study
 
 
+class Places(Topics):
+    """Two topics, where one lives and where one works: "闵行人一枚" and "我在云杉科技上班" say
+    neither in their words; the sentences of the facts they gave ("用户住在闵行", "用户在云杉科技
+    工作") say one each."""
+
+    model_id = "places-test"
+    WORDS = {0: ("住", "那边", "下雨"), 1: ("工作", "招人")}
+
+
+def test_a_fact_is_near_the_query_by_what_it_says_too(tmp_path) -> None:
+    """A fact's nearness is also its own sentence's (said of nobody, embedded once and cached
+    by its words), not only the turns that said it: neither turn is near any question here, yet
+    "is it raining where he is" brings up where he lives first and "is his company hiring" where
+    he works. Forgetting the turn, or dropping the fact, drops that sentence's cached vector too."""
+    from pmemo.embedders.cached import cache_key
+
+    with SyncMemory.open(tmp_path, embedder=Places()) as m:
+        say(m, "study", "wt", "许文涛", "我在云杉科技上班", 0)
+        say(m, "study", "wt", "许文涛", "闵行人一枚", 1)
+        m.drain()
+        facts = [h for h in m.search("周怡: 许文涛那边今天下雨了没", group_id="study", limit=5) if h.kind == "fact"]
+        assert [h.text for h in facts] == ["许文涛住在闵行", "许文涛在云杉科技工作"]
+        hiring = m.search("何欣: 许文涛你们公司招人不", group_id="study", limit=5)
+        assert [h.text for h in hiring if h.kind == "fact"] == ["许文涛在云杉科技工作", "许文涛住在闵行"]
+        store, model = m._memory._store, m._memory._embed.model_id
+        assert store.cache_get([cache_key(model, "用户住在闵行")])
+        m.forget([facts[0].sources[0].id], hard=True)
+        assert store.cache_get([cache_key(model, "用户住在闵行")]) == {}
+        work = next(f for f in m.profile("wt", group_id="study") if f.key == "employer")
+        assert store.cache_get([cache_key(model, "用户在云杉科技工作")])
+        m.delete_fact(work.id)
+        assert store.cache_get([cache_key(model, "用户在云杉科技工作")]) == {}
+
+
 def test_no_people_section_without_people(mem: SyncMemory) -> None:
     mem.add(user_id="u", session_id="s", content="I love tea.", timestamp=T0)
     mem.drain()

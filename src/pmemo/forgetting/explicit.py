@@ -26,6 +26,7 @@ from ..embedders.cached import CachedEmbedder
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Fact, Turn
 from ..pipelines.forget import delete_turns
+from ..rules.sentences import unnamed
 from ..stores.base import FullStore
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import Episodes, episode_text
@@ -120,6 +121,7 @@ class Forgetter:
         self.store.snapshot(batch, "entity", self.store.graph_entities_with(said))
         self.store.snapshot(batch, "triple", said)
         self.store.delete_fact(fact.id)
+        self.embed.forget([unnamed(fact.category, fact.key, fact.value)])
         report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
                                   "triples": self.store.drop_triples(said)}
         self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
@@ -158,7 +160,7 @@ class Forgetter:
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
-            + [f.text for f in facts]
+            + [unnamed(f.category, f.key, f.value) for f in facts]  # a context embeds them so
             + [episode_text(e) for e in episodes]
         )
 

@@ -7,13 +7,14 @@ about each in this group or chat (never another group's), and their open plans n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 import numpy as np
 
 from ..config import Settings
 from ..models import Fact, Hit, Scope
+from ..rules.sentences import unnamed
 from ..stores.base import FullStore
 from ..tiers.people import People, profile_view
 from .people_hits import agenda_hits, person_hits
@@ -25,25 +26,37 @@ def agenda_window(day: date, settings: Settings) -> tuple[date, date]:
     return day - timedelta(days=settings.agenda_after_days), day + timedelta(days=settings.agenda_ahead_days)
 
 
-def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None) -> dict[int, float]:
-    """Each fact's nearness in meaning to the query: the best cosine of the turns that said it
-    (their stored vectors, one read; none without a query vector). A chat about a birthday cake
-    is nearer the allergy than the school."""
-    ids = {i for f in facts for i in f.sources}
-    if qvec is None or not ids:
+def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None,
+             embed: Callable[[list[str]], np.ndarray] | None = None) -> dict[int, float]:
+    """Each fact's nearness in meaning to the query: the mean of the best cosine of the turns
+    that said it (their stored vectors, one read) and, with ``embed``, the cosine of the fact
+    said of nobody (``unnamed``: embedded once, then cached by its words); none without a query
+    vector. A chat about a birthday cake is nearer the allergy than the school; "is it raining
+    where he lives" is nearer "lives in 闵行" than the turn that said it, "闵行人一枚"."""
+    if qvec is None or not facts:
         return {}
-    vecs = {i: v for i, v in store.get_vectors("turn", ids).items() if v.shape == qvec.shape}
-    return {f.id: max((float(vecs[i] @ qvec) for i in f.sources if i in vecs), default=0.0) for f in facts}
+    ids = {i for f in facts for i in f.sources}
+    vecs = {i: v for i, v in store.get_vectors("turn", ids).items() if v.shape == qvec.shape} if ids else {}
+    parts: dict[int, list[float]] = {f.id: [] for f in facts}
+    for f in facts:
+        if said := [float(vecs[i] @ qvec) for i in f.sources if i in vecs]:
+            parts[f.id].append(max(said))
+    if embed is not None:
+        itself = embed([unnamed(f.category, f.key, f.value) for f in facts]) @ qvec
+        for f, cosine in zip(facts, itself.tolist(), strict=True):
+            parts[f.id].append(cosine)
+    return {fid: sum(p) / len(p) if p else 0.0 for fid, p in parts.items()}
 
 
 def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
                    asker: str | None, recent: Sequence[str], today: date, settings: Settings,
-                   with_agenda: bool = True, qvec: np.ndarray | None = None) -> dict[str, list[Hit]]:
+                   with_agenda: bool = True, qvec: np.ndarray | None = None,
+                   embed: Callable[[list[str]], np.ndarray] | None = None) -> dict[str, list[Hit]]:
     """The people and agenda sections of a context: the asker, then the people the query names
     (``named``, as the retrieval resolved them) and those the recent messages name (any of their
     names), each with what was learned about them in this group or chat, the facts nearest the
-    query (``qvec``) first after the ones it names; and, ``with_agenda``, their open plans near
-    ``today``."""
+    query (``qvec``; ``embed`` embeds passages for ``nearness``) first after the ones it names;
+    and, ``with_agenda``, their open plans near ``today``."""
     owner = scope.owner_scope()
     roles: dict[str, str] = {asker: "asker"} if asker else {}
     for person in named:
@@ -61,7 +74,8 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
                               and owner.group_id else [])
     views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
                                settings.private_facts_in_groups) for pid in ids if pid in found}
-    near = nearness(store, [f for facts in views.values() for f in facts], qvec) if settings.w_fact_meaning > 0 else {}
+    near = (nearness(store, [f for facts in views.values() for f in facts], qvec, embed)
+            if settings.w_fact_meaning > 0 else {})
     hits: list[Hit] = []
     for pid, facts in views.items():
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,

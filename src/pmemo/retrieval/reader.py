@@ -78,7 +78,7 @@ class ContextReader:
         tiers.update(owned)
         restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
-                                    self.settings, qvec=found.qvec))
+                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
         tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
                                     store.get_turns)
@@ -96,7 +96,7 @@ class ContextReader:
         and summaries are that session's; people's facts are the owner's, and their ``why`` says so."""
         found = self.retriever.read(query, where, session_id, limit, asked)
         known = context_people(self.store, self.people, where, query, found.named, None, [], asked,
-                               self.settings, False, found.qvec)
+                               self.settings, False, found.qvec, self.retriever.embed.passages)
         people = known["people"]
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]

@@ -67,6 +67,16 @@ def fact_sentence(name: str | None, category: str, key: str, value: str) -> str:
     return _fallback(name, key, value, zh)
 
 
+def unnamed(category: str, key: str, value: str) -> str:
+    """The fact as a sentence about nobody in particular: what its meaning is embedded from.
+    A query finds a person by one of their names; what tells their facts apart is what each says.
+
+    >>> unnamed("fact", "home_city", "闵行"), unnamed("fact", "allergy:pollen", "allergic")
+    ('用户住在闵行', 'The user is allergic to pollen')
+    """
+    return fact_sentence(None, category, key, value)
+
+
 def _fallback(name: str, key: str, value: str, zh: bool) -> str:
     words = " ".join(key.replace(":", " ").replace("_", " ").split())
     return f"{name}的{words}：{value}" if zh else f"{name}: {words}: {value}"
