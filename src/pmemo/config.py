@@ -83,8 +83,8 @@ class Settings:
     # query-term frequency): a conversation comes back to its topic; 0 = each word once
     w_qtf: float = 1.0
     # a person's facts the query does not name in words: the ones nearest it in meaning first (the
-    # cosine of the turns that said each), then the most important; 0 = importance alone (a switch:
-    # it orders, it does not add to a score)
+    # mean of the best cosine of the turns that said each and of the fact's own sentence), then the
+    # most important; 0 = importance alone (a switch: it orders, it does not add to a score)
     w_fact_meaning: float = 1.0
     # a search whose query is a chat: what is known of the people it names right after their card;
     # 0 = after the turns, as for a question that asks about none of their facts

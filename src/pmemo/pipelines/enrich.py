@@ -13,9 +13,10 @@ from typing import Any
 
 from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
-from ..models import Turn
+from ..models import Fact, Turn
 from ..people.statements import statements
 from ..rules.attribution import Attributed
+from ..rules.sentences import unnamed
 from ..tiers.episodes import Episodes
 from . import agenda
 from .extraction import extract_batch
@@ -46,7 +47,13 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
         parts: dict[int, list[Attributed]] = {}
         _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
         if settings.extract_facts:
-            _guard("fact extraction", lambda: extract_batch(store, worker.tiers.llm, settings, turns, people, parts))
+            facts: list[Fact] = []
+            _guard("fact extraction", lambda: facts.extend(extract_batch(store, worker.tiers.llm, settings, turns,
+                                                                         people, parts)))
+            if facts and settings.w_fact_meaning > 0:  # a context ranks them by their sentences' meaning:
+                # embedded now, in the background, a context reads them from the cache
+                sentences = sorted({unnamed(f.category, f.key, f.value) for f in facts})
+                _guard("fact sentences", lambda: worker.tiers.embed.passages(sentences))
         for turn in turns:
             if turn.id in parts:
                 _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
