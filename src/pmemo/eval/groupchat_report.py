@@ -217,14 +217,15 @@ def window_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list
 
 
 def ablation_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Signal ablations (the harness's rows, plain pmemo first): R@5, R@10, ctx@2k and the cues'
-    R@5 without each signal, as pmemo minus the ablation (positive = the signal helps).
+    """Signal ablations (the harness's rows, plain pmemo first): R@5, R@10, ctx@2k, the cues'
+    R@5 and the cues whose first fact is theirs, without each signal, as pmemo minus the
+    ablation (positive = the signal helps).
 
     >>> row = {"signal": "pmemo", "R@5": 0.9, "R@10": 0.95, "ctx@2k": 0.8, "cue R@5": None}
     >>> ablation_rows([row, {**row, "signal": "speaker", "R@5": 0.85}])[1]
-    [['speaker', '+0.050', '+0.000', '+0.000', '-']]
+    [['speaker', '+0.050', '+0.000', '+0.000', '-', '-']]
     """
-    base, shown = rows[0], ("R@5", "R@10", "ctx@2k", "cue R@5")
+    base, shown = rows[0], ("R@5", "R@10", "ctx@2k", "cue R@5", "cue first fact")
 
     def delta(r: Mapping[str, Any], m: str) -> str:
         return "-" if base.get(m) is None or r.get(m) is None else f"{base[m] - r[m]:+.3f}"

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..config import Settings
 from .embedcache import FileCachedEmbedder
-from .groupchat_run import OpenMemory, _opener, _Replay, where_of
+from .groupchat_run import OpenMemory, _first_fact_right, _opener, _Replay, where_of
 from .groupchat_scenario import Scenario
 from .groupchat_score import recall_at
 from .metrics import evidence_in_context
@@ -80,10 +80,12 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
             r10.append(recall_at(q.evidence, got, 10))
             pack = await mem.context(q.query, budget_tokens=CONTEXT_BUDGET, at=q.at, **where)
             ctx.append(evidence_in_context([s.messages[i].content for i in q.evidence], pack.text))
-        cues = []  # the chat's last lines as the query
+        cues, first = [], []  # the chat's last lines as the query; is the first fact among the hits theirs
         for q in s.cues:
             hits = await mem.search(q.query, limit=5, at=q.at, **where_of(q.group_id, q.user_id))
-            cues.append(recall_at(q.evidence, [replay.idx(h) for h in hits], 5))
+            got = [replay.idx(h) for h in hits]
+            cues.append(recall_at(q.evidence, got, 5))
+            first.append(_first_fact_right({"q": q, "hits": hits, "got": got}))
         windows = [w for owner in await mem.owners() for w in await mem.windows(**_where(owner))]
     # one per L2 window, or one per distinct message text (the embedding cache has the rest)
     messages = len(windows) or len({m.content for m in s.messages})
@@ -91,7 +93,8 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
     return {"messages": n, "message_embeddings": messages,
             "message_embeddings_per_1k": 1000 * messages / n, "embeddings": embedded[0],
             "embeddings_per_1k": 1000 * embedded[0] / n, "R@5": mean(r5), "R@10": mean(r10),
-            "ctx@2k": mean(ctx), "questions": len(s.questions), "cue R@5": mean(cues) if cues else None}
+            "ctx@2k": mean(ctx), "questions": len(s.questions), "cue R@5": mean(cues) if cues else None,
+            "cue first fact": mean(first) if first else None}
 
 
 def _where(owner: str) -> dict[str, str]:
