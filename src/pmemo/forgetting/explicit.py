@@ -121,7 +121,7 @@ class Forgetter:
         self.store.snapshot(batch, "entity", self.store.graph_entities_with(said))
         self.store.snapshot(batch, "triple", said)
         self.store.delete_fact(fact.id)
-        self.embed.forget([unnamed(fact.category, fact.key, fact.value)])
+        self.embed.forget([unnamed(fact)])
         report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
                                   "triples": self.store.drop_triples(said)}
         self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
@@ -160,7 +160,7 @@ class Forgetter:
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
-            + [unnamed(f.category, f.key, f.value) for f in facts]  # a context embeds them so
+            + [unnamed(f) for f in facts]  # their sentences' vectors (people_section.nearness)
             + [episode_text(e) for e in episodes]
         )
 

@@ -52,7 +52,7 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
                                                                          people, parts)))
             if facts and settings.w_fact_meaning > 0:  # a context ranks them by their sentences' meaning:
                 # embedded now, in the background, a context reads them from the cache
-                sentences = sorted({unnamed(f.category, f.key, f.value) for f in facts})
+                sentences = sorted({unnamed(f) for f in facts})
                 _guard("fact sentences", lambda: worker.tiers.embed.passages(sentences))
         for turn in turns:
             if turn.id in parts:

@@ -42,7 +42,7 @@ def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None,
         if said := [float(vecs[i] @ qvec) for i in f.sources if i in vecs]:
             parts[f.id].append(max(said))
     if embed is not None:
-        itself = embed([unnamed(f.category, f.key, f.value) for f in facts]) @ qvec
+        itself = embed([unnamed(f) for f in facts]) @ qvec
         for f, cosine in zip(facts, itself.tolist(), strict=True):
             parts[f.id].append(cosine)
     return {fid: sum(p) / len(p) if p else 0.0 for fid, p in parts.items()}

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from ..models import Fact
 from .agenda_rules import names_event
 from .extract_rules import JOB_FIELDS_ZH, PET_KINDS
 
@@ -67,14 +68,16 @@ def fact_sentence(name: str | None, category: str, key: str, value: str) -> str:
     return _fallback(name, key, value, zh)
 
 
-def unnamed(category: str, key: str, value: str) -> str:
+def unnamed(fact: Fact) -> str:
     """The fact as a sentence about nobody in particular: what its meaning is embedded from.
     A query finds a person by one of their names; what tells their facts apart is what each says.
 
-    >>> unnamed("fact", "home_city", "闵行"), unnamed("fact", "allergy:pollen", "allergic")
+    >>> from types import SimpleNamespace as F
+    >>> unnamed(F(category="fact", key="home_city", value="闵行")), unnamed(F(category="fact",
+    ...     key="allergy:pollen", value="allergic"))
     ('用户住在闵行', 'The user is allergic to pollen')
     """
-    return fact_sentence(None, category, key, value)
+    return fact_sentence(None, fact.category, fact.key, fact.value)
 
 
 def _fallback(name: str, key: str, value: str, zh: bool) -> str:
