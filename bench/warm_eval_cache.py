@@ -27,9 +27,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["locomo", "longmemeval", "madial"])
     ap.add_argument("path")
-    ap.add_argument("--limit", type=int)
+    ap.add_argument("--limit", type=int, help="only N questions from --start, as `pmemo eval` counts them")
     ap.add_argument("--start", type=int, default=1,
-                    help="begin at this question (1-based), then wrap around to the ones before it")
+                    help="begin at this question (1-based); without --limit, wrap around to the ones before it")
     ap.add_argument("--batch", type=int, default=32)
     args = ap.parse_args()
     settings = Settings.from_env()
@@ -37,9 +37,9 @@ def main() -> None:
                            default_data_dir() / "embeddings.sqlite")
     started = time.perf_counter()
     try:
-        episodes = list(enumerate(load(args.kind, args.path, limit=args.limit), 1))
         first = max(args.start - 1, 0)
-        for k, episode in episodes[first:] + episodes[:first]:
+        episodes = list(enumerate(load(args.kind, args.path, limit=first + args.limit if args.limit else None), 1))
+        for k, episode in episodes[first:] + (episodes[:first] if args.limit is None else []):
             texts = list(dict.fromkeys(render(u) for u in episode.units))
             before = cache.misses
             for i in range(0, len(texts), args.batch):
