@@ -33,8 +33,6 @@ def bump(cur: psycopg.Cursor[Any], key: str) -> None:
                 " SET value=(meta.value::bigint + 1)::text", (key,))
 
 
-
-
 class PeopleRows(TurnRows):
     # ---- written with turns ----------------------------------------------------------------
     def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
