@@ -84,7 +84,8 @@ async def test_people_tools(memory: Any) -> None:
         study = data(await client.call_tool("person_profile", {"person_id": "ni", **STUDY}))["facts"]
         # the plan is a fact too (event:考研 = its day), said last, so listed first; 叫我霓霓 is one too
         said = [re.sub(r"\d{4}年", "", f["sentence"]) for f in study]
-        assert said == ["周霓 12月23日有考研", "周霓对花生过敏", "周霓希望被叫作霓霓"] and {f["learned_in"] for f in study} == {"g:study"}
+        assert said == ["周霓 12月23日有考研", "周霓对花生过敏", "周霓希望被叫作霓霓"]
+        assert {f["learned_in"] for f in study} == {"g:study"}
         everywhere = data(await client.call_tool("person_profile", {"person_id": "ni"}))["facts"]
         assert {re.sub(r"\d{4}年", "", f["sentence"]) for f in everywhere} == {
             "周霓对花生过敏", "周霓在腾讯工作", "周霓 12月23日有考研", "周霓希望被叫作霓霓"}
