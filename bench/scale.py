@@ -2,7 +2,7 @@
 
 Usage: python bench/scale.py [--turns 10000,100000] [--scopes 1000] [--store sqlite,postgres]
            [--queries 200] [--batch 1000] [--pg-url postgresql://…] [--pg-shared-buffers 4GB]
-           [--out bench_out/scale.json]
+           [--index-memory-mb N] [--keep DIR] [--out bench_out/scale.json]
 
 For each store and size, a fresh store is filled through ``Memory.add_many`` in batches of
 ``--batch`` turns (bench/corpus.py's text; its sessions of 100 turns dealt round-robin to
@@ -269,6 +269,8 @@ def schema_url(url: str, schema: str) -> str:
 async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) -> dict[str, Any]:
     embedder = ScaleEmbedder(args.e5_queries)
     settings = Settings(data=str(data))
+    if args.index_memory_mb is not None:
+        settings = settings.replace(index_memory_mb=args.index_memory_mb)
     url = schema = ""
     if kind == "postgres":
         import psycopg
@@ -338,6 +340,12 @@ async def main() -> None:
                         help="the embedded server's shared_buffers (a quarter of this box's RAM)")
     parser.add_argument("--no-e5-queries", dest="e5_queries", action="store_false",
                         help="embed queries with the hashing embedder too (no model load)")
+    parser.add_argument("--index-memory-mb", type=int, default=None,
+                        help="SQLite's vector cache bound (PMEMO_INDEX_MEMORY_MB; default the setting's):"
+                             " a small one brings 1M's regime, scopes read back from the store, to 100k")
+    parser.add_argument("--keep", default="",
+                        help="keep each SQLite store in DIR/sqlite_<turns> (new folders), as search_reads.py"
+                             " --keep DIR finds them: its per-read timing then runs on the same data")
     parser.add_argument("--out", default="bench_out/scale.json")
     args = parser.parse_args()
     sizes = [int(s) for s in args.turns.split(",")]
@@ -347,6 +355,12 @@ async def main() -> None:
     with postgres_server(args.pg_url if "postgres" in kinds else "-", args.pg_shared_buffers) as pg:
         for kind in kinds:
             for n in sizes:
+                if args.keep and kind == "sqlite":  # search_reads.py --keep DIR reads it again
+                    data = Path(args.keep) / f"sqlite_{n}"
+                    data.mkdir(parents=True, exist_ok=False)
+                    rows.append(await one(kind, n, args, pg, data))
+                    (data / "filled").write_text(str(n))
+                    continue
                 with tempfile.TemporaryDirectory(prefix="pmemo-scale-") as tmp:
                     rows.append(await one(kind, n, args, pg, Path(tmp)))
                 print(json.dumps(rows[-1]), flush=True)

@@ -151,9 +151,10 @@ def index() -> AliasIndex:
 def test_no_generated_form_fires_in_ordinary_sentences(index: AliasIndex) -> None:
     assert len(ORDINARY) >= 60
     fired = {s: [(m.alias, m.source) for m in index.find(s)] for s in ORDINARY if index.find(s)}
-    # Names match as substrings by design, so a name that is a word fires inside a longer one.
-    # Only these two of the 35 names do it here; no generated form does.
-    assert fired == {"一路向东就能看到大海。": [("向东", "name")], "知足常乐是一种生活态度。": [("常乐", "name")]}
+    # Names match as substrings by design, so a name that is a rare word fires inside a longer
+    # one: only 常乐 of the 35 names does it here (向东, an everyday word, fires only where a name
+    # goes); no generated form does.
+    assert fired == {"知足常乐是一种生活态度。": [("常乐", "name")]}
 
 
 def test_every_nickname_is_found(index: AliasIndex) -> None:
@@ -272,3 +273,18 @@ def test_building_is_one_automaton_and_does_not_cut_text_it_does_not_need() -> N
 
 def test_examples_in_docstrings() -> None:
     assert doctest.testmod(resolve).failed == 0
+
+
+def test_a_name_that_is_an_everyday_word_names_someone_only_where_a_name_goes() -> None:
+    index = AliasIndex([AliasEntry("小雨", "p1", "learned"), AliasEntry("静静", "p2", "learned"),
+                        AliasEntry("高峰", "p3", "name"), AliasEntry("萌萌", "p4", "registered"),
+                        AliasEntry("老王", "p5", "generated")])
+    weather_and_words = ["外面在下小雨", "明早可能有小雨", "你先让我静静", "她静静地坐着", "高峰期别开车",
+                         "早高峰堵死了", "这只猫萌萌哒"]
+    assert {s: index.people(s) for s in weather_and_words if index.people(s)} == {}
+    assert index.people("下班高峰堵死了") == ["p3"]  # a limit: after a verb (下班) a word reads as a name
+    named = [("小雨在吗", "p1"), ("@小雨 明天见", "p1"), ("我跟小雨说了", "p1"), ("静静，作业写完没", "p2"),
+             ("请静静帮个忙", "p2"), ("谢谢高峰！", "p3"), ("阿杰、高峰都到了", "p3"), ("萌萌你好", "p4"),
+             ("问一下萌萌", "p4"), ("你认识静静吗", "p2"), ("静静的书", "p2"),
+             ("听老王说了", "p5")]  # 老王 is a form of address, not a word
+    assert [index.people(s) for s, _ in named] == [[p] for _, p in named]

@@ -45,6 +45,15 @@ _WORD_FREQ = 30
 # one: in the ordinary sentences of the tests it would cut 超市 534, 周末 654 ... 工作 66367.
 _CUT_WORD_FREQ = 300
 _ADDRESS = re.compile(r"[老小阿].{1,2}|.{1,2}(?:哥|姐|总|工|老师)")
+# A name someone is really called that is also an everyday word (小雨 "light rain", 静静 "quietly",
+# 高峰 "peak": the words a guess may not be, by the counts above) names them only where a name
+# goes: at the start of a clause, after @ or a mark, or after a verb, preposition or conjunction
+# (jieba's dictionary tags: "认识静静", "跟小雨", "和静静"), not after one that says the weather
+# or that something is there ("下小雨", "有小雨") nor after any other word ("让我静静", "早高峰").
+# The price: a name after a time word ("明天小雨考试") is missed, as a guess would be.
+_BEFORE_A_NAME = ("谢谢", "问下", "问一下", "问问", "还有")  # tagged as other words, taking a person
+_NAME_TAKING_TAGS = frozenset({"v", "p", "c"})
+_NOT_BEFORE_A_NAME = frozenset("有是在下")
 # common words below those counts, or missing from the dictionary, that generation can produce
 _COMMON_HAN = frozenset(
     """小白 小黄 小红 小蓝 小绿 小美 小可 小车 小钱 小费 小雪 小菜 小熊 小花 小鱼 小草 小宝 小妹 小弟 小哥
@@ -117,6 +126,7 @@ class _Key:
     han_start: bool  # starts / ends with a Chinese character: a jieba boundary, when it must
     han_end: bool
     single_han: bool  # one Chinese character: a word of its own or nothing (霓 not in 霓虹灯)
+    everyday: bool  # an everyday word too (小雨, 静静): a name only in a name's place (_BEFORE_A_NAME)
 
 
 class AliasIndex:
@@ -145,6 +155,7 @@ class AliasIndex:
                 length=len(key), people=tuple(sorted(people.items())),
                 latin_start=_word_char(key[0]), latin_end=_word_char(key[-1]),
                 han_start=is_han(key[0]), han_end=is_han(key[-1]), single_han=len(key) == 1 and is_han(key),
+                everyday=_everyday(key),
             ))
         if self._keys:
             self._automaton.make_automaton()
@@ -176,6 +187,8 @@ class AliasIndex:
                 key.latin_end and end < len(text) and _word_char(text[end])
             ):
                 continue  # "Neko" in "Nekomata"
+            if key.everyday and not _in_name_place(text, start):
+                continue  # "今天下小雨了"
             people = _valid_people(key, start, end, words)
             if people:
                 found.append((start, end, people))
@@ -209,14 +222,41 @@ def _indexable(key: str, source: str) -> bool:
     return key not in _COMMON_LATIN and key not in STOPWORDS
 
 
+def _everyday(key: str) -> bool:
+    """Whether a Chinese alias is an everyday word as well: one a guess would not be indexed as."""
+    if len(key) < 2 or not all(is_han(c) for c in key):
+        return False
+    limit = _ADDRESS_FREQ if _ADDRESS.fullmatch(key) else _WORD_FREQ
+    return key in _COMMON_HAN or _word_frequency(key) >= limit
+
+
+def _in_name_place(text: str, start: int) -> bool:
+    """Whether a name may begin at ``start``: at the start, after a mark, @ or a Latin word, or
+    after a word that takes a person.
+
+    >>> _in_name_place("今天下小雨了", 3), _in_name_place("你认识静静吗", 3), _in_name_place("浩子、静静", 3)
+    (False, True, True)
+    """
+    before = text[:start].rstrip()
+    if not before or not is_han(before[-1]) or before.endswith(_BEFORE_A_NAME):
+        return True
+    run = len(before)
+    while run > 0 and is_han(before[run - 1]):
+        run -= 1
+    word = _tokenizer().lcut(before[run:], HMM=False)[-1]
+    return word not in _NOT_BEFORE_A_NAME and _word_tags().get(word) in _NAME_TAKING_TAGS
+
+
 def _valid_people(key: _Key, start: int, end: int, words: _Words) -> tuple[tuple[str, str], ...]:
-    """The people an occurrence can stand for: a generated or one-character Chinese alias must
-    not sit inside a word of the text (小王 in 小王子) nor cut a common one (周工 in 这周工作)."""
-    strict = key.single_han or any(source == "generated" for _, source in key.people)
+    """The people an occurrence can stand for: a generated, one-character or everyday-word Chinese
+    alias must not sit inside a word of the text (小王 in 小王子) nor cut a common one (周工 in 这周工作)."""
+    strict = key.single_han or key.everyday or any(source == "generated" for _, source in key.people)
     if strict and (key.han_start or key.han_end):
-        ends = [pos for pos, han in ((start, key.han_start), (end, key.han_end)) if han]
+        # a name's 的 is its possessive, even where jieba holds the two as one word (静静的)
+        ends = [pos for pos, han in ((start, key.han_start), (end, key.han_end))
+                if han and not (pos == end and words.text.startswith("的", end))]
         if any(words.cuts_into(pos, start, end) for pos in ends):
-            if key.single_han:
+            if key.single_han or key.everyday:  # 霓 in 霓虹灯, 静静 in 静静地
                 return ()
             return tuple(p for p in key.people if p[1] != "generated")
     return key.people
@@ -279,6 +319,15 @@ def _tokenizer() -> Any:
     import jieba
 
     return jieba.dt
+
+
+@cache
+def _word_tags() -> dict[str, str]:
+    """jieba's part-of-speech tag of each word of its dictionary ("v", "n", "p" ...)."""
+    _tokenizer()
+    import jieba.posseg
+
+    return dict(jieba.posseg.dt.word_tag_tab)
 
 
 def _word_frequency(word: str) -> int:
