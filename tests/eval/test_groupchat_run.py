@@ -149,6 +149,7 @@ def test_cli_generates_runs_and_writes_both_files(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / "groupchat.json").read_text("utf-8"))
     assert data["metrics"]["leaks"] == 0 and data["meta"]["scenario"]["messages"] == 300
+    assert data["meta"]["machine"]["python"]
     assert "| metric | pmemo | bm25 | target | met |" in (tmp_path / "out" / "groupchat.md").read_text("utf-8")
 
 

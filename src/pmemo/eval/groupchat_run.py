@@ -39,6 +39,7 @@ from .embedcache import FileCachedEmbedder
 from .groupchat_report import build_report
 from .groupchat_scenario import LeakProbe, Message, Question, Scenario, generate, summary
 from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subject_accuracy
+from .machine import machine
 
 TOP_K = 5  # R@5: what a search shows the agent
 LEAK_LIMIT = 20  # a leak probe looks deeper than an agent would
@@ -98,6 +99,7 @@ async def run_async(
         "llm": settings.llm_model or None,
         "embedding_cache": {"hits": cached.hits, "misses": cached.misses},
         "seconds": round(time.perf_counter() - started, 1),
+        "machine": machine(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "scenario": summary(scenario),
     }

@@ -27,6 +27,7 @@ from .groupchat_run import run as run_groupchat
 from .groupchat_scenario import Scenario, from_json, generate
 from .groupchat_windows import compare as compare_windows
 from .groupchat_windows import variants as scenario_variants
+from .machine import machine
 from .report import build_report, print_report, progress_bar, write_all
 from .runner import EvalConfig, PmemoSystem, baseline_factory, run_episodes
 
@@ -164,6 +165,7 @@ async def _evaluate(
         "window_overlap_tokens": settings.window_overlap_tokens,
         "ablated": [check_signal(a) for a in ablate],
         "seconds": round(time.perf_counter() - started, 1),
+        "machine": machine(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     report = build_report(kind, meta, runs)
