@@ -22,7 +22,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,7 @@ from .people.aliases import check_alias
 from .people.resolve import Match
 from .pipelines import reembed
 from .pipelines.extraction import upsert as upsert_fact
+from .pipelines.recalls import Recalls
 from .pipelines.second_encoder import second_channel
 from .pipelines.worker import Worker
 from .redis_link import RedisLink, open_link
@@ -116,7 +117,7 @@ class Memory:
         self._worker = Worker(store, embed, tiers, settings)
         self._retriever = Retriever(store, embed, settings, tiers.threshold, tiers.people)
         self._task: asyncio.Task[None] | None = None
-        self._recalls: set[asyncio.Task[None]] = set()  # reads' hit counts being queued (_recalled)
+        self._recalls = Recalls(store, self._worker.wake.set)  # reads' hit counts, queued together
         self._people = tiers.people
         self._quota_lock = asyncio.Lock()
         self._tenant_lock = TenantLock(redis)  # the same, across replicas, with Redis
@@ -158,7 +159,7 @@ class Memory:
 
     async def close(self) -> None:
         """Stop background work (pending jobs stay queued for the next open) and close the store."""
-        await self._queued_recalls()
+        await self._recalls.settle()
         self._worker.stopping.set()
         if self._task is not None:
             self._task.cancel()
@@ -189,7 +190,7 @@ class Memory:
         ``run_jobs`` false, it waits for the worker processes to run them."""
         count = functools.partial(self._store.pending, **self._job_filter(scope))
         async with asyncio.timeout(timeout):
-            await self._queued_recalls()
+            await self._recalls.settle()
             while await asyncio.to_thread(count):
                 if not self.settings.run_jobs or not await self._worker.run_once():
                     await asyncio.sleep(0.01 if self.settings.run_jobs else 0.1)
@@ -323,33 +324,8 @@ class Memory:
         asked = validate.timestamp(at, "at")
         found = await asyncio.to_thread(self._reader.search, validate.query(query), where, session_id, limit,
                                         asked.date())
-        self._recalled(found.clusters)
+        self._recalls.add(found.clusters)
         return found.hits
-
-    def _recalled(self, clusters: list[int], episodes: Sequence[int] = ()) -> None:
-        """What a read recalled is counted by a job, queued after the read has answered: the
-        read neither writes nor waits for a write (on SQLite, queueing waits for the one writer,
-        which another tenant's batch may hold; on Postgres it is an insert and a commit).
-        ``drain`` and ``close`` wait for what is being queued."""
-        if clusters or episodes:
-            task = asyncio.get_running_loop().create_task(self._queue_recalled(clusters, episodes, time.time()))
-            self._recalls.add(task)
-            task.add_done_callback(self._recalls.discard)
-
-    async def _queue_recalled(self, clusters: list[int], episodes: Sequence[int], at: float) -> None:
-        try:
-            if clusters:
-                await asyncio.to_thread(self._store.enqueue, "hits", {"clusters": clusters, "at": at})
-            if episodes:
-                await asyncio.to_thread(self._store.enqueue, "touch", {"episodes": list(episodes), "at": at})
-        except Exception as exc:  # hit counts only rank clusters: the read has answered already
-            log.warning("a read's hit counts were not queued: %s", exc)
-        self._worker.wake.set()
-
-    async def _queued_recalls(self) -> None:
-        """Wait until the hit counts of reads done so far are queued."""
-        while self._recalls:
-            await asyncio.gather(*self._recalls)
 
     async def context(self, query: str, *, session_id: str | None = None,
                       budget_tokens: int | None = None, at: datetime | str | None = None,
@@ -375,7 +351,7 @@ class Memory:
         read = await asyncio.to_thread(self._reader.read, validate.query(query), owner, session_id, budget,
                                        validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT,
                                        check_style(format), validate.flag("with_input", with_input))
-        self._recalled(read.clusters, read.episodes)
+        self._recalls.add(read.clusters, read.episodes)
         return read.pack
 
     async def get_turn(self, turn_id: int, *, tenant_id: str = "default") -> Turn:

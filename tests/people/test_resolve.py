@@ -288,3 +288,6 @@ def test_a_name_that_is_an_everyday_word_names_someone_only_where_a_name_goes() 
              ("问一下萌萌", "p4"), ("你认识静静吗", "p2"), ("静静的书", "p2"),
              ("听老王说了", "p5")]  # 老王 is a form of address, not a word
     assert [index.people(s) for s, _ in named] == [[p] for _, p in named]
+    # places and things (the graph's entities) are named after 在, 去, 到: no such rule for them
+    assert AliasIndex([AliasEntry("字节", "e1", "name")], of_people=False).people("谁在字节工作") == ["e1"]
+    assert AliasIndex([AliasEntry("字节", "p1", "name")]).people("谁在字节工作") == []

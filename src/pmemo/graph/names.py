@@ -28,7 +28,7 @@ class EntityNames:
         if cached is None or cached[0] != version:
             with self._lock:
                 entries = [AliasEntry(alias, str(eid), "name") for alias, eid in self.store.entity_names(tenant, agent)]
-                cached = (version, AliasIndex(entries))
+                cached = (version, AliasIndex(entries, of_people=False))  # places and things
                 self._indexes[(tenant, agent)] = cached
         return cached[1]
 

@@ -137,7 +137,9 @@ class AliasIndex:
     ['周工']
     """
 
-    def __init__(self, entries: Iterable[AliasEntry]) -> None:
+    def __init__(self, entries: Iterable[AliasEntry], of_people: bool = True) -> None:
+        """``of_people``: the aliases name people, so one that is an everyday word names someone only
+        where a person's name goes (_BEFORE_A_NAME); False for places and things ("在字节工作")."""
         by_key: dict[str, dict[str, str]] = {}
         for entry in entries:
             key = _fold(unicodedata.normalize("NFC", " ".join(entry.alias.split())))
@@ -155,7 +157,7 @@ class AliasIndex:
                 length=len(key), people=tuple(sorted(people.items())),
                 latin_start=_word_char(key[0]), latin_end=_word_char(key[-1]),
                 han_start=is_han(key[0]), han_end=is_han(key[-1]), single_han=len(key) == 1 and is_han(key),
-                everyday=_everyday(key),
+                everyday=of_people and _everyday(key),
             ))
         if self._keys:
             self._automaton.make_automaton()
