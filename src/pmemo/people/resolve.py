@@ -329,7 +329,8 @@ def _word_tags() -> dict[str, str]:
     _tokenizer()
     import jieba.posseg
 
-    return dict(jieba.posseg.dt.word_tag_tab)
+    tags: dict[str, str] = jieba.posseg.dt.word_tag_tab  # loaded once, on the first everyday alias met
+    return tags
 
 
 def _word_frequency(word: str) -> int:
