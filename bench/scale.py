@@ -360,9 +360,9 @@ async def main() -> None:
                     data.mkdir(parents=True, exist_ok=False)
                     rows.append(await one(kind, n, args, pg, data))
                     (data / "filled").write_text(str(n))
-                    continue
-                with tempfile.TemporaryDirectory(prefix="pmemo-scale-") as tmp:
-                    rows.append(await one(kind, n, args, pg, Path(tmp)))
+                else:
+                    with tempfile.TemporaryDirectory(prefix="pmemo-scale-") as tmp:
+                        rows.append(await one(kind, n, args, pg, Path(tmp)))
                 print(json.dumps(rows[-1]), flush=True)
     machine["loadavg_1min_at_end"] = os.getloadavg()[0]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
