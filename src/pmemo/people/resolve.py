@@ -189,7 +189,7 @@ class AliasIndex:
                 key.latin_end and end < len(text) and _word_char(text[end])
             ):
                 continue  # "Neko" in "Nekomata"
-            if key.everyday and not _in_name_place(text, start):
+            if key.everyday and not _in_name_place(words, start):
                 continue  # "今天下小雨了"
             people = _valid_people(key, start, end, words)
             if people:
@@ -232,21 +232,18 @@ def _everyday(key: str) -> bool:
     return key in _COMMON_HAN or _word_frequency(key) >= limit
 
 
-def _in_name_place(text: str, start: int) -> bool:
+def _in_name_place(words: _Words, start: int) -> bool:
     """Whether a name may begin at ``start``: at the start, after a mark, @ or a Latin word, or
     after a word that takes a person.
 
-    >>> _in_name_place("今天下小雨了", 3), _in_name_place("你认识静静吗", 3), _in_name_place("浩子、静静", 3)
-    (False, True, True)
+    >>> [_in_name_place(_Words(t), 3) for t in ("今天下小雨了", "你认识静静吗", "浩子、静静")]
+    [False, True, True]
     """
-    before = text[:start].rstrip()
+    before = words.text[:start].rstrip()
     if not before or not is_han(before[-1]) or before.endswith(_BEFORE_A_NAME):
         return True
-    run = len(before)
-    while run > 0 and is_han(before[run - 1]):
-        run -= 1
-    word = _tokenizer().lcut(before[run:], HMM=False)[-1]
-    return word not in _NOT_BEFORE_A_NAME and _word_tags().get(word) in _NAME_TAKING_TAGS
+    word = words.ending_at(len(before))
+    return word is not None and word not in _NOT_BEFORE_A_NAME and _word_tags().get(word) in _NAME_TAKING_TAGS
 
 
 def _valid_people(key: _Key, start: int, end: int, words: _Words) -> tuple[tuple[str, str], ...]:
@@ -294,6 +291,11 @@ class _Words:
                 holds = w_start <= start and end <= w_end
                 return holds or _word_frequency(word) >= _CUT_WORD_FREQ
         return False
+
+    def ending_at(self, pos: int) -> str | None:
+        """The word of the text that ends at ``pos`` (a Chinese character before it); None
+        when a word runs across ``pos``."""
+        return next((word for _, w_end, word in self._words_around(pos) if w_end == pos), None)
 
     def _words_around(self, pos: int) -> list[tuple[int, int, str]]:
         text = self.text
