@@ -294,7 +294,11 @@ class _Words:
 
     def ending_at(self, pos: int) -> str | None:
         """The word of the text that ends at ``pos`` (a Chinese character before it); None
-        when a word runs across ``pos``."""
+        when a word runs across ``pos``.
+
+        >>> _Words("这周工作很忙").ending_at(4), _Words("这周工作很忙").ending_at(3)
+        ('工作', None)
+        """
         return next((word for _, w_end, word in self._words_around(pos) if w_end == pos), None)
 
     def _words_around(self, pos: int) -> list[tuple[int, int, str]]:
