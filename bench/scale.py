@@ -310,7 +310,7 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
     disk = (sum(f.stat().st_size for f in data.rglob("*") if f.is_file()) if kind == "sqlite"
             else postgres_bytes(pg, schema))
     row["disk_bytes_per_turn"] = disk / n
-    if schema:
+    if schema and not args.keep:
         import psycopg
 
         with psycopg.connect(pg, autocommit=True) as conn:

@@ -166,14 +166,15 @@ def schema_exists(url: str, schema: str) -> bool:
 
 async def one(kind: str, n: int, args: argparse.Namespace, pg: str, root: Path) -> dict[str, Any]:
     data = root / f"{kind}_{n}"
-    filled = (data / "filled").exists()
+    schema = f"reads_{n}"
+    # a kept Postgres store is its schema: a marker without it is a store dropped since
+    filled = (data / "filled").exists() and (kind != "postgres" or schema_exists(pg, schema))
     data.mkdir(parents=True, exist_ok=True)
     settings = Settings(data=str(data))
     url = ""
     if kind == "postgres":
         import psycopg
 
-        schema = f"reads_{n}"
         if not filled and schema_exists(pg, schema):
             with psycopg.connect(pg, autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA {schema} CASCADE")
