@@ -58,3 +58,24 @@ def test_search_reads_times_each_store_call_and_explains_postgres(postgres_serve
     with psycopg.connect(postgres_server, autocommit=True) as conn:  # the filled stores it kept
         for n in (300, 600):
             conn.execute(f"DROP SCHEMA reads_{n} CASCADE")
+
+
+def test_search_reads_reads_the_stores_scale_kept(postgres_server: str, tmp_path: Path) -> None:
+    """``scale.py --keep DIR`` leaves its stores where ``search_reads.py --keep DIR`` reads them
+    without filling them again (a 1M store takes most of an hour to fill)."""
+    kept = tmp_path / "kept"
+    subprocess.run([sys.executable, str(BENCH), "--turns", "400", "--scopes", "20", "--store", "sqlite,postgres",
+                    "--queries", "5", "--batch", "200", "--no-e5-queries", "--pg-url", postgres_server,
+                    "--keep", str(kept), "--out", str(tmp_path / "scale.json")], check=True, capture_output=True,
+                   timeout=600)
+    done = subprocess.run([sys.executable, str(BENCH.parent / "search_reads.py"), "--turns", "400", "--scopes", "20",
+                           "--store", "sqlite,postgres", "--queries", "5", "--explain", "0",
+                           "--pg-url", postgres_server, "--keep", str(kept), "--out", str(tmp_path / "reads.json")],
+                          check=True, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
+    assert "filled in" not in done.stdout  # read as kept, not filled again
+    for row in json.loads((tmp_path / "reads.json").read_text()):
+        assert row["per"]["lexical"][0] >= 1, row["store"]
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA reads_400 CASCADE")
