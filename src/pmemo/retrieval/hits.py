@@ -70,10 +70,12 @@ def restating(kind: str, records: Iterable[Summary | Diary | Episode]) -> dict[s
     return {f"{kind}:{r.id}": frozenset(r.source_ids) for r in records}
 
 
-def with_sources(hits: list[Hit], source_ids: Callable[[Hit], tuple[int, ...]],
+def with_sources(hits: list[Hit], source_ids: Callable[[list[Hit]], dict[str, tuple[int, ...]]],
                  lookup: TurnLookup) -> list[Hit]:
-    """Summary, key and diary hits built without their sources, given them (one turn lookup)."""
-    wanted = {h.id: source_ids(h) for h in hits if h.kind in ("summary", "key", "diary") and not h.sources}
+    """Summary, key and diary hits built without their sources, given them: ``source_ids`` reads
+    the source ids of them all at once, ``lookup`` their turns in one call."""
+    bare = [h for h in hits if h.kind in ("summary", "key", "diary") and not h.sources]
+    wanted = source_ids(bare) if bare else {}
     turns = lookup([i for ids in wanted.values() for i in ids]) if wanted else {}
     return [dataclasses.replace(h, sources=tuple(turns[i] for i in wanted[h.id] if i in turns))
             if h.id in wanted else h for h in hits]

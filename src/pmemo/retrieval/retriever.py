@@ -173,13 +173,20 @@ class Retriever:
         """The derived hits among ``hits``, given their source turns."""
         return hitlib.with_sources(hits, self._source_ids, self.store.get_turns)
 
-    def _source_ids(self, hit: Hit) -> tuple[int, ...]:
-        kind, _, ref = hit.id.partition(":")
-        found = (self.store.get_key(int(ref)) if kind == "key"
-                 else self.store.get_summary(int(ref)) if kind == "summary"
-                 else self.store.get_diaries([int(ref)]).get(int(ref)) if kind == "diary"  # type: ignore[attr-defined]
-                 else None)
-        return found.source_ids if found is not None else ()
+    def _source_ids(self, hits: list[Hit]) -> dict[str, tuple[int, ...]]:
+        """The source turn ids of derived ``hits`` (by hit id), one read per kind."""
+        refs: dict[str, list[int]] = {"summary": [], "diary": [], "key": []}
+        for hit in hits:
+            kind, _, ref = hit.id.partition(":")
+            if kind in refs:
+                refs[kind].append(int(ref))
+        found: dict[str, Any] = {}
+        if refs["summary"]:
+            found.update((f"summary:{i}", s) for i, s in self.store.get_summaries(refs["summary"]).items())
+        if refs["diary"]:
+            found.update((f"diary:{i}", d) for i, d in self.store.get_diaries(refs["diary"]).items())  # type: ignore[attr-defined]
+        found.update((f"key:{i}", self.store.get_key(i)) for i in refs["key"])
+        return {hit_id: item.source_ids for hit_id, item in found.items() if item is not None}
 
 
 def _repeats(diary: Diary, shown: set[int]) -> bool:
