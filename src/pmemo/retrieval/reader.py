@@ -111,9 +111,10 @@ class ContextReader:
         """The user's facts (a group's come in by person, in the people section), the episodes
         and the running tasks; and the turns each episode only restates."""
         store, s = self.store, self.settings
-        now = store.conversation_now(owner) or time.time()
+        said = store.conversation_now(owner)
+        now = said or time.time()
         facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, s, store.get_turns)
-        ranked = self.episodes.rank(owner, qvec, s.episodes_in_context) if s.episodes_in_context else []
+        ranked = self.episodes.rank(owner, qvec, s.episodes_in_context, said) if s.episodes_in_context else []
         # an episode without lessons (offline: an extract of its turns, rules over them) restates them
         return ({"profile": facts,
                  "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)},

@@ -210,15 +210,16 @@ class Episodes:
         return "rebuilt"
 
     def rank(
-        self, scope: Scope, qvec: np.ndarray | None, k: int
+        self, scope: Scope, qvec: np.ndarray | None, k: int, now: float | None = None
     ) -> list[tuple[Episode, float, str]]:
-        """Top-k episodes of the owner: similarity, recency (conversation time), importance."""
+        """Top-k episodes of the owner: similarity, recency (conversation time: ``now``, the
+        store's ``conversation_now`` when the caller has read it), importance."""
         owner = scope.owner_scope()
         episodes = self.store.episodes(owner)
         if not episodes:
             return []
         vecs = self.store.get_vectors("episode", [e.id for e in episodes])
-        now = self.store.conversation_now(owner) or max(e.ended_at.timestamp() for e in episodes)
+        now = now or self.store.conversation_now(owner) or max(e.ended_at.timestamp() for e in episodes)
         s = self.settings
         weights = (s.episode_w_similarity, s.episode_w_recency, s.episode_w_importance)
         scored = []
