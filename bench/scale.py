@@ -248,8 +248,7 @@ def postgres_server(url: str, shared_buffers: str | None = None, keep: Path | No
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pmemo-scale-pg-") as tmp:
-        server = (get_server(keep / "pg", cleanup_mode="stop") if keep is not None
-                  else get_server(Path(tmp) / "data", cleanup_mode="delete"))
+        server = get_server((keep or Path(tmp)) / "pg", cleanup_mode="delete" if keep is None else "stop")
         try:
             with psycopg.connect(server.get_uri(), autocommit=True) as conn:
                 for name in ("vector", "btree_gin"):

