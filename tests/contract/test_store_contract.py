@@ -108,9 +108,13 @@ def test_turn_refs_carry_what_ranking_needs_and_reach_neighbours(store: Store):
     (t,) = store.add_turns([NewTurn(OTHER_AGENT, "user", "late", None, late, {}, "late")])
     assert store.turn_refs([t.id])[t.id].day == late.date()  # the day where it was said, not in UTC
     assert refs[naive.id].offset is None and refs[naive.id].day == naive.timestamp.date()
-    assert set(store.turn_refs([a[2].id], radius=1)) == {a[1].id, a[2].id, a[3].id}
-    assert set(store.turn_refs([a[0].id, a[4].id], radius=2)) == {t.id for t in a}
-    assert set(store.turn_refs([other[0].id], radius=1)) == {other[0].id}
+    assert set(store.turn_refs([], radius=1, around=[a[2].id])) == {a[1].id, a[2].id, a[3].id}
+    assert set(store.turn_refs([], radius=2, around=[a[0].id, a[4].id])) == {t.id for t in a}
+    assert set(store.turn_refs([], radius=1, around=[other[0].id])) == {other[0].id}
+    # the plain ids and the neighbours of ``around`` in one read; radius 0 reads no neighbours
+    both = store.turn_refs([other[0].id], radius=1, around=[a[2].id])
+    assert set(both) == {other[0].id, a[1].id, a[2].id, a[3].id}
+    assert set(store.turn_refs([other[0].id], around=[a[2].id])) == {other[0].id}
     assert store.turn_refs([]) == {} and store.turn_refs([], radius=1) == {}
 
 

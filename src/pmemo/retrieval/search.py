@@ -145,18 +145,18 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
     returned are read whole."""
     vector2 = second.found if second is not None else []
-    refs = store.turn_refs([i for i, _ in lexical] + [i for i, _ in vector] + [i for i, _ in vector2])
-    # the best candidates bring the turns around them along (NEIGHBOUR_REACH)
-    refs.update(store.turn_refs([i for i, _ in lexical[:SEEDS] + vector[:SEEDS] + vector2[:SEEDS]],
-                                radius=max(NEIGHBOUR_REACH)))
-    refs.update(store.turn_refs([i for found in facets for i, _ in found[:FACET_DEPTH]]))
+    # one read: the candidates, and the turns around the best of them (NEIGHBOUR_REACH)
+    refs = store.turn_refs([i for found in (lexical, vector, vector2) for i, _ in found]
+                           + [i for found in facets for i, _ in found[:FACET_DEPTH]],
+                           radius=max(NEIGHBOUR_REACH),
+                           around=[i for i, _ in lexical[:SEEDS] + vector[:SEEDS] + vector2[:SEEDS]])
     if session_id is not None:
         refs = {i: t for i, t in refs.items() if t.session == session_id}
     if not refs:
         return []
     # the weights of the recipe's preset for this scope (recipe.py): one scope per search
     settings = weights(settings, next(iter(refs.values())).scope_key)
-    ids = list(refs)
+    ids = sorted(refs)  # equal scores keep id order, whatever order a store read them in
     bm25 = dict(lexical)
     cosine = dict(vector)
     signals = [(settings.w_lexical, zscores(np.array([bm25.get(i, 0.0) for i in ids])))]
@@ -166,7 +166,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
         signals.append((settings.w_vector2, _cosines(second.vectors, second.qvec, dict(vector2), ids)))
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
-    bonus, membership = _bonuses(store, query, list(refs.values()), base, clusters, summaries,
+    bonus, membership = _bonuses(store, query, [refs[i] for i in ids], base, clusters, summaries,
                                  cosine, settings, ranges, speakers)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))

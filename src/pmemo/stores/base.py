@@ -115,9 +115,10 @@ class TurnStore(Protocol):
         """The turns a write with this idempotency key stored, or None for a new key."""
         ...
     def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]: ...
-    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
-        """The given turns' refs, and with ``radius`` > 0 those of the turns up to that many
-        steps before or after them in their session and scope (the given ones included)."""
+    def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
+        """The refs of turns ``ids``, and with ``radius`` > 0 those of the turns up to that
+        many steps before or after each turn of ``around`` in its session and scope (that
+        turn included): one read for a search's candidates and its seeds' neighbours."""
         ...
 
     def list_turns(self, scope: Scope, *, session_id: str | None, limit: int, offset: int,

@@ -95,17 +95,16 @@ class TurnRows:
         rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (wanted,))
         return {row[0]: codec.turn(row) for row in rows}
 
-    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
-        if not (wanted := _ints(ids)):
+    def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
+        wanted, seeds = _ints(ids), _ints(around) if radius > 0 else []
+        if not wanted and not seeds:
             return {}  # a search without quoted facets asks for none: no round trip
-        if radius <= 0:
-            rows = self._db.rows(f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%s)",
-                                 (wanted,))
-        else:
-            rows = self._db.rows(
-                f"SELECT DISTINCT {codec.ref_columns('n')} FROM turns t JOIN turns n"
-                " ON n.scope_key=t.scope_key AND n.session=t.session"
-                " AND n.step BETWEEN t.step-%s AND t.step+%s WHERE t.id = ANY(%s)", (radius, radius, wanted))
+        sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%(ids)s)"
+        if seeds:
+            sql += (f" UNION SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
+                    " ON n.scope_key=t.scope_key AND n.session=t.session"
+                    " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s WHERE t.id = ANY(%(seeds)s)")
+        rows = self._db.rows(sql, {"ids": wanted, "seeds": seeds, "r": radius})
         return {row[0]: TurnRef(*row) for row in rows}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,

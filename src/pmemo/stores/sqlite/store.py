@@ -232,15 +232,15 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id IN ({{}})"
         return {row[0]: codec.turn(row) for row in self._select_in(sql, [], ids)}
 
-    def turn_refs(self, ids: Iterable[int], radius: int = 0) -> dict[int, TurnRef]:
-        ids = list(dict.fromkeys(int(i) for i in ids))
-        if radius <= 0:
-            sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id IN ({{}})"
-            return {row[0]: TurnRef(*row) for row in self._select_in(sql, [], ids)}
+    def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
+        sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id IN ({{}})"
+        refs = {row[0]: TurnRef(*row) for row in self._select_in(sql, [], list(dict.fromkeys(int(i) for i in ids)))}
+        seeds = list(dict.fromkeys(int(i) for i in around)) if radius > 0 else []
         sql = (f"SELECT DISTINCT {codec.ref_columns('n')} FROM turns t JOIN turns n"
                " ON n.scope_key=t.scope_key AND n.session=t.session"
                " AND n.step BETWEEN t.step-? AND t.step+? WHERE t.id IN ({})")
-        return {row[0]: TurnRef(*row) for row in self._select_in(sql, [radius, radius], ids)}
+        refs.update((row[0], TurnRef(*row)) for row in self._select_in(sql, [radius, radius], seeds))
+        return refs
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
