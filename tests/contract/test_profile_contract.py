@@ -261,6 +261,27 @@ def test_episodes_lifecycle_and_provenance(full_store: FullStore):
 
 
 
+def test_episode_signals_rank_without_reading_the_episodes(full_store: FullStore):
+    s = full_store
+    a, b, c = say(s, ALICE, "a", "b", "c")
+    late = s.add_episode(ALICE, "session", _episode("late", AT + 60), [a.id])
+    early = s.add_episode(Scope.of(user_id="alice", session_id="s2"), "compaction", _episode("early", AT), [b.id])
+    gone = s.add_episode(ALICE, "session", _episode("gone", AT + 90), [c.id])
+    s.delete_episode(gone.id)
+    s.add_episode(BOB, "session", _episode("bob's", AT), [c.id])
+    unit = np.array([0.6, 0.8, 0.0, 0.0], np.float32)
+    s.put_vectors("episode", [(early.id, ALICE.key, unit), (late.id, ALICE.key, np.ones(3, np.float32))], "m")
+    query = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
+    found = s.episode_signals(owner(ALICE), query)
+    # oldest first; the similarity where a vector of the query's size is stored, else None
+    assert [(e.id, e.ended, e.importance) for e in found] == [(early.id, AT, 0.7), (late.id, AT + 60, 0.7)]
+    assert found[0].similarity == pytest.approx(0.6, abs=1e-6) and found[1].similarity is None
+    assert [e.similarity for e in s.episode_signals(owner(ALICE), None)] == [None, None]
+    assert s.episode_signals(owner(OTHER_AGENT), query) == []
+    assert [e.summary for e in s.get_episodes([late.id, gone.id, early.id, late.id])] == ["late", "early"]
+    assert s.get_episodes([]) == []
+
+
 def test_a_touch_job_is_counted_for_the_owner_of_its_episodes(full_store: FullStore):
     """Reading episodes queues a 'touch' job (their access counts); pending() of their owner counts
     it, so a drain of that tenant waits for it and no other tenant's does."""

@@ -67,6 +67,16 @@ class Once:
 IDEMPOTENCY_HOURS = 24
 
 
+class EpisodeSignal(NamedTuple):
+    """What ranking an episode needs, without reading it: a context weighs every episode of
+    its owner and shows two or three."""
+
+    id: int
+    ended: float  # seconds since 1970, UTC
+    importance: float
+    similarity: float | None  # its stored vector's inner product with the query; None: no query or no such vector
+
+
 class TurnRef(NamedTuple):
     """What ranking needs of a turn, without its metadata or a Turn to build: a search
     weighs a few hundred candidates and shows ten (a tuple: it is built that often per
@@ -359,7 +369,14 @@ class ProfileStoreProtocol(Protocol):
                     source_ids: list[int]) -> Episode: ...
     def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None: ...
     def get_episode(self, episode_id: int) -> Episode | None: ...
+    def get_episodes(self, ids: Iterable[int]) -> list[Episode]:
+        """The live ones of these episodes, in ``ids``' order."""
+        ...
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]: ...
+    def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
+        """Each live episode of ``scope``, as its ranking needs it (``EpisodeSignal``): one
+        read, with its vector's similarity to ``query`` worked out where the vector is."""
+        ...
     def episodes_with(self, turn_ids: list[int]) -> list[Episode]: ...
     def delete_episode(self, episode_id: int) -> None: ...
     def touch_episodes(self, ids: list[int], now: float) -> None: ...

@@ -215,25 +215,26 @@ class Episodes:
         """Top-k episodes of the owner: similarity, recency (conversation time: ``now``, the
         store's ``conversation_now`` when the caller has read it), importance."""
         owner = scope.owner_scope()
-        episodes = self.store.episodes(owner)
-        if not episodes:
+        signals = self.store.episode_signals(owner, qvec)  # the episodes themselves: the top k only
+        if not signals:
             return []
-        vecs = self.store.get_vectors("episode", [e.id for e in episodes])
-        now = now or self.store.conversation_now(owner) or max(e.ended_at.timestamp() for e in episodes)
+        sims = {e.id: e.similarity for e in signals}
+        unread = [e.id for e in signals if e.similarity is None] if qvec is not None else []
+        for episode in self.store.get_episodes(unread):  # no vector of the query's size: a read writes nothing
+            sims[episode.id] = float(self.tiers.embed.passages([episode_text(episode)])[0] @ qvec)
+        now = now or self.store.conversation_now(owner) or max(e.ended for e in signals)
         s = self.settings
         weights = (s.episode_w_similarity, s.episode_w_recency, s.episode_w_importance)
         scored = []
-        for e in episodes:
-            vec = vecs.get(e.id)
-            if vec is None or (qvec is not None and vec.shape != qvec.shape):  # not stored: a read writes nothing
-                vec = self.tiers.embed.passages([episode_text(e)])[0]
-            sim = float(np.clip(vec @ qvec, 0.0, 1.0)) if qvec is not None else 0.0
-            rec = recency(now - e.ended_at.timestamp(), s.episode_recency_half_life_days)
+        for e in signals:
+            sim = float(np.clip(sims[e.id] or 0.0, 0.0, 1.0))
+            rec = recency(now - e.ended, s.episode_recency_half_life_days)
             score = weighted_score(sim, rec, e.importance, weights)
             why = f"episode: similarity {sim:.2f}, recency {rec:.2f}, importance {e.importance:.2f}"
-            scored.append((e, round(score, 6), why))
-        scored.sort(key=lambda x: (-x[1], -x[0].id))
-        return scored[:k]
+            scored.append((e.id, round(score, 6), why))
+        scored.sort(key=lambda x: (-x[1], -x[0]))
+        top = {e.id: e for e in self.store.get_episodes([i for i, _, _ in scored[:k]])}
+        return [(top[i], score, why) for i, score, why in scored[:k] if i in top]
 
 
 def episode_text(episode: Episode) -> str:

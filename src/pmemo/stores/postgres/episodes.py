@@ -4,10 +4,15 @@ what happened in a stretch of a session, with the turns it came from and how oft
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
+
+import numpy as np
 
 from ...models import Episode, Scope
 from .. import sessions_sql
+from ..base import EpisodeSignal
+from . import codec
 from . import profile_codec as pc
 from .live import LiveRows
 
@@ -38,6 +43,22 @@ class EpisodeRows(LiveRows):
 
     def get_episode(self, episode_id: int) -> Episode | None:
         return next(iter(self._live("episode", "episodes", [episode_id], pc.episode)), None)
+
+    def get_episodes(self, ids: Iterable[int]) -> list[Episode]:
+        return self._live("episode", "episodes", list(ids), pc.episode)
+
+    def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
+        where = "WHERE e.scope_key=%(scope)s AND e.deleted IS NULL ORDER BY e.ended, e.id"
+        if query is None:
+            rows = self._db.rows(f"SELECT e.id, e.ended, e.importance, NULL FROM episodes e {where}",
+                                 {"scope": scope.key})
+        else:  # the similarity in the database: a context reads a float an episode, not its vector
+            rows = self._db.rows(
+                "SELECT e.id, e.ended, e.importance, CASE WHEN vector_dims(v.vec) = %(dim)s"
+                " THEN -(v.vec <#> %(q)s) END FROM episodes e"
+                f" LEFT JOIN vectors v ON v.kind='episode' AND v.ref=e.id {where}",
+                {"q": codec.f32(query), "dim": len(query), "scope": scope.key})
+        return [EpisodeSignal(r[0], r[1], r[2], None if r[3] is None else float(r[3])) for r in rows]
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
         sql, args = "SELECT * FROM episodes WHERE scope_key=%s AND deleted IS NULL", [scope.key]

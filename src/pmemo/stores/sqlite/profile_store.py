@@ -13,9 +13,12 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from ...errors import Conflict, InvalidInput, NotFound
 from ...models import Candidate, Decision, Episode, Fact, Scope, Task, TaskStep
 from .. import sessions_sql
+from ..base import EpisodeSignal
 from . import profile_codec as pc
 from .forget_store import ForgetRows
 from .records_store import RecordRows
@@ -42,6 +45,7 @@ class ProfileStore(ForgetRows, RecordRows):
         def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]: ...
         def _records(self, kind: str, sql: str, ids: list[int],
                      build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
+        def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
 
     # ---- facts -----------------------------------------------------------------------------
     def facts(self, scope: Scope, history: bool = False, subject: str | None = ANY) -> list[Fact]:
@@ -310,6 +314,17 @@ class ProfileStore(ForgetRows, RecordRows):
 
     def get_episode(self, episode_id: int) -> Episode | None:
         return next(iter(self._records("episode", _EPISODES_BY_ID, [episode_id], pc.episode)), None)
+
+    def get_episodes(self, ids: Iterable[int]) -> list[Episode]:
+        return self._records("episode", _EPISODES_BY_ID, list(dict.fromkeys(int(i) for i in ids)), pc.episode)
+
+    def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
+        rows = self._read.execute("SELECT id, ended, importance FROM episodes WHERE scope_key=?"
+                                  " AND deleted IS NULL ORDER BY ended, id", (scope.key,)).fetchall()
+        vecs = self.get_vectors("episode", [r[0] for r in rows]) if query is not None and rows else {}
+        return [EpisodeSignal(r[0], r[1], r[2], float(vec @ query)
+                              if query is not None and (vec := vecs.get(r[0])) is not None
+                              and vec.shape == query.shape else None) for r in rows]
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
         sql, args = "SELECT * FROM episodes WHERE scope_key=? AND deleted IS NULL", [scope.key]
