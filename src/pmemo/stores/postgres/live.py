@@ -17,6 +17,8 @@ class LiveRows(SourceRows):
         """The live records of one ``kind`` with these ids, each with its source turns, in ``ids``'
         order, in two reads however many."""
         wanted = list(dict.fromkeys(int(i) for i in ids))
+        if not wanted:
+            return []  # no round trip for nothing
         rows = {r["id"]: r for r in self._db.dicts(f"SELECT * FROM {table} WHERE id = ANY(%s) AND deleted IS NULL",
                                                    (wanted,))}
         return self._built(kind, [rows[i] for i in wanted if i in rows], build)

@@ -26,6 +26,8 @@ class SourceRows:
 
     def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]:
         """The source turns of each of ``refs`` (records of one ``kind``), in one query."""
+        if not refs:
+            return {}  # no round trip for nothing
         found: dict[int, list[int]] = {}
         for ref, turn_id in self._db.rows("SELECT ref, turn_id FROM sources WHERE kind=%s AND ref = ANY(%s)"
                                           " ORDER BY turn_id", (kind, refs)):
