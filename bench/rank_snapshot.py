@@ -2,7 +2,7 @@
 speed change left the ranking alone.
 
 Usage:
-  python bench/rank_snapshot.py OUT.json [--store DIR --user U --session S]
+  python bench/rank_snapshot.py OUT.json [--store DIR --user U --session S | --pg URL]
   python bench/rank_snapshot.py --compare BEFORE.json AFTER.json
 
 Without --store it loads the shipped sample conversation into a fresh memory with the
@@ -12,8 +12,9 @@ searches record cluster hits. Each query is run as search(limit=10), search in a
 (limit=25) and context(); the worker is drained after each call, and cluster hits do not
 decay (hit_half_life_days=0: decay runs on wall-clock time, so a slower run would promote
 a cluster a query later), so the key lines that hits promote appear at the same point in
-every run. Recorded per hit: id, score rounded to 6 digits, tier, why and source ids; the
-context's text.
+every run. With --pg URL the sample goes into that PostgreSQL store instead (an empty
+schema: give each run its own), for the reads that pgvector answers there. Recorded per
+hit: id, score rounded to 6 digits, tier, why and source ids; the context's text.
 """
 
 from __future__ import annotations
@@ -57,11 +58,11 @@ async def _run(mem: Memory, queries: list[str], user: str, session: str) -> list
     return out
 
 
-async def snapshot(store: str | None, user: str, session: str) -> list[dict[str, Any]]:
+async def snapshot(store: str | None, user: str, session: str, pg: str | None = None) -> list[dict[str, Any]]:
     if store is None:
         raw = resources.files("pmemo").joinpath("data/sample_conversation.jsonl").read_text("utf-8")
         with tempfile.TemporaryDirectory() as d:
-            mem = await Memory.open(d, settings=Settings(hit_half_life_days=0))
+            mem = await Memory.open(pg or d, settings=Settings(data=d, hit_half_life_days=0))
             await mem.add_many([json.loads(line) for line in raw.splitlines() if line.strip()])
             await mem.drain()
             try:
@@ -99,6 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?")
     parser.add_argument("--store")
+    parser.add_argument("--pg", help="a PostgreSQL URL (an empty schema) for the sample, instead of SQLite")
     parser.add_argument("--user", default="u")
     parser.add_argument("--session", default="s7")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
@@ -108,7 +110,7 @@ def main() -> None:
         sys.exit(1 if compare(before, after) else 0)
     if not args.out:
         parser.error("give OUT.json, or --compare BEFORE AFTER")
-    found = asyncio.run(snapshot(args.store, args.user, args.session))
+    found = asyncio.run(snapshot(args.store, args.user, args.session, args.pg))
     Path(args.out).write_text(json.dumps(found, ensure_ascii=False, indent=1), "utf-8")
 
 

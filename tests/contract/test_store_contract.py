@@ -371,6 +371,21 @@ def test_clusters_lifecycle_and_provenance(store: Store):
     assert store.centroids(owner(BOB))[0] == []
 
 
+def test_nearest_clusters_by_centroid_in_their_scope(store: Store):
+    (a, b, c, d) = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c"), new(BOB, "d")])
+    east = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "east")
+    north = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "north")
+    twin = store.add_cluster(owner(ALICE), vec(0, 1), [c.id], "north again")
+    store.add_cluster(owner(BOB), vec(1, 0), [d.id], "bob's")
+    found = store.nearest_clusters(owner(ALICE), vec(1, 3), 2)
+    assert [i for i, _ in found] == [north, twin]  # equal centroids: the lower id first
+    assert found[0][1] == pytest.approx(float(vec(1, 3) @ vec(0, 1)), abs=1e-6)
+    assert [i for i, _ in store.nearest_clusters(owner(ALICE), vec(1, 0), 5)] == [east, north, twin]
+    assert store.nearest_clusters(owner(ALICE), vec(1, 0), 0) == []
+    assert store.nearest_clusters(owner(ALICE), vec(1, 0, 0), 5) == []  # another embedder's size
+    assert store.nearest_clusters(Scope.of(user_id="nobody"), vec(1, 0), 5) == []
+
+
 def test_join_cluster_and_cluster_of(store: Store):
     if not hasattr(store, "join_cluster"):
         pytest.skip("backend predates join_cluster / cluster_of")

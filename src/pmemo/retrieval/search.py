@@ -118,12 +118,7 @@ def stored_vectors(store: VectorStore, kind: str, dim: int) -> VectorLookup:
 def recall_clusters(store: Store, scope: Scope, qvec: np.ndarray, k: int,
                     floor: float = 0.0) -> list[ClusterRecall]:
     """Top-k clusters by centroid similarity; only ones at least ``floor`` similar count."""
-    ids, centroids, _ = store.centroids(scope)
-    if not ids or centroids.shape[1] != qvec.shape[0]:
-        return []
-    sims = centroids @ qvec
-    top = np.argsort(-sims, kind="stable")[:k]
-    return [ClusterRecall(ids[int(i)], float(sims[int(i)])) for i in top if sims[int(i)] >= floor]
+    return [ClusterRecall(i, sim) for i, sim in store.nearest_clusters(scope, qvec, k) if sim >= floor]
 
 
 def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | None,

@@ -507,6 +507,13 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         # members, not sources: a deleted turn leaves its cluster's members at once
         return self._with_members(self._rows_by_id("SELECT * FROM clusters WHERE id IN ({})", ids))
 
+    def nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        ids, centroids, _ = self.centroids(scope)
+        if not ids or centroids.shape[1] != query.shape[0]:
+            return []
+        sims = centroids @ query
+        return [(ids[int(i)], float(sims[int(i)])) for i in np.argsort(-sims, kind="stable")[:k]]
+
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
         them, so they are kept until a write changes the scope's clusters (centroid_cache.py)."""
