@@ -400,6 +400,9 @@ def test_join_cluster_and_cluster_of(store: Store):
     assert [x.id for x in store.clusters_with([c.id])] == [cid]
     assert store.cluster_of([a.id, c.id, 999]) == {a.id: cid, c.id: cid}
     (d,) = store.add_turns([new(ALICE, "d")])
+    # a search reads each candidate's cluster with its ref (and with its neighbours' refs)
+    refs = store.turn_refs([a.id, d.id], radius=1, around=[b.id])
+    assert {i: r.cluster for i, r in refs.items()} == {a.id: cid, b.id: cid, c.id: cid, d.id: None}
     store.delete_cluster(cid)  # gone meanwhile (another process): nothing is written, and it says so
     assert store.join_cluster(cid, d.id, vec(1, 3), None) is False
     assert store.cluster_of([d.id]) == {} and store.clusters_with([d.id]) == []

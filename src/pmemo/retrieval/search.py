@@ -161,7 +161,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
         signals.append((settings.w_vector2, _cosines(second.vectors, second.qvec, dict(vector2), ids)))
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
-    bonus, membership = _bonuses(store, query, [refs[i] for i in ids], base, clusters, summaries,
+    bonus, membership = _bonuses(query, [refs[i] for i in ids], base, clusters, summaries,
                                  cosine, settings, ranges, speakers)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
@@ -200,15 +200,15 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
     return mmr(ranked, np.clip((m @ m.T - same_topic) / (1.0 - same_topic), 0.0, 1.0), weight)
 
 
-def _bonuses(store: Store, query: str, refs: list[TurnRef], base: np.ndarray,
+def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
              cosine: dict[int, float], settings: Settings, ranges: list[tuple[date, date]],
              speakers: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
     """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
-    each candidate in one (read only when clusters were recalled)."""
+    each candidate in one (when clusters were recalled)."""
     n = len(refs)
     recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
-    membership = store.cluster_of([t.id for t in refs]) if recalled else {}
+    membership = {t.id: t.cluster for t in refs if t.cluster is not None} if recalled else {}
     in_cluster = (np.array([recalled.get(membership.get(t.id, -1), 0.0) for t in refs])
                   if membership else np.zeros(n))
     covered: dict[int, float] = {}

@@ -92,6 +92,7 @@ class TurnRef(NamedTuple):
     content: str
     role: str
     actor_id: str | None  # the speaker's person id, when the turn was added with one
+    cluster: int | None  # the mid-term cluster the turn is in, if any
 
     @property
     def day(self) -> date:

@@ -20,7 +20,8 @@ __all__ = ["TURN_COLUMNS", "cluster", "f32", "from_epoch", "key_line", "ref_colu
 def ref_columns(table: str) -> str:
     """A TurnRef's columns of ``table`` (a name or alias), in its fields' order."""
     return (f"{table}.id, {table}.scope_key, {table}.session, {table}.step, {table}.actor,"
-            f" {table}.ts, {table}.tz, {table}.content, {table}.role, {table}.actor_id")
+            f" {table}.ts, {table}.tz, {table}.content, {table}.role, {table}.actor_id,"
+            f" (SELECT cluster_id FROM cluster_members WHERE turn_id={table}.id)")
 
 
 def f32(vec: np.ndarray) -> np.ndarray:

@@ -57,7 +57,8 @@ TURN_COLUMNS = ", ".join(TURN_FIELDS)
 def ref_columns(table: str) -> str:
     """A TurnRef's columns of ``table`` (a name or alias), in its fields' order."""
     return (f"{table}.id, {table}.scope_key, {table}.session, {table}.step, {table}.actor,"
-            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content, {table}.role, {table}.actor_id")
+            f" {table}.ts, CAST({table}.tz AS INTEGER), {table}.content, {table}.role, {table}.actor_id,"
+            f" (SELECT cluster_id FROM cluster_members WHERE turn_id={table}.id)")
 
 
 @lru_cache(maxsize=4096)
