@@ -111,6 +111,36 @@ async def test_systems_never_see_labels_or_annotations() -> None:
     assert "SECRET" not in shown and "evidence" not in shown and "category" not in shown
 
 
+class Settling(Spy):
+    """A system with background work after each read, as pmemo has (its hit counts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def rank(self, query: Query, limit: int) -> list[str]:
+        self.calls.append("rank")
+        return super().rank(query, limit)
+
+    def pack(self, query: Query, budget: int) -> Pack:
+        self.calls.append(f"pack {budget}")
+        return super().pack(query, budget)
+
+    async def settle(self) -> None:
+        self.calls.append("settle")
+
+
+async def test_each_read_waits_for_what_the_one_before_set_going() -> None:
+    """Else a run's contexts depend on how fast the box ran it (pmemo's reads promote key
+    lines in the background)."""
+    episodes = load("locomo", FIX / "eval_locomo.json")
+    system = Settling()
+    await run_episodes(episodes, make_system=lambda _: system, cfg=EvalConfig(systems=("spy",)))
+    probes = sum(len(e.probes) for e in episodes)
+    assert probes and system.calls == ["rank", "settle", "pack 1000", "settle", "pack 2000", "settle",
+                                       "pack 4000", "settle"] * probes
+
+
 @pytest.mark.parametrize("kind", ["locomo", "madial"])
 def test_limit(tmp_path: Path, kind: str) -> None:
     name = {"locomo": "eval_locomo.json", "madial": "eval_madial.json"}[kind]

@@ -124,6 +124,9 @@ class PmemoSystem:
         hits = await self.memory.search(query.text, limit=limit, at=query.asked_at, **self.owner)
         return [self.uid_of[t.id] for h in hits for t in h.sources if t.id in self.uid_of]
 
+    async def settle(self) -> None:
+        await self.memory.drain()
+
     async def pack(self, query: Query, budget: int) -> Pack:
         # memory only, as every baseline packs: the question does not take a share of the budget
         ctx = await self.memory.context(query.text, budget_tokens=budget, at=query.asked_at,
@@ -192,7 +195,11 @@ async def _ask(
     t0 = time.perf_counter()
     ranked = await _maybe(system.rank(probe.query, cfg.search_limit))
     run.latencies_ms.append((time.perf_counter() - t0) * 1000)
-    packs = {b: await _maybe(system.pack(probe.query, b)) for b in cfg.budgets}
+    await _settle(system)
+    packs = {}
+    for b in cfg.budgets:
+        packs[b] = await _maybe(system.pack(probe.query, b))
+        await _settle(system)
     prediction = None
     if llm is not None and probe.gold.answer:
         pack = packs.get(cfg.answer_budget) or await _maybe(
@@ -202,6 +209,14 @@ async def _ask(
         reply = await asyncio.to_thread(llm.complete_json, ANSWER_SYSTEM, prompt, Answer)
         prediction = reply.answer
     return ranked, packs, prediction
+
+
+async def _settle(system: Any) -> None:
+    """Let what a read set going in the background (its hit counts, and the promotions they
+    bring) finish before the next read, untimed: else a run's contexts depend on how fast
+    the box ran it (LoCoMo: 2-6 cells of 883 questions moved between two runs of one code)."""
+    if hasattr(system, "settle"):
+        await system.settle()
 
 
 async def run_episodes(
