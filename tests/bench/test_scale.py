@@ -79,3 +79,23 @@ def test_search_reads_reads_the_stores_scale_kept(postgres_server: str, tmp_path
 
     with psycopg.connect(postgres_server, autocommit=True) as conn:
         conn.execute("DROP SCHEMA reads_400 CASCADE")
+
+
+def test_fold_ab_times_old_and_new_statements_on_one_kept_store(postgres_server: str, tmp_path: Path) -> None:
+    kept = tmp_path / "kept"
+    subprocess.run([sys.executable, str(BENCH.parent / "search_reads.py"), "--turns", "600", "--scopes", "20",
+                    "--store", "postgres", "--queries", "3", "--batch", "300", "--explain", "0",
+                    "--pg-url", postgres_server, "--keep", str(kept)],
+                   check=True, capture_output=True, timeout=600, cwd=BENCH.parent)
+    done = subprocess.run([sys.executable, str(BENCH.parent / "fold_ab.py"), "--keep", str(kept), "--turns", "600",
+                           "--scopes", "20", "--queries", "5", "--rounds", "1", "--pg-url", postgres_server],
+                          check=True, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
+    lines = done.stdout.splitlines()
+    for name in ("candidates' refs", "recalled clusters"):
+        (line,) = [line for line in lines if line.startswith(name)]
+        assert "before" in line and "after" in line, done.stdout
+    assert any(line.startswith("a context's episodes") for line in lines)  # a small store may have none
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA reads_600 CASCADE")

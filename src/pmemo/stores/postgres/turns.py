@@ -100,10 +100,11 @@ class TurnRows:
         if not wanted and not seeds:
             return {}  # a search without quoted facets asks for none: no round trip
         sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%(ids)s)"
-        if seeds:
-            sql += (f" UNION SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
+        if seeds:  # UNION ALL: a UNION would sort every row to drop repeats, which the dict drops
+            sql += (f" UNION ALL SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
                     " ON n.scope_key=t.scope_key AND n.session=t.session"
-                    " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s WHERE t.id = ANY(%(seeds)s)")
+                    " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s"
+                    " WHERE t.id = ANY(%(seeds)s) AND n.id <> ALL(%(ids)s)")
         rows = self._db.rows(sql, {"ids": wanted, "seeds": seeds, "r": radius})
         return {row[0]: TurnRef(*row) for row in rows}
 
