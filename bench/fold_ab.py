@@ -46,7 +46,7 @@ OLD = {  # the statements as they were before the folds (69e28ee)
 
 
 async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, Any]]:
-    """The inputs of the folded reads, one dict per search."""
+    """The inputs of the folded reads, one dict a read."""
     store: Any = mem._store  # noqa: SLF001 - bench only
     seen: list[dict[str, Any]] = []
     refs, clusters, signals = store.turn_refs, store.nearest_clusters, store.episode_signals
@@ -64,6 +64,7 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
     def episode_signals(scope: Any, query: np.ndarray | None) -> Any:
         found = signals(scope, query)
         if found:
+            # three read whole, as a context shows (which three is the ranking's: any cost alike)
             seen.append({"owner": scope, "query": query, "top": [e.id for e in found[-3:]]})
         return found
 
