@@ -14,7 +14,9 @@ new one, run on those same inputs in alternate rounds, nothing written meanwhile
   k nearest ordered by pgvector (``nearest_clusters``);
 - a context's episodes: every episode of the owner with its sources and vectors (three reads)
   against their ids, end times, importance and similarity (``episode_signals``) and the top
-  three read whole (``get_episodes``), recorded from as many contexts.
+  three read whole (``get_episodes``), recorded from as many contexts;
+- the keyword search: through the GIN index always, against a small scope's turns matched
+  row by row (``lexical``, ``SCAN_ROWS``).
 
 Printed: the median ms of each over all rounds, per query.
 """
@@ -34,6 +36,7 @@ import scale
 import search_reads
 
 from pmemo import Memory, Settings
+from pmemo.stores.postgres import lexical as lexical_sql
 
 REFS = ("{t}.id, {t}.scope_key, {t}.session, {t}.step, {t}.actor, {t}.ts, {t}.tz, {t}.content, {t}.role,"
         " {t}.actor_id")
@@ -49,7 +52,7 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
     """The inputs of the folded reads, one dict a read."""
     store: Any = mem._store  # noqa: SLF001 - bench only
     seen: list[dict[str, Any]] = []
-    refs, clusters, signals = store.turn_refs, store.nearest_clusters, store.episode_signals
+    refs, clusters, signals, words = store.turn_refs, store.nearest_clusters, store.episode_signals, store.lexical
 
     def turn_refs(ids: Any, radius: int = 0, around: Any = ()) -> Any:
         ids, around = list(ids), list(around)
@@ -68,12 +71,18 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
             seen.append({"owner": scope, "query": query, "top": [e.id for e in found[-3:]]})
         return found
 
+    def lexical(scope: Any, terms: list[str], limit: int, session_id: str | None = None) -> Any:
+        seen.append({"words": (scope, list(terms), limit, session_id)})
+        return words(scope, terms, limit, session_id)
+
     store.turn_refs, store.nearest_clusters, store.episode_signals = turn_refs, nearest_clusters, episode_signals
+    store.lexical = lexical
     try:
         await search_reads.searches(mem, who, queries)
         await search_reads.searches(mem, who, queries, "context")
     finally:
         store.turn_refs, store.nearest_clusters, store.episode_signals = refs, clusters, signals
+        store.lexical = words
     return seen
 
 
@@ -109,6 +118,7 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
         refs = [s for s in seen if "ids" in s]
         near = [s for s in seen if "k" in s]
         episodes = [s for s in seen if "owner" in s]
+        keywords = [s["words"] for s in seen if "words" in s]
 
         def old_refs(s: dict[str, Any]) -> None:
             db.rows(OLD["refs"], (s["ids"],))
@@ -126,11 +136,21 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
             store.episode_signals(s["owner"], s["query"])
             store.get_episodes(s["top"])
 
+        def old_keywords(s: tuple[Any, list[str], int, str | None]) -> None:
+            scope, terms, limit, session_id = s
+            rank, more = lexical_sql.rank(terms)
+            mine = "" if session_id is None else " AND session=%(session)s"
+            db.rows(f"SELECT id, {rank} AS score FROM turns WHERE scope_key=%(scope)s AND lexemes @@ %(q)s::tsquery"
+                    f"{mine} ORDER BY score DESC, id LIMIT %(limit)s",
+                    {"q": lexical_sql.tsquery(terms), "scope": scope.key, "session": session_id, "limit": limit,
+                     **more})
+
         pairs = {
             "candidates' refs": (refs, old_refs, lambda s: store.turn_refs(s["ids"], s["radius"], s["around"])),
             "recalled clusters": (near, old_clusters,
                                   lambda s: store.nearest_clusters(s["scope"], s["query"], s["k"])),
             "a context's episodes": (episodes, old_episodes, new_episodes),
+            "keyword search": (keywords, old_keywords, lambda s: store.lexical(*s)),
         }
         rng = random.Random(0)
         for name, (inputs, old, new) in pairs.items():

@@ -91,7 +91,7 @@ def test_fold_ab_times_old_and_new_statements_on_one_kept_store(postgres_server:
                            "--scopes", "20", "--queries", "5", "--rounds", "1", "--pg-url", postgres_server],
                           check=True, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
     lines = done.stdout.splitlines()
-    for name in ("candidates' refs", "recalled clusters"):
+    for name in ("candidates' refs", "recalled clusters", "keyword search"):
         (line,) = [line for line in lines if line.startswith(name)]
         assert "before" in line and "after" in line, done.stdout
     assert any(line.startswith("a context's episodes") for line in lines)  # a small store may have none

@@ -226,6 +226,18 @@ def test_lexical_chinese_and_english(store: Store):
     assert len(store.lexical(owner(ALICE), ["预算", "lucky", "payment"], 2)) == 2
 
 
+def test_lexical_reads_a_large_scope_through_its_index_alike(store: Store, monkeypatch: pytest.MonkeyPatch):
+    """Postgres matches a small scope's turns row by row and a large one's through the GIN
+    index (``SCAN_ROWS``): both give the same hits, scores and order."""
+    store.add_turns([new(ALICE, "预算上调到13万元。", 0), new(ALICE, "the budget was raised", 1),
+                     new(ALICE_S2, "预算还要再谈", 2), new(BOB, "预算 budget", 3)])
+    asks = [(["预算", "budget"], None), (["预算"], "s2"), (["budget", "预算", "预算"], "s1")]
+    small = [store.lexical(owner(ALICE), terms, 10, session_id=session) for terms, session in asks]
+    monkeypatch.setattr("pmemo.stores.postgres.turns.SCAN_ROWS", 1)
+    assert [store.lexical(owner(ALICE), terms, 10, session_id=session) for terms, session in asks] == small
+    assert [len(found) for found in small] == [3, 1, 2]
+
+
 def test_lexical_counts_a_term_given_twice_twice(store: Store):
     # two sessions: neither turn is the context of the other
     grandma, drawing = store.add_turns([new(ALICE, "爷爷奶奶周末来吃饭", 0), new(ALICE_S2, "我们一起画画", 1)])

@@ -21,6 +21,7 @@ from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
 from . import codec, lexical
 from .database import Database, lock_key
 
+SCAN_ROWS = 2_000  # a scope's turns up to which a keyword search reads them all (see lexical())
 _INSERT = ("INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor, content, ts, tz,"
            " metadata, created, actor_id, words, context) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
            " RETURNING id")
@@ -173,10 +174,19 @@ class TurnRows:
             return []
         mine = "" if session_id is None else " AND session=%(session)s"
         rank, more = lexical.rank(terms)
+        # A scope of up to SCAN_ROWS turns is read whole through its btree and matched row by
+        # row; a larger one through the GIN index, whose posting lists span the whole table (a
+        # frequent word's runs to every tenant's turns: at 1M turns a 1,000-turn scope took
+        # 4.0 ms that way, 2.4 read whole). Counting the scope's first SCAN_ROWS keys picks the
+        # branch once; the other one does not run.
         rows = self._db.rows(
-            f"SELECT id, {rank} AS score FROM turns WHERE scope_key=%(scope)s"
-            f" AND lexemes @@ %(q)s::tsquery{mine} ORDER BY score DESC, id LIMIT %(limit)s",
-            {"q": query, "scope": scope.key, "session": session_id, "limit": limit, **more})
+            "WITH size AS (SELECT count(*) AS n FROM (SELECT 1 FROM turns WHERE scope_key=%(scope)s"
+            f"{mine} LIMIT %(scan)s) c)"
+            f" SELECT id, {rank} AS score FROM (SELECT id, lexemes FROM turns WHERE scope_key=%(scope)s{mine}"
+            " OFFSET 0) s WHERE (SELECT n FROM size) < %(scan)s AND lexemes @@ %(q)s::tsquery"
+            f" UNION ALL SELECT id, {rank} AS score FROM turns WHERE (SELECT n FROM size) >= %(scan)s"
+            f" AND scope_key=%(scope)s AND lexemes @@ %(q)s::tsquery{mine} ORDER BY score DESC, id LIMIT %(limit)s",
+            {"q": query, "scope": scope.key, "session": session_id, "limit": limit, "scan": SCAN_ROWS, **more})
         return [(r[0], float(r[1])) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:
