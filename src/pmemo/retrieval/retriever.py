@@ -174,7 +174,8 @@ class Retriever:
         return hitlib.with_sources(hits, self._source_ids, self.store.get_turns)
 
     def _source_ids(self, hits: list[Hit]) -> dict[str, tuple[int, ...]]:
-        """The source turn ids of derived ``hits`` (by hit id), one read per kind."""
+        """The source turn ids of derived ``hits`` (by hit id): one read for the summaries, one
+        for the diary days, one per key line (a search shows few)."""
         refs: dict[str, list[int]] = {"summary": [], "diary": [], "key": []}
         for hit in hits:
             kind, _, ref = hit.id.partition(":")
