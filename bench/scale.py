@@ -348,16 +348,17 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path, 
     return row
 
 
-def kept(kind: str, n: int, data: Path, pg: str) -> bool:
-    """Whether ``--keep`` kept a filled store of this kind and size (Postgres: its schema too)."""
-    if not (data / "filled").exists():
-        return False
-    if kind != "postgres":
-        return True
+def schema_exists(url: str, schema: str) -> bool:
     import psycopg
 
-    with psycopg.connect(pg, autocommit=True) as conn:
-        return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname=%s", (f"reads_{n}",)).fetchone() is not None
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname=%s", (schema,)).fetchone() is not None
+
+
+def kept(kind: str, n: int, data: Path, pg: str) -> bool:
+    """Whether ``--keep`` kept a filled store of this kind and size: a marker without its
+    Postgres schema is a store dropped since."""
+    return (data / "filled").exists() and (kind != "postgres" or schema_exists(pg, f"reads_{n}"))
 
 
 COLUMNS = ["turns_per_s", "batch_first5_s", "batch_last5_s", "search_p50_ms", "search_p95_ms",

@@ -157,25 +157,17 @@ def explain_postgres(url: str, sql: str, args: Any) -> str:
     return "\n".join(r[0] for r in rows)
 
 
-def schema_exists(url: str, schema: str) -> bool:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname=%s", (schema,)).fetchone() is not None
-
-
 async def one(kind: str, n: int, args: argparse.Namespace, pg: str, root: Path) -> dict[str, Any]:
     data = root / f"{kind}_{n}"
     schema = f"reads_{n}"
-    # a kept Postgres store is its schema: a marker without it is a store dropped since
-    filled = (data / "filled").exists() and (kind != "postgres" or schema_exists(pg, schema))
+    filled = scale.kept(kind, n, data, pg)
     data.mkdir(parents=True, exist_ok=True)
     settings = Settings(data=str(data))
     url = ""
     if kind == "postgres":
         import psycopg
 
-        if not filled and schema_exists(pg, schema):
+        if not filled and scale.schema_exists(pg, schema):
             with psycopg.connect(pg, autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA {schema} CASCADE")
         if not filled:
