@@ -184,27 +184,29 @@ def query_vectors(n: int) -> np.ndarray:
     return np.stack([hashing.embed_query(t) for t in query_texts(n)])
 
 
-def vector_search(store: Any, model: str, users: list[str], vecs: np.ndarray) -> list[tuple[str, np.ndarray, float]]:
-    """The store's nearest over random scopes of ``users``: (scope key, query, seconds)."""
+def floor_scopes(users: list[str], n: int) -> list[Scope]:
+    """The scopes the reads timed alone go to, one a query: random ones of ``users``."""
     rng = random.Random(2)
+    return [Scope.of(user_id=rng.choice(users)) for _ in range(n)]
+
+
+def vector_search(store: Any, model: str, scopes: list[Scope], vecs: np.ndarray) -> list[tuple[str, np.ndarray, float]]:
+    """The store's nearest over ``scopes``, one a query: (scope key, query, seconds)."""
     out = []
-    for q in vecs:
-        key = Scope.of(user_id=rng.choice(users)).key
-        store.nearest("turn", key, q, K, model)  # the scope read into a cache, if the store has one
+    for scope, q in zip(scopes, vecs, strict=True):
+        store.nearest("turn", scope.key, q, K, model)  # the scope read into a cache, if the store has one
         t0 = time.perf_counter()
-        store.nearest("turn", key, q, K, model)
-        out.append((key, q, time.perf_counter() - t0))
+        store.nearest("turn", scope.key, q, K, model)
+        out.append((scope.key, q, time.perf_counter() - t0))
     return out
 
 
-def keyword_search(store: Any, users: list[str], texts: list[str]) -> list[float]:
+def keyword_search(store: Any, scopes: list[Scope], texts: list[str]) -> list[float]:
     """The store's keyword read alone, as a search makes it (its terms, ``POOL`` candidates),
-    over the scopes ``vector_search`` read: seconds each. A hybrid search makes this read
-    besides the vector one, so it is the other part of what no search can go below."""
-    rng = random.Random(2)
+    over ``scopes``, one a query: seconds each. A hybrid search makes this read besides the
+    vector one, so it is the other part of what no search can go below."""
     lat = []
-    for text in texts:
-        scope = Scope.of(user_id=rng.choice(users))
+    for scope, text in zip(scopes, texts, strict=True):
         terms = keyword_terms(text)
         store.lexical(scope, terms, POOL, None)  # as warm as the vector read beside it
         t0 = time.perf_counter()
@@ -325,13 +327,14 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path, 
         store = mem._store  # noqa: SLF001 - bench only: the store's own vector search, timed alone
         if kind == "postgres" and type(store).__name__ == "SQLiteStore":
             raise SystemExit("Memory.open did not open the Postgres store named by the `store` setting")
-        asked = vector_search(store, embedder.model_id, users, query_vectors(args.queries))
+        scopes = floor_scopes(users, args.queries)  # the vector and keyword reads alone go to the same
+        asked = vector_search(store, embedder.model_id, scopes, query_vectors(args.queries))
         floor = (sqlite_floor(data, embedder.model_id, asked) if kind == "sqlite"
                  else postgres_floor(url, embedder.model_id, asked))
         row["nearest_p50_ms"] = pct([s for _, _, s in asked], 50)
         row["floor_p50_ms"] = pct(floor, 50)
         row["nearest_over_floor"] = row["nearest_p50_ms"] / row["floor_p50_ms"]
-        row["lexical_p50_ms"] = pct(keyword_search(store, users, query_texts(args.queries)), 50)
+        row["lexical_p50_ms"] = pct(keyword_search(store, scopes, query_texts(args.queries)), 50)
         row["lexical_over_floor"] = row["lexical_p50_ms"] / row["floor_p50_ms"]
         row["search_noembed_over_floor"] = row["search_noembed_p50_ms"] / row["floor_p50_ms"]
         row["rss_mb"], row["peak_rss_mb"] = rss_mb()
