@@ -1,6 +1,6 @@
 """How much evidence any of the systems finds: recall of the union of their top-k lists.
 
-    python bench/ceiling.py madial DATA/madial_dev.json [--k 5 10] [--limit N]
+    python bench/ceiling.py madial DATA/madial_dev.json [--k 5 10] [--limit N] [--by-category]
 
 A fusion or reranking of these systems can at best put in its own top k what one of them
 ranked in theirs; when even the union of all their top-k lists (more than k items) stays
@@ -76,13 +76,20 @@ def main() -> None:
     ap.add_argument("path")
     ap.add_argument("--k", type=int, nargs="+", default=[5, 10])
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--by-category", action="store_true", help="also each question category apart")
     args = ap.parse_args()
     found = asyncio.run(rankings(args.kind, args.path, args.limit, max(args.k)))
-    print(f"{args.kind}: {len(found)} scored questions")
-    for k in args.k:
-        for systems in (("pmemo",), ("bm25", "dense"), SYSTEMS):
-            recall, size = union_recall(found, systems, k)
-            print(f"  top {k} of {'+'.join(systems)}: recall {recall:.3f} ({size:.1f} units)")
+    parts = {"all": found}
+    if args.by_category:
+        category = {p.qid: p.category for e in load(args.kind, args.path, limit=args.limit) for p in e.probes}
+        for name in sorted({category[q] for q in found}):
+            parts[name] = {q: row for q, row in found.items() if category[q] == name}
+    for name, part in parts.items():
+        print(f"{args.kind}, {name}: {len(part)} scored questions")
+        for k in args.k:
+            for systems in (("pmemo",), ("bm25", "dense"), SYSTEMS):
+                recall, size = union_recall(part, systems, k)
+                print(f"  top {k} of {'+'.join(systems)}: recall {recall:.3f} ({size:.1f} units)")
 
 
 if __name__ == "__main__":
