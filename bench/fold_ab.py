@@ -108,7 +108,7 @@ def main() -> None:
 
 async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
     settings = Settings(data=str(root / f"postgres_{args.turns}")).replace(
-        store=scale.schema_url(pg, f"reads_{args.turns}"))
+        store=scale.schema_url(pg, scale.kept_schema(args.turns)))
     mem = await Memory.open(settings=settings, embedder=scale.ScaleEmbedder(e5_queries=False))
     try:
         seen = await record(mem, search_reads.users(args.turns, args.scopes, False), args.queries)

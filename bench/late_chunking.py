@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from query_views import recalls, report
 
 from pmemo.eval.datasets import Episode, load
 from pmemo.text.attachments import indexed
@@ -138,11 +139,8 @@ def raw(kind: str, path: str, size: int, cross: bool) -> None:
                 continue
             q = e5.query(probe.query.text).reshape(-1)
             for name, m in vecs.items():
-                top = [uids[i] for i in np.argsort(-(m @ q), kind="stable")[:10]]
-                scores[name].append((len(gold & set(top[:5])) / len(gold), len(gold & set(top)) / len(gold)))
-    for name, rows in scores.items():
-        r = np.asarray(rows)
-        print(f"{name:11s} R@5 {r[:, 0].mean():.3f}  R@10 {r[:, 1].mean():.3f}  ({len(rows)} questions)")
+                scores[name].append(recalls(m @ q, uids, gold))
+    report(scores)
 
 
 def as_turns(found: dict[str, np.ndarray], size: int) -> None:
@@ -195,8 +193,8 @@ def main() -> None:
     ap.add_argument("--window", type=int, default=160, help="tokens a window holds at most")
     ap.add_argument("--cross", action="store_true", help="windows run on across sessions")
     argv = sys.argv[1:]
-    rest = argv[argv.index("--") + 1 :] if "--" in argv else []  # options of pmemo eval
-    args = ap.parse_args(argv[: len(argv) - len(rest) - (1 if "--" in argv else 0)])
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, rest = ap.parse_args(argv[:cut]), argv[cut + 1 :]  # rest: options of pmemo eval
     if args.how == "raw":
         raw(args.kind, args.file, args.window, args.cross)
         return

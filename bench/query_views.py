@@ -14,7 +14,21 @@ import sys
 import numpy as np
 
 from pmemo.eval.datasets import load
+from pmemo.eval.metrics import recall_at_k
 from pmemo.text.dialogue import focus, lines, says_something
+
+
+def recalls(scores: np.ndarray, uids: list[str], gold: set[str]) -> tuple[float, float]:
+    """R@5 and R@10 of the units ranked by ``scores``."""
+    ranked = [uids[i] for i in np.argsort(-scores, kind="stable")[:10]]
+    return recall_at_k(ranked, gold, 5), recall_at_k(ranked, gold, 10)
+
+
+def report(found: dict[str, list[tuple[float, float]]]) -> None:
+    """Each row's mean R@5 and R@10 over its questions."""
+    for name, rows in found.items():
+        r = np.asarray(rows)
+        print(f"{name:34s} R@5 {r[:, 0].mean():.3f}  R@10 {r[:, 1].mean():.3f}  ({len(rows)} questions)")
 
 
 def scores(P: np.ndarray, embed: object, query: str) -> dict[str, np.ndarray]:
@@ -45,12 +59,8 @@ def main() -> None:
         for probe in episode.probes:
             gold = set(probe.gold.evidence)
             for name, s in scores(P, model, probe.query.text).items():
-                top = [uids[i] for i in np.argsort(-s, kind="stable")[:10]]
-                found.setdefault(name, []).append((len(gold & set(top[:5])) / len(gold),
-                                                   len(gold & set(top)) / len(gold)))
-    for name, rows in found.items():
-        r = np.asarray(rows)
-        print(f"{name:34s} R@5 {r[:, 0].mean():.3f}  R@10 {r[:, 1].mean():.3f}  ({len(rows)} questions)")
+                found.setdefault(name, []).append(recalls(s, uids, gold))
+    report(found)
 
 
 if __name__ == "__main__":

@@ -309,7 +309,7 @@ async def one(kind: str, n: int, args: argparse.Namespace, pg: str, data: Path, 
         import psycopg
 
         # kept, the schema search_reads.py --keep DIR reads (it finds DIR/postgres_<turns>/filled)
-        schema = f"reads_{n}" if args.keep else f"scale_{uuid.uuid4().hex[:8]}"
+        schema = kept_schema(n) if args.keep else f"scale_{uuid.uuid4().hex[:8]}"
         if not filled:
             with psycopg.connect(pg, autocommit=True) as conn:
                 conn.execute(f"CREATE SCHEMA {schema}")
@@ -358,10 +358,16 @@ def schema_exists(url: str, schema: str) -> bool:
         return conn.execute("SELECT 1 FROM pg_namespace WHERE nspname=%s", (schema,)).fetchone() is not None
 
 
+def kept_schema(n: int) -> str:
+    """The Postgres schema ``--keep`` keeps a store of ``n`` turns in (search_reads.py and
+    fold_ab.py read it there)."""
+    return f"reads_{n}"
+
+
 def kept(kind: str, n: int, data: Path, pg: str) -> bool:
     """Whether ``--keep`` kept a filled store of this kind and size: a marker without its
     Postgres schema is a store dropped since."""
-    return (data / "filled").exists() and (kind != "postgres" or schema_exists(pg, f"reads_{n}"))
+    return (data / "filled").exists() and (kind != "postgres" or schema_exists(pg, kept_schema(n)))
 
 
 COLUMNS = ["turns_per_s", "batch_first5_s", "batch_last5_s", "search_p50_ms", "search_p95_ms",

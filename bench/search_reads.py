@@ -159,7 +159,7 @@ def explain_postgres(url: str, sql: str, args: Any) -> str:
 
 async def one(kind: str, n: int, args: argparse.Namespace, pg: str, root: Path) -> dict[str, Any]:
     data = root / f"{kind}_{n}"
-    schema = f"reads_{n}"
+    schema = scale.kept_schema(n)
     filled = scale.kept(kind, n, data, pg)
     data.mkdir(parents=True, exist_ok=True)
     settings = Settings(data=str(data))

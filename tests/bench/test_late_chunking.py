@@ -23,7 +23,8 @@ try:
 except ValueError as exc:
     too_long = str(exc)
 print(json.dumps({"shape": list(got.shape), "norms": np.linalg.norm(got, axis=1).tolist(),
-                  "nearest": [int(np.argmax(own @ v)) for v in got], "tokens": [tokens("hello world"), tokens("hello world " * 10)],
+                  "nearest": [int(np.argmax(own @ v)) for v in got],
+                  "tokens": [tokens("hello world"), tokens("hello world " * 10)],
                   "alone": float(late(parts[:1])[0] @ own[0]),
                   "too_long": too_long}))
 """
