@@ -258,7 +258,8 @@ class Memory:
         item = dict(session_id=session_id, content=content, role=role, actor=actor, actor_id=actor_id,
                     timestamp=timestamp, metadata=metadata, user_id=user_id, group_id=group_id,
                     tenant_id=tenant_id, agent_id=agent_id)
-        turns = await self._insert([self._new_turn(item)], _once(idempotency_key, [item]))
+        new = await asyncio.to_thread(self._new_turn, item)  # segmenting a long text is CPU work: off the loop
+        turns = await self._insert([new], _once(idempotency_key, [item]))
         self._worker.wake.set()
         if not turns:
             raise NotFound(f"the turn stored with idempotency key {idempotency_key!r} was forgotten since")
@@ -269,7 +270,7 @@ class Memory:
         all the turns of a batch share one key, and must belong to one tenant."""
         if not isinstance(items, list) or not items:
             raise InvalidInput("add_many needs a non-empty list of turns (dicts with add()'s arguments)")
-        news = [self._new_turn(item) for item in items]
+        news = await asyncio.to_thread(lambda: [self._new_turn(item) for item in items])  # off the loop, as in add
         turns = await self._insert(news, _once(idempotency_key, items))
         self._worker.wake.set()
         return turns
