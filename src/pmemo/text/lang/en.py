@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import snowballstemmer
 
 _stemmer = snowballstemmer.stemmer("english")
+# a Snowball stemmer keeps the word it works on in itself: two threads stemming at once (a
+# server's requests, an embedder's) broke each other's words (IndexError in find_among_b)
+_stem_lock = threading.Lock()
 
 # function words that say nothing about what a message is about (general English, no dataset's)
 STOPWORDS = frozenset(
@@ -31,7 +35,10 @@ def stem(word: str) -> str:
     >>> stem("paintings"), stem("xiaoming"), stem("café")
     ('paint', 'xiaom', 'café')
     """
-    return _stemmer.stemWord(word) if word.isascii() else word
+    if not word.isascii():
+        return word
+    with _stem_lock:
+        return str(_stemmer.stemWord(word))
 
 
 def forms(word: str, english: bool) -> list[str]:
