@@ -314,8 +314,10 @@ def quiet_writer(client: httpx.Client, quiet: Quiet, every: float, stop: threadi
 
 
 def quiet_reader(client: httpx.Client, quiet: Quiet, writing: threading.Event, deadline: list[float]) -> None:
-    """Search each waiting message by its own words until its hit says it matched by meaning;
-    stops when the writer has stopped and none waits, or at ``deadline[0]``."""
+    """Search the waiting messages by their own words, oldest first, until a hit says it matched by
+    meaning; a round stops at the first one not found yet (a chat's jobs run in order), so the
+    searches do not grow with a backlog. Ends when the writer has stopped and none waits, or at
+    ``deadline[0]``."""
     while time.perf_counter() < deadline[0]:
         waiting = quiet.waiting()
         if not waiting and not writing.is_set():
@@ -325,10 +327,11 @@ def quiet_reader(client: httpx.Client, quiet: Quiet, writing: threading.Event, d
                 r = client.post("/v1/search", json={"group_id": QUIET_GROUP, "query": text, "limit": 5})
                 r.raise_for_status()
             except httpx.HTTPError:
-                continue
-            if any(h["id"] == f"turn:{turn_id}" and "meaning" in h["why"] for h in r.json()["hits"]):
-                with quiet.lock:
-                    quiet.delays[turn_id] = time.perf_counter() - added
+                break
+            if not any(h["id"] == f"turn:{turn_id}" and "meaning" in h["why"] for h in r.json()["hits"]):
+                break
+            with quiet.lock:
+                quiet.delays[turn_id] = time.perf_counter() - added
         time.sleep(0.25)
 
 
@@ -406,20 +409,25 @@ class Run:
         started = time.perf_counter()
         work()
         posted = time.perf_counter() - started
-        done = None if name == "idle" else wait_idle([self.a], self.sizes.cap_s)
+        done = None if name == "idle" else wait_idle([self.a], max(0.0, self.sizes.cap_s - posted))
         took = None if done is None else posted + done
+        left = None if name == "idle" or done is not None else self.a.pending()  # A's jobs not done at the cap
         while time.perf_counter() - started < (self.sizes.idle_s if name == "idle" else self.sizes.min_phase_s):
             time.sleep(0.05)
         self.rec.phase = None
         row = {"phase": name, "seconds": time.perf_counter() - started, "a_posted_s": posted, "a_done_s": took,
+               "a_pending_at_cap": left,
                "a_detail": detail(took) if took else "", "client_cpu_s": time.process_time() - cpu,
                "server_cpu_s": self.server.cpu_s() - server_cpu, "load_avg": [load, os.getloadavg()[0]]}
         self.phases.append(row)
-        progress(f"{name}: {row['seconds']:.1f} s, A done in {'-' if took is None else f'{took:.1f} s'}")
+        progress(f"{name}: {row['seconds']:.1f} s, A done in "
+                 + (f"{took:.1f} s" if took is not None else f"- ({left} of A's jobs pending at the cap)"))
 
     def settle(self) -> None:
-        """Everyone's jobs done before the next phase (the last phase's row notes how long)."""
+        """Everyone's jobs done before the next phase (the last phase's row notes how long; None:
+        not within the cap, and the next phase starts with the rest still running)."""
         self.phases[-1]["settle_s"] = wait_idle(self.everyone, self.sizes.cap_s)
+        progress(f"settled in {fmt(self.phases[-1]['settle_s'], 1)} s")
 
 
 def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
@@ -454,8 +462,7 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
             run.phase(name, functools.partial(a.post_turns, [{**one, "content": text}], 1),
                       rate(len(text) / 1000, "k chars"))
             run.settle()
-        quiet_phase(run, quiet, import_bodies(imported, sizes.batch))
-        run.settle()
+        quiet_phase(run, quiet, import_bodies(imported, sizes.batch))  # the last: what is left is not waited for
     finally:
         stop.set()
         for t in loops:
@@ -532,6 +539,13 @@ def table(result: dict[str, Any]) -> list[str]:
                          str(h["over_target"]), str(h["timeouts"]), fmt(row["a_posted_s"], 1), fmt(row["a_done_s"], 1),
                          row["a_detail"] or "-", fmt(max(row["load_avg"]), 1),
                          f"{row['client_cpu_s']:.1f}/{row['server_cpu_s']:.0f}"]))
+    for row in phases:
+        if row.get("a_pending_at_cap") is not None:
+            out.append(f"  {row['phase']}: A's work not done within the cap ({row['seconds']:.0f} s): "
+                       f"{row['a_pending_at_cap']} of A's jobs still pending")
+        if "settle_s" in row and row["settle_s"] is None:
+            out.append(f"  after {row['phase']}: the jobs left did not finish within the cap; the next phase"
+                       " ran beside them")
     out.append(line(["target", "", "", "", "", *(f"<={v:g}" for v in TARGETS.values()), "0", "0",
                      f"<{HEALTH_TARGET_MS:g}", "0", "0", "", "", "", "", ""]))
     q = result["quiet"]
