@@ -17,6 +17,7 @@
         │   └── SizeQuotaExceeded   its quota of stored bytes (adapters: 413)
         ├── TooLarge          a batch or request body over its cap (adapters: 413)
         └── RateLimited       too many requests with one key (adapters: 429, Retry-After)
+            └── BacklogFull   a tenant's turns waiting for the background passed their cap
 
 Every message names what to fix. Adapters (REST, MCP, CLI) map this tree once each.
 """
@@ -117,3 +118,11 @@ class RateLimited(LimitExceeded):
     def __init__(self, message: str, *, setting: str = "", limit: int | str = 0, retry_after: int = 1) -> None:
         super().__init__(message, setting=setting, limit=limit)
         self.retry_after = retry_after
+
+
+class BacklogFull(RateLimited):
+    """A tenant has more turns waiting for the background (embedding and the rest) than
+    ``PMEMO_MAX_PENDING_TURNS``: nothing of the write was stored; ``retry_after`` estimates the
+    seconds until the worker has caught up enough to take it."""
+
+    code = "backlog_full"

@@ -27,7 +27,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from . import quota, validate
+from . import backlog, quota, validate
 from .blocks.derive import HumanBlocks
 from .blocks.edit import appended, replaced
 from .blocks.folder import BlockFolder
@@ -285,11 +285,16 @@ class Memory:
             if (done := await asyncio.to_thread(self._store.replay, once)) is not None:
                 return done  # a retry: what the first write stored, whatever the quota says now
         self._worker.last_write = time.monotonic()  # writers first: the worker waits for a pause
+
+        def write() -> list[Turn]:  # within the cap on waiting background work (backlog.py)
+            backlog.admit(self._store, news, self.settings)
+            return self._store.add_turns(news, once)
+
         if not quota.enabled(self.settings):
-            return await asyncio.to_thread(self._store.add_turns, news, once)
+            return await asyncio.to_thread(write)
         async with self._quota_lock, self._tenant_lock.held(n.scope.tenant_id for n in news):
             await asyncio.to_thread(quota.admit, self._store, news, self.settings)
-            return await asyncio.to_thread(self._store.add_turns, news, once)
+            return await asyncio.to_thread(write)
 
     def _new_turn(self, item: Any) -> NewTurn:
         if not isinstance(item, dict):

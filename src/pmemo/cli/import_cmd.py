@@ -87,7 +87,12 @@ def _write_turns(mem: Any, file: Path, defaults: dict[str, Any], total: int,
     with progress.bar("Importing", total=total, unit="turns") as show:
         for chunk in _chunks(_read_turns(file, defaults, mem.settings), CHUNK):
             try:
-                turns = mem.add_many([item for _, item in chunk])
+                while True:
+                    try:
+                        turns = mem.add_many([item for _, item in chunk])
+                        break
+                    except errors.BacklogFull as exc:  # the background is behind: wait as told, then again
+                        time.sleep(exc.retry_after)
             except errors.InvalidInput as exc:  # a check the pre-scan does not know yet
                 raise errors.InvalidInput(
                     f"{file} lines {chunk[0][0]}-{chunk[-1][0]}: {exc} (those lines were not "

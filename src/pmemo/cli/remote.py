@@ -50,7 +50,7 @@ RETRIES = 3  # a lost reply or a 429: the same request again (writes carry an Id
 # server sends the error's own ``code``), else its status; anything else is a PMemoError.
 _ERRORS: tuple[type[errors.PMemoError], ...] = (
     errors.InvalidInput, errors.NotFound, errors.Conflict, errors.AuthError, errors.Forbidden,
-    errors.QuotaExceeded, errors.TooLarge, errors.RateLimited, errors.LimitExceeded,
+    errors.QuotaExceeded, errors.TooLarge, errors.BacklogFull, errors.RateLimited, errors.LimitExceeded,
     errors.StoreLocked, errors.StoreCorrupt, errors.StoreError, errors.EmbedderError,
     errors.LLMError,
 )

@@ -53,6 +53,10 @@ def worker_owner() -> str:
 
 
 CLAIM = 64
+# turns a claim takes of each tenant (past its first job): a flooding tenant's share of a batch,
+# which bounds how long a new turn of another chat waits (the batch running when it came, then
+# its own; bench/fair_claims.py); a quiet chat's job is in a claim's first round (fair_share.py)
+CLAIM_TURNS = 128
 DEFER_MAX_S = 2.0  # writers first: the longest the background waits for add() calls to pause
 POLL_S = 1.0  # an idle worker's look for due jobs when nothing announces them
 
@@ -156,7 +160,8 @@ class Worker:
 
     async def run_once(self) -> int:
         async with self.exclusive():
-            jobs = await asyncio.to_thread(self.store.claim, CLAIM, self.owner, self.settings.job_lease_s)
+            jobs = await asyncio.to_thread(self.store.claim, CLAIM, self.owner, self.settings.job_lease_s,
+                                           CLAIM_TURNS)
             if jobs:
                 # shielded: a cancelled worker still lets the thread finish its batch
                 self._inflight = asyncio.ensure_future(asyncio.to_thread(self._process, jobs))

@@ -5,7 +5,7 @@ A route declares only what is its own (``responses={409: {...}}``); what follows
 kind of route is added here, so a new route is documented without repeating it:
 
 - every ``/v1`` route: 401 (no, unknown or revoked key), 403 (the wrong kind of key) and
-  429 (the key's rate limit or a tenant quota);
+  429 (the key's rate limit, a tenant quota or its backlog of background work);
 - a route with parameters or a body: 422; with a path parameter: 404 (not in this tenant);
   with a body: 413 (over the route's body cap);
 - a conditional or idempotent write (an ``If-Match`` or ``Idempotency-Key`` header): 409.
@@ -28,7 +28,8 @@ WHY = {
     409: "the item changed since the version sent, or the idempotency key was used for another write",
     413: "the request body is over this route's cap; `setting` names the limit",
     422: "invalid input: `detail` names the field and what to fix",
-    429: "too many requests with this key (see Retry-After), or a tenant quota is full",
+    429: "too many requests with this key, or too many turns of the tenant waiting for the background"
+         " (both: see Retry-After), or a tenant quota is full",
 }
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 

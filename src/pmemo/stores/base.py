@@ -255,11 +255,13 @@ class JobStore(Protocol):
     the dead-letter list (status 'failed') until retried by hand."""
 
     def enqueue(self, kind: str, payload: Any) -> int: ...
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
-        """Up to ``limit`` jobs, oldest first, that are 'pending' and due (run_after <= now), or
-        'running' with a lease that has expired (a dead worker's); each becomes 'running', held by
-        ``owner`` until now + lease_s, attempts + 1. A 'turns' job waits while an earlier
-        'turns' job of its chat is unfinished and not taken in the same claim (chat_order.py)."""
+    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
+        """Up to ``limit`` jobs that are 'pending' and due (run_after <= now), or 'running' with a
+        lease that has expired (a dead worker's); each becomes 'running', held by ``owner`` until
+        now + lease_s, attempts + 1. Taken round robin across tenants, then chats, oldest first
+        within a chat, and of each tenant (past its first job) no more once they hold ``turns``
+        turns (0: no bound; fair_share.py). A 'turns' job waits while an earlier 'turns' job of its chat is
+        unfinished and not taken in the same claim (chat_order.py)."""
         ...
     def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
         """Extend the leases ``owner`` still holds; returns how many it still held."""
@@ -272,6 +274,10 @@ class JobStore(Protocol):
     def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
                 owner: str | None = None) -> int:
         """Jobs not done yet: all, or those about a tenant's (an agent's, an owner's) rows."""
+        ...
+    def pending_turns(self, tenant_id: str) -> int:
+        """Turns of ``tenant_id`` queued for the background and not digested yet (their 'turns'
+        jobs pending or running, not failed for good): one row read, for the cap on them."""
         ...
     def requeue_running(self, owner: str | None = None) -> int:
         """Jobs left 'running' by ``owner`` (all owners when None) go back to 'pending'."""

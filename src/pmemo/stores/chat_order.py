@@ -4,7 +4,10 @@ A batch learns the aliases, name forms and facts that the next batch's mentions 
 are read against ("叫我霓霓" before "霓霓是我同学"), so two workers must not take two batches of
 one chat (owner scope) at once. A claim takes a 'turns' job only with every unfinished 'turns'
 job of its chat queued before it; other kinds, and other chats' batches, run side by side. The
-SQL is the same on both stores but for how they write "now" and a list of ids.
+claim's ranking (fair_share.py) already leaves out the 'turns' jobs behind a busy batch of their
+chat, so that a busy chat's backlog does not fill a claim's limit; ``in_chat_order`` is the rule
+itself, whatever the ranking took. The SQL is the same on both stores but for how they write a
+list of ids.
 """
 
 from __future__ import annotations
@@ -14,15 +17,6 @@ from collections.abc import Iterable
 # each job s's chats (owner scopes), the jobs e queued before it in one of them, and their rows k
 _EARLIER = ("FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant AND e.agent = s.agent"
             " AND e.owner = s.owner AND e.job < s.job JOIN jobs k ON k.id = e.job")
-
-
-def turns_free(now: str) -> str:
-    """A WHERE term on ``jobs``: not a 'turns' job one of whose chats has an earlier 'turns' job
-    held under a live lease or waiting out a backoff, which ``in_chat_order`` would drop
-    whatever the claim took. It keeps a busy chat's backlog from filling a claim's limit."""
-    return (f"(kind <> 'turns' OR NOT EXISTS (SELECT 1 {_EARLIER} WHERE s.job = jobs.id AND k.kind = 'turns'"
-            f" AND ((k.status = 'pending' AND k.run_after > {now})"
-            f" OR (k.status = 'running' AND k.lease_until > {now}))))")
 
 
 def earlier(ids: str) -> str:

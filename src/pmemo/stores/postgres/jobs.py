@@ -1,7 +1,8 @@
 """The job queue on PostgreSQL (JobStore, a mixin), shared by every worker process.
 
-A claim takes the oldest due jobs with ``FOR UPDATE SKIP LOCKED``, so two workers claiming at
-once never get the same job and never wait for each other, and holds them under a lease: a
+A claim takes due jobs round robin across tenants and chats (fair_share.py) with ``FOR UPDATE
+SKIP LOCKED``, one claim at a time (a transaction's advisory lock), so two workers never get
+the same job, and holds them under a lease: a
 worker that dies loses its jobs to the next claim once the lease runs out. Lease and backoff
 times come from the database's clock (``NOW``), the one every worker shares. Whose rows a job
 is about is in ``job_scopes``, filled by a trigger (migrations/0001_core.sql), so that
@@ -17,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from ..base import Job, backoff_s
-from ..chat_order import earlier, in_chat_order, turns_free
-from .database import Database
+from ..chat_order import earlier, in_chat_order
+from ..fair_share import ranked
+from .database import Database, lock_key
 from .listen import JobListener
 
 NOW = "extract(epoch FROM statement_timestamp())"
+CLAIM_LOCK = lock_key("pmemo", "claim")
 ERROR_CHARS = 2000
 
 
@@ -51,13 +54,19 @@ class JobRows:
         """``wake()`` whenever jobs are queued, through any process (listen.py)."""
         return JobListener(self._db.url, wake)
 
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
+    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
         with self._db.tx() as cur:
-            # the oldest due jobs, less the 'turns' jobs whose chat is busy (chat_order.py)
+            # one claim at a time, each seeing the last one's jobs taken: two claims ranking the
+            # same jobs at once would leave the second with none (SKIP LOCKED) though more wait
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (CLAIM_LOCK,))
+            # the due jobs round robin across tenants and chats, less the 'turns' jobs whose chat
+            # is busy (fair_share.py), then each chat's 'turns' jobs only with the ones before
+            # them (chat_order.py)
+            order = ranked(NOW, "%(n)s", "%(turns)s", array_length="jsonb_array_length")
             due = dict(cur.execute(
-                f"SELECT id, kind FROM jobs WHERE ((status='pending' AND run_after <= {NOW})"
-                f" OR (status='running' AND lease_until <= {NOW})) AND {turns_free(NOW)}"
-                " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED", (limit,)).fetchall())
+                f"SELECT id, kind FROM jobs WHERE id IN ({order}) AND ((status='pending' AND run_after <= {NOW})"
+                f" OR (status='running' AND lease_until <= {NOW})) FOR UPDATE SKIP LOCKED",
+                {"n": limit, "turns": turns}).fetchall())
             pairs = cur.execute(earlier("(SELECT unnest(%s::bigint[]))"),
                                 ([i for i, kind in due.items() if kind == "turns"],)).fetchall()
             rows = cur.execute(
@@ -111,6 +120,10 @@ class JobRows:
                 owner: str | None = None) -> int:
         mine, args = jobs_of(tenant_id, agent_id, owner)
         row = self._db.one(f"SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running'){mine}", args)
+        return int(row[0]) if row else 0
+
+    def pending_turns(self, tenant_id: str) -> int:
+        row = self._db.one("SELECT turns FROM tenant_backlog WHERE tenant=%s", (tenant_id,))
         return int(row[0]) if row else 0
 
     def job_queue(self) -> dict[str, tuple[int, float]]:

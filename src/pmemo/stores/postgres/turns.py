@@ -18,6 +18,7 @@ import psycopg
 from ...errors import Conflict
 from ...models import Scope, Turn
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
+from ..fair_share import job_batches
 from . import codec, lexical
 from .database import Database, lock_key
 
@@ -62,7 +63,11 @@ class TurnRows:
             out = [Turn(turn_id, new.scope, step, new.role, new.content, new.actor, new.timestamp,
                         dict(new.metadata), new.actor_id) for turn_id, new, step in zip(ids, turns, steps, strict=True)]
             self._turns_added(cur, out)
-            cur.execute("INSERT INTO jobs(kind, payload) VALUES('turns', %s)", (json.dumps(ids),))
+            # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
+            # its turns in the tenant's backlog (tenant_backlog, the pending cap)
+            cur.executemany("INSERT INTO jobs(kind, payload, tenant) VALUES('turns', %s, %s)",
+                            [(json.dumps([t.id for t in batch]), batch[0].scope.tenant_id)
+                             for batch in job_batches(out, [t.scope.key for t in out])])
             if once is not None:
                 cur.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(%s,%s,%s,%s,%s)",
                             (once.tenant, once.key, once.fingerprint, json.dumps(ids), now))

@@ -450,6 +450,32 @@ MIGRATIONS: list[str] = [
     CREATE INDEX aliases_alias ON aliases(tenant, alias);
     CREATE UNIQUE INDEX aliases_key ON aliases(tenant, person, alias, source, ({ALIAS_OWNER}));
     """,
+    # fair claims and the pending cap: the turns each tenant has waiting for the background
+    # (PMEMO_MAX_PENDING_TURNS, backlog.py), kept by triggers as 'turns' jobs come, fail for good
+    # (the dead-letter list is not a backlog), are retried and end, so a check reads one row.
+    # A 'turns' job names its tenant (add_turns sets it: a big write's jobs are of one chat each; a
+    # small one mixing tenants counts on its first turn's); jobs queued before this count nothing.
+    """
+    ALTER TABLE jobs ADD COLUMN tenant TEXT;
+    CREATE TABLE tenant_backlog(tenant TEXT PRIMARY KEY, turns INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+    CREATE TRIGGER jobs_backlog_in AFTER INSERT ON jobs WHEN NEW.tenant IS NOT NULL AND NEW.status <> 'failed'
+    BEGIN
+        INSERT INTO tenant_backlog(tenant, turns) VALUES(NEW.tenant, json_array_length(NEW.payload))
+            ON CONFLICT(tenant) DO UPDATE SET turns = turns + excluded.turns;
+    END;
+    CREATE TRIGGER jobs_backlog_out AFTER DELETE ON jobs WHEN OLD.tenant IS NOT NULL AND OLD.status <> 'failed'
+    BEGIN
+        UPDATE tenant_backlog SET turns = turns - json_array_length(OLD.payload) WHERE tenant = OLD.tenant;
+    END;
+    CREATE TRIGGER jobs_backlog_dead AFTER UPDATE OF status ON jobs
+        WHEN NEW.tenant IS NOT NULL AND (OLD.status = 'failed') <> (NEW.status = 'failed')
+    BEGIN
+        INSERT INTO tenant_backlog(tenant) VALUES(NEW.tenant) ON CONFLICT(tenant) DO NOTHING;
+        UPDATE tenant_backlog SET turns = turns + CASE WHEN NEW.status = 'failed'
+            THEN -json_array_length(NEW.payload) ELSE json_array_length(NEW.payload) END
+        WHERE tenant = NEW.tenant;
+    END;
+    """,
 ]
 
 

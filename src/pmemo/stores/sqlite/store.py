@@ -23,7 +23,8 @@ from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
-from ..chat_order import earlier, in_chat_order, turns_free
+from ..chat_order import earlier, in_chat_order
+from ..fair_share import job_batches, ranked
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
@@ -200,9 +201,12 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
                                 new.timestamp, dict(new.metadata), new.actor_id))
             self._note_speakers(conn, out)
-            conn.execute(
-                "INSERT INTO jobs(kind, payload, created, updated) VALUES('turns', ?, ?, ?)",
-                (json.dumps([t.id for t in out]), now, now),
+            # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
+            # its turns in the tenant's backlog (tenant_backlog, the pending cap)
+            conn.executemany(
+                "INSERT INTO jobs(kind, payload, created, updated, tenant) VALUES('turns', ?, ?, ?, ?)",
+                [(json.dumps([t.id for t in batch]), now, now, batch[0].scope.tenant_id)
+                 for batch in job_batches(out, [t.scope.key for t in out])],
             )
             if once is not None:
                 conn.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(?,?,?,?,?)",
@@ -683,17 +687,15 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                                (kind, json.dumps(payload), now, now))
             return int(cur.lastrowid or 0)
 
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0) -> list[Job]:
+    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
         now = time.time()
         with self._tx() as conn:
-            # two reads of jobs_status(status, id): due pending jobs and expired leases, merged,
-            # less the 'turns' jobs whose chat is busy (chat_order.py)
-            free = turns_free(":now")
+            # the due jobs round robin across tenants and chats, less the 'turns' jobs whose chat
+            # is busy (fair_share.py), then each chat's 'turns' jobs only with the ones before
+            # them (chat_order.py)
             due = {r["id"]: r for r in conn.execute(
-                f"SELECT * FROM (SELECT * FROM jobs WHERE status='pending' AND run_after<=:now AND {free}"
-                f" ORDER BY id LIMIT :n) UNION ALL SELECT * FROM (SELECT * FROM jobs WHERE status='running'"
-                f" AND lease_until<=:now AND {free} ORDER BY id LIMIT :n) ORDER BY id LIMIT :n",
-                {"now": now, "n": limit})}
+                f"SELECT * FROM jobs WHERE id IN ({ranked(':now', ':n', ':turns', array_length='json_array_length')})",
+                {"now": now, "n": limit, "turns": turns})}
             pairs = conn.execute(earlier("(SELECT value FROM json_each(?))"),
                                  (json.dumps([i for i, r in due.items() if r["kind"] == "turns"]),)).fetchall()
             rows = [due[i] for i in in_chat_order(due, [tuple(p) for p in pairs])]
@@ -768,6 +770,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')" + mine,
                                  args).fetchone()
         return int(row[0])
+
+    def pending_turns(self, tenant_id: str) -> int:
+        row = self._read.execute("SELECT turns FROM tenant_backlog WHERE tenant=?", (tenant_id,)).fetchone()
+        return int(row[0]) if row else 0
 
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
               owner: str | None = None) -> dict[str, int]:
