@@ -65,11 +65,13 @@ _ZH_END = r"(?=[，。！？!?,.;；~\s]|$|了|啦|呀|哦|呢|吧|啊|哈|嘛|�
 # an organisation or place named in English: capitalised words, whatever the pattern's flags
 _EN_ORG = rf"(?-i:((?:the )?[A-Z{_HAN}][\w&.'-]*(?: (?:[A-Z&{_HAN}][\w&.'-]*|of|de))*))"
 _EN_END = r"(?=[.,!?;]|$| and | as | since | because | now\b| for | in | on | at | last | this | two | a )"
-# what may stand between 我 and the verb: adverbs and times ("我上个月搬去成都了")
+# what may stand between 我 and the verb: adverbs and times ("我上个月搬去成都了"). No word here
+# is two others in a row (刚刚 is 刚 twice): a run of them has one reading, not exponentially
+# many for the matcher to try ("刚" * 40 took minutes); a number never gives a digit back
 _ADV_ZH = (
-    r"(?:现在|目前|如今|现(?=就职|任职|居)|已经|一直|还|也|都|刚刚|刚|正|就|才|终于|总算|其实|本来|真的|可是|早就|"
+    r"(?:现在|目前|如今|现(?=就职|任职|居)|已经|一直|还|也|都|刚|正|就|才|终于|总算|其实|本来|真的|可是|早就|"
     r"上个?月|这个月|去年|前年|今年|年初|年底|最近|前段时间|前阵子|上周|上礼拜|"
-    r"[0-9一二三四五六七八九十两几半]+个?(?:年|月)前?)*"
+    r"[0-9一二三四五六七八九十两几半]++个?(?:年|月)前?)*"
 )
 _ADV_EN = r"(?: (?:now|currently|still|also|just|recently|finally|actually|officially|already))*"
 # "…and joined Notion": a second verb of the same I; "we moved to Denver": the speaker's household

@@ -14,8 +14,9 @@ from __future__ import annotations
 import functools
 import re
 
-# a name, then the ethnic-autonomy words and the type of the division
-_NAME = re.compile(r"^(.{2,}?)(?:[\u4e00-\u9fff]{1,4}?族|维吾尔)*"
+# a name, then the ethnic-autonomy words (at most three: with no bound, a run of 族 had
+# exponentially many readings) and the type of the division
+_NAME = re.compile(r"^(.{2,}?)(?:[\u4e00-\u9fff]{1,4}?族|维吾尔){0,3}"
                    r"(?:特别行政区|自治区|新区|自治州|自治县|自治旗|地区|林区|特区|[省市区县盟旗])$")
 
 
