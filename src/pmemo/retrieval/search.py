@@ -11,6 +11,7 @@ import numpy as np
 
 from ..config import Settings
 from ..models import Scope, Turn
+from ..stores import parts
 from ..stores.base import Store, TurnRef, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 from ..text.segment import term_counts
@@ -89,11 +90,31 @@ def keyword_terms(query: str, qtf: float = 1.0) -> list[str]:
 
 def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
                settings: Settings, session_id: str | None, cluster_floor: float = 0.0,
-               ) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
+               pieces: bool = False) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
     """Vector candidates (turns of embedding ``model``) and the recalled clusters. Each read
-    is well under a millisecond; the caller runs them together, beside the keyword search."""
-    vector = store.nearest("turn", scope.key, qvec, POOL if session_id is None else POOL * 5, model)
+    is well under a millisecond; the caller runs them together, beside the keyword search.
+    With ``pieces`` (the embedder cuts long texts), a long turn's cosine is its best part's."""
+    k = POOL if session_id is None else POOL * 5
+    vector = store.nearest("turn", scope.key, qvec, k, model)
+    if pieces:
+        vector = best_per_turn(vector, store.nearest(parts.KIND, scope.key, qvec, k, model), k)
     return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
+
+
+def best_per_turn(turns: list[tuple[int, float]], found: list[tuple[int, float]],
+                  k: int) -> list[tuple[int, float]]:
+    """The ``k`` best turns by their vector or their best part (``found``: part refs), best
+    first, equal ones by id: a long turn counts by the piece that says what was asked.
+
+    >>> best_per_turn([(1, 0.5), (2, 0.4)], [(parts.ref(2, 3), 0.9), (parts.ref(2, 0), 0.6)], 5)
+    [(2, 0.9), (1, 0.5)]
+    """
+    best = dict(turns)
+    for ref, cosine in found:
+        turn_id = parts.turn_of(ref)
+        if cosine > best.get(turn_id, -math.inf):
+            best[turn_id] = cosine
+    return sorted(best.items(), key=lambda hit: (-hit[1], hit[0]))[:k]
 
 
 def second_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,

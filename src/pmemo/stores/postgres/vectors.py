@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import psycopg
 
+from .. import parts
 from . import codec
 from .database import Database, lock_key
 
@@ -57,14 +58,30 @@ class VectorRows:
         if not rows:
             return
         with self._db.tx() as cur:
-            large, now = self._count_rows(cur, kind, model, Counter(sk for _, sk, _ in rows), len(rows[0][2]))
-            cur.executemany(
-                "INSERT INTO vectors(kind, ref, scope_key, model, vec, ann) VALUES(%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=EXCLUDED.scope_key, model=EXCLUDED.model,"
-                " vec=EXCLUDED.vec, ann=EXCLUDED.ann",
-                [(kind, int(ref), sk, model, codec.f32(v), sk in large) for ref, sk, v in rows])
+            now = self._write_vectors(cur, kind, rows, model)
         if now:  # committed: searched through the graph from now on
             self._ann_scopes = self._ann_scopes | {(kind, model, sk) for sk in now}
+
+    def put_parts(self, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
+        flat = [(parts.ref(turn_id, i), sk, v) for turn_id, sk, mat in rows if len(mat) > 1
+                for i, v in enumerate(mat)]
+        with self._db.tx() as cur:  # the old parts go by their key range (stores/parts.py)
+            cur.executemany("DELETE FROM vectors WHERE kind=%s AND ref BETWEEN %s AND %s",
+                            [(parts.KIND, *parts.span(int(turn_id))) for turn_id, _, _ in rows])
+            now = self._write_vectors(cur, parts.KIND, flat, model) if flat else set()
+        if now:
+            self._ann_scopes = self._ann_scopes | {(parts.KIND, model, sk) for sk in now}
+
+    def _write_vectors(self, cur: psycopg.Cursor[Any], kind: str, rows: list[tuple[int, str, np.ndarray]],
+                       model: str) -> set[str]:
+        """Write ``rows`` in the caller's transaction; returns the scopes that became approximate."""
+        large, now = self._count_rows(cur, kind, model, Counter(sk for _, sk, _ in rows), len(rows[0][2]))
+        cur.executemany(
+            "INSERT INTO vectors(kind, ref, scope_key, model, vec, ann) VALUES(%s,%s,%s,%s,%s,%s)"
+            " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=EXCLUDED.scope_key, model=EXCLUDED.model,"
+            " vec=EXCLUDED.vec, ann=EXCLUDED.ann",
+            [(kind, int(ref), sk, model, codec.f32(v), sk in large) for ref, sk, v in rows])
+        return now
 
     def _count_rows(self, cur: psycopg.Cursor[Any], kind: str, model: str, added: Counter[str],
                     dim: int) -> tuple[set[str], set[str]]:

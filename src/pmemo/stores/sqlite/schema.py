@@ -476,6 +476,13 @@ MIGRATIONS: list[str] = [
         WHERE tenant = NEW.tenant;
     END;
     """,
+    # a long turn keeps a vector per piece the embedder read (kind 'part', stores/parts.py: ref =
+    # turn id * 65536 + index): a deleted turn takes them along, by whatever path it goes
+    """
+    CREATE TRIGGER turns_parts_gone AFTER DELETE ON turns BEGIN
+        DELETE FROM vectors WHERE kind = 'part' AND ref BETWEEN OLD.id * 65536 AND OLD.id * 65536 + 65535;
+    END;
+    """,
 ]
 
 

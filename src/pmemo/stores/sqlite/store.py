@@ -22,6 +22,7 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
+from .. import parts
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..fair_share import job_batches, ranked
@@ -352,6 +353,15 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                 "INSERT OR REPLACE INTO vectors(kind, ref, scope_key, model, vec) VALUES(?,?,?,?,?)",
                 [(kind, ref, sk, model, codec.blob(v)) for ref, sk, v in rows],
             )
+
+    def put_parts(self, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
+        with self._tx() as conn:  # the old parts go by their key range (stores/parts.py)
+            conn.executemany("DELETE FROM vectors WHERE kind=? AND ref BETWEEN ? AND ?",
+                             [(parts.KIND, *parts.span(turn_id)) for turn_id, _, _ in rows])
+            conn.executemany(
+                "INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES(?,?,?,?,?)",
+                [(parts.KIND, parts.ref(turn_id, i), sk, model, codec.blob(v))
+                 for turn_id, sk, mat in rows if len(mat) > 1 for i, v in enumerate(mat)])
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
         if not (refs := list(refs)):
