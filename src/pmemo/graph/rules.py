@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.slices import LIMIT, handing_over, pieces, spans
 from .predicates import Said, said
 
 Mention = tuple[int, int, str]  # start, end, person id
@@ -67,7 +68,13 @@ _MY_EN = re.compile(rf"\b(?i:my {_ADJ}({_alt(_REL_EN)}),? )(\x00\d+\x00)")
 
 def relations(text: str, mentions: Sequence[Mention], speaker: str | None) -> list[tuple[str, Said]]:
     """(subject, what is said) for each relation between two people that ``text`` states;
-    ``mentions`` are the people the resolver found in it, ``speaker`` who said it."""
+    ``mentions`` are the people the resolver found in it, ``speaker`` who said it. A text past
+    ``text.slices.LIMIT`` is read piece by piece."""
+    if len(text) > LIMIT:
+        pairs = {(s, w): None for a, b in handing_over(spans(text))
+                 for s, w in relations(text[a:b], [(s - a, e - a, p) for s, e, p in mentions if a <= s and e <= b],
+                                       speaker)}
+        return list(pairs)
     marked, people = _marked(text, mentions)
 
     def who(token: str | None) -> str | None:
@@ -135,6 +142,8 @@ _FROM_EN = re.compile(
 def origins(statement: str) -> list[Said]:
     """Where the speaker of a first-person ``statement`` comes from: "我是四川人", "我来自成都",
     "老家在湖南", "I'm from Lyon", "I grew up in Ohio"."""
+    if len(statement) > LIMIT:
+        return [said for piece in handing_over(pieces(statement)) for said in origins(piece)]
     out = []
     for m in _FROM_ZH.finditer(statement):
         place, said_as = m.group(1), m.group(0)

@@ -13,6 +13,7 @@ and an @handle. This module finds such names without an LLM; ``resolve.py`` find
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from ..errors import InvalidInput
 from ..models import ALIAS_SOURCES
 from ..text.segment import STOPWORDS
+from ..text.slices import LIMIT, handing_over, spans
 
 __all__ = [
     "ALIAS_SOURCES",
@@ -309,7 +311,12 @@ def learned_aliases(text: str) -> list[Learned]:
     [Learned(alias='霓霓', about='other', target='周霓', span=(8, 10))]
     >>> learned_aliases("别叫我霓霓"), learned_aliases("你叫我什么？")
     ([], [])
+
+    A text past ``text.slices.LIMIT`` is read piece by piece (its spans stay the text's).
     """
+    if len(text) > LIMIT:
+        return [dataclasses.replace(learned, span=(learned.span[0] + start, learned.span[1] + start))
+                for start, end in handing_over(spans(text)) for learned in learned_aliases(text[start:end])]
     found: dict[tuple[int, int], Learned] = {}
     for pattern, about, english in _PATTERNS:
         for match in pattern.finditer(text):
@@ -408,6 +415,9 @@ def mentions(text: str) -> list[tuple[str, tuple[int, int]]]:
     >>> mentions("@neko_z hi, @霓霓：今晚？ mail me at a@b.com")
     [('neko_z', (1, 7)), ('霓霓', (13, 15))]
     """
+    if len(text) > LIMIT:
+        return [(handle, (a + start, b + start)) for start, end in handing_over(spans(text))
+                for handle, (a, b) in mentions(text[start:end])]
     out: list[tuple[str, tuple[int, int]]] = []
     for match in _MENTION.finditer(text):
         raw = match.group(1)

@@ -15,6 +15,7 @@ all of them unless the group's members settle it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
@@ -27,6 +28,7 @@ import ahocorasick
 from ..errors import InvalidInput
 from ..models import ALIAS_SOURCES, ALIAS_STRENGTH, Scope
 from ..text.segment import STOPWORDS, _cut
+from ..text.slices import LIMIT, handing_over, spans
 from .aliases import is_han
 
 __all__ = ["AliasEntry", "AliasIndex", "Match", "Resolver", "STRENGTH"]
@@ -179,6 +181,9 @@ class AliasIndex:
         """
         if not self._keys or not text:
             return []
+        if len(text) > LIMIT:  # piece by piece: jieba never cuts more than a piece's Chinese
+            return [dataclasses.replace(m, start=m.start + start, end=m.end + start)
+                    for start, end in handing_over(spans(text)) for m in self.find(text[start:end], members)]
         folded = _fold(text)
         words = _Words(text)
         found: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []

@@ -26,6 +26,7 @@ from datetime import date, datetime
 
 from ..text.future import day_mentioned
 from ..text.segment import STOPWORDS
+from ..text.slices import LIMIT, handing_over, pieces
 from .clauses import certain_end, clause_spans, is_question, question_start, sentence_spans
 
 
@@ -102,7 +103,12 @@ def plans(text: str, said: datetime) -> list[Plan]:
 
     >>> plans("I have a job interview on Friday.", datetime(2024, 3, 4))
     [Plan(day=datetime.date(2024, 3, 8), what='job interview', text='I have a job interview on Friday.')]
+
+    A text past ``text.slices.LIMIT`` is read piece by piece.
     """
+    if len(text) > LIMIT:
+        each = {(p.day, p.what): p for piece in handing_over(pieces(text)) for p in plans(piece, said)}
+        return list(each.values())
     today = said.date()
     out: dict[tuple[date, str], Plan] = {}
     for s_start, s_end in sentence_spans(text):
@@ -209,6 +215,8 @@ def outcome(text: str) -> str | None:
     >>> outcome("面试过了，拿到offer了"), outcome("I passed!"), outcome("考完再说")
     ('面试', 'exam', None)
     """
+    if len(text) > LIMIT:
+        return next((word for piece in handing_over(pieces(text)) if (word := outcome(piece))), None)
     for s_start, s_end in sentence_spans(text):
         sentence = text[s_start:s_end].strip()
         if not sentence or is_question(sentence):

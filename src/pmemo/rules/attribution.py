@@ -35,6 +35,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..text.slices import LIMIT, handing_over, spans
 from .clauses import OPENERS, clause_spans, question_start, sentence_spans
 from .extract_life import PARTNER_PREGNANT
 from .speaker import GREETING
@@ -117,7 +118,12 @@ def by_subject(text: str, mentions: Sequence[Mention]) -> list[Attributed]:
 
     >>> by_subject("Neko's cat is called 年糕.", [Mention(0, 4, "neko")])
     [Attributed(subject='neko', text='My cat is called 年糕.', mentioned=())]
+
+    A text past ``text.slices.LIMIT`` is read piece by piece (``text.slices``), each on its own.
     """
+    if len(text) > LIMIT:
+        return [said for start, end in handing_over(spans(text))
+                for said in by_subject(text[start:end], _within(mentions, start, end))]
     ms = _clean(mentions, len(text))
     starts = [m.start for m in ms]
     named = [m for m in ms if not _addressed(text, m)]  # who a later 她 may be
@@ -144,6 +150,11 @@ def by_subject(text: str, mentions: Sequence[Mention]) -> list[Attributed]:
             pieces.append(_Piece(None, question.strip(), inside, asked + lead, s_end))
             previous = None  # after "你呢？" the speaker talks again
     return _merged(text, pieces)
+
+
+def _within(mentions: Sequence[Mention], start: int, end: int) -> list[Mention]:
+    """The mentions inside ``text[start:end]``, as spans of that piece."""
+    return [Mention(m.start - start, m.end - start, m.person_id) for m in mentions if start <= m.start and m.end <= end]
 
 
 def _clean(mentions: Sequence[Mention], size: int) -> list[Mention]:

@@ -36,6 +36,7 @@ from datetime import datetime
 
 from ..models import Candidate
 from ..text.segment import STOPWORDS
+from ..text.slices import LIMIT, handing_over, pieces
 from .clauses import CLAUSE, OPENERS, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
 from .extract_dates import birthday, dated_facts
 from .extract_life import (
@@ -283,7 +284,14 @@ _STRONG_WORDS = {"love", "hate", "adore", "detest", "讨厌", "热爱", "爱", "
 
 
 def extract(text: str, when: datetime | None) -> list[Candidate]:
-    """Candidate facts stated plainly in ``text`` (said at ``when``, for relative dates)."""
+    """Candidate facts stated plainly in ``text`` (said at ``when``, for relative dates); a
+    text past ``text.slices.LIMIT`` piece by piece (facts come from statements, which are short)."""
+    if len(text) > LIMIT:
+        return _dedupe([c for piece in handing_over(pieces(text)) for c in _extract(piece, when)])
+    return _extract(text, when)
+
+
+def _extract(text: str, when: datetime | None) -> list[Candidate]:
     out: list[Candidate] = []
     mine = True  # whether the speaker is the subject a clause without one goes on with
     for sentence in sentences(text):
