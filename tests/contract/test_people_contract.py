@@ -113,6 +113,25 @@ def test_a_nickname_taught_in_two_groups_is_each_groups_own(full_store: FullStor
     assert s.remove_alias("default", "ni", "霓霓") == 3 and "霓霓" not in {a for a, _, _ in s.alias_rows("default")}
 
 
+def test_turns_naming_the_aliases_a_turn_taught(full_store: FullStore):
+    """The turns of the tenant (any group, any case of a Latin name) that hold an alias one of the
+    given turns taught, without those turns, another tenant's, or a removed alias's."""
+    s = full_store
+    named = spoke(s, CLUB, "wt", "许文涛", "年糕是我同学")
+    latin = spoke(s, TEAM, "bo", "Bo", "NEKO is late again", 1)
+    taught = spoke(s, TEAM, "ni", "周霓", "叫我年糕就行，英文名 Neko", 2)
+    spoke(s, FOREIGN, "wt", "许文涛", "年糕是我同学", 3)
+    spoke(s, TEAM, "bo", "Bo", "今天下雨", 4)
+    assert s.turns_naming("default", [taught.id]) == []  # nothing taught yet
+    s.add_aliases("default", [NewAlias("ni", "年糕", "learned", "g:team", AT, taught.id),
+                              NewAlias("ni", "Neko", "learned", "g:team", AT, taught.id),
+                              NewAlias("ni", "周霓", "name", None, AT)])
+    assert s.turns_naming("default", [taught.id]) == sorted([named.id, latin.id])
+    assert s.turns_naming("default", [named.id]) == []  # it taught nothing
+    s.remove_alias("default", "ni", "Neko")
+    assert s.turns_naming("default", [taught.id]) == [named.id]
+
+
 def test_aliases_add_a_person_once_named(full_store: FullStore):
     s = full_store
     assert s.add_aliases("default", [NewAlias("zed", "Z", "mention", "g:team", AT)]) == 1

@@ -1,22 +1,25 @@
-"""Fixtures of the replica tests: the embeddings endpoint, and a PostgreSQL server of the test's
-own (for the restart test: the session's server is shared, or named by PMEMO_TEST_POSTGRES_URL
-and not ours to stop)."""
+"""Fixtures of the replica tests: the embeddings endpoint, a PostgreSQL server of the test's own
+(for the restart test: the session's server is shared, or named by PMEMO_TEST_POSTGRES_URL and
+not ours to stop), and a Redis server of the test's own (the machine's is shared: never stopped)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
 from pg import EXTENSIONS, unavailable
 
-from .procs import Embeddings
+from .procs import Embeddings, free_port
 
 
 @pytest.fixture
@@ -71,3 +74,71 @@ def own_postgres() -> Iterator[OwnPostgres]:
         own.stop()
     server.cleanup()
     shutil.rmtree(root, ignore_errors=True)
+
+
+@dataclass
+class OwnRedis:
+    """A ``redis-server`` of the test's own on a free port (the machine's, on 6379, is shared by
+    other tests and never stopped): ``stop()`` kills it at once, as a crash would (no save: it
+    comes back empty, as a restarted cache does), ``start()`` starts it again at the same port."""
+
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        import redis
+
+        self.proc = subprocess.Popen([REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + 30
+        try:
+            while True:
+                try:
+                    client.ping()
+                    return
+                except redis.RedisError:
+                    if self.proc.poll() is not None or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(30)
+
+    def keys(self, pattern: str = "*") -> list[bytes]:
+        import redis
+
+        with redis.Redis.from_url(self.url) as client:
+            return list(client.scan_iter(match=pattern))
+
+
+REDIS_SERVER = shutil.which("redis-server") or "redis-server"
+
+
+@pytest.fixture
+def own_redis() -> Iterator[OwnRedis]:
+    if shutil.which(REDIS_SERVER) is None:
+        unavailable_redis("no redis-server binary on PATH")
+    own = OwnRedis(free_port())
+    try:
+        own.start()
+    except Exception as exc:
+        own.stop()
+        unavailable_redis(f"redis-server did not start ({type(exc).__name__}: {exc})")
+    yield own
+    own.stop()
+
+
+def unavailable_redis(reason: str) -> NoReturn:
+    """Skip a test that needs a Redis of its own, or fail it under CI: CI must run it."""
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"a Redis server of the test's own is needed under CI: {reason}")
+    pytest.skip(reason)

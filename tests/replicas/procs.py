@@ -41,7 +41,7 @@ class Embeddings:
     _server: ThreadingHTTPServer | None = None
 
     def start(self) -> Embeddings:
-        hashing, owner = HashingEmbedder(), self
+        hashing, owner, lock = HashingEmbedder(), self, threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
@@ -49,7 +49,8 @@ class Embeddings:
                 if not owner.gate.is_set():
                     owner.waiting.set()
                     owner.gate.wait()
-                vectors = hashing.embed_passages(list(body["input"]))
+                with lock:  # one embedder for every request thread
+                    vectors = hashing.embed_passages(list(body["input"]))
                 out = json.dumps({"object": "list", "model": MODEL, "data": [
                     {"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]})
                 try:
@@ -137,15 +138,23 @@ def serve(name: str, env: dict[str, str], port: int) -> Proc:
 
 def worker(name: str, env: dict[str, str]) -> Proc:
     """``pmemo worker``, once it says it runs the jobs."""
-    proc = Proc(name, subprocess.Popen([str(PMEMO), "worker"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                       text=True, env=env))
-    proc.read_stderr()
+    return workers({name: env})[0]
+
+
+def workers(envs: dict[str, dict[str, str]]) -> list[Proc]:
+    """``pmemo worker`` processes (name: environment) started side by side (a start is mostly
+    imports), each once it says it runs the jobs."""
+    procs = [Proc(name, subprocess.Popen([str(PMEMO), "worker"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         text=True, env=env)) for name, env in envs.items()]
+    for proc in procs:
+        proc.read_stderr()
     deadline = time.monotonic() + 90
-    while not any("running the background jobs" in line for line in proc.err):
-        if proc.popen.poll() is not None or time.monotonic() > deadline:
-            raise AssertionError(f"the worker did not start: {proc.log()}")
-        time.sleep(0.05)
-    return proc
+    for proc in procs:
+        while not any("running the background jobs" in line for line in proc.err):
+            if proc.popen.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the worker did not start: {proc.log()}")
+            time.sleep(0.05)
+    return procs
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from ..people.statements import statements
 from ..rules.attribution import Attributed
 from ..rules.sentences import unnamed
 from ..tiers.episodes import Episodes
-from . import agenda
+from . import agenda, reread
 from .extraction import extract_batch
 
 log = logging.getLogger("pmemo")
@@ -42,7 +42,10 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
     if not turns:
         return
     store, people, settings = worker.store, worker.tiers.people, worker.settings
-    _guard("alias learning", lambda: people.learn(turns))
+    learned: list[int] = []
+    _guard("alias learning", lambda: learned.append(people.learn(turns)))
+    if learned and learned[0]:  # turns other batches read before these names were known
+        _guard("re-reading", lambda: reread.queue(store, turns))
     with people.batch():  # the registry as learning left it, read once for the batch
         parts: dict[int, list[Attributed]] = {}
         _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))

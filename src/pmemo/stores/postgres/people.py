@@ -187,6 +187,15 @@ class PeopleRows(TurnRows):
                                  (scope.key, person))
         return [r[0] for r in rows]
 
+    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
+        """The tenant's user turns, other than ``taught_by``, whose text holds an alias one of
+        ``taught_by`` taught (a scan of the tenant's turns, made only when one did)."""
+        return [r[0] for r in self._db.rows(
+            "SELECT DISTINCT t.id FROM (SELECT DISTINCT lower(alias) AS alias FROM aliases WHERE tenant=%(t)s"
+            " AND turn_id = ANY(%(ids)s) AND removed IS NULL) a JOIN turns t ON t.tenant=%(t)s"
+            " AND strpos(lower(t.content), a.alias) > 0 WHERE t.role='user' AND NOT t.id = ANY(%(ids)s) ORDER BY t.id",
+            {"t": tenant, "ids": [int(i) for i in taught_by]})]
+
     def person_owners(self, tenant: str, person: str) -> list[str]:
         """Where a person spoke (owners), oldest first."""
         return [r[0] for r in self._db.rows(

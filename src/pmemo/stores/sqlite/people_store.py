@@ -191,6 +191,19 @@ class PeopleRows:
                                       (scope.key, person))
         return [r[0] for r in rows]
 
+    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
+        """The tenant's user turns, other than ``taught_by``, whose text holds an alias one of
+        ``taught_by`` taught (a scan of the tenant's turns, made only when one did)."""
+        ids = [int(i) for i in taught_by]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [r[0] for r in self._read.execute(
+            f"SELECT DISTINCT t.id FROM (SELECT DISTINCT lower(alias) AS alias FROM aliases WHERE tenant=?"
+            f" AND turn_id IN ({marks}) AND removed IS NULL) a JOIN turns t ON t.tenant=?"
+            f" AND instr(lower(t.content), a.alias) > 0 WHERE t.role='user' AND t.id NOT IN ({marks}) ORDER BY t.id",
+            (tenant, *ids, tenant, *ids))]
+
     def person_owners(self, tenant: str, person: str) -> list[str]:
         """Where a person spoke (owners), oldest first."""
         return [r[0] for r in self._read.execute(
