@@ -20,8 +20,8 @@ _FILLER = re.compile(
     r"^(?:(?:哈{2,}|嘿嘿|嗯+|哦+|噢|诶|欸|对了|话说|另外|顺便说一下|顺便|提前说一声|提前说下|私下跟你说|跟你说|说真的|说实话|"
     r"讲真|老实说|提醒一下|私下说|谁懂啊?|(?i:btw|lol|haha+|oh|ok|okay|so|well|yeah|yep|anyway|also|and|hey|"
     r"just so you know|fyi|just between us|between you and me|between us|"
-    rf"for the record|heads up|honestly|tbh|psa))(?:[\s,，!！~～:：]+|$)|[{_EMOJI}\s]+)+"
-)
+    rf"for the record|heads up|honestly|tbh|psa))(?:[\s,，!！~～:：]+|$)|[{_EMOJI}\s]+)++"
+)  # possessive: nothing follows, so the first reading is the answer; no split of a run of spaces is tried
 # The fillers that end a clause, read backwards: the text reversed, so the longest filler tail is
 # a match at its start. Forwards, "(?:filler)+$" tried every start and every way of splitting
 # a run of spaces between its repeats: 22 spaces before a letter took 12 s. Each filler is its
