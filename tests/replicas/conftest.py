@@ -50,7 +50,7 @@ class OwnPostgres:
                pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def own_postgres() -> Iterator[OwnPostgres]:
     import psycopg
 
@@ -68,6 +68,11 @@ def own_postgres() -> Iterator[OwnPostgres]:
     with psycopg.connect(url, autocommit=True) as conn:
         for name in EXTENSIONS:
             conn.execute(f"CREATE EXTENSION IF NOT EXISTS {name}")
+        # no flushes to disk, as the session's server (pg.py): a stop is a crash of the server
+        # process, not of the machine, so the page cache still holds what it wrote
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            conn.execute(f"ALTER SYSTEM SET {setting} = off")
+        conn.execute("SELECT pg_reload_conf()")
     own = OwnPostgres(url, server)
     yield own
     if not server.get_postmaster_info().is_running():  # restarted: cleanup() knows only the first one
@@ -123,7 +128,7 @@ class OwnRedis:
 REDIS_SERVER = shutil.which("redis-server") or "redis-server"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def own_redis() -> Iterator[OwnRedis]:
     if shutil.which(REDIS_SERVER) is None:
         unavailable_redis("no redis-server binary on PATH")

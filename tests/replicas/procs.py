@@ -118,22 +118,12 @@ class Proc:
         return f"{self.name} (pid {self.popen.pid}) said:\n{''.join(self.err)}"
 
 
+START_S = 180  # a process's start is mostly imports: slow on a busy box, slower with others starting
+
+
 def serve(name: str, env: dict[str, str], port: int) -> Proc:
     """``pmemo serve`` on ``port``, once it answers /healthz."""
-    proc = Proc(name, subprocess.Popen([str(PMEMO), "serve", "--port", str(port), "--sweep-every", "0"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env),
-                f"http://127.0.0.1:{port}")
-    proc.read_stderr()
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.popen.poll() is not None:
-            raise AssertionError(f"serve exited early: {proc.log()}")
-        try:
-            if httpx.get(f"{proc.url}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise AssertionError(f"serve did not answer: {proc.log()}")
+    return started({name: (env, port)}, {})[0]
 
 
 def worker(name: str, env: dict[str, str]) -> Proc:
@@ -142,19 +132,37 @@ def worker(name: str, env: dict[str, str]) -> Proc:
 
 
 def workers(envs: dict[str, dict[str, str]]) -> list[Proc]:
-    """``pmemo worker`` processes (name: environment) started side by side (a start is mostly
-    imports), each once it says it runs the jobs."""
-    procs = [Proc(name, subprocess.Popen([str(PMEMO), "worker"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                         text=True, env=env)) for name, env in envs.items()]
+    """``pmemo worker`` processes (name: environment), started side by side."""
+    return started({}, envs)
+
+
+def started(servers: dict[str, tuple[dict[str, str], int]], workers: dict[str, dict[str, str]]) -> list[Proc]:
+    """``pmemo serve`` processes (name: environment, port) and ``pmemo worker`` processes (name:
+    environment) started side by side, each once it answers /healthz (a server) or says it runs
+    the jobs (a worker); servers first in the list."""
+    procs = [Proc(name, subprocess.Popen([str(PMEMO), "serve", "--port", str(port), "--sweep-every", "0"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env),
+                  f"http://127.0.0.1:{port}") for name, (env, port) in servers.items()]
+    procs += [Proc(name, subprocess.Popen([str(PMEMO), "worker"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          text=True, env=env)) for name, env in workers.items()]
     for proc in procs:
         proc.read_stderr()
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + START_S
     for proc in procs:
-        while not any("running the background jobs" in line for line in proc.err):
-            if proc.popen.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the worker did not start: {proc.log()}")
-            time.sleep(0.05)
+        while not (_answers(proc) if proc.url else any("running the background jobs" in line for line in proc.err)):
+            if proc.popen.poll() is not None:
+                raise AssertionError(f"{proc.name} exited early: {proc.log()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{proc.name} did not start: {proc.log()}")
+            time.sleep(0.1)
     return procs
+
+
+def _answers(proc: Proc) -> bool:
+    try:
+        return httpx.get(f"{proc.url}/healthz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 @contextmanager
@@ -164,7 +172,13 @@ def stopped_at_end(procs: list[Proc]) -> Iterator[list[Proc]]:
     try:
         yield procs
     finally:
-        codes = {p.name: p.stop() for p in procs if p.popen.returncode is None or p.popen.returncode == 0}
+        running = [p for p in procs if p.popen.returncode is None or p.popen.returncode == 0]
+        # all told first, then waited for, so that they stop side by side; each told once: a second
+        # SIGTERM may come after the process put its handler down, and end it as the default does
+        for p in running:
+            if p.popen.poll() is None:
+                p.popen.send_signal(signal.SIGTERM)
+        codes = {p.name: p.popen.wait(60) for p in running}
         time.sleep(0.1)  # the stderr readers catch up
         for p in procs:
             if p.name in codes:

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from pmemo import Settings, SyncMemory
 from pmemo.eval.groupchat_run import chat_runs, turn_item
@@ -32,11 +33,12 @@ from pmemo.eval.groupchat_scenario import generate
 
 from .conftest import OwnPostgres, OwnRedis
 from .derived import Derived, derived
-from .procs import MODEL, Embeddings, Proc, environment, free_port, serve, stopped_at_end, worker, workers
+from .procs import MODEL, Embeddings, Proc, environment, free_port, serve, started, stopped_at_end, worker
 from .test_replicas import client, idle, jobs, make_key
 
 LEASE_S = "2"  # a killed worker's jobs wait this long for the next claim
-TENANT = "t1"
+TENANT = "t1"  # the order test's
+PREFIX = "faults:"  # the Redis keys of the servers and workers
 CLIENT_TIMEOUT_S = 20  # a request unanswered this long hangs (the pool waits database.WAIT_S = 5 s)
 
 
@@ -46,20 +48,61 @@ def runs(messages: int, seed: int = 0, size: int = 25) -> list[list[dict[str, An
     return [[turn_item(m) for m in run] for run in chat_runs(generate(seed, messages=messages).messages, size)]
 
 
-@contextmanager
-def replicas(store: str, redis: str, embeddings: Embeddings, folder: Path) -> Iterator[list[Proc]]:
-    """server-a, server-b (they only queue jobs), worker-1..3; stopped at the end."""
+@dataclass
+class Replicas:
+    """server-a and server-b (they only queue jobs) and three workers on one store and one Redis,
+    shared by the tests of this module (their starts cost more than the tests): each test writes
+    as a tenant of its own, and leaves both servers and three workers running."""
+
+    url: str
+    postgres: OwnPostgres
+    redis: OwnRedis
+    embeddings: Embeddings
+    folder: Path
+    procs: list[Proc]
+    killed: list[Proc] = field(default_factory=list)
+
+    def env(self, name: str) -> dict[str, str]:
+        return environment(self.url, self.folder / name, self.embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S,
+                           PMEMO_REDIS_URL=self.redis.url, PMEMO_REDIS_PREFIX=PREFIX)
+
+    @property
+    def servers(self) -> list[Proc]:
+        return self.procs[:2]
+
+    @property
+    def workers(self) -> list[Proc]:
+        return [p for p in self.procs[2:] if p not in self.killed]
+
+    def kill(self, victim: Proc) -> None:
+        """SIGKILL ``victim`` (a worker) and start another in its place."""
+        victim.popen.send_signal(signal.SIGKILL)
+        victim.popen.wait(30)
+        self.killed.append(victim)
+        name = f"worker-{len(self.procs) - 1}"
+        self.procs.append(worker(name, self.env(name)))
+
+    def alive(self) -> list[str]:
+        """The processes that ended without being killed (none, while all is well)."""
+        return [p.log() for p in self.procs if p not in self.killed and p.popen.poll() is not None]
+
+
+@pytest.fixture(scope="module")
+def replicas(own_postgres: OwnPostgres, own_redis: OwnRedis, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[Replicas]:
+    embeddings = Embeddings().start()
     with stopped_at_end([]) as procs:
-        # one server after the other: the first loads the demo tenant, the second finds it there
-        procs += [serve(name, {**env(store, redis, embeddings, folder / name), "PMEMO_RUN_JOBS": "false"}, free_port())
-                  for name in ("server-a", "server-b")]
-        procs += workers({f"worker-{n}": env(store, redis, embeddings, folder / f"w{n}") for n in (1, 2, 3)})
-        yield procs
+        r = Replicas(own_postgres.url, own_postgres, own_redis, embeddings, tmp_path_factory.mktemp("faults"), procs)
 
+        def queues(name: str) -> dict[str, str]:
+            return {**r.env(name), "PMEMO_RUN_JOBS": "false"}
 
-def env(store: str, redis: str, embeddings: Embeddings, data: Path) -> dict[str, str]:
-    return environment(store, data, embeddings.url, PMEMO_JOB_LEASE_S=LEASE_S, PMEMO_REDIS_URL=redis,
-                       PMEMO_REDIS_PREFIX="faults:")
+        # the first server alone: it loads the demo tenant, which the others then find there
+        procs += [serve("server-a", queues("server-a"), free_port())]
+        procs += started({"server-b": (queues("server-b"), free_port())},
+                         {f"worker-{n}": r.env(f"worker-{n}") for n in (1, 2, 3)})
+        yield r
+    embeddings.stop()
 
 
 def running(url: str) -> dict[str, int]:
@@ -69,79 +112,70 @@ def running(url: str) -> dict[str, int]:
     return {owner.split(":")[-2]: n for owner, n in rows}
 
 
-def on_postgres(url: str) -> Derived:
+def on_postgres(url: str, tenant: str) -> Derived:
     with psycopg.connect(url) as conn:
-        return derived(lambda sql: conn.execute(sql).fetchall(), TENANT)
+        return derived(lambda sql: conn.execute(sql).fetchall(), tenant)
 
 
-def one_process(folder: Path, embeddings: Embeddings, batches: list[list[dict[str, Any]]]) -> Derived:
-    """The same turns through one process on SQLite, each batch's jobs run before the next."""
+def one_process(folder: Path, embeddings: Embeddings, tenant: str, batches: list[list[dict[str, Any]]]) -> Derived:
+    """The same turns through one process on SQLite."""
     settings = Settings(embedder="openai", embedder_base_url=embeddings.url, embedder_model=MODEL,
                         cluster_threshold=0.25, diary_enabled=False)
     with SyncMemory.open(folder, settings=settings) as one:
         for batch in batches:
-            one.add_many([{**t, "tenant_id": TENANT} for t in batch])
+            one.add_many([{**t, "tenant_id": tenant} for t in batch])
         one.drain()
     with sqlite3.connect(folder / "pmemo.db") as conn:
-        return derived(lambda sql: conn.execute(sql).fetchall(), TENANT)
+        return derived(lambda sql: conn.execute(sql).fetchall(), tenant)
 
 
-def test_workers_killed_mid_batch_leave_each_turn_processed_exactly_once(
-        postgres_url: str, own_redis: OwnRedis, embeddings: Embeddings, tmp_path: Path) -> None:
-    key = make_key(postgres_url, TENANT)
+def test_workers_killed_mid_batch_leave_each_turn_processed_exactly_once(replicas: Replicas, tmp_path: Path) -> None:
+    r, tenant = replicas, "t-kill"
+    key = make_key(r.url, tenant)
     batches = runs(1200)
     rng = random.Random(7)
-    killed: list[tuple[str, int]] = []  # (worker, running jobs it held when killed)
-    with replicas(postgres_url, own_redis.url, embeddings, tmp_path) as procs:
-        servers, live = procs[:2], procs[2:]
+    held_at_kill: list[int] = []  # the 'running' jobs each victim held as it was killed
 
-        def kill_mid_batch() -> None:
-            # a worker holding 'running' jobs is in the middle of a batch: killed there, after a
-            # random part of it, and replaced, so that three workers run until the end
-            for n in range(3):
-                deadline = time.monotonic() + 120
-                while time.monotonic() < deadline:
-                    held = running(postgres_url)
-                    busy = [w for w in live if str(w.popen.pid) in held]
-                    if busy:
-                        break
-                    time.sleep(0.02)
-                else:
-                    raise AssertionError(f"no worker took a batch: {[w.log() for w in live]}")
-                victim = max(busy, key=lambda w: held[str(w.popen.pid)])
-                time.sleep(rng.uniform(0.05, 0.6))
-                still = running(postgres_url).get(str(victim.popen.pid), 0)
-                victim.popen.send_signal(signal.SIGKILL)
-                victim.popen.wait(30)
-                killed.append((victim.name, still))
-                live.remove(victim)
-                live.append(worker(f"worker-{4 + n}", env(postgres_url, own_redis.url, embeddings,
-                                                           tmp_path / f"w{4 + n}")))
-                procs.append(live[-1])
+    def kill_mid_batch() -> None:
+        # a worker holding 'running' jobs is in the middle of a batch: killed there, after a
+        # random part of it, and replaced, so that three workers run until the end
+        for _ in range(3):
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                held = running(r.url)
+                busy = [w for w in r.workers if str(w.popen.pid) in held]
+                if busy:
+                    break
+                time.sleep(0.02)
+            else:
+                raise AssertionError(f"no worker took a batch: {[w.log() for w in r.workers]}")
+            victim = max(busy, key=lambda w: held[str(w.popen.pid)])
+            time.sleep(rng.uniform(0.05, 0.6))
+            held_at_kill.append(running(r.url).get(str(victim.popen.pid), 0))
+            r.kill(victim)
 
-        killer = threading.Thread(target=kill_mid_batch)
-        killer.start()
-        began = time.monotonic()
-        clients = [client(s, key) for s in servers]
-        for n, batch in enumerate(batches):
-            r = clients[n % 2].post("/v1/turns", json={"turns": batch})
-            assert r.status_code == 201, r.text
-        posted = time.monotonic()
-        killer.join(300)
-        assert not killer.is_alive() and len(killed) == 3, killed
-        idle(postgres_url, timeout=300)
-        done = time.monotonic()
-        for c in clients:
-            c.close()
-    assert sum(1 for _, held in killed if held) >= 2, killed  # most kills landed inside a batch
-    assert not [j for j in jobs(postgres_url) if j[1] == "failed"]
-    many = on_postgres(postgres_url)
+    killer = threading.Thread(target=kill_mid_batch)
+    killer.start()
+    began = time.monotonic()
+    clients = [client(s, key) for s in r.servers]
+    for n, batch in enumerate(batches):
+        answer = clients[n % 2].post("/v1/turns", json={"turns": batch})
+        assert answer.status_code == 201, answer.text
+    for c in clients:
+        c.close()
+    killer.join(300)
+    assert not killer.is_alive() and len(held_at_kill) == 3, held_at_kill
+    idle(r.url, timeout=300)
+    done = time.monotonic()
+    assert sum(1 for held in held_at_kill if held) >= 2, held_at_kill  # most kills landed inside a batch
+    assert not [j for j in jobs(r.url) if j[1] == "failed"]
+    many = on_postgres(r.url, tenant)
     assert many.turns == sum(len(b) for b in batches)
     assert many.vectors == {1: many.turns} and not many.sizes_off  # each turn embedded once, filed once
     assert not many.duplicates("summaries")  # a summary per step range, once
-    alone = one_process(tmp_path / "one", embeddings, batches)
-    print(f"posted in {posted - began:.1f} s, processed (3 kills) in {done - began:.1f} s;"
-          f" one process on SQLite: {time.monotonic() - done:.1f} s")
+    alone = one_process(tmp_path / "one", r.embeddings, tenant, batches)
+    print(f"written and processed with 3 kills in {done - began:.1f} s; one process on SQLite:"
+          f" {time.monotonic() - done:.1f} s")
     assert many.compared(alone) == {}  # nothing twice, nothing missing: what one process made
 
 # a nickname taught in one group and used in another before a worker had read the first
@@ -225,57 +259,55 @@ def acknowledged_more(seen: Seen, than: int, timeout: float = 60) -> bool:
     return len(seen.acknowledged) >= than
 
 
-def stored_and_embedded(url: str) -> tuple[set[str], int]:
+def stored_and_embedded(url: str, tenant: str) -> tuple[set[str], int]:
     """The contents of the tenant's turns, and how many of them have no 'turn' vector."""
     with psycopg.connect(url) as conn:
-        contents = {r[0] for r in conn.execute("SELECT content FROM turns WHERE tenant = %s", (TENANT,))}
+        contents = {row[0] for row in conn.execute("SELECT content FROM turns WHERE tenant = %s", (tenant,))}
         bare = conn.execute("SELECT COUNT(*) FROM turns t WHERE tenant = %s AND NOT EXISTS (SELECT 1 FROM vectors v"
-                            " WHERE v.kind = 'turn' AND v.ref = t.id)", (TENANT,)).fetchone()
+                            " WHERE v.kind = 'turn' AND v.ref = t.id)", (tenant,)).fetchone()
     return contents, int(bare[0]) if bare else 0
 
 
-def test_a_postgres_restart_under_load_gives_503_and_loses_no_acknowledged_turn(
-        own_postgres: OwnPostgres, own_redis: OwnRedis, embeddings: Embeddings, tmp_path: Path) -> None:
-    key = make_key(own_postgres.url, TENANT)
-    with replicas(own_postgres.url, own_redis.url, embeddings, tmp_path) as procs:
-        with under_load(procs[:2], key) as seen:
-            assert acknowledged_more(seen, 20)
-            before = len(seen.acknowledged)
-            own_postgres.stop()
-            time.sleep(7)  # past the pool's wait for a connection (database.WAIT_S): calls end in 503
-            own_postgres.start()
-            assert acknowledged_more(seen, before + 40)  # writes work again once it is back
-        # every request had an answer in time: a success, or 503 with Retry-After while it was down
-        assert 503 in seen.statuses and seen.retry_after == {"1"}
-        assert set(seen.statuses) <= {200, 201, 503}, sorted(map(str, set(seen.statuses)))
-        # the same processes reconnected (none was restarted) and the workers did every job
-        assert all(p.popen.poll() is None for p in procs), [p.log() for p in procs if p.popen.poll() is not None]
-        idle(own_postgres.url)
-        stored, bare = stored_and_embedded(own_postgres.url)
-        assert set(seen.acknowledged) <= stored and bare == 0
-    assert not [j for j in jobs(own_postgres.url) if j[1] == "failed"]
+def test_a_postgres_restart_under_load_gives_503_and_loses_no_acknowledged_turn(replicas: Replicas) -> None:
+    r, tenant = replicas, "t-pg"
+    key = make_key(r.url, tenant)
+    with under_load(r.servers, key) as seen:
+        assert acknowledged_more(seen, 20)
+        before = len(seen.acknowledged)
+        r.postgres.stop()
+        time.sleep(7)  # past the pool's wait for a connection (database.WAIT_S): calls end in 503
+        r.postgres.start()
+        assert acknowledged_more(seen, before + 40)  # writes work again once it is back
+    # every request had an answer in time: a success, or 503 with Retry-After while it was down
+    assert 503 in seen.statuses and seen.retry_after == {"1"}
+    assert set(seen.statuses) <= {200, 201, 503}, sorted(map(str, set(seen.statuses)))
+    assert not r.alive()  # the same processes reconnected: none ended, none was started again
+    idle(r.url)  # and the workers did every job
+    stored, bare = stored_and_embedded(r.url, tenant)
+    assert set(seen.acknowledged) <= stored and bare == 0
+    assert not [j for j in jobs(r.url) if j[1] == "failed"]
 
 
-def test_redis_stopped_and_started_servers_and_workers_carry_on_and_use_it_again(
-        postgres_url: str, own_redis: OwnRedis, embeddings: Embeddings, tmp_path: Path) -> None:
-    key = make_key(postgres_url, TENANT)
-    with replicas(postgres_url, own_redis.url, embeddings, tmp_path) as procs:
-        with under_load(procs[:2], key) as seen:
-            assert acknowledged_more(seen, 20)
-            assert own_redis.keys("faults:recent*")  # the sessions' last turns are cached there
-            own_redis.stop()
-            down = len(seen.acknowledged)
-            assert acknowledged_more(seen, down + 40)  # without it: written and read all the same
-            own_redis.start()  # empty, as a restarted cache is
-            # used again once a probe finds it back (every redis_link.RETRY_S): the servers
-            # cache the sessions they read there again
-            deadline = time.monotonic() + 60
-            while not own_redis.keys("faults:recent*") and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert own_redis.keys("faults:recent*")
-            back = len(seen.acknowledged)
-            assert acknowledged_more(seen, back + 20)
-        assert set(seen.statuses) <= {200, 201}, sorted(map(str, set(seen.statuses)))
-        idle(postgres_url)  # the workers did every job, with Redis and without
-        stored, bare = stored_and_embedded(postgres_url)
-        assert set(seen.acknowledged) <= stored and bare == 0
+def test_redis_stopped_and_started_servers_and_workers_carry_on_and_use_it_again(replicas: Replicas) -> None:
+    r, tenant = replicas, "t-redis"
+    key = make_key(r.url, tenant)
+    cached = f"{PREFIX}recent*"  # the sessions' last turns, as the servers cache them for each other
+    with under_load(r.servers, key) as seen:
+        assert acknowledged_more(seen, 20)
+        assert r.redis.keys(cached)
+        r.redis.stop()
+        down = len(seen.acknowledged)
+        assert acknowledged_more(seen, down + 30)  # without it: written and read all the same
+        r.redis.start()  # empty, as a restarted cache is
+        # used again once a probe finds it back (every redis_link.RETRY_S): the servers cache
+        # the sessions they read there again
+        deadline = time.monotonic() + 60
+        while not r.redis.keys(cached) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert r.redis.keys(cached)
+        assert acknowledged_more(seen, len(seen.acknowledged) + 10)
+    assert set(seen.statuses) <= {200, 201}, sorted(map(str, set(seen.statuses)))
+    assert not r.alive()
+    idle(r.url)  # the workers did every job, with Redis and without
+    stored, bare = stored_and_embedded(r.url, tenant)
+    assert set(seen.acknowledged) <= stored and bare == 0

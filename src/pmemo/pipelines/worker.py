@@ -229,6 +229,7 @@ class Worker:
             # their owners held shared (job_owners.py): no forget of theirs, in any process, meanwhile
             with self.store.hold(job_owners(self.store, jobs), shared=True):
                 action(jobs)
+            self._still_ours(jobs)
         except Interrupted:
             return  # left 'running': ours go back to the queue at close, a lost lease's are another's
         except Unavailable:
@@ -244,6 +245,21 @@ class Worker:
             self.store.finish(job.id)
             self._held.discard(job.id)
 
+    def _still_ours(self, jobs: list[Job]) -> None:
+        """Before the jobs are ended: LeaseLost if another worker took one meanwhile (a step that
+        never reached ``_between`` outlived the lease). It runs them again and ends them; ending
+        them here too would delete its jobs under it. Within half a lease of the last renewal
+        nobody can have: no round trip then (most jobs)."""
+        lease = self.settings.job_lease_s
+        if time.monotonic() - self._renewed < lease / 2:
+            return
+        kept = self.store.renew([j.id for j in jobs], self.owner, lease)
+        self._renewed = time.monotonic()
+        if kept < len(jobs):
+            log.warning("the lease on %d background job(s) ran out and another worker took them;"
+                        " leaving them to it", len(jobs) - kept)
+            raise LeaseLost
+
     def _turns(self, jobs: list[Job]) -> None:
         ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
                                  for i in job.payload))
@@ -257,14 +273,18 @@ class Worker:
             self._embed_turns(turns, self.embed.second, "turn2")
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
         new = [t for t in turns if t.id in after]  # stored by these jobs ('embed' jobs re-embed)
+        self._between()  # and between the steps after: each renews the leases of a long batch
         enrich.people_batch(self, new)
         self.diary_schedule.saw(new, time.time())  # diary (issue 20): a day due
         at = _Steps(self.store, turns)
+        self._between()
         self._overflow(new, at)
+        self._between()
         spans = [span for turn in new if (span := self._summary_due(turn, at))]
         if spans:  # the batch's summaries are embedded together, like its turns
             self.tiers.add_summaries(spans)
         for turn in new:
+            self._between()
             enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)
 
     def _embed_turns(self, turns: list[Turn], embed: CachedEmbedder, kind: str) -> None:
