@@ -89,6 +89,13 @@ class Episodes:
 
     def fields(self, turns: list[Turn]) -> dict[str, Any]:
         """Episode fields from turns: the LLM's, or offline ones (extractive summary, rules)."""
+        return self.drafted(turns)[0]
+
+    def drafted(self, turns: list[Turn]) -> tuple[dict[str, Any], np.ndarray | None]:
+        """(fields, vector): ``fields`` and, offline, the episode's vector: the centroid of its
+        turns' vectors, as an extractive summary's (its words are theirs). Embedding its text
+        instead was 3/4 of a group chat's background work (one ~75-token text per chat and day,
+        one call each: bench/ingest_rate.py); None: the text is embedded (an LLM's words)."""
         base = {
             "started": epoch_of(turns[0].timestamp),
             "ended": epoch_of(turns[-1].timestamp),
@@ -100,10 +107,10 @@ class Episodes:
                 out = self.tiers.llm.complete_json(
                     *episode_prompt(turns, self.settings.summary_max_chars), EpisodeOut
                 )
-                return {**base, **out.model_dump()}
+                return {**base, **out.model_dump()}, None
             except LLMError as exc:
                 log.warning("episode fell back to extractive: %s", exc)
-        text, *_ = self.tiers.summarize(turns)
+        text, _, vec = self.tiers.summarize(turns)
         return {
             **base,
             "summary": text,
@@ -112,17 +119,20 @@ class Episodes:
             "outcomes": matching(turns, _OUTCOME, None),
             "lessons": [],
             "importance": importance_of(turns),
-        }
+        }, vec
 
     def record(
-        self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]
+        self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int],
+        vec: np.ndarray | None = None,
     ) -> Episode:
+        """Store an episode with its vector: ``vec`` (``drafted``'s), else its text embedded."""
         episode = self.store.add_episode(scope, kind, fields, source_ids)
-        self._embed(episode)
+        self._embed(episode, vec)
         return episode
 
-    def _embed(self, episode: Episode) -> np.ndarray:
-        vec = self.tiers.embed.passages([episode_text(episode)])[0]
+    def _embed(self, episode: Episode, vec: np.ndarray | None = None) -> np.ndarray:
+        if vec is None:
+            vec = self.tiers.embed.passages([episode_text(episode)])[0]
         self.store.put_vectors(
             "episode",
             [(episode.id, episode.scope.owner_scope().key, vec)],
@@ -145,7 +155,8 @@ class Episodes:
             return None
         turns.sort(key=lambda t: t.step)
         where = Scope(owner.tenant_id, owner.agent_id, owner.owner, session_id)
-        return self.record(where, "session", self.fields(turns), [t.id for t in turns])
+        fields, vec = self.drafted(turns)
+        return self.record(where, "session", fields, [t.id for t in turns], vec)
 
     def close_others(self, turn: Turn) -> list[Episode]:
         """A new session began: the owner's sessions that ended before it are finished."""
@@ -188,8 +199,9 @@ class Episodes:
         if not folded:
             return None
         summary = self.tiers.add_summary(folded)
-        fields = {**self.fields(folded), "step_to": span[-1].step}
-        return self.record(turn.scope, "compaction", fields, [t.id for t in folded]), summary
+        fields, vec = self.drafted(folded)
+        fields = {**fields, "step_to": span[-1].step}
+        return self.record(turn.scope, "compaction", fields, [t.id for t in folded], vec), summary
 
     def rebuild(self, episode: Episode, removed: set[int]) -> str:
         """An episode whose turns were forgotten: rebuilt from the rest, or deleted."""
@@ -200,13 +212,13 @@ class Episodes:
         if not turns:
             self.store.delete_episode(episode.id)
             return "deleted"
-        fields = self.fields(turns)
+        fields, vec = self.drafted(turns)
         if episode.kind == "task":
             fields = {**fields, "lessons": list(episode.lessons), "importance": episode.importance}
         self.store.update_episode(episode.id, fields, [t.id for t in turns])
         updated = self.store.get_episode(episode.id)
         if updated is not None:
-            self._embed(updated)
+            self._embed(updated, vec)
         return "rebuilt"
 
     def rank(
