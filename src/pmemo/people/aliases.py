@@ -249,7 +249,9 @@ _HANDLE = r"(?<![A-Za-z0-9_.-])[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]"  # an IM hand
 _ZH_GROUP = r"(?:大家|朋友们?|他们|别人|同事们?|同学们?|家里人|家人|爸妈|我妈|我爸)"
 _ZH_ADVERBS = r"(?:都|也|一般|平时|习惯|通常)*"
 _ZH_NICK = r"(?:外号|小名|昵称|绰号|花名|网名|英文名|中文名)"
-_EN_NAME = rf"(?:[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)?|[{_HAN}]+)"
+# a name: words of at most 40 letters, or a Chinese run tried from its start only (from each
+# character of a long run, or each capital of a long word, the search was quadratic)
+_EN_NAME = rf"(?:[A-Z][A-Za-z'-]{{0,40}}(?: [A-Z][A-Za-z'-]{{0,40}})?|(?<![{_HAN}])[{_HAN}]+)"
 _EN_GROUP = r"(?i:everyone|everybody|people|(?:my )?friends|folks|they|we)(?i: all)?"
 
 # (pattern, about): "other" patterns with a ``target`` group name the person; without one the
@@ -261,7 +263,7 @@ _ZH_PATTERNS = (
     (rf"我的?(?:{_ZH_NICK}|名字)(?:是|叫)(?:做)?{_ZH_ALIAS}", "speaker"),
     (rf"(?:{_ZH_GROUP}|我们){_ZH_ADVERBS}叫(?:她|他)(?:做)?{_ZH_ALIAS}", "other"),
     (rf"(?:她|他)的?{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
-    (rf"(?P<target>[{_HAN}]+|{_HANDLE})的{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
+    (rf"(?P<target>(?<![{_HAN}])[{_HAN}]+|{_HANDLE})的{_ZH_NICK}(?:是|叫)(?:做)?{_ZH_ALIAS}", "other"),
     # an introduction: "跟新人介绍下，赵磊就是磊哥", "kk_0823就是凯哥" (the name must be someone pmemo knows)
     (rf"(?P<target>[{_HAN}]{{2,4}}|{_HANDLE})就是{_ZH_ALIAS}", "other"),
 )
@@ -301,7 +303,7 @@ _NEGATION = re.compile(
 )
 # where a name that introduces a nickname starts: "这是周霓", "介绍一下周霓"
 _INTRO = re.compile(r".*(?:是|叫|的|一下|这位|那位|认识|介绍|和|跟|给|找|问)")
-_NAME_BEFORE = re.compile(rf"([{_HAN}]+|[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)?)\s*[，,]?\s*$")
+_NAME_BEFORE = re.compile(rf"({_EN_NAME})\s*[，,]?\s*$")
 
 
 def learned_aliases(text: str) -> list[Learned]:

@@ -92,6 +92,8 @@ _EN_AFTER = re.compile(
     r" (to|with|at|for|in) ((?:the )?(?:[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff'-]*|[a-z]+ist|doctor)"
     r"(?: [A-Z][\w'-]*)?)"
 )
+# the word before "(is) due": from a word's first letter only (every letter of a long word was quadratic)
+_LAST_WORD = re.compile(r"(?<![A-Za-z])([A-Za-z]+) (?:is |are )?$")
 _DATE_WORDS = re.compile(
     r"^(?i:tomorrow|today|tonight|next|this|on|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"week|morning|afternoon|evening|noon|night|big|important|upcoming|first|final|last)$"
@@ -171,7 +173,7 @@ def _label_en(text: str, event: re.Match[str]) -> str:
         mods.insert(0, w.lower())
     label = " ".join([*mods, word])
     if word == "due":  # "my paper is due Friday": the paper's deadline
-        owner = re.search(r"([A-Za-z]+) (?:is |are )?$", text[: event.start()])
+        owner = _LAST_WORD.search(text[: event.start()])
         return f"{owner.group(1).lower()} deadline" if owner and owner.group(1).lower() not in STOPWORDS else ""
     after = _EN_AFTER.match(text, event.end())
     if after and not _DATE_WORDS.match(after.group(2).split()[-1]):

@@ -41,7 +41,7 @@ _HEDGE_EN = re.compile(
 )
 _HEDGE_ZH = re.compile(r"我觉得|我想我|可能|也许|大概|好像|或许|不确定|说不定|如果|要是|假如|应该吧|似乎")
 _CONDITION = re.compile(r"如果|要是|假如|万一|除非|的话|\b(?i:if|unless|provided|as long as)\b")
-_AND_I = re.compile(r"\s+and\s+(?=(?-i:I)\b(?!\s+(?:both|all|are|were|have|'re|'ve)\b))")
+_AND_I = re.compile(r"(?<!\s)\s+and\s+(?=(?-i:I)\b(?!\s+(?:both|all|are|were|have|'re|'ve)\b))")  # from a run's start
 _ASKS = re.compile(
     r"[?？]|吗|呢|谁|什么|哪|怎么|怎样|多少|是不是|有没有|要不要|能不能|会不会|为啥|为什么|咋"
     r"|\b(?i:who|what|where|when|why|how|which|anyone|anybody|any|do you|did you|is it|are you|have you|will you)\b"

@@ -70,7 +70,10 @@ _SUBJECT = re.compile(
     r"^(?:(?i:I|we)(?:'ll|'m|'re| am| are| will| have| 've)?(?: (?:going to|gonna|gotta|have to|need to|"
     r"plan(?:ning)? to|will))?|(?:我|我们)(?:要|会|将|得|打算|准备|计划)?)\s*"
 )
-_PREP_END = re.compile(r"\s*\b(?i:on|at|in|by|this|next|the)\s*$")
+# tried only where a run of spaces starts (a match inside one also starts at its start):
+# trying every space of a long run was quadratic
+_PREP_END = re.compile(r"(?<!\s)\s*+\b(?i:on|at|in|by|this|next|the)\s*+$")
+_END_MARKS = re.compile(r"(?<![，,。.!！~～])[，,。.!！~～]+$")  # from the first mark of the run only
 
 
 def _doing(sentence: str, today: date) -> list[tuple[str, date]]:
@@ -81,7 +84,7 @@ def _doing(sentence: str, today: date) -> list[tuple[str, date]]:
     found = day_mentioned(sentence, today)
     if found is None or found.week_only or found.day < today:
         return []
-    rest = re.sub(r"[，,。.!！~～]+$", "", (sentence[: found.start] + " " + sentence[found.end :]).strip(" ,，"))
+    rest = _END_MARKS.sub("", (sentence[: found.start] + " " + sentence[found.end :]).strip(" ,，"))
     subject = _SUBJECT.match(rest)
     if subject is None or not subject.group(0).strip():  # "明天会下雨": nobody's plan
         return []

@@ -26,15 +26,19 @@ from ..text.places import zh_places
 
 EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
 
+# each part tried only where its run starts (a match inside a run of spaces or particles also
+# starts at the run's start): trying every position of a long run was quadratic
 _TAIL = re.compile(
-    r"(?:\s+(?:anymore|any more|now|very much|a lot|so much|these days|lately|at all|too|"
+    r"(?<!\s)(?:\s++(?:anymore|any more|now|very much|a lot|so much|these days|lately|at all|too|"
     r"(?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)|(?:\w+ )?(?:years?|months?|weeks?) ago|"
     r"for (?:\d+|a few|many|a couple of|two|three|four|five|six|ten) (?:years?|months?|weeks?)|"
     r"(?:on|at|in the|every|during) (?:weekends?|weekdays?|mornings?|evenings?|nights?|"
     r"morning|evening|day|week|sundays?|saturdays?)))+$"
-    r"|[了啦呀的哦啊哈嘛呢哟喔]+$",
+    r"|(?<![了啦呀的哦啊哈嘛呢哟喔])[了啦呀的哦啊哈嘛呢哟喔]+$",
     re.I,
 )
+_END_MARKS = re.compile(r"(?<![。！？!?,.;；，、~])[。！？!?,.;；，、~]+$")
+_END_PARTICLE = re.compile(r"(?<!\s)\s++(?:of|de)$")
 
 
 def candidate(
@@ -55,8 +59,8 @@ def candidate(
 def trim(value: str) -> str:
     """A value without the particles, punctuation and dangling words a pattern's end leaves."""
     value = _TAIL.sub("", value.strip(" \t~～")).strip()
-    value = re.sub(r"[。！？!?,.;；，、~]+$", "", value).strip()
-    return re.sub(r"\s+(?:of|de)$", "", value)
+    value = _END_MARKS.sub("", value).strip()
+    return _END_PARTICLE.sub("", value)
 
 
 _HAN = r"\u4e00-\u9fff"
@@ -157,7 +161,7 @@ PET_KINDS = {
 _ZH_PETS = "|".join(sorted((k for k in PET_KINDS if not k.isascii()), key=len, reverse=True))
 _EN_PETS = "|".join(sorted((k for k in PET_KINDS if k.isascii()), key=len, reverse=True))
 _PET_NAME_ZH = rf"([{_HAN}A-Za-z0-9]{{1,8}}?)"
-_PET_NAME_EN = rf"((?!I\b)[A-Z{_HAN}][\w{_HAN}'-]*(?: [A-Z][\w'-]*)?)"
+_PET_NAME_EN = rf"((?!I\b)[A-Z{_HAN}][\w{_HAN}'-]{{0,40}}(?: [A-Z][\w'-]{{0,40}})?)"  # bounded: linear
 _SUBJECTS_EN = (
     "computer science|data science|physics|maths?|mathematics|chemistry|biology|medicine|law|economics|"
     "finance|history|literature|philosophy|psychology|engineering|art|music|architecture|linguistics|"
