@@ -12,6 +12,7 @@ counts against the same window; while Redis is unreachable each process counts a
 
 from __future__ import annotations
 
+import asyncio
 import math
 import threading
 import time
@@ -138,13 +139,123 @@ def body_cap(method: str, path: str, settings: Settings) -> tuple[int, str]:
     return settings.max_body_bytes, "max_body_bytes"
 
 
+# What a refusal still reads of a body in flight, and for how long, before it closes the
+# connection. A client that sends its whole body before it reads an answer (urllib, requests,
+# any HTTP/1.0 client) gets "connection reset" instead of the 413 when the server closes on
+# unread bytes: the kernel answers them with a reset. Draining costs bandwidth, never memory
+# (each piece is dropped as it comes); past these bounds the connection is closed anyway.
+DRAIN_FLOOR = 64 * 1024 * 1024
+DRAIN_SECONDS = 30.0
+
+
+def drain_limit(cap: int) -> int:
+    """Bytes of a refused body read and dropped before the connection is closed.
+
+    >>> drain_limit(1024) == DRAIN_FLOOR
+    True
+    """
+    return max(DRAIN_FLOOR, 4 * cap)
+
+
+def declared_length(scope: Scope) -> int | None:
+    """The body's Content-Length, or None when it has none (chunked) or a bad one."""
+    for name, value in scope.get("headers") or []:
+        if name == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+def expects_continue(scope: Scope) -> bool:
+    """The client waits for ``100 Continue`` before it sends the body."""
+    return any(name == b"expect" and value.strip().lower() == b"100-continue"
+               for name, value in scope.get("headers") or [])
+
+
+async def drain(receive: Receive, most: int, seconds: float) -> bool:
+    """Read and drop what is left of a request body: True once it has all come (or the client
+    has gone), False when ``most`` bytes or ``seconds`` pass first."""
+    read = 0
+    try:
+        async with asyncio.timeout(seconds):
+            while read <= most:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return True
+                read += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return True
+    except TimeoutError:
+        return False
+    return False
+
+
+async def refuse(refusal: TooLarge, scope: Scope, send: Send, receive: Receive | None, most: int) -> None:
+    """The 413 for a body over its cap, told before the rest of the body is read, then the rest
+    drained (``receive``; None: nothing is in flight) so that the client's send completes and
+    it reads the answer. ``Connection: close`` (HTTP/1, where the header exists): the connection
+    is not reused after a refusal, so what was not drained is never taken for a next request."""
+    response = limit_problem(refusal)
+    headers = list(response.raw_headers)
+    if str(scope.get("http_version", "1.1")).startswith("1."):
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    if receive is None:
+        await send({"type": "http.response.body", "body": response.body})
+        return
+    # the whole answer now (its Content-Length says so), the end of it once the body is drained:
+    # the server closes the connection when the response ends, and reads nothing after that
+    await send({"type": "http.response.body", "body": response.body, "more_body": True})
+    await drain(receive, most, DRAIN_SECONDS)
+    await send({"type": "http.response.body", "body": b""})
+
+
 class _Overflow(Exception):
-    """Raised into the app when a body without a (true) length passes its cap."""
+    """Raised into the app when a body without a length passes its cap."""
+
+
+class BodyAhead:
+    """The ``receive`` an app gets for a body of unknown length (chunked): its first call reads
+    the whole body before it gives the first piece. Past ``cap`` it raises ``_Overflow``, the
+    app having been given none of the body and none of it being kept; ``ended`` then tells
+    whether the body had come to its end."""
+
+    def __init__(self, receive: Receive, cap: int) -> None:
+        self.receive, self.cap = receive, cap
+        self.pending: list[Message] | None = None  # newest first; None until the body is read
+        self.over = self.ended = False
+
+    async def __call__(self) -> Message:
+        if self.pending is None and not self.over:
+            self.pending = await self._read()
+        if self.pending is None:
+            raise _Overflow
+        return self.pending.pop() if self.pending else await self.receive()
+
+    async def _read(self) -> list[Message] | None:
+        messages: list[Message] = []
+        seen = 0
+        while True:
+            message = await self.receive()
+            messages.append(message)
+            if message["type"] != "http.request":  # the client went: the app is told so
+                break
+            seen += len(message.get("body", b""))
+            self.ended = not message.get("more_body", False)
+            if seen > self.cap:
+                self.over = True
+                return None
+            if self.ended:
+                break
+        messages.reverse()
+        return messages
 
 
 class BodyLimit:
-    """413 for a body over its route's cap: at once when Content-Length says so, else when the
-    bytes read pass it. Whatever the app then does with the stopped body (an error of its
+    """413 for a body over its route's cap, naming the setting: at once when Content-Length says
+    so, else (chunked) once the bytes read pass it, before the app is given any (``BodyAhead``).
+    Nothing of a refused body is kept: the rest is read and dropped (up to ``drain_limit``) so
+    that the client reads its 413, and a client that sent ``Expect: 100-continue`` is refused
+    before it sends a byte. Whatever the app does with a body it was refused (an error of its
     own, an exception), the client gets the 413 that names the setting."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
@@ -155,39 +266,37 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         cap, name = body_cap(scope["method"], scope["path"], self.settings)
+        length = declared_length(scope)
+        if length is not None and length <= cap:  # the HTTP server holds the body to its length
+            await self.app(scope, receive, send)
+            return
         refusal = TooLarge(
             f"the request body is over {cap} bytes, the cap of this route ({setting(name)}); "
             "send less (batches of fewer turns)", setting=setting(name), limit=cap)
-        length = dict(scope.get("headers") or []).get(b"content-length", b"")
-        if length.isdigit() and int(length) > cap:
-            await limit_problem(refusal)(scope, receive, send)
+        most = drain_limit(cap)
+        if length is not None:
+            # reading a waiting client's body would first tell it to send it (100 Continue); a
+            # body past the drain limit would be cut off anyway: refuse at once
+            reader = None if expects_continue(scope) or length > most else receive
+            await refuse(refusal, scope, send, reader, most)
             return
-        seen, over, started, replaced = 0, False, False, False
-
-        async def counted() -> Message:
-            nonlocal seen, over
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > cap:
-                    over = True
-                    raise _Overflow
-            return message
+        body = BodyAhead(receive, cap)
+        started = replaced = False
 
         async def guarded(message: Message) -> None:
             nonlocal started, replaced
-            if over and not started:  # the app's own reply to the stopped body: ours instead
+            if body.over and not started:  # the app's own reply to the refused body: ours instead
                 started = replaced = True
-                await limit_problem(refusal)(scope, receive, send)
+                await refuse(refusal, scope, send, None if body.ended else receive, most)
             if replaced:
                 return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
-            await self.app(scope, counted, guarded)
+            await self.app(scope, body, guarded)
         except Exception:
-            if not over:
+            if not body.over:
                 raise
-        if over and not started:
-            await limit_problem(refusal)(scope, receive, send)
+        if body.over and not started:
+            await refuse(refusal, scope, send, None if body.ended else receive, most)
