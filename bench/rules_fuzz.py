@@ -171,11 +171,54 @@ def adversarial(pattern: re.Pattern[str], size: int) -> list[str]:
     return out
 
 
-def exercise(pattern: re.Pattern[str], text: str) -> None:
-    """What the rules do with a pattern: every match (search, finditer, sub), and a match at the start."""
-    for _ in pattern.finditer(text):
-        pass
+def exercise(pattern: re.Pattern[str], text: str, anchored: bool = False) -> None:
+    """What the rules do with a pattern: every match (search, finditer, sub), and a match at the
+    start; only the match at the start for one the rules only ever match at a given place."""
+    if not anchored:
+        for _ in pattern.finditer(text):
+            pass
     pattern.match(text)
+
+
+def anchored_patterns(modules: tuple[str, ...] = RULE_MODULES) -> set[str]:
+    """The ``patterns_of`` names of the patterns the rules only call ``match``/``fullmatch`` on,
+    at a place they chose ("_REPORT.match(clause, end)"): a search over a long run of spaces is
+    quadratic for such a pattern, but nothing searches with it."""
+    uses: dict[int, set[str]] = {}
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError:
+            continue
+        tree = ast.parse(inspect.getsource(module))
+        called = {id(node.func.value): node.func.attr for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and isinstance(node.func.value, ast.Name)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                    and isinstance(vars(module).get(node.id), re.Pattern):
+                uses.setdefault(id(vars(module)[node.id]), set()).add(called.get(id(node), "other"))
+    out = set()
+    for where, pattern in patterns_of(modules):
+        module_name, _, line = where.partition(":")
+        if line:  # a literal in a re.<call>: anchored when that call is a match
+            out |= {where} if _literal_call(module_name, int(line)) in ("match", "fullmatch") else set()
+            continue
+        module_name, _, key = where.rpartition(".")
+        value = vars(importlib.import_module(module_name)).get(key)
+        same = isinstance(value, re.Pattern) and (value.pattern, value.flags) == (pattern.pattern, pattern.flags)
+        if same and uses.get(id(value), {"other"}) <= {"match", "fullmatch"}:
+            out.add(where)
+    return out
+
+
+def _literal_call(module_name: str, line: int) -> str | None:
+    module = importlib.import_module(module_name)
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
+        if isinstance(node, ast.Call) and node.lineno == line and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re":
+            return node.func.attr
+    return None
 
 
 # ---- the shape that takes exponential time -------------------------------------------------
@@ -391,6 +434,7 @@ def text_of(seed: str, size: int) -> str:
 def _child(conn: Any) -> None:
     entries = entry_points()
     patterns = dict(patterns_of())
+    anchored = anchored_patterns()
     while True:
         kind, name, text, repeat = conn.recv()
         start = time.perf_counter()
@@ -398,7 +442,7 @@ def _child(conn: Any) -> None:
             if kind == "entry":
                 entries[name](text)
             else:
-                exercise(patterns[name], text)
+                exercise(patterns[name], text, name in anchored)
         conn.send((time.perf_counter() - start) / repeat)
 
 
@@ -460,6 +504,7 @@ def run_entries(size: int) -> None:
 def run_patterns(size: int, only: list[str]) -> None:
     timer = Timer()
     rows = []
+    anchored = anchored_patterns()
     for where, pattern in patterns_of():
         if only and not any(where.endswith(o) or o in where for o in only):
             continue
@@ -475,7 +520,8 @@ def run_patterns(size: int, only: list[str]) -> None:
         large = None if runaway else timer.seconds("pattern", where, large_text)
         small = None if runaway else worst
         rows.append((float("inf") if large is None else (large / max(worst, 1e-7)), where, text, small, large))
-        print(f"{_ratio(small, large):>8}  {where:<48} {text[:14]!r}", flush=True)
+        print(f"{_ratio(small, large):>8}  {where:<48} {text[:14]!r}{'  (match only)' if where in anchored else ''}",
+              flush=True)
     print("\nsuper-linear (ratio above 20x, or TIMEOUT):")
     for ratio, where, text, small, large in sorted(rows, reverse=True):
         if ratio > 20:
