@@ -27,9 +27,10 @@ from .errors import BacklogFull
 from .stores.base import JobStore, NewTurn
 
 SETTING = ENV_PREFIX + "MAX_PENDING_TURNS"
-# turns a second the worker digests, for Retry-After: e5-small on this 2-core box digests ~100
-# short chat turns a second (bench/fair_claims.py); a slower worker only makes a retry early,
-# and the retry is refused again with a new estimate
+# turns a second the worker digests, for Retry-After: e5-small embeds ~100 short turns a second
+# on this 2-core box (bench/scale.py's docstring), the rest of a batch is cheaper (the hashing
+# embedder digests 340-750 a second there); a slower worker only makes a retry early, and the
+# retry is refused again with a new estimate
 DIGEST_TURNS_S = 100
 RETRY_MAX_S = 60  # a client should look again within a minute, whatever the estimate
 

@@ -111,7 +111,7 @@ class Settings:
     # per tenant: turns queued for the background (embedding, clusters, …) and not digested yet;
     # past it add() is refused (BacklogFull, REST 429 + Retry-After) until the worker catches up,
     # so a flood is pushed back instead of queued without end. 0 = no cap. A chat bot keeps a
-    # backlog of a few turns; 10,000 is ~2 minutes of the worker's work here (backlog.py)
+    # backlog of a few turns; 10,000 is ~2 minutes of the worker's work with e5 here (backlog.py)
     max_pending_turns: int = 10_000
     # turns in one add_many (POST /v1/turns batch); request body caps in bytes
     max_batch: int = 500
