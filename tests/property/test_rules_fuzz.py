@@ -81,6 +81,19 @@ def _sane(name: str, text: str, found: object) -> None:
         assert found and found[0] == text
 
 
+# texts that took seconds to hours before (exponential or quadratic patterns), each run through
+# every entry point: they answer at once now (no clock is read: a regression hangs the test)
+KILLERS = [" " * 40 + "x", "刚" * 60 + "。", "我刚" * 30 + "x", "族" * 60, "a: b\nc: d" + " " * 20_000 + "x",
+           "在" + " " * 5_000 + "x", "A" * 5_000 + "x", "的" * 5_000, "萨摩" * 3_000, ",～" * 3_000 + "x",
+           "lol " * 40 + "x", "哈哈 " * 40 + "x"]
+
+
+@pytest.mark.parametrize("text", KILLERS, ids=lambda t: repr(t[:12]))
+def test_texts_that_once_took_forever(text):
+    for name, entry in entry_points().items():
+        _sane(name, text, entry(text))
+
+
 # the patterns that read a whole text, each a character class or two, linear on any text:
 # cutting it into pieces (slices), into words (segment, zh), and asking whether it has Chinese
 WHOLE_TEXT_READERS = {
