@@ -68,9 +68,10 @@ def own_postgres() -> Iterator[OwnPostgres]:
     with psycopg.connect(url, autocommit=True) as conn:
         for name in EXTENSIONS:
             conn.execute(f"CREATE EXTENSION IF NOT EXISTS {name}")
-        # no flushes to disk, as the session's server (pg.py): a stop is a crash of the server
-        # process, not of the machine, so the page cache still holds what it wrote
-        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+        # no flushes to disk: a stop is a crash of the server process, not of the machine, and the
+        # page cache keeps what it wrote. But a commit still waits for its WAL to be written
+        # (synchronous_commit on): off, a stop lost turns whose 201 had been sent
+        for setting in ("fsync", "full_page_writes"):
             conn.execute(f"ALTER SYSTEM SET {setting} = off")
         conn.execute("SELECT pg_reload_conf()")
     own = OwnPostgres(url, server)

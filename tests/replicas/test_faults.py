@@ -8,6 +8,8 @@ one PostgreSQL and one Redis, as the replicas test runs them, and what each faul
   nor a hang; the processes reconnect by themselves; no acknowledged turn is lost.
 - Redis stopped and started: the servers answer and the workers work without it, and use it
   again once it is back.
+- A nickname taught in one chat and used in another that a worker read first: the triples end
+  as one process's, which read the chats in the order they were queued.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,7 +127,7 @@ def one_process(folder: Path, embeddings: Embeddings, tenant: str, batches: list
         for batch in batches:
             one.add_many([{**t, "tenant_id": tenant} for t in batch])
         one.drain()
-    with sqlite3.connect(folder / "pmemo.db") as conn:
+    with closing(sqlite3.connect(folder / "pmemo.db")) as conn:
         return derived(lambda sql: conn.execute(sql).fetchall(), tenant)
 
 
@@ -194,7 +196,7 @@ def read_in_order(folder: Path, order: str) -> Derived:
         for name in order:
             one.add_many([{**t, "tenant_id": TENANT} for t in batches[name]])
             one.drain()
-    with sqlite3.connect(folder / "pmemo.db") as conn:
+    with closing(sqlite3.connect(folder / "pmemo.db")) as conn:
         return derived(lambda sql: conn.execute(sql).fetchall(), TENANT)
 
 
@@ -221,6 +223,7 @@ def load(server: Proc, key: str, stop: threading.Event, writer: int, seen: Seen)
                     r = c.post("/v1/turns", json={"user_id": "u1", "session_id": f"w{writer}", "content": content})
             except httpx.HTTPError as exc:  # no answer in time: a hang (and not acknowledged either)
                 seen.statuses.append(f"{type(exc).__name__}")
+                time.sleep(0.2)
                 continue
             seen.statuses.append(r.status_code)
             if r.status_code == 201:
