@@ -161,3 +161,18 @@ def test_a_deleted_turn_is_no_longer_said_by_anyone(full_store: FullStore):
     b = spoke(s, TEAM, "ni", "Nini", "two", 1)
     s.delete_turns([a.id])
     assert s.turns_by("default", "ni") == [b.id] and s.turns_by("default", "ni", TEAM) == [b.id]
+
+
+def test_aliases_in_one_call_count_a_repeated_row_once_and_keep_the_first(full_store: FullStore):
+    """add_aliases takes a batch's rows together (one statement on Postgres): a row given twice
+    is one alias, taught by the first row's turn, and the version moves once for the call."""
+    s = full_store
+    first, second = spoke(s, TEAM, "bo", "Bo", "叫她霓霓"), spoke(s, TEAM, "bo", "Bo", "霓霓来了", 1)
+    v0 = s.alias_version("default")
+    rows = [NewAlias("ni", "霓霓", "learned", "g:team", AT, first.id),
+            NewAlias("ni", "霓霓", "learned", "g:team", AT + 60, second.id),
+            NewAlias("ni", "Nini", "generated", None, AT)]
+    assert s.add_aliases("default", rows) == 2
+    assert s.alias_version("default") == v0 + 1
+    (taught,) = [a for a in s.get_people("default", ["ni"])["ni"].aliases if a.alias == "霓霓"]
+    assert (taught.turn_id, taught.first_seen.timestamp()) == (first.id, AT)
