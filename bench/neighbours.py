@@ -48,6 +48,7 @@ from typing import Any
 import httpx
 
 TIMEOUT_S = 30.0  # the client's timeout: a call past it counts as a timeout, not a latency
+A_TIMEOUT_S = 300.0  # tenant A's posts (not measured: they may take their time)
 SEED_CAP_S = 3600.0  # the longest B's seed may take to be processed (a loaded 2-core box: minutes)
 HEALTH_EVERY_S = 0.1
 HEALTH_TARGET_MS = 100.0
@@ -361,15 +362,24 @@ class Tenant:
     def __init__(self, url: str, key: str) -> None:
         self.http = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=TIMEOUT_S)
 
-    def post_turns(self, bodies: list[dict[str, Any]], size: int) -> None:
+    def post_turns(self, bodies: list[dict[str, Any]], size: int, until: float = float("inf")) -> dict[str, Any]:
+        """Post ``bodies`` in batches of ``size``, none started after ``until`` (perf_counter);
+        a batch that fails or times out is noted and the next one is sent."""
+        sent, errors = 0, []
         for start in range(0, len(bodies), size):
+            if time.perf_counter() > until:
+                break
             chunk = bodies[start:start + size]
             payload = chunk[0] if len(chunk) == 1 else {"turns": chunk}
             # a 100k-character message is 300 KB of UTF-8 and twice that as \\u escapes
             data = json.dumps(payload, ensure_ascii=False).encode()
-            # A is not what is measured: its posts may take their time
-            self.http.post("/v1/turns", content=data, headers={"Content-Type": "application/json"},
-                           timeout=10 * TIMEOUT_S).raise_for_status()
+            try:  # A is not what is measured: its posts may take their time
+                self.http.post("/v1/turns", content=data, headers={"Content-Type": "application/json"},
+                               timeout=A_TIMEOUT_S).raise_for_status()
+            except httpx.HTTPError as exc:
+                errors.append(f"{type(exc).__name__}: {str(exc)[:200]}")
+            sent += len(chunk)
+        return {"sent": sent, "of": len(bodies), "failed_posts": errors}
 
     def pending(self) -> int | None:
         try:
@@ -402,13 +412,14 @@ class Run:
     everyone: list[Tenant]
     phases: list[dict[str, Any]] = field(default_factory=list)
 
-    def phase(self, name: str, work: Callable[[], None], detail: Callable[[float], str] = lambda s: "") -> None:
+    def phase(self, name: str, work: Callable[[float], dict[str, Any]],
+              detail: Callable[[float], str] = lambda s: "") -> None:
         """B is measured from A's first post until A has nothing pending (or the cap), and at
         least ``min_phase_s`` (the idle phase: ``idle_s``)."""
         cpu, server_cpu, load = time.process_time(), self.server.cpu_s(), os.getloadavg()[0]
         self.rec.phase = name
         started = time.perf_counter()
-        work()
+        posts = work(started + self.sizes.cap_s)  # no post begins after the cap
         posted = time.perf_counter() - started
         done = None if name == "idle" else wait_idle([self.a], max(0.0, self.sizes.cap_s - posted))
         took = None if done is None else posted + done
@@ -417,7 +428,7 @@ class Run:
             time.sleep(0.05)
         self.rec.phase = None
         row = {"phase": name, "seconds": time.perf_counter() - started, "a_posted_s": posted, "a_done_s": took,
-               "a_pending_at_cap": left, "a_detail": detail(took) if took else "",
+               "a_pending_at_cap": left, "a_posts": posts, "a_detail": detail(took) if took else "",
                "client_cpu_s": time.process_time() - cpu,
                "server_cpu_s": self.server.cpu_s() - server_cpu, "load_avg": [load, os.getloadavg()[0]]}
         self.phases.append(row)
@@ -435,7 +446,9 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
     """Seed B, then the idle phase and each of A's loads; B's figures per phase."""
     a, b, demo = (Tenant(server.url, server.key(t)) for t in ("a", "b", "demo"))
     seeded = scenario(0, sizes.seed)
-    b.post_turns([turn_body(m) for m in seeded.messages], sizes.batch_size)
+    seed = b.post_turns([turn_body(m) for m in seeded.messages], sizes.batch_size)
+    if seed["failed_posts"]:
+        raise SystemExit(f"B's seed was not stored: {seed['failed_posts']}")
     # the demo conversation of a first start too: the idle phase must be idle
     settled = wait_idle([a, b, demo], SEED_CAP_S)
     progress(f"B seeded: {len(seeded.messages)} messages, processed in {fmt(settled, 1)} s")
@@ -460,13 +473,17 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
     texts = {f"{sizes.short // 1000}k message": article(lines, sizes.short, 1),
              f"{sizes.long // 1000}k article": article(lines, sizes.long, 2),
              f"{sizes.long // 1000}k repeated": "哈" * sizes.long}  # laughter pasted, the worst for a tokenizer?
+    failure = ""
     try:
-        run.phase("idle", lambda: None)
+        run.phase("idle", lambda until: {})
         for name, text in texts.items():
             run.phase(name, functools.partial(a.post_turns, [{**one, "content": text}], 1),
                       rate(len(text) / 1000, "k chars"))
             run.settle()
         quiet_phase(run, quiet, import_bodies(imported, sizes.batch))  # the last: what is left is not waited for
+    except Exception as exc:  # the phases measured so far are still reported
+        failure = f"{type(exc).__name__}: {exc}"
+        progress(f"stopped: {failure}")
     finally:
         stop.set()
         for t in loops:
@@ -478,7 +495,7 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
                                             for s in rec.stream(row["phase"], "healthz").seconds)
     delays = list(quiet.delays.values())
     unfound = [time.perf_counter() - t for _, _, t in quiet.waiting()]
-    return {"seed_messages": len(seeded.messages), "seed_settled_s": settled, "phases": run.phases,
+    return {"seed_messages": len(seeded.messages), "seed_settled_s": settled, "phases": run.phases, "failure": failure,
             "quiet": {"n": len(quiet.added), "found": len(delays), "p50_s": pct(delays, 50),
                       "p95_s": pct(delays, 95), "max_s": max(delays, default=float("nan")),
                       "not_found": len(unfound), "not_found_waited_s": max(unfound, default=0.0),
@@ -507,7 +524,7 @@ def quiet_phase(run: Run, quiet: Quiet, bodies: list[dict[str, Any]]) -> None:
 
     try:
         run.phase(f"{len(bodies)} import",
-                  lambda: run.a.post_turns(bodies, sizes.batch_size),
+                  lambda until: run.a.post_turns(bodies, sizes.batch_size, until),
                   rate(len(bodies), " msgs"))
     finally:
         stop_writing.set()
@@ -544,9 +561,16 @@ def table(result: dict[str, Any]) -> list[str]:
                          row["a_detail"] or "-", fmt(max(row["load_avg"]), 1),
                          f"{row['client_cpu_s']:.1f}/{row['server_cpu_s']:.0f}"]))
     for row in phases:
-        if row.get("a_pending_at_cap") is not None:
+        failed = row["a_posts"].get("failed_posts") if row["a_posts"] else None
+        if failed:
+            out.append(f"  {row['phase']}: {len(failed)} of A's posts failed ({failed[0]})")
+        if row["a_posts"] and row["a_posts"]["sent"] < row["a_posts"]["of"]:
+            out.append(f"  {row['phase']}: A posted {row['a_posts']['sent']} of {row['a_posts']['of']} messages"
+                       " within the cap")
+        if row["a_done_s"] is None and row["phase"] != "idle":
             out.append(f"  {row['phase']}: A's work not done within the cap ({row['seconds']:.0f} s): "
-                       f"{row['a_pending_at_cap']} of A's jobs still pending")
+                       + (f"{row['a_pending_at_cap']} of A's jobs still pending" if row["a_pending_at_cap"] is not None
+                          else "how many of A's jobs were left is unknown (GET /v1/stats did not answer)"))
         if "settle_s" in row and row["settle_s"] is None:
             out.append(f"  after {row['phase']}: the jobs left did not finish within the cap; the next phase"
                        " ran beside them")
@@ -558,6 +582,8 @@ def table(result: dict[str, Any]) -> list[str]:
                f"not found {q['not_found']}" + (f" (still not after {q['not_found_waited_s']:.0f} s)"
                                                  if q["not_found"] else "")
                + f"; its adds p50 {fmt(q['add_p50_ms'], 1)} ms, max {fmt(q['add_max_ms'], 1)} ms")
+    if result["failure"]:
+        out.append(f"stopped early: {result['failure']}")
     cpu, wall = sum(r["client_cpu_s"] for r in phases), sum(r["seconds"] for r in phases)
     out.append(f"the bench's own client: {cpu:.1f} s CPU over {wall:.0f} s of phases "
                f"({100 * cpu / wall:.1f}% of one core); the server process: "
