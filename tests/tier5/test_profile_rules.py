@@ -65,6 +65,17 @@ def test_same_turn_again_is_skipped() -> None:
     )
 
 
+def test_a_turn_read_again_after_its_value_was_superseded_or_expired_is_skipped() -> None:
+    """A re-run after later turns (a name learned late re-reads old turns): what the turn said
+    stays history, it neither supersedes the newer value nor comes back as a second row."""
+    old = fact(1, "home_city", "杭州", 0.8, status="superseded", sources=(7,))
+    new = fact(2, "home_city", "深圳", 0.8, sources=(9,))
+    assert decide(Candidate("preference", "home_city", "杭州", 0.9), [old, new], turn_id=7).action == "skip"
+    gone = fact(3, "opinion:tea", "likes", 0.8, status="expired", sources=(7,))
+    assert decide(Candidate("preference", "opinion:tea", "likes", 0.8), [gone], turn_id=7).action == "skip"
+    assert decide(Candidate("preference", "opinion:tea", "likes", 0.8), [gone], turn_id=8).action == "insert"
+
+
 def test_higher_confidence_supersedes_lower_is_a_conflict() -> None:
     cur = fact(1, "opinion:tea", "likes", 0.85)
     up = decide(

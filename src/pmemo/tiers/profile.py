@@ -93,10 +93,13 @@ def decide(
         f for f in facts if f.category == candidate.category and f.key == key and f.status in ACTIVE
     ]
     current = next((f for f in same if f.status == "current"), None)
+    # a re-run job is idempotent: the turn said this already, whatever became of what it said
+    # since (a later turn superseded it, it expired): read again after the later turns (a name
+    # learned later, pipelines/reread.py), it must not come back as a new value
+    if any(turn_id in f.sources for f in facts if f.category == candidate.category and f.key == key):
+        return Decision("skip", key, current.confidence if current else candidate.confidence, current)
     if current is None:
         return Decision("insert", key, candidate.confidence)
-    if any(turn_id in f.sources for f in same):
-        return Decision("skip", key, current.confidence, current)  # a re-run job: idempotent
     if sim(current.value, candidate.value) >= threshold:
         conf = reinforced(max(current.confidence, candidate.confidence), step, cap)
         return Decision("reinforce", key, conf, current, reinforce=current)
