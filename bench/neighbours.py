@@ -432,8 +432,11 @@ class Run:
                "client_cpu_s": time.process_time() - cpu,
                "server_cpu_s": self.server.cpu_s() - server_cpu, "load_avg": [load, os.getloadavg()[0]]}
         self.phases.append(row)
+        c, h = summary(self.rec.stream(name, "context")), summary(self.rec.stream(name, "healthz"))
         progress(f"{name}: {row['seconds']:.1f} s" + ("" if name == "idle" else ", A done in " + (
-            f"{took:.1f} s" if took is not None else f"- ({left} of A's jobs pending at the cap)")))
+            f"{took:.1f} s" if took is not None else f"- ({left} of A's jobs pending at the cap)"))
+            + f"; B n {c['n']} p50 {fmt(c['p50_ms'], 0)} p95 {fmt(c['p95_ms'], 0)} max {fmt(c['max_ms'], 0)} ms,"
+            f" {c['timeouts']} timeouts; /healthz max {fmt(h['max_ms'], 0)} ms, {h['timeouts']} timeouts")
 
     def settle(self) -> None:
         """Everyone's jobs done before the next phase (the last phase's row notes how long; None:
