@@ -53,6 +53,8 @@ SEED_CAP_S = 3600.0  # the longest B's seed may take to be processed (a loaded 2
 HEALTH_EVERY_S = 0.1
 HEALTH_TARGET_MS = 100.0
 TARGETS = {"p50": 1.5, "p95": 2.0, "max": 5.0}  # B's latency under load over idle, at most
+PHASE_KINDS = ("message", "article", "repeated")  # A's single messages, in order; then "import"
+PHASES = {*PHASE_KINDS, "import"}  # all of them (the idle phase always runs)
 QUIET_GROUP = "g_quiet"
 TAILS = ("还有呢？", "简单说说", "in short?", "谢谢", "any details?", "记得吗")
 QUIET_LINES = (
@@ -291,6 +293,7 @@ class Quiet:
     added: dict[int, tuple[str, float]] = field(default_factory=dict)
     delays: dict[int, float] = field(default_factory=dict)
     add_seconds: list[float] = field(default_factory=list)
+    add_failures: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def waiting(self) -> list[tuple[int, str, float]]:
@@ -308,8 +311,10 @@ def quiet_writer(client: httpx.Client, quiet: Quiet, every: float, stop: threadi
             r = client.post("/v1/turns", json={"group_id": QUIET_GROUP, "session_id": "live", "content": text,
                                                "actor": "Neko", "actor_id": "p_neko"})
             r.raise_for_status()
-        except httpx.HTTPError:
-            continue  # a lost add is not a delay; it shows as fewer messages
+        except httpx.HTTPError as exc:  # not a delay: counted apart
+            with quiet.lock:
+                quiet.add_failures.append(type(exc).__name__)
+            continue
         with quiet.lock:
             quiet.add_seconds.append(time.perf_counter() - started)
             quiet.added[int(r.json()["id"])] = (text, time.perf_counter())
@@ -445,7 +450,7 @@ class Run:
         progress(f"settled in {fmt(self.phases[-1]['settle_s'], 1)} s")
 
 
-def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
+def measure(server: Server, sizes: Sizes, phases: set[str] = PHASES) -> dict[str, Any]:
     """Seed B, then the idle phase and each of A's loads; B's figures per phase."""
     a, b, demo = (Tenant(server.url, server.key(t)) for t in ("a", "b", "demo"))
     seeded = scenario(0, sizes.seed)
@@ -479,11 +484,14 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
     failure = ""
     try:
         run.phase("idle", lambda until: {})
-        for name, text in texts.items():
+        for kind, (name, text) in zip(PHASE_KINDS, texts.items(), strict=True):
+            if kind not in phases:
+                continue
             run.phase(name, functools.partial(a.post_turns, [{**one, "content": text}], 1),
                       rate(len(text) / 1000, "k chars"))
             run.settle()
-        quiet_phase(run, quiet, import_bodies(imported, sizes.batch))  # the last: what is left is not waited for
+        if "import" in phases:  # the last: what is left is not waited for
+            quiet_phase(run, quiet, import_bodies(imported, sizes.batch))
     except Exception as exc:  # the phases measured so far are still reported
         failure = f"{type(exc).__name__}: {exc}"
         progress(f"stopped: {failure}")
@@ -503,7 +511,8 @@ def measure(server: Server, sizes: Sizes) -> dict[str, Any]:
                       "p95_s": pct(delays, 95), "max_s": max(delays, default=float("nan")),
                       "not_found": len(unfound), "not_found_waited_s": max(unfound, default=0.0),
                       "add_p50_ms": 1000 * pct(quiet.add_seconds, 50),
-                      "add_max_ms": 1000 * max(quiet.add_seconds, default=float("nan"))}}
+                      "add_max_ms": 1000 * max(quiet.add_seconds, default=float("nan")),
+                      "add_failed": len(quiet.add_failures), "add_failures": sorted(set(quiet.add_failures))}}
 
 
 def rate(amount: float, unit: str) -> Callable[[float], str]:
@@ -584,7 +593,8 @@ def table(result: dict[str, Any]) -> list[str]:
                f"{fmt(q['p50_s'], 2)} s, p95 {fmt(q['p95_s'], 2)} s, max {fmt(q['max_s'], 2)} s; "
                f"not found {q['not_found']}" + (f" (still not after {q['not_found_waited_s']:.0f} s)"
                                                  if q["not_found"] else "")
-               + f"; its adds p50 {fmt(q['add_p50_ms'], 1)} ms, max {fmt(q['add_max_ms'], 1)} ms")
+               + f"; its adds p50 {fmt(q['add_p50_ms'], 1)} ms, max {fmt(q['add_max_ms'], 1)} ms, "
+               f"{q['add_failed']} failed" + (f" ({', '.join(q['add_failures'])})" if q["add_failed"] else ""))
     if result["failure"]:
         out.append(f"stopped early: {result['failure']}")
     cpu, wall = sum(r["client_cpu_s"] for r in phases), sum(r["seconds"] for r in phases)
@@ -605,7 +615,7 @@ def one_store(kind: str, args: argparse.Namespace, sizes: Sizes) -> dict[str, An
         server = start_server(args.python, env, Path(tmp) / "data")
         progress(f"{kind}: pmemo serve on {server.url}, code {code['commit']}")
         try:
-            result = measure(server, sizes)
+            result = measure(server, sizes, args.phases)
         except Exception:
             print(server.log.read_text()[-5000:], file=sys.stderr)
             raise
@@ -625,8 +635,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--idle-s", type=float, help="how long the idle phase lasts")
     ap.add_argument("--batch", type=int, help="messages in A's import")
     ap.add_argument("--cap-s", type=float, help="the longest a phase waits for A's work")
+    ap.add_argument("--phases", type=lambda v: set(v.split(",")), default=PHASES,
+                    help="which of A's phases run, beside idle: " + ",".join([*PHASE_KINDS, "import"]))
     ap.add_argument("--json", type=Path, default=None, help="write every figure here too")
     args = ap.parse_args(argv)
+    if args.phases - PHASES:
+        ap.error(f"--phases: unknown {', '.join(sorted(args.phases - PHASES))}")
     sizes = QUICK if args.quick else Sizes()
     sizes = replace(sizes, **{k: v for k, v in (("idle_s", args.idle_s), ("batch", args.batch),
                                                  ("cap_s", args.cap_s)) if v is not None})
