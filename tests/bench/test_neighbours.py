@@ -10,8 +10,8 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "neighbours.py"
 PHASES = ["idle", "2k message", "5k article", "5k repeated", "300 import"]
-HEADER = ["B n", "p50 ms", "p95 ms", "max ms", "p50 x", "p95 x", "max x", "t/o", "hz max ms", "hz>=100",
-          "A done s", "A rate", "cpu bench/server s"]
+HEADER = ["B n", "p50 ms", "p95 ms", "max ms", "p50 x", "p95 x", "max x", "t/o", "err", "hz max ms", "hz>=100",
+          "hz t/o", "A post s", "A done s", "A rate", "load", "cpu bench/server s"]
 
 
 def run(tmp_path: Path, *args: str) -> tuple[str, dict]:
