@@ -100,6 +100,20 @@ def _literal_calls(module: Any) -> Iterator[tuple[int, re.Pattern[str]]]:
             continue
 
 
+def _inside(op: Any, av: Any) -> list[Any]:
+    """The parsed parts a group, an alternation, a lookaround or a conditional holds (none for
+    other nodes; repeats and atomic groups are each walker's own choice)."""
+    if op is sre_c.SUBPATTERN:
+        return [av[3]]
+    if op is sre_c.BRANCH:
+        return list(av[1])
+    if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
+        return [av[1]]
+    if op is sre_c.GROUPREF_EXISTS:
+        return [av[1], av[2]] if av[2] else [av[1]]
+    return []
+
+
 def atoms(pattern: re.Pattern[str] | None, items: Any = None) -> tuple[set[str], set[str]]:
     """The characters a pattern (or a parsed part of one) names, a sample of each class, and its literal runs."""
     chars: set[str] = set()
@@ -130,19 +144,11 @@ def atoms(pattern: re.Pattern[str] | None, items: Any = None) -> tuple[set[str],
                 chars.add("x")
             elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, getattr(sre_c, "POSSESSIVE_REPEAT", None)):
                 walk(av[2])
-            elif op is sre_c.SUBPATTERN:
-                walk(av[3])
-            elif op is sre_c.BRANCH:
-                for branch in av[1]:
-                    walk(branch)
-            elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-                walk(av[1])
             elif op is getattr(sre_c, "ATOMIC_GROUP", None):
                 walk(av)
-            elif op is sre_c.GROUPREF_EXISTS:
-                walk(av[1])
-                if av[2]:
-                    walk(av[2])
+            else:
+                for part in _inside(op, av):
+                    walk(part)
         if len(run) >= 2:
             runs.add("".join(run))
 
@@ -340,18 +346,9 @@ def ambiguous_repeats(pattern: re.Pattern[str]) -> list[str]:
                 walk(body)
             elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT):
                 walk(av[2])
-            elif op is sre_c.SUBPATTERN:
-                walk(av[3])
-            elif op is sre_c.BRANCH:
-                for branch in av[1]:
-                    walk(branch)
-            elif op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-                walk(av[1])
-            elif op is sre_c.GROUPREF_EXISTS:
-                walk(av[1])
-                if av[2]:
-                    walk(av[2])
-            # a possessive repeat or an atomic group gives nothing back: not walked
+            else:  # a possessive repeat or an atomic group gives nothing back: not walked
+                for part in _inside(op, av):
+                    walk(part)
 
     walk(parsed)
     return out

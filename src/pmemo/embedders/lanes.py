@@ -20,10 +20,11 @@ calling thread, and a process with many teams waits longer at every meeting of o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -55,15 +56,14 @@ class Lanes:
         self.hold_s = hold_s  # how long a query that met passage work keeps the passages small
         self._lock = threading.Lock()
         self._lanes: dict[str, ThreadPoolExecutor] = {}
-        self._queries = 0  # query calls under way
-        self._passages = 0  # passage calls under way
+        self._running = {"query": 0, "passage": 0}  # calls under way on each lane
         self._met = -float("inf")  # time.monotonic() a query and passage work last ran together
         os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
         self._lanes = {}  # a forked child has no such threads
         self._lock = threading.Lock()
-        self._queries = self._passages = 0
+        self._running = {"query": 0, "passage": 0}
 
     def _lane(self, which: str) -> ThreadPoolExecutor:
         with self._lock:
@@ -74,37 +74,37 @@ class Lanes:
 
     def query(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the query lane; returns its result."""
-        with self._lock:
-            self._queries += 1
-            if self._passages:
-                self._met = time.monotonic()
-        try:
+        with self._under_way("query"):
             return self._lane("query").submit(call, *args).result()
-        finally:
-            with self._lock:
-                self._queries -= 1
 
     def passage(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the passage lane (one at a time, in the order asked)."""
         return self._lane("passage").submit(self._counted, call, *args).result()
 
     def _counted(self, call: Callable[..., T], *args: Any) -> T:
+        with self._under_way("passage"):
+            return call(*args)
+
+    @contextlib.contextmanager
+    def _under_way(self, which: str) -> Iterator[None]:
+        """Count a call on lane ``which`` while it runs, and note when it meets the other lane's."""
+        other = "passage" if which == "query" else "query"
         with self._lock:
-            self._passages += 1
-            if self._queries:
+            self._running[which] += 1
+            if self._running[other]:
                 self._met = time.monotonic()
         try:
-            return call(*args)
+            yield
         finally:
             with self._lock:
-                self._passages -= 1
+                self._running[which] -= 1
 
     @property
     def passages_busy(self) -> bool:
         """Whether a passage call is running now."""
-        return self._passages > 0
+        return self._running["passage"] > 0
 
     @property
     def readers_near(self) -> bool:
         """Whether a query is running, or met passage work within ``hold_s``."""
-        return self._queries > 0 or time.monotonic() - self._met < self.hold_s
+        return self._running["query"] > 0 or time.monotonic() - self._met < self.hold_s

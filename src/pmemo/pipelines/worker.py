@@ -250,15 +250,7 @@ class Worker:
         never reached ``_between`` outlived the lease). It runs them again and ends them; ending
         them here too would delete its jobs under it. Within half a lease of the last renewal
         nobody can have: no round trip then (most jobs)."""
-        lease = self.settings.job_lease_s
-        if time.monotonic() - self._renewed < lease / 2:
-            return
-        kept = self.store.renew([j.id for j in jobs], self.owner, lease)
-        self._renewed = time.monotonic()
-        if kept < len(jobs):
-            log.warning("the lease on %d background job(s) ran out and another worker took them;"
-                        " leaving them to it", len(jobs) - kept)
-            raise LeaseLost
+        self._keep({j.id for j in jobs}, 1 / 2)
 
     def _turns(self, jobs: list[Job]) -> None:
         ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
@@ -307,14 +299,20 @@ class Worker:
         and a long batch keeps its leases (renewed every third of ``job_lease_s``)."""
         if self.stopping.is_set():
             raise Interrupted
+        self._keep(self._held, 1 / 3)
+
+    def _keep(self, job_ids: set[int], share: float) -> None:
+        """Renew the leases on ``job_ids`` once ``share`` of a lease has passed since the last
+        renewal; LeaseLost if another worker took one of them meanwhile."""
         lease = self.settings.job_lease_s
-        if self._held and time.monotonic() - self._renewed >= lease / 3:
-            held = self.store.renew(sorted(self._held), self.owner, lease)
-            self._renewed = time.monotonic()
-            if held < len(self._held):
-                log.warning("the lease on %d background job(s) ran out and another worker took them;"
-                            " leaving them to it", len(self._held) - held)
-                raise LeaseLost
+        if not job_ids or time.monotonic() - self._renewed < lease * share:
+            return
+        held = self.store.renew(sorted(job_ids), self.owner, lease)
+        self._renewed = time.monotonic()
+        if held < len(job_ids):
+            log.warning("the lease on %d background job(s) ran out and another worker took them;"
+                        " leaving them to it", len(job_ids) - held)
+            raise LeaseLost
 
     # ---- diary (issue 20) -------------------------------------------------------------------
     @functools.cached_property
