@@ -176,3 +176,21 @@ def test_aliases_in_one_call_count_a_repeated_row_once_and_keep_the_first(full_s
     assert s.alias_version("default") == v0 + 1
     (taught,) = [a for a in s.get_people("default", ["ni"])["ni"].aliases if a.alias == "霓霓"]
     assert (taught.turn_id, taught.first_seen.timestamp()) == (first.id, AT)
+
+
+def test_an_alias_met_again_keeps_its_earliest_sighting_in_any_order_of_filing(full_store: FullStore):
+    """Parallel workers file a person's turns in any order: a generated form (one row a person)
+    ends owned by the chat where it was first said, and a learned one (a row a chat) cites its
+    earliest turn, whichever came in first; meeting it again adds nothing new."""
+    s = full_store
+    early, late = spoke(s, TEAM, "bo", "Bo", "叫她霓霓"), spoke(s, CLUB, "bo", "Bo", "霓霓!", 5)
+    v0 = s.alias_version("default")
+    assert s.add_aliases("default", [NewAlias("ni", "老周", "generated", "g:club", AT + 300, late.id),
+                                     NewAlias("ni", "霓霓", "learned", "g:team", AT + 300, late.id)]) == 2
+    assert s.add_aliases("default", [NewAlias("ni", "老周", "generated", "g:team", AT, early.id),
+                                     NewAlias("ni", "霓霓", "learned", "g:team", AT, early.id),
+                                     NewAlias("ni", "老周", "generated", "g:zoo", AT + 600, late.id)]) == 0
+    assert s.alias_version("default") == v0 + 1  # the resolver's aliases did not change the second time
+    found = {a.alias: (a.learned_in, a.first_seen.timestamp(), a.turn_id)
+             for a in s.get_people("default", ["ni"])["ni"].aliases}
+    assert found == {"老周": ("g:team", AT, early.id), "霓霓": ("g:team", AT, early.id)}

@@ -17,7 +17,7 @@ from typing import Any
 import psycopg
 
 from ...models import Alias, Member, Person, Scope, Turn, strongest
-from ..alias_key import ALIAS_OWNER
+from ..alias_key import ALIAS_OWNER, EARLIER_SET, EARLIER_WHERE
 from ..base import NewAlias
 from ..speakers import as_seen_in, tally
 from .codec import utc
@@ -30,18 +30,23 @@ _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FR
 _ADD_ALIASES = (
     "WITH r AS (SELECT * FROM unnest(%(person)s::text[], %(alias)s::text[], %(source)s::text[], %(owner)s::text[],"
     " %(at)s::float8[], %(turn)s::bigint[]) WITH ORDINALITY AS r(person, alias, source, owner, at, turn_id, n)),"
-    " kept AS (SELECT * FROM r WHERE NOT EXISTS (SELECT 1 FROM aliases a WHERE a.tenant=%(tenant)s"
-    " AND a.person=r.person AND a.alias=r.alias AND a.removed IS NOT NULL)),"
+    # one row a key (an upsert may not touch a row twice): its earliest sighting
+    f" k AS (SELECT DISTINCT ON (person, alias, source, ({ALIAS_OWNER})) * FROM r"
+    f" ORDER BY person, alias, source, ({ALIAS_OWNER}), at, COALESCE(owner, ''), n),"
+    " kept AS (SELECT * FROM k WHERE NOT EXISTS (SELECT 1 FROM aliases a WHERE a.tenant=%(tenant)s"
+    " AND a.person=k.person AND a.alias=k.alias AND a.removed IS NOT NULL)),"
     " p AS (INSERT INTO people(tenant, person, name, created, updated)"
     " SELECT DISTINCT ON (person) %(tenant)s, person, NULL, at, at FROM kept ORDER BY person, n"
     " ON CONFLICT DO NOTHING),"
     " a AS (INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
     " SELECT %(tenant)s, person, alias, source, owner, at, at, turn_id FROM kept ORDER BY n"
-    " ON CONFLICT DO NOTHING RETURNING 1),"
+    f" ON CONFLICT(tenant, person, alias, source, ({ALIAS_OWNER})) DO UPDATE"
+    f" SET {EARLIER_SET} WHERE {EARLIER_WHERE.format(old='aliases', new='EXCLUDED')}"
+    " RETURNING xmax = 0 AS fresh),"
     # bump()'s write, when an alias is new: the resolver's version moves on in the same statement
-    " v AS (INSERT INTO meta(key, value) SELECT %(version)s, '1' WHERE EXISTS (SELECT 1 FROM a)"
+    " v AS (INSERT INTO meta(key, value) SELECT %(version)s, '1' WHERE EXISTS (SELECT 1 FROM a WHERE fresh)"
     " ON CONFLICT(key) DO UPDATE SET value=(meta.value::bigint + 1)::text)"
-    " SELECT count(*) FROM a")
+    " SELECT count(*) FILTER (WHERE fresh) FROM a")
 
 
 def bump(cur: psycopg.Cursor[Any], key: str) -> None:

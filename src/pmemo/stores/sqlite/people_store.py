@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from ...models import Alias, Member, Person, Scope, Turn, strongest
+from ..alias_key import ALIAS_OWNER, EARLIER_SET, EARLIER_WHERE
 from ..base import NewAlias
 from ..speakers import as_seen_in, tally
 from .codec import utc
@@ -22,6 +23,10 @@ from .codec import utc
 # a display name outranks what pmemo guessed; what a person registered outranks all
 
 
+_INSERT_ALIAS = ("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
+                 " VALUES(?,?,?,?,?,?,?,?)")
+_EARLIER = (f" ON CONFLICT(tenant, person, alias, source, ({ALIAS_OWNER})) DO UPDATE SET {EARLIER_SET}"
+            f" WHERE {EARLIER_WHERE.format(old='aliases', new='excluded')}")
 _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
             " WHERE tenant=? AND agent=? AND owner=?")
 
@@ -101,10 +106,10 @@ class PeopleRows:
                     continue
                 conn.execute("INSERT INTO people(tenant, person, name, created, updated) VALUES(?,?,NULL,?,?)"
                              " ON CONFLICT DO NOTHING", (tenant, r.person, r.at, r.at))
-                cur = conn.execute(
-                    "INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
-                    " VALUES(?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                    (tenant, r.person, r.alias, r.source, r.owner, r.at, r.at, r.turn_id))
+                row = (tenant, r.person, r.alias, r.source, r.owner, r.at, r.at, r.turn_id)
+                cur = conn.execute(_INSERT_ALIAS + " ON CONFLICT DO NOTHING", row)
+                if not cur.rowcount:  # met again: it keeps its earliest sighting
+                    conn.execute(_INSERT_ALIAS + _EARLIER, row)
                 added += cur.rowcount
             if added:
                 self._bump_aliases(conn, tenant)
