@@ -1,0 +1,15 @@
+"""Statements, not patterns (issue 44 §1): what a clause says about a person, learned.
+
+* ``generate``: the labelled clause set the model is trained on (``templates_*``, ``lexicon``,
+  ``shapes``), with a dev split of other templates, words and seed;
+* ``clauses``: a message cut into the clauses the model reads (bounded);
+* ``labels``: what a clause is read as: kind, subject, mode, polarity, change.
+"""
+
+from __future__ import annotations
+
+from .clauses import clauses
+from .generate import Example, generate
+from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
+
+__all__ = ["HEADS", "KINDS", "MODES", "POLARITY", "SUBJECTS", "Example", "Label", "clauses", "generate"]

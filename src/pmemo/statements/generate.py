@@ -1,0 +1,227 @@
+"""The labelled clause set the statement model learns from, generated (pure, seeded).
+
+Templates (``templates_zh``, ``templates_en``) filled with words (``lexicon``) under a subject
+(the speaker, a named person, a relative, "you", "she"), wrapped in a mode (a question, a wish,
+a joke, a report, a correction), and typed as chat members type (``shapes``). The dev split
+uses other templates (every fourth of each list), other words and another seed than the
+training split, so its accuracy says how far the model reaches past what it was shown.
+
+>>> ex = generate("train", 50, seed=1)
+>>> len(ex), {e.lang for e in ex} == {"zh", "en"}
+(100, True)
+>>> generate("dev", 5, seed=2) == generate("dev", 5, seed=2)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import lexicon, templates_en, templates_zh
+from .labels import Label
+from .shapes import im_shape
+
+SPLITS = ("train", "dev")
+_SLOT = re.compile(r"\{([^{}]+)\}")
+
+NAMED_NONE = {
+    "zh": ("{name}在吗", "@{name} 收到", "谢谢{name}", "{name}快来看", "{name}生日快乐！", "{name}你太强了",
+           "哈哈哈{name}笑死我了", "@{name} 看群公告", "{name}呢？", "{name}晚安", "等等{name}", "{name}冲啊"),
+    "en": ("@{name} thanks!", "{name} you there?", "happy birthday {name}!", "lol {name}", "{name} check this out",
+           "thanks {name}", "where's {name}", "go {name}!"),
+}
+
+
+@dataclass(frozen=True)
+class Example:
+    """One generated clause: its text, its truth, and where the person names in it are (what a
+    resolver over the chat's members would find)."""
+
+    text: str
+    label: Label
+    lang: str
+    names: tuple[tuple[int, int], ...]
+    template: str
+
+
+def split_of(index: int) -> str:
+    """Which split a template at ``index`` of its list belongs to: every fourth is dev's."""
+    return "dev" if index % 4 == 3 else "train"
+
+
+def _of(items: Sequence[str], split: str) -> list[tuple[int, str]]:
+    return [(i, t) for i, t in enumerate(items) if split_of(i) == split] or [(0, items[0])]
+
+
+class _Render:
+    """Fills one template for one subject, recording where names went."""
+
+    def __init__(self, rng: random.Random, lang: str, split: str) -> None:
+        self.rng, self.lang, self.split = rng, lang, split
+        self.words = lexicon.ZH if lang == "zh" else lexicon.EN
+
+    def word(self, slot: str) -> str:
+        train, dev = self.words[slot]
+        return self.rng.choice(dev if self.split == "dev" else train)
+
+    def fill(self, template: str, subject: str, name_seen: bool = True) -> tuple[str, list[tuple[int, int]]]:
+        """``template`` with ``{I}`` as ``subject`` ("speaker", "named", "relative", "you", "pronoun")."""
+        rng, zh = self.rng, self.lang == "zh"
+        named = self.word("name") if subject == "named" else ""
+        rel = self.word("rel") if subject == "relative" else ""
+        person = {"speaker": 0, "you": 2}.get(subject, 1)
+        out: list[str] = []
+        names: list[tuple[int, int]] = []
+        at = 0
+        for m in _SLOT.finditer(template):
+            out.append(template[at : m.start()])
+            at = m.end()
+            slot = m.group(1)
+            if "|" in slot:
+                forms = slot.split("|")
+                out.append(forms[min(person, len(forms) - 1)] if person < 2 or len(forms) > 2 else forms[0])
+                continue
+            if slot in ("I", "my"):
+                word = self._subject(subject, named, rel, possessive=slot == "my", first=not "".join(out).strip())
+                if subject == "named":
+                    start = len("".join(out)) + word.find(named)
+                    names.append((start, start + len(named)))
+            else:
+                word = self.word(slot)
+                if slot == "name" and (name_seen or rng.random() < 0.5):
+                    start = len("".join(out))
+                    names.append((start, start + len(word)))
+            out.append(word)
+        out.append(template[at:])
+        text = "".join(out)
+        if not zh:
+            text = re.sub(r"\s+", " ", text).strip()
+        return text, names
+
+    def _subject(self, subject: str, named: str, rel: str, possessive: bool, first: bool) -> str:
+        zh, rng = self.lang == "zh", self.rng
+        if zh:
+            if subject == "speaker":
+                return "" if first and not possessive and rng.random() < 0.25 else "我"
+            return {"named": named, "relative": f"我{rel}", "you": "你", "pronoun": rng.choice("她他")}[subject]
+        if possessive:
+            return {"speaker": "my", "named": f"{named}'s", "relative": f"my {rel}'s", "you": "your",
+                    "pronoun": rng.choice(("her", "his"))}[subject]
+        return {"speaker": "I", "named": named, "relative": f"my {rel}", "you": "you",
+                "pronoun": rng.choice(("she", "he"))}[subject]
+
+
+def _subject_label(subject: str) -> str:
+    return subject if subject in ("speaker", "named", "relative") else "other"
+
+
+def _one(rng: random.Random, lang: str, split: str) -> Example:
+    t: ModuleType = templates_zh if lang == "zh" else templates_en
+    r = _Render(rng, lang, split)
+    kinds = sorted(t.STATE)
+    kind = rng.choice(kinds)
+    roll = rng.random()
+
+    def statement(subjects: Sequence[str], weights: Sequence[float]) -> tuple[str, list[tuple[int, int]], str, bool,
+                                                                              str]:
+        i, tpl = rng.choice(_of(t.STATE[kind], split))
+        change = tpl.startswith("~")
+        subject = rng.choices(subjects, weights)[0] if "{I}" in tpl or "{my}" in tpl else "speaker"
+        text, names = r.fill(tpl.lstrip("~"), subject, name_seen=kind != "name")
+        return text, names, subject, change, f"{lang}:{kind}:STATE:{i}"
+
+    if roll < 0.25:  # small talk, with and without names
+        pool = t.NONE if rng.random() < 0.8 else NAMED_NONE[lang]
+        i, tpl = rng.choice(_of(pool, split))
+        text, names = r.fill(tpl, "speaker")
+        if rng.random() < 0.15:
+            text = text + ("，" if lang == "zh" else ", ") + r.fill(rng.choice(_of(t.NONE, split))[1], "speaker")[0]
+        return _done(rng, text, names, Label("none", "other", "plain", "asserted"), lang, f"{lang}:none:{i}")
+    if roll < 0.62:  # a plain statement: about the speaker most, someone else often
+        text, names, subject, change, tid = statement(
+            ("speaker", "named", "relative", "you", "pronoun"), (0.5, 0.2, 0.14, 0.08, 0.08))
+        label = Label(kind, _subject_label(subject), "plain", "asserted", "change" if change else "same")
+        return _done(rng, text, names, label, lang, tid)
+    if roll < 0.71:  # denied
+        pool = t.DENY.get(kind) or t.DENY["work"]
+        kind = kind if kind in t.DENY else "work"
+        i, tpl = rng.choice(_of(pool, split))
+        subject = rng.choices(("speaker", "named", "relative"), (0.7, 0.15, 0.15))[0] if "{I}" in tpl else "speaker"
+        text, names = r.fill(tpl, subject)
+        return _done(rng, text, names, Label(kind, _subject_label(subject), "plain", "denied"), lang,
+                     f"{lang}:{kind}:DENY:{i}")
+    if roll < 0.80:  # a question
+        if rng.random() < 0.6:
+            i, tpl = rng.choice(_of(t.ASK[kind], split))
+            text, names = r.fill(tpl, "you")
+            label = Label(kind, "named" if names else "other", "question", "asserted")
+            return _done(rng, text, names, label, lang, f"{lang}:{kind}:ASK:{i}")
+        text, names, subject, _, tid = statement(("you", "named"), (0.7, 0.3))
+        wrap = rng.choice(("{S}吗？", "是不是{S}？", "{S}？", "{S}吗", "{S}了吗") if lang == "zh"
+                          else ("{S}?", "wait, {S}?", "is it true that {S}?", "so {S}??"))
+        return _done(rng, wrap.replace("{S}", text), _shift(names, wrap.find("{S}")),
+                     Label(kind, _subject_label(subject), "question", "asserted"), lang, tid + ":q")
+    if roll < 0.94:  # a wish, a joke, a report
+        mode = rng.choices(("hypothetical", "joke", "report"), (0.4, 0.25, 0.35))[0]
+        pool = {"hypothetical": t.HYPOTHETICAL, "joke": t.JOKE, "report": t.REPORT}[mode]
+        wi, wrap = rng.choice(_of(pool, split))
+        quote = "\u201c" in wrap
+        subjects: tuple[str, ...]
+        weights: tuple[float, ...]
+        if mode == "report" and not quote:
+            subjects, weights = ("named", "pronoun"), (0.5, 0.5)
+        elif mode == "report":
+            subjects, weights = ("speaker",), (1.0,)
+        else:
+            subjects, weights = ("speaker", "named", "relative"), (0.7, 0.15, 0.15)
+        text, names, subject, _, tid = statement(subjects, weights)
+        if lang == "zh" and wrap.startswith("我") and text.startswith("我"):
+            text = text[1:]
+        outer, outer_names = r.fill(wrap.replace("{S}", "\x00"), "speaker")
+        cut = outer.find("\x00")
+        full = outer.replace("\x00", text)
+        names = [n for n in outer_names if n[0] < cut] + _shift(names, cut)
+        if mode == "report":
+            # "霓霓说她在腾讯上班" is about 霓霓; a quote's "我" is the one quoted, whom nobody can tell
+            about = "named" if (subject == "named" or (subject == "pronoun" and outer_names)) else "other"
+        else:
+            about = _subject_label(subject)
+        return _done(rng, full, names, Label(kind, about, mode, "asserted"), lang, f"{tid}:{mode}{wi}")
+    wi, wrap = rng.choice(_of(t.CORRECT, split))  # a correction
+    if "{S}" in wrap:
+        text, names, subject, change, tid = statement(("speaker",), (1.0,))
+        cut = wrap.find("{S}")
+        full, outer_names = r.fill(wrap.replace("{S}", "\x00"), "speaker")
+        return _done(rng, full.replace("\x00", text), _shift(names, cut), Label(kind, "speaker", "correction",
+                     "asserted", "change"), lang, f"{tid}:fix{wi}")
+    full, names = r.fill(wrap, "speaker")
+    return _done(rng, full, names, Label("none", "speaker", "correction", "asserted", "change"), lang,
+                 f"{lang}:fix:{wi}")
+
+
+def _shift(names: Sequence[tuple[int, int]], by: int) -> list[tuple[int, int]]:
+    return [(a + by, b + by) for a, b in names]
+
+
+def _done(rng: random.Random, text: str, names: Sequence[tuple[int, int]], label: Label, lang: str,
+          tid: str) -> Example:
+    """The clause typed as a chat member types it; the name spans follow the text."""
+    shaped = im_shape(rng, text, lang)
+    core = text.lower() if shaped.lower().find(text.lower()) >= 0 and shaped != text else text
+    at = shaped.lower().find(core.lower())
+    spans: tuple[tuple[int, int], ...] = ()
+    if at >= 0:
+        spans = tuple((a + at, b + at) for a, b in names if shaped[a + at : b + at].lower() == text[a:b].lower())
+    return Example(shaped, label, lang, spans, tid)
+
+
+def generate(split: str, per_lang: int, seed: int) -> list[Example]:
+    """``per_lang`` clauses in each of Chinese and English for ``split`` ("train" or "dev")."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+    rng = random.Random(f"{split}:{seed}")
+    return [_one(rng, lang, split) for lang in ("zh", "en") for _ in range(per_lang)]

@@ -1,0 +1,118 @@
+# ruff: noqa: E501 (data: one kind per line reads better than wrapped tuples)
+"""Chinese clause templates per kind (pure data) for the clause generator.
+
+``{I}`` is the subject (我, a name, 我妹妹, 你, 她; left out where the template has none: the
+speaker, as chats drop it), ``{slot}`` a word from ``lexicon.ZH``. A template starting with
+``~`` says a change ("换工作了"). ``STATE`` asserts, ``DENY`` denies, ``ASK`` asks (about
+someone else: ``you`` or a third person). Templates are split into train and dev by position
+(``generate.split_of``), so the dev split reads phrasings the model never trained on.
+"""
+
+from __future__ import annotations
+
+STATE: dict[str, tuple[str, ...]] = {
+    "name": ("{I}叫{name}", "叫我{name}就好", "大家可以叫我{name}", "{I}的名字是{name}", "本人{name}，新来的",
+             "我是{name}，请多关照", "群里叫我{name}就行", "{I}大名{name}，小名叫豆豆", "喊我{name}就可以啦",
+             "我英文名叫{name}", "自我介绍一下我叫{name}", "我就是{name}本人", "以后叫我{name}吧",
+             "{I}网名叫{name}"),
+    "work": ("{I}在{company}上班", "{I}在{company}工作", "在{company}搬砖中", "{I}是{job}", "{I}做{job}的",
+             "~{I}下个月换工作了", "~{I}跳槽去{company}了", "~{I}从{company}离职了", "~{I}入职{company}了",
+             "{I}在{company}做{job}", "~{I}转行做{job}了", "{I}周末在做{parttime}", "{I}晚上兼职做{parttime}",
+             "{job}一枚", "~{I}辞职了，下周去{company}报到", "~{I}拿到{company}的offer了，下个月入职",
+             "~{I}被裁了", "~{I}刚换了工作，现在在{company}", "{I}目前在{company}实习", "{I}在{company}当{job}",
+             "~{I}现在改做{job}了", "{I}干{job}好几年了", "打工人在{company}", "~{I}已经不在{company}干了，去了新公司",
+             "{I}最近在{company}打零工", "~{I}升职了，现在带团队", "~{I}调岗去做{job}了", "{I}的工作是{job}",
+             "{I}课余在做{parttime}", "{I}找了个{parttime}的兼职", "{I}暑假在做{parttime}", "{I}下班后还跑{parttime}",
+             "~{I}辞了{parttime}，专心考试", "{I}周末去{parttime}打工"),
+    "study": ("{I}在{school}读书", "{I}是{school}的", "{I}在{school}读研", "{I}学{major}的", "{I}{major}专业",
+              "~{I}考上{school}的研究生了", "{I}大三了，在{school}", "~{I}转专业到{major}了", "{I}在读博，方向是{major}",
+              "{I}{school}毕业的", "{I}在上网课学{major}", "{I}今年高三", "~{I}刚拿到{school}的录取通知",
+              "{I}在{school}念{major}", "~{I}退学了", "{I}报了个{major}的夜校"),
+    "home": ("{I}住在{city}", "{I}在{city}", "{I}是{city}人", "~{I}搬到{city}了", "~{I}搬家了，搬去{city}了",
+             "{I}家在{district}", "~{I}刚在{district}租了房子", "{I}老家{city}的", "坐标{city}", "{I}base{city}",
+             "~{I}下个月搬去{city}", "{I}一直住{district}", "~{I}从{city}搬回老家了", "{I}现在人在{city}",
+             "~{I}买房了，在{district}", "{I}租房住在{district}附近"),
+    "family": ("{I}有个{rel}", "~{I}结婚了", "~{I}脱单了", "{I}有对象了", "~{I}分手了", "{I}有两个孩子",
+               "~{I}当爸爸了", "~{I}当妈了", "{I}老婆是{job}", "{I}老公在{company}上班", "~{I}订婚了",
+               "{I}家有个{rel}在{city}", "{I}是独生子女", "{I}和{rel}住一起", "~{I}离婚了", "{I}女儿今年上小学",
+               "~{I}跟男朋友分了", "{I}对象是{city}人", "{I}儿子三岁了", "~{I}领证了"),
+    "pet": ("{I}养了一只{pet}", "{I}家{pet}叫{petname}", "{I}有只{pet}", "~{I}刚领养了一只{pet}",
+            "{I}家主子是只{pet}", "{I}养{pet}好几年了", "{I}的{pet}叫{petname}", "~{I}家{pet}生了一窝崽",
+            "~{I}家{petname}走了，很难过", "{I}养了两只{pet}", "铲屎官一枚，家里有只{pet}", "{I}家有条{pet}"),
+    "health": ("{I}对{allergen}过敏", "{I}{allergen}过敏", "{I}吃{allergen}会过敏", "{I}有{illness}",
+               "{allergen}我碰不了，一碰就起疹子", "{I}有点{allergen}过敏，春天出门要戴口罩", "{I}一吃{allergen}就浑身痒",
+               "{I}乳糖不耐受", "{I}在吃降压药", "~{I}最近查出了{illness}", "{I}对{allergen}严重过敏",
+               "{I}是过敏体质，尤其{allergen}", "{I}不能吃{allergen}，会过敏", "{I}有{illness}，老毛病了",
+               "{I}怀孕了", "{I}近视八百度", "{I}吃素", "{I}在戒糖", "{I}一喝酒就脸红", "{I}最近在做康复训练"),
+    "like": ("{I}喜欢{hobby}", "{I}超爱{food}", "{I}不吃{food}", "{food}我真的受不了", "{I}讨厌{food}",
+             "{I}最爱{food}了", "{I}特别喜欢{pet}", "{I}是{food}的忠实粉丝", "{I}爱死{food}了", "{I}不喝{food}",
+             "{I}对{hobby}很感兴趣", "~{I}最近迷上了{hobby}", "~{I}开始学{hobby}了", "~{I}入坑{hobby}了",
+             "{food}是{I}的最爱", "{I}从来不吃{food}", "{I}离不开{food}", "{I}吃不了{food}", "{I}不爱吃{food}",
+             "{I}比较喜欢安静", "~{I}最近爱上了{hobby}", "{I}周末都去{hobby}", "{hobby}是{I}的命"),
+    "habit": ("{I}每天{habit}", "{I}习惯{habit}", "{I}一直用{tool}记笔记", "{I}用{tool}写代码", "{I}每天都{habit}",
+              "{I}天天{habit}", "{I}平时用{tool}", "~{I}最近换成{tool}了", "{I}坚持{habit}三年了",
+              "{I}每周三次{habit}", "{I}有{habit}的习惯", "~{I}从{tool}换到{tool}了", "{I}工作都用{tool}",
+              "{I}每天晚上都{habit}", "{I}通勤都骑车", "{I}一般十二点前睡", "{I}每天早上喝一杯{food}",
+              "{I}习惯用{tool}做计划", "~{I}开始{habit}了"),
+    "event": ("{I}{when}{event}", "{I}{when}要{event}", "{I}报名了{race}", "{I}报了{when}的{race}",
+              "{I}{when}考{exam}", "{I}报名了{exam}", "{I}{when}去{city}出差", "{I}{when}飞{city}",
+              "{when}{I}有个{event}", "{I}约了{when}{event}", "{I}在准备{exam}，{when}考", "{I}{when}要去{city}玩",
+              "{I}{when}生日", "{I}{when}结婚", "{I}报了{when}的{exam}", "{I}{when}跑{race}", "{I}定了{when}去{city}的票",
+              "{I}{when}请假去{event}", "{when}{event}，{I}得早起"),
+    "opinion": ("{I}觉得{topic}挺好的", "{I}觉得{topic}不行", "{I}支持{topic}", "{I}反对{topic}",
+                "{topic}{I}觉得被高估了", "{I}一直觉得{topic}没意思", "{I}认为{topic}是趋势", "说实话{I}不看好{topic}",
+                "{I}对{topic}没什么好感", "{topic}真的好用，{I}推荐"),
+}
+
+DENY: dict[str, tuple[str, ...]] = {
+    "name": ("我不叫{name}", "{name}不是我", "别叫我{name}", "我可不是{name}"),
+    "work": ("{I}没换工作", "{I}没在{company}上班", "{I}不是{job}", "{I}没有辞职", "{I}没被裁", "{I}不在{company}了才怪",
+             "{I}没去{company}", "{I}还没找到工作"),
+    "study": ("{I}没考上{school}", "{I}不是{school}的", "{I}没读研", "{I}不是学{major}的"),
+    "home": ("{I}没搬家", "{I}不住{city}", "{I}不是{city}人", "{I}还没搬去{city}"),
+    "family": ("{I}没结婚", "{I}没有{rel}", "{I}没对象", "{I}还单着呢没有男朋友", "{I}没孩子"),
+    "pet": ("那只{pet}不是我的", "{I}没养{pet}", "那只{pet}不是{I}的，是我表姐寄养的", "{I}家没有宠物",
+            "这只{pet}不是我家的，朋友放我这的"),
+    "health": ("{I}不过敏", "{I}对{allergen}不过敏", "{I}没有{illness}", "{I}没病", "{I}没怀孕"),
+    "like": ("{I}没那么喜欢{hobby}", "{I}也不是不吃{food}", "{I}不是{food}的粉丝啦"),
+    "habit": ("{I}不用{tool}", "{I}没有{habit}的习惯", "{I}从来不{habit}"),
+    "event": ("{I}没报名{race}", "{I}{when}不考{exam}", "{I}没报{exam}", "{I}{when}不去{city}"),
+    "opinion": ("{I}没说{topic}不好", "{I}不反对{topic}"),
+}
+
+ASK: dict[str, tuple[str, ...]] = {
+    "name": ("你叫什么名字？", "怎么称呼你", "{name}的真名叫啥", "你是{name}吗"),
+    "work": ("你在哪上班？", "你是做什么工作的", "你是不是换工作了？", "{name}在{company}上班吗", "你们公司招人吗",
+             "你还在{company}吗"),
+    "study": ("你在哪读书？", "你学什么专业的", "你是{school}的吗？", "考研考哪里啊"),
+    "home": ("你住哪？", "你是哪里人啊", "你搬家了吗", "你在{city}吗？"),
+    "family": ("你结婚了吗", "你有对象吗？", "你家几个孩子", "你{rel}做什么的"),
+    "pet": ("你家{pet}叫什么？", "你养猫吗", "这是谁家的{pet}啊"),
+    "health": ("你对{allergen}过敏吗？", "你身体好点了吗", "你能吃辣吗", "你是不是对{allergen}过敏"),
+    "like": ("你喜欢{hobby}吗？", "你吃{food}吗", "你们爱吃{food}吗？", "谁喜欢{hobby}"),
+    "habit": ("你用什么记笔记？", "你每天几点起", "大家都用{tool}吗"),
+    "event": ("你{when}考{exam}吗？", "你报名{race}了吗", "{when}谁去{city}？", "你{when}有空吗"),
+    "opinion": ("你觉得{topic}怎么样？", "大家怎么看{topic}", "{topic}值得吗"),
+}
+
+# the mode wrapped around a statement: {S} is the clause (a subject of its own)
+HYPOTHETICAL = ("如果{S}就好了", "要是{S}的话", "假如{S}", "万一{S}怎么办", "等{S}再说", "{S}就好了",
+                "我想{S}", "我打算{S}", "要是哪天{S}", "梦到{S}", "下辈子{S}", "希望{S}")
+JOKE = ("{S}（开玩笑的）", "{S}哈哈哈骗你的", "{S}，做梦呢", "{S}，才怪", "{S}[狗头]", "开个玩笑{S}", "{S}逗你的",
+        "{S}，想得美")
+REPORT = ("{name}说{S}", "听{name}说{S}", "{name}跟我说{S}", "他说\u201c{S}\u201d", "她说{S}", "有人说{S}",
+          "听说{S}", "{name}在朋友圈说{S}", "群公告说{S}", "新闻说{S}")
+CORRECT = ("不对，是{when}", "说错了，是{when}", "更正一下，是{company}", "不对不对，是{city}", "打错了，是{when}",
+           "纠正一下：{S}", "不是{when}，是{when}", "啊不对，{S}", "我记错了，是{when}")
+
+# clauses about nobody: small talk, chat noise, plans for the group
+NONE = ("哈哈哈哈", "在吗", "收到", "好的", "[图片]", "[表情]", "笑死", "666", "+1", "早上好", "晚安", "谢谢大家",
+        "今天好热啊", "这个链接打不开", "谁有空开黑", "明天下雨吗", "大家周五一起吃饭吧", "这破网又卡了",
+        "有人在吗", "我也是", "哈哈哈哈哈哈哈", "对对对", "确实", "绝了", "好家伙", "冲冲冲", "已阅", "在的在的",
+        "周末补一补进度", "群里好安静", "谁知道这个怎么弄", "辛苦了", "有道理", "我去", "太真实了", "羡慕",
+        "好的收到", "等我一下", "马上到", "刚看到", "这个好看", "今天星期几", "吃了吗", "一起冲", "来了来了",
+        "哈哈哈笑不活了", "[语音]", "[链接]", "[动画表情]", "拍了拍你", "蹲一个", "求链接", "有没有人拼车",
+        "这也太卷了", "可以可以", "牛啊", "我先撤了", "上车上车", "路过", "别说了", "什么情况", "真的假的",
+        "明天见", "就这样吧", "我看看", "懂了", "不懂就问", "稍等", "周末愉快", "今天的晚霞好美", "下班下班",
+        "又到周一了", "文件发群里了", "会议改到三点了", "投票链接在上面", "记得带伞", "谁帮我点个外卖",
+        "这个表格填一下", "老板说今天不加班", "考试加油", "生日快乐", "恭喜恭喜", "这题怎么做", "好久不见")
