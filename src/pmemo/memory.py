@@ -592,19 +592,19 @@ class Memory:
         """Forget turns and everything derived from them; soft (restorable) unless ``hard``.
 
         ``forget(turn_ids=[...])``, ``forget(query="X", user_id="u")`` ("forget what I said
-        about X") or ``forget(person_id="ni", group_id="g")`` (everything ni said there; without
-        a group or user: everywhere in the tenant). Returns what was removed, with the ``batch``
-        that ``restore`` takes.
+        about X") or ``forget(person_id="ni", group_id="g")`` (a person in one chat: what they
+        said and what is about them there, their membership and the nicknames learned there;
+        without a group or user: everywhere in the tenant, the person and every alias too).
+        Returns what was removed, with the ``batch`` that ``restore`` takes.
+
+        >>> report = await mem.forget(person_id="ni")  # doctest: +SKIP
+        >>> await mem.restore(report["batch"])  # doctest: +SKIP
         """
         if person_id is not None:
             if turn_ids is not None or query is not None:
                 raise InvalidInput("give one of turn_ids=[...], query='...' or person_id='...'")
-            where = _scope({**scope, "tenant_id": tenant_id}).owner_scope() if scope else None
-            ids = await asyncio.to_thread(self._store.turns_by, check_id("tenant_id", tenant_id),
-                                          check_id("person_id", person_id), where)
-            reason = reason or f"forget: what {person_id} said"
-        else:
-            ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
+            return await self._forget_person(person_id, hard, dry_run, reason, tenant_id, scope)
+        ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
         if dry_run:
             found = await asyncio.to_thread(self._store.get_turns, ids)
             return {"dry_run": True, "turns": ids, "texts": [found[i].content for i in ids]}
@@ -613,6 +613,27 @@ class Memory:
         async with self._worker.exclusive():
             return await asyncio.to_thread(self._forgetter.forget, ids, hard, reason or
                                            (f"forget: {query}" if query else "forget"))
+
+    async def _forget_person(self, person_id: str, hard: bool, dry_run: bool, reason: str, tenant_id: str,
+                             scope: dict[str, Any]) -> dict[str, Any]:
+        tenant, person = check_id("tenant_id", tenant_id), check_id("person_id", person_id)
+        where = _scope({**scope, "tenant_id": tenant}).owner_scope() if scope else None
+        store = self._store
+        ids = await asyncio.to_thread(store.turns_by, tenant, person, where)
+        held = await asyncio.to_thread(store.person_rows, tenant, person, None)
+        if not ids and held.empty:
+            raise NotFound(f"person {person_id!r} does not exist in tenant {tenant_id!r}")
+        if dry_run:
+            here = held if where is None else await asyncio.to_thread(store.person_rows, tenant, person, where)
+            found = await asyncio.to_thread(store.get_turns, ids)
+            return {"dry_run": True, "person": person, "turns": ids, "texts": [found[i].content for i in ids],
+                    "facts": list(here.facts), "triples": list(here.triples), "agenda": list(here.agenda),
+                    "insights": list(here.insights), "aliases": list(here.aliases),
+                    "memberships": list(here.owners), "record": here.person}
+        async with self._worker.exclusive():
+            return await asyncio.to_thread(self._forgetter.forget_person, tenant, person, where, hard,
+                                           reason or ("forget a person" if where is None else
+                                                      "forget a person in one chat"))
 
     async def _forget_ids(self, turn_ids: list[int] | None, query: str | None, tenant_id: str,
                           scope: dict[str, Any]) -> list[int]:

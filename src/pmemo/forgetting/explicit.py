@@ -24,10 +24,11 @@ from typing import Any
 from ..diary.writer import DiaryWriter
 from ..embedders.cached import CachedEmbedder
 from ..errors import Conflict, InvalidInput, NotFound
-from ..models import Fact, Turn
+from ..models import Fact, Scope, Turn
 from ..pipelines.forget import delete_turns
 from ..rules.sentences import unnamed
 from ..stores.base import FullStore
+from ..stores.person_forget import PERSON_KIND
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import Episodes, episode_text
 from ..tiers.services import Tiers
@@ -89,18 +90,73 @@ class Forgetter:
         tenants = {t.scope.tenant_id for t in turns.values()}
         batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
                                      tenants.pop() if len(tenants) == 1 else None)
+        report = self._turns_out(batch, ids)
+        report.update(batch=batch, mode="hard" if hard else "soft")
+        self._close(batch, hard, report, _log_rows(report, turns, reason))
+        return report
+
+    def _turns_out(self, batch: int, ids: list[int]) -> dict[str, Any]:
+        """Snapshot turns into ``batch`` and delete them with what was derived from them."""
         texts = self._snapshot(batch, ids)
         report = delete_turns(self.store, self.tiers, self.embed, ids)
         report.update(self.derived(ids))
         self.embed.forget(texts)
-        report.update(batch=batch, mode="hard" if hard else "soft")
-        self.store.log_actions(batch, _log_rows(report, turns, reason))
+        return report
+
+    def _close(self, batch: int, hard: bool, report: dict[str, Any],
+               log: list[tuple[str, str, int, str | None, str, dict[str, Any]]]) -> None:
+        """Log the batch and keep ``report`` with it; a hard one is purged at once and the store scrubbed."""
+        self.store.log_actions(batch, log)
         self.store.set_batch(batch, "active", report)
         if hard:
             self.store.purge_batch(batch)
             self.store.set_batch(batch, "purged")
             self.store.scrub()
-        return report
+
+    def forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool, reason: str) -> dict[str, Any]:
+        """Forget a person (issue 44 §7), everywhere in the tenant or in ``where``'s owner scope:
+        their turns (with what was derived from them), the facts about them or naming them, their
+        triples, agenda items and insights, and the registry rows (everywhere: the person, every
+        alias and membership; in one chat: the membership there and the aliases learned or
+        @-mentioned there). One batch, restorable unless ``hard``; the report and the log of a hard
+        one keep ids only, never the person's id or names."""
+        def names() -> set[str]:
+            held = self.store.person_rows(tenant, person, where)
+            return {f"person:{tenant}:{person}", *held.scopes,
+                    *self._owners(self.store.turns_by(tenant, person, where))}
+
+        with self._holding(names):
+            return self._forget_person(tenant, person, where, hard, reason)
+
+    def _forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool,
+                       reason: str) -> dict[str, Any]:
+        mode = "hard" if hard else "soft"
+        turns = self.store.get_turns(self.store.turns_by(tenant, person, where))
+        if hard:
+            self.store.secure_delete()
+        batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
+        facts = [f for f in map(self.store.get_fact, self.store.person_rows(tenant, person, where).facts) if f]
+        # what is about them first, as it is (one transaction); then what they said, and what was made from it
+        held = self.store.forget_person(batch, tenant, person, where)
+        self.embed.forget([unnamed(f) for f in facts])  # their sentences' vectors (people_section.nearness)
+        report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": [], "facts": {},
+                                  "episodes": {}, "agenda": [], "diaries": {}, "triples": {}, "insights": []}
+        if turns:
+            report.update(self._turns_out(batch, sorted(turns)))
+        if hard and where is None:
+            self.store.scrub_mentions(tenant, person)
+        report["facts"] = {**dict.fromkeys(held.facts, "deleted"), **report["facts"]}
+        report["triples"] = {**dict.fromkeys(held.triples, "deleted"), **report["triples"]}
+        report["agenda"] = sorted({*report["agenda"], *held.agenda})
+        report["insights"] = sorted({*report["insights"], *held.insights})
+        gone = {"entities": list(held.entities), "memberships": list(held.owners), "record": held.person,
+                "aliases": len(held.aliases)}
+        report.update(batch=batch, mode=mode, **gone)
+        log = [*_log_rows(report, turns, reason),
+               ("forget:deleted", PERSON_KIND, 0, where.key if where else None, reason, gone)]
+        # what a hard forget keeps: ids and counts, not whom; a soft one says whom it can bring back
+        self._close(batch, hard, report if hard else {**report, "person": person}, log)
+        return {**report, "person": person, "aliases": list(held.aliases)}
 
     def drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
         """One fact deleted by hand, in a batch of its own (restorable unless ``hard``), with the
@@ -216,6 +272,9 @@ class Forgetter:
         )
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
+            if kind == PERSON_KIND:  # a forgotten person's registry rows (forget_person)
+                out.setdefault("people", []).append(info["report"].get("person"))
+                continue
             out.setdefault(kind + "s", []).append(ref)
         # tombstones hold one vector a row: the second encoder's (setting second_encoder) is made
         # again, and a long turn's parts (stores/parts.py)

@@ -35,6 +35,7 @@ from ..models import (
     Turn,
     Window,
 )
+from .person_forget import HeldRows
 
 # (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
 # the store applies inside the transaction that adds the hit (pmemo.decay.decayed, usually)
@@ -660,6 +661,21 @@ class BlockJobStore(Protocol):
         ...
 
 
+# ---- forgetting a person (issue 44 §7) -------------------------------------------------------
+class PersonForgetStore(Protocol):
+    """What a forget of a person takes besides their turns (``person_forget.HeldRows``)."""
+
+    def person_rows(self, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
+        """The rows about ``person`` (everywhere in the tenant, or in ``where``'s owner scope)."""
+        ...
+    def forget_person(self, batch: int, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
+        """Snapshot those rows into ``batch`` (restorable) and delete them, in one transaction."""
+        ...
+    def scrub_mentions(self, tenant: str, person: str) -> int:
+        """Their id out of other turns' metadata (a hard forget); returns how many turns changed."""
+        ...
+
+
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore, GraphStore,
-                WindowStore, BlockJobStore, Protocol):
+                WindowStore, BlockJobStore, PersonForgetStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included."""

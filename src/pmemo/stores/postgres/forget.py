@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
 from ...errors import Conflict, NotFound
+from ..person_forget import PERSON_KIND
 from ..sqlite.forget_store import ORDER, SOFT, TABLES
 from ..sqlite.fts import turn_text
 from . import codec, lexical
@@ -28,7 +29,8 @@ from .database import connect_error
 from .provenance import SourceRows
 
 # what a scrub vacuums: every table a forget deletes text from, and the snapshots
-SCRUBBED = (*dict.fromkeys(TABLES.values()), "tombstones", "entity_aliases", "diaries")
+SCRUBBED = (*dict.fromkeys(TABLES.values()), "tombstones", "entity_aliases", "diaries", "people", "aliases",
+            "members")
 
 
 def _generated(table: str) -> str:
@@ -78,6 +80,10 @@ def _put_row(cur: psycopg.Cursor[Any], columns: _Columns, table: str, row: dict[
 
 
 class ForgetRows(SourceRows):
+    if TYPE_CHECKING:
+        @staticmethod
+        def _put_back_person(cur: psycopg.Cursor[Any], columns: _Columns, data: dict[str, Any]) -> None: ...
+
     # ---- batches and the log ---------------------------------------------------------------
     def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
                   tenant: str | None = None) -> int:
@@ -161,6 +167,9 @@ class ForgetRows(SourceRows):
     def _put_back(self, cur: psycopg.Cursor[Any], columns: _Columns, kind: str, ref: int,
                   data: dict[str, Any]) -> np.ndarray | None:
         """One snapshotted row back in its table, with what went with it; returns its vector."""
+        if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
+            self._put_back_person(cur, columns, data)
+            return None
         row, table = data["row"], TABLES[kind]
         if kind == "turn":
             taken = cur.execute("SELECT id FROM turns WHERE scope_key=%s AND session=%s AND step=%s AND id<>%s",

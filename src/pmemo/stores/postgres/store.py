@@ -25,6 +25,7 @@ from .keys import KeyRows
 from .locks import LockRows
 from .migrate import migrate
 from .people import PeopleRows
+from .person_forget import PersonForgetRows
 from .records import RecordRows
 from .summaries import SummaryRows
 from .tasks import TaskRows
@@ -37,7 +38,7 @@ from .windows import WindowRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, AgendaRows, DiaryRows, GraphRows, WindowRows, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     def __init__(self, db: Database) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import Conflict, NotFound
+from ..person_forget import PERSON_KIND
 from . import codec, fts
 
 TABLES = {
@@ -36,9 +37,9 @@ TABLES = {
     "triple": "triples",
     "insight": "insights",
 }
-# restore order: turns first (derived rows point at them)
+# restore order: turns first (derived rows point at them); a forgotten person's registry rows last
 ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task", "agenda",
-         "entity", "triple", "insight")
+         "entity", "triple", "insight", PERSON_KIND)
 SOFT = ("fact", "episode", "record", "task")  # tables with deleted / deleted_reason columns
 
 
@@ -58,6 +59,9 @@ class ForgetRows:
         _write_lock: Any
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+        @staticmethod
+        def _put_back_person(conn: sqlite3.Connection, data: dict[str, Any]) -> None: ...
 
     # ---- batches and the log ---------------------------------------------------------------
     def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
@@ -200,15 +204,17 @@ class ForgetRows:
         with self._tx() as conn:
             for kind, ref, data in items:
                 self._put_back(conn, kind, ref, data)
-                vec = data["vector"]
+                vec = data.get("vector")
                 out.append(
                     (kind, ref, vec[0] if vec else "", codec.unblob(_dec(vec[2])) if vec else None)
                 )
             conn.execute("DELETE FROM tombstones WHERE batch=?", (batch,))
         return out
 
-    @staticmethod
-    def _put_back(conn: sqlite3.Connection, kind: str, ref: int, data: dict[str, Any]) -> None:
+    def _put_back(self, conn: sqlite3.Connection, kind: str, ref: int, data: dict[str, Any]) -> None:
+        if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
+            self._put_back_person(conn, data)
+            return
         row = {k: _dec(v) for k, v in data["row"].items()}
         if kind == "turn":
             taken = conn.execute(

@@ -34,6 +34,7 @@ from .diary_store import DiaryRows
 from .graph_store import GraphRows
 from .locks import NamedLocks
 from .people_store import PeopleRows
+from .person_forget import PersonForgetRows
 from .profile_store import ProfileStore
 from .schema import migrate
 from .usage_store import UsageRows
@@ -48,7 +49,7 @@ CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
 class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, GraphRows, WindowRows,
-                  BlockJobRows):
+                  BlockJobRows, PersonForgetRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int, *, faiss_min_vectors: int = 20_000,

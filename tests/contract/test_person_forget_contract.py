@@ -1,0 +1,176 @@
+"""The PersonForgetStore contract (stores/base.py, issue 44 §7): what a forget of a person takes
+besides their turns (those go by the ordinary forget of turns, forgetting/explicit.py), in one
+transaction, restorable from the batch's tombstones exactly as it was.
+
+Everywhere: the person, every alias and membership, the facts about them or naming them, their
+triples and graph entity, agenda items, insights and the insight counters about them. In one
+chat: only what is there, and of the registry their membership there and the nicknames learned
+there. Someone else's fact that only @-mentioned them keeps all but the mention. Another tenant's
+person of the same id is never touched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from pmemo.models import Candidate, Fact, Scope, Turn
+from pmemo.stores.base import EntityRef, FullStore, NewAlias, NewTriple, NewTurn
+from pmemo.tiers.profile import decide
+
+T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
+AT = T0.timestamp()
+NI = "zhou_ni"  # an id no other value holds, so a row naming them is found by its text
+TEAM = Scope.of(group_id="team", session_id="s1")
+CLUB = Scope.of(group_id="club", session_id="s1")
+FOREIGN = Scope.of(group_id="team", session_id="s1", tenant_id="t2")
+NI_REF, WT_REF = EntityRef("person", NI, NI), EntityRef("person", "wt", "wt")
+TENCENT = EntityRef("org", "Tencent", aliases=("腾讯",))
+
+
+def spoke(store: FullStore, scope: Scope, person: str, name: str, text: str, minutes: int = 0,
+          metadata: dict[str, Any] | None = None) -> Turn:
+    (turn,) = store.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), metadata or {},
+                                       text, actor_id=person)])
+    return turn
+
+
+def state(store: FullStore, scope: Scope, key: str, value: str, turn: Turn, subject: str,
+          mentioned: tuple[str, ...] = ()) -> Fact:
+    cand = Candidate("fact", key, value, 0.8, "explicit", 0.5, None, subject, mentioned)
+    owner = scope.owner_scope()
+    fact = store.upsert_fact(owner, decide(cand, store.facts(owner, history=True, subject=subject), turn.id),
+                             cand, turn.id, AT)
+    assert fact is not None
+    return fact
+
+
+def triple(subject: EntityRef, predicate: str, obj: EntityRef | None, turn: Turn, value: str = "",
+           fact: int | None = None) -> NewTriple:
+    return NewTriple(subject, predicate, obj, value or (obj.name if obj else ""), None, AT, 0.8, turn.id,
+                     fact_id=fact)
+
+
+@pytest.fixture
+def chats(full_store: FullStore) -> dict[str, Any]:
+    """周霓 (zhou_ni) in two groups of the default tenant, 许文涛 (wt) beside her; a person of the
+    same id in tenant t2."""
+    s = full_store
+    mine = spoke(s, TEAM, NI, "周霓", "叫我霓霓就行，我在腾讯上班")
+    said = spoke(s, TEAM, "wt", "许文涛", "周霓对花生过敏", 1)
+    hello = spoke(s, TEAM, "wt", "许文涛", "@霓霓 我在字节工作", 2, {"mentions": [NI, "bo"], "reply_to_person": NI})
+    club = spoke(s, CLUB, NI, "周霓", "我不吃香菜", 3)
+    s.add_person("default", NI, "周霓", ["霓霓"])
+    s.add_aliases("default", [NewAlias(NI, "小霓", "learned", "g:team", AT, said.id),
+                              NewAlias(NI, "霓宝", "learned", "g:club", AT, club.id)])
+    allergy = state(s, TEAM, "allergy:花生", "allergic", said, NI)
+    employer = state(s, TEAM, "employer", "字节", hello, "wt", (NI,))
+    partner = state(s, TEAM, "partner", "周霓", said, "wt", (NI,))
+    diet = state(s, CLUB, "diet:香菜", "does not eat", club, NI)
+    team = [i for i, _ in s.add_triples(TEAM.owner_scope(), [
+        triple(NI_REF, "works_at", TENCENT, mine), triple(WT_REF, "works_at", EntityRef("org", "字节"), hello,
+                                                          fact=employer.id)])]
+    clubs = [i for i, _ in s.add_triples(CLUB.owner_scope(), [triple(NI_REF, "avoids", None, club, "香菜")])]
+    exam = s.add_agenda(TEAM.owner_scope(), NI, date(2024, 12, 23), "exam", "12月23日考研", said.id)
+    theirs = s.add_agenda(TEAM.owner_scope(), "wt", date(2024, 12, 30), "interview", "面试", hello.id)
+    s.replace_insights(TEAM.owner_scope(), NI, [("喜欢猫", 0.7, [mine.id])])
+    s.queue_insights(TEAM.owner_scope(), NI, 1, 5)  # a counter about them in meta
+    s.add_person("t2", NI, "别人", ["霓霓"])
+    spoke(s, FOREIGN, NI, "别人", "我在腾讯上班")
+    foreign = state(s, FOREIGN, "employer", "腾讯", s.get_turns(s.turns_by("t2", NI))[s.turns_by("t2", NI)[0]], NI)
+    assert exam is not None and theirs is not None
+    return {"mine": mine, "said": said, "hello": hello, "club": club, "allergy": allergy, "employer": employer,
+            "partner": partner, "diet": diet, "team": team, "clubs": clubs, "exam": exam, "theirs": theirs,
+            "foreign": foreign}
+
+
+def tables(store: FullStore) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """Every table's rows, as text, on either backend (the FTS index's own tables left out)."""
+    if hasattr(store, "_db"):
+        names = [r[0] for r in store._db.rows("SELECT table_name FROM information_schema.tables"
+                                              " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'")]
+        for name in sorted(names):
+            yield name, sorted(tuple(str(v) for v in r) for r in store._db.rows(f"SELECT * FROM {name}"))
+        return
+    conn = store._read  # type: ignore[attr-defined]
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    for name in sorted(n for n in names if not n.startswith(("turns_fts", "sqlite_"))):
+        yield name, sorted(tuple(str(v) for v in r) for r in conn.execute(f"SELECT * FROM {name}"))
+
+
+def state_of(store: FullStore) -> dict[str, list[tuple[Any, ...]]]:
+    """What a restore must give back: every table but the forgetting's own and the versions."""
+    skip = {"forget_batches", "forget_log", "tombstones", "jobs", "job_scopes", "tenant_backlog"}
+    return {name: [r for r in rows if not (name == "meta" and r[0].startswith(("aliases:", "entities:")))]
+            for name, rows in tables(store) if name not in skip}
+
+
+def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly(full_store: FullStore,
+                                                                                 chats: dict[str, Any]):
+    s, c = full_store, chats
+    before, version = state_of(s), s.alias_version("default")
+    held = s.person_rows("default", NI)
+    assert held.person and held.aliases == ("周霓", "小霓", "霓宝", "霓霓")
+    assert held.owners == ("g:club", "g:team") and len(held.entities) == 1
+    assert set(held.facts) == {c["allergy"].id, c["partner"].id, c["diet"].id}  # about them, or naming them
+    assert held.unnamed == (c["employer"].id,)  # wt's job: only the mention goes
+    assert set(held.triples) == {c["team"][0], *c["clubs"]} and held.agenda == (c["exam"].id,)
+    assert len(held.insights) == 1 and set(held.scopes) == {TEAM.key, CLUB.key}
+    batch = s.new_batch("forget", "soft", None, "test", "default")
+    assert s.forget_person(batch, "default", NI) == held
+
+    assert s.get_people("default", [NI]) == {} and s.alias_version("default") > version
+    assert all(p != NI for _, p, *_ in s.alias_rows("default"))
+    assert NI not in s.member_ids(TEAM) and NI not in s.member_ids(CLUB)
+    assert s.facts_about("default", "default", NI, history=True) == []
+    assert {f.key for f in s.facts_about("default", "default", "wt", history=True)} == {"employer"}
+    assert s.get_fact(c["employer"].id).mentioned == ()  # type: ignore[union-attr]
+    assert s.find_entities("default", "default", persons=[NI]) == []
+    assert [t.predicate for t in s.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
+    assert s.agenda("default", "default") == [c["theirs"]]
+    assert s.insights(TEAM.owner_scope(), NI) == []
+    assert s.person_rows("default", NI).empty
+    assert s.get_people("t2", [NI]) and [f.id for f in s.facts_about("t2", "default", NI)] == [c["foreign"].id]
+
+    s.restore_snapshot(batch)
+    assert state_of(s) == before
+    assert s.alias_version("default") > version  # resolvers built meanwhile are stale again
+
+
+def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str, Any]):
+    s, c = full_store, chats
+    before = state_of(s)
+    team = TEAM.owner_scope()
+    held = s.person_rows("default", NI, team)
+    assert not held.person and held.aliases == ("小霓",) and held.owners == ("g:team",)
+    assert held.entities == () and set(held.facts) == {c["allergy"].id, c["partner"].id}
+    batch = s.new_batch("forget", "soft", team.key, "test", "default")
+    s.forget_person(batch, "default", NI, team)
+
+    person = s.get_people("default", [NI])[NI]
+    assert {a.alias for a in person.aliases} == {"周霓", "霓霓", "霓宝"}
+    assert NI not in s.member_ids(TEAM) and NI in s.member_ids(CLUB)
+    assert [f.id for f in s.facts_about("default", "default", NI)] == [c["diet"].id]
+    assert [t.id for t in s.get_triples([*c["team"], *c["clubs"]]) if t.subject == NI] == c["clubs"]
+    assert s.find_entities("default", "default", persons=[NI])  # the club's triple still names them
+    assert s.agenda("default", "default", people=[NI]) == []
+    assert s.person_rows("default", NI, team).empty and not s.person_rows("default", NI).empty
+
+    s.restore_snapshot(batch)
+    assert state_of(s) == before
+
+
+def test_a_purged_forget_leaves_no_row_naming_them_but_their_turns(full_store: FullStore, chats: dict[str, Any]):
+    s, c = full_store, chats
+    batch = s.new_batch("forget", "hard", None, "a person", "default")
+    s.forget_person(batch, "default", NI)
+    s.delete_turns(s.turns_by("default", NI))  # what the forget of their turns does, here by hand
+    assert s.scrub_mentions("default", NI) == 1
+    assert s.get_turns([c["hello"].id])[c["hello"].id].metadata == {"mentions": ["bo"]}
+    s.purge_batch(batch)
+    for name, rows in tables(s):
+        left = [r for r in rows if any(NI in v for v in r) and not (name == "turns" and "t2" in r)
+                and not (name in ("people", "aliases", "facts", "members") and "t2" in r)]
+        assert left == [], f"{name} still names {NI}: {left}"
