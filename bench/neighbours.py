@@ -57,6 +57,9 @@ PHASE_KINDS = ("message", "article", "repeated")  # A's single messages, in orde
 PHASES = {*PHASE_KINDS, "import"}  # all of them (the idle phase always runs)
 QUIET_GROUP = "g_quiet"
 TAILS = ("还有呢？", "简单说说", "in short?", "谢谢", "any details?", "记得吗")
+# the lines come round again with a new number: a search of one must look past its ~50 near twins
+# (a message every 2 s for up to 600 s), or a found message reads as "not yet" (5 saw 8 of 98 lost)
+QUIET_LIMIT = 100
 QUIET_LINES = (
     "下周{i}号我们去西湖边那家面馆吃虾爆鳝面吧",
     "Reminder {i}: the badminton court moved to the gym on Fuxing Road",
@@ -331,7 +334,7 @@ def quiet_reader(client: httpx.Client, quiet: Quiet, writing: threading.Event, d
             return
         for turn_id, text, added in waiting:
             try:
-                r = client.post("/v1/search", json={"group_id": QUIET_GROUP, "query": text, "limit": 5})
+                r = client.post("/v1/search", json={"group_id": QUIET_GROUP, "query": text, "limit": QUIET_LIMIT})
                 r.raise_for_status()
             except httpx.HTTPError:
                 break

@@ -25,9 +25,9 @@ import time
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from . import backlog, quota, validate
+from . import backlog, quota, reads_first, validate
 from .blocks.derive import HumanBlocks
 from .blocks.edit import appended, replaced
 from .blocks.folder import BlockFolder
@@ -97,6 +97,7 @@ from .tiers.tasks import Tasks
 from .tokens import make_counter
 
 MAX_LIMIT = 1000
+T = TypeVar("T")
 MAX_BUDGET = 200_000
 
 log = logging.getLogger("pmemo")
@@ -328,7 +329,7 @@ class Memory:
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
         asked = validate.timestamp(at, "at")
-        found = await asyncio.to_thread(self._reader.search, validate.query(query), where, session_id, limit,
+        found = await asyncio.to_thread(_read, self._reader.search, validate.query(query), where, session_id, limit,
                                         asked.date())
         self._recalls.add(found.clusters)
         return found.hits
@@ -354,7 +355,7 @@ class Memory:
         owner = _scope(scope, session_id=session_id).owner_scope()
         if asker is not None:
             check_id("asker", asker)
-        read = await asyncio.to_thread(self._reader.read, validate.query(query), owner, session_id, budget,
+        read = await asyncio.to_thread(_read, self._reader.read, validate.query(query), owner, session_id, budget,
                                        validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT,
                                        check_style(format), validate.flag("with_input", with_input))
         self._recalls.add(read.clusters, read.episodes)
@@ -617,7 +618,8 @@ class Memory:
     async def _forget_person(self, person_id: str, hard: bool, dry_run: bool, reason: str, tenant_id: str,
                              scope: dict[str, Any]) -> dict[str, Any]:
         tenant, person = check_id("tenant_id", tenant_id), check_id("person_id", person_id)
-        where = _scope({**scope, "tenant_id": tenant}).owner_scope() if scope else None
+        # a group or private chat: forget them there; none (an agent_id at most): everywhere in the tenant
+        where = _scope({**scope, "tenant_id": tenant}).owner_scope() if {"group_id", "user_id"} & set(scope) else None
         store = self._store
         ids = await asyncio.to_thread(store.turns_by, tenant, person, where)
         held = await asyncio.to_thread(store.person_rows, tenant, person, None)
@@ -1062,6 +1064,12 @@ def _int_id(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, got {type(value).__name__}")
     return value
+
+
+def _read(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` counted as a read under way: the background gives way meanwhile."""
+    with reads_first.reading():
+        return call(*args)
 
 
 def _limit_blas(threads: int) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import EmbedderError
+from ..reads_first import give_way
 from .base import normalise
 from .contention import Contention
 from .lanes import Lanes, slices
@@ -89,6 +90,7 @@ class E5Embedder:
         rows = np.zeros((len(flat), self.dim), dtype=np.float32)
         # in bounded slices: between two, the passage lane looks at the readers (_passages)
         for start, end in slices([tokens for _, tokens in flat], SLICE_TOKENS):
+            give_way()  # the background's slices wait while a read is under way (reads_first)
             rows[start:end] = np.asarray(self._lanes.passage(self._passages, [p for p, _ in flat[start:end]]),
                                          dtype=np.float32).reshape(end - start, -1)
         if len(flat) == len(texts):

@@ -21,6 +21,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from .. import reads_first
 from ..blocks.model import HUMAN_JOB
 from ..config import Settings
 from ..diary.schedule import DiarySchedule
@@ -168,7 +169,7 @@ class Worker:
                 self._inflight = asyncio.ensure_future(asyncio.to_thread(self._process, jobs))
                 await asyncio.shield(self._inflight)
             if self.diary_schedule.due(time.time()):  # diary (issue 20): days now due an entry
-                self._inflight = asyncio.ensure_future(asyncio.to_thread(self.diary_schedule.tick, time.time()))
+                self._inflight = asyncio.ensure_future(asyncio.to_thread(self._tick, time.time()))
                 return len(jobs) + int(await asyncio.shield(self._inflight))
             return len(jobs)
 
@@ -189,10 +190,15 @@ class Worker:
         if self._inflight is not None:
             await asyncio.gather(self._inflight, return_exceptions=True)
 
+    def _tick(self, now: float) -> int:
+        with reads_first.background():
+            return self.diary_schedule.tick(now)
+
     def _process(self, jobs: list[Job]) -> None:
         self._held, self._renewed = {j.id for j in jobs}, time.monotonic()
         try:
-            self._run(jobs)
+            with reads_first.background():  # it pauses where it can while a read is under way
+                self._run(jobs)
         finally:
             self._held = set()
 
@@ -300,6 +306,7 @@ class Worker:
         if self.stopping.is_set():
             raise Interrupted
         self._keep(self._held, 1 / 3)
+        reads_first.give_way()
 
     def _keep(self, job_ids: set[int], share: float) -> None:
         """Renew the leases on ``job_ids`` once ``share`` of a lease has passed since the last

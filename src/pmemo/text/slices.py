@@ -24,6 +24,8 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
+from ..reads_first import give_way
+
 # Facts come from statements, which are short: in the public dialogue sets (LoCoMo, MADial,
 # LongMemEval) 38 of 354,356 sentences run past 400 characters, and no Chinese run past 30.
 LIMIT = 400
@@ -74,10 +76,11 @@ def handing_over(items: Iterable[T]) -> Iterator[T]:
     """``items`` one by one, letting other threads run between two of them.
 
     ``time.sleep(0)`` releases the GIL: the event loop and the readers of other tenants get it
-    between two pieces of a long text, instead of after the whole of it.
+    between two pieces of a long text, instead of after the whole of it; in the background
+    worker, a read under way gets the pause (``reads_first``).
     """
     for i, item in enumerate(items):
-        if i:
+        if i and not give_way():
             time.sleep(0)
         yield item
 
