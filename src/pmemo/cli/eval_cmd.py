@@ -4,6 +4,7 @@ pmemo eval locomo ../shared/data/locomo_dev.json --limit 1
 pmemo eval all ../shared/data --out eval_out
 pmemo eval groupchat --seed 0 --messages 3000 --embedder hashing --out eval_out
 pmemo eval groupchat --write-scenario scenario.json ; pmemo eval groupchat scenario.json
+pmemo eval phrasing --embedder hashing --compare PMEMO_X=a,PMEMO_X=b --json phrasing.json
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import Annotated
 
 import typer
 
-KINDS = ("locomo", "longmemeval", "madial", "groupchat", "all")
+KINDS = ("locomo", "longmemeval", "madial", "groupchat", "phrasing", "all")
 
 
 def eval_command(
-    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, groupchat, or all")],
+    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, groupchat, phrasing, or all")],
     dataset_file: Annotated[
         Path | None,
         typer.Argument(help="the dataset file (a folder for 'all'; for groupchat a scenario file, optional)"),
@@ -62,9 +63,20 @@ def eval_command(
         str | None,
         typer.Option(help="comma list of ranking signals to turn off one at a time, or 'all' (e.g. speaker,money)"),
     ] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option("--compare", "--extractor",
+                     help="phrasing: settings to run beside today's, comma-separated, each NAME=value"
+                          " (several joined by +), e.g. PMEMO_X=a,PMEMO_X=b"),
+    ] = None,
+    quick: Annotated[bool, typer.Option(help="phrasing: only a small slice of the set")] = False,
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="phrasing: write the numbers to this JSON file")
+    ] = None,
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
-    latency and throughput. ``groupchat`` replays the synthetic group-chat scenario."""
+    latency and throughput. ``groupchat`` replays the synthetic group-chat scenario;
+    ``phrasing`` scores fact extraction on the hand-written phrasing set (docs/PHRASING.md)."""
     from ..config import Settings
     from ..errors import PMemoError
     from ..eval.datasets import DEV_FILES
@@ -73,11 +85,21 @@ def eval_command(
 
     if dataset_kind not in KINDS:
         raise typer.BadParameter(f"unknown dataset kind {dataset_kind!r}: use {', '.join(KINDS)}")
-    if dataset_kind != "groupchat" and dataset_file is None:
+    if dataset_kind not in ("groupchat", "phrasing") and dataset_file is None:
         raise typer.BadParameter(f"{dataset_kind} needs the dataset file (a folder for 'all')")
     sizes = _sizes(window_tokens)
     signals = _signals(ablate)
     try:
+        if dataset_kind == "phrasing":
+            import os
+
+            from ..eval.phrasing_run import evaluate_phrasing
+
+            evaluate_phrasing(os.environ, compare=compare, quick_run=quick, embedder=embedder, data=data,
+                              json_file=json_file, show=not quiet)
+            if json_file is not None:
+                typer.echo(f"phrasing: wrote {json_file}")
+            return
         if dataset_kind == "groupchat":
             if write_scenario is not None:
                 _write_scenario(write_scenario, seed, messages)
