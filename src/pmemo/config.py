@@ -147,6 +147,14 @@ class Settings:
     people_in_context: int = 5  # the asker, then the people the query and recent messages name
     facts_per_person: int = 6
     budget_people: float = 0.15
+    # names (issue 44 §6): a nickname learned or @-mentioned in one chat names its person only in
+    # that chat (a private chat: in any of its person's chats), so 静静 of group A is nobody in B;
+    # false: anywhere in the tenant, as before
+    aliases_per_chat: bool = True
+    # a generated form (老周, 周姐, 周老师) names a member only where the chat used it for them, or
+    # where it is unambiguous among the members and fits: no title form unused, no 姐 for a man nor
+    # 哥 for a woman where known ("fit"); "any": every guess resolves like a name, as before
+    alias_guesses: str = "fit"
     agenda_ahead_days: int = 7  # a plan enters the asker's context this many days before its date
     agenda_after_days: int = 3  # and leaves it this many days after, unless its outcome came first
     budget_agenda: float = 0.05
@@ -227,7 +235,8 @@ class Settings:
             raise InvalidInput("settings max_batch, max_body_bytes, max_turns_body_bytes must be >= 1")
         if self.budget_key + self.budget_long + self.budget_mid > 1.0:
             raise InvalidInput("budget_key + budget_long + budget_mid must be <= 1.0")
-        for name, allowed in (("metrics_access", ("admin", "loopback", "open", "off")),
+        for name, allowed in (("alias_guesses", ("fit", "any")),
+                              ("metrics_access", ("admin", "loopback", "open", "off")),
                               ("retrieval_preset", ("chat", "assistant", "group", "auto")),
                               ("log_format", ("", "json", "text")),
                               ("log_level", ("debug", "info", "warning", "error", "critical"))):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from pmemo.models import Scope, Turn
-from pmemo.stores.base import FullStore, NewAlias, NewTurn
+from pmemo.stores.base import FullStore, NewAlias, NewSign, NewTurn
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
 AT = T0.timestamp()
@@ -56,11 +56,11 @@ def test_registered_people_aliases_and_membership(full_store: FullStore):
     assert set(person) == {"ni"}
     assert {(a.alias, a.source, a.learned_in) for a in person["ni"].aliases} == {
         ("霓霓", "registered", None), ("Nini", "registered", None), ("小霓", "registered", None)}
-    assert sorted(s.alias_rows("default")) == [("Nini", "ni", "registered"), ("小霓", "ni", "registered"),
-                                              ("霓霓", "ni", "registered")]
+    assert sorted(s.alias_rows("default")) == [("Nini", "ni", "registered", None), ("小霓", "ni", "registered", None),
+                                              ("霓霓", "ni", "registered", None)]
     s.add_person("default", "ni", None, ["Nee"])  # aliases merge; no name keeps the name
     assert s.get_people("default", ["ni"])["ni"].name == "霓霓"
-    assert {a for a, _, _ in s.alias_rows("default")} == {"霓霓", "Nini", "小霓", "Nee"}
+    assert {a for a, *_ in s.alias_rows("default")} == {"霓霓", "Nini", "小霓", "Nee"}
     spoke(s, TEAM, "bo", "Bo", "hi")
     assert [m.person.id for m in s.members(TEAM)] == ["bo", "ni"]  # who never spoke comes last
 
@@ -84,12 +84,12 @@ def test_learned_aliases_count_once_and_a_removed_one_stays_removed(full_store: 
     assert "老霓" in team and "老霓" not in club  # a nickname learned in one group is that group's
     assert s.remove_alias("default", "ni", "老霓") == 1
     assert s.alias_version("default") > v1
-    assert "老霓" not in {a for a, _, _ in s.alias_rows("default")}
+    assert "老霓" not in {a for a, *_ in s.alias_rows("default")}
     assert "老霓" not in {a.alias for a in s.get_people("default", ["ni"])["ni"].aliases}
     assert s.remove_alias("default", "ni", "老霓") == 0
     assert s.add_aliases("default", [rows[0]]) == 0  # pmemo does not learn it back
     s.add_person("default", "ni", None, ["老霓"])  # the person (or a developer) gives it again
-    assert "老霓" in {a for a, _, _ in s.alias_rows("default")}
+    assert "老霓" in {a for a, *_ in s.alias_rows("default")}
 
 
 def test_a_nickname_taught_in_two_groups_is_each_groups_own(full_store: FullStore):
@@ -110,7 +110,7 @@ def test_a_nickname_taught_in_two_groups_is_each_groups_own(full_store: FullStor
         (member,) = s.members(scope, ["ni"])
         here = [(a.learned_in, a.turn_id) for a in member.person.aliases if a.alias == "霓霓"]
         assert here == [(scope.owner, turn.id)]
-    assert s.remove_alias("default", "ni", "霓霓") == 3 and "霓霓" not in {a for a, _, _ in s.alias_rows("default")}
+    assert s.remove_alias("default", "ni", "霓霓") == 3 and "霓霓" not in {a for a, *_ in s.alias_rows("default")}
 
 
 def test_turns_naming_the_aliases_a_turn_taught(full_store: FullStore):
@@ -148,7 +148,7 @@ def test_people_reads_never_cross_tenants_or_agents(full_store: FullStore):
     assert s.member_ids(OTHER_AGENT) == {"ox"} and "ox" not in s.member_ids(TEAM)
     assert [m.person.id for m in s.members(TEAM)] == ["ni"]
     assert s.get_people("t2", ["ni"])["ni"].names == ("Other Nini",)
-    assert s.alias_rows("t2") == [("Other Nini", "ni", "name")]
+    assert s.alias_rows("t2") == [("Other Nini", "ni", "name", "g:team")]
     assert s.turns_by("t2", "ni") == [theirs.id]
     assert s.person_owners("t2", "ni") == ["g:team"]
     assert s.get_people("t3", ["ni"]) == {} and s.alias_rows("t3") == [] and s.alias_version("t3") == 0
@@ -194,3 +194,26 @@ def test_an_alias_met_again_keeps_its_earliest_sighting_in_any_order_of_filing(f
     found = {a.alias: (a.learned_in, a.first_seen.timestamp(), a.turn_id)
              for a in s.get_people("default", ["ni"])["ni"].aliases}
     assert found == {"老周": ("g:team", AT, early.id), "霓霓": ("g:team", AT, early.id)}
+
+
+def test_alias_rows_name_the_chat_a_nickname_was_said_in(full_store: FullStore):
+    s = full_store
+    s.add_aliases("default", [NewAlias("ni", "霓霓", "learned", "g:team", AT, 1),
+                              NewAlias("ni", "霓霓", "learned", "g:club", AT + 1, 2),
+                              NewAlias("ni", "老周", "generated", "g:team", AT, 1)])
+    assert sorted(s.alias_rows("default")) == [("老周", "ni", "generated", "g:team"),
+                                              ("霓霓", "ni", "learned", "g:club"), ("霓霓", "ni", "learned", "g:team")]
+
+
+def test_gender_evidence_counts_each_turn_once_and_moves_its_version(full_store: FullStore):
+    s = full_store
+    assert s.sign_version("default") == 0 and s.signs("default") == []
+    rows = [NewSign("ni", "pronoun", "f", 7, AT), NewSign("ni", "pronoun", "f", 8, AT),
+            NewSign("ni", "platform", "f", 0, AT), NewSign("bo", "self", "m", 9, AT)]
+    assert s.add_signs("default", rows) == 4
+    version = s.sign_version("default")
+    assert version > 0
+    assert s.add_signs("default", rows[:3]) == 0 and s.sign_version("default") == version  # read again: nothing new
+    assert s.add_signs("default", [NewSign("ni", "platform", "f", 0, AT + 60)]) == 0  # the platform's word, once
+    assert s.signs("default") == [("bo", "self", "m", 1), ("ni", "platform", "f", 1), ("ni", "pronoun", "f", 2)]
+    assert s.signs("t2") == [] and s.sign_version("t2") == 0 and s.add_signs("t2", []) == 0

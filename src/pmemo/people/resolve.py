@@ -7,6 +7,10 @@ jieba cuts it: not inside one (小王 in 小王子), not cutting a common one ("
 Overlaps keep the leftmost-longest name; an alias shared by several people is reported with
 all of them unless the group's members settle it.
 
+Read in a chat (``find(..., chat=Chat(...))``), two rules of issue 44 §6 apply: a nickname
+learned or @-mentioned in one chat names its person only where it was said (``per_chat``), and a
+generated form names only a member it fits, unless the chat used it for them (``guesses.py``).
+
 >>> index = AliasIndex([AliasEntry("周霓", "p1", "name"), AliasEntry("霓霓", "p1", "learned"),
 ...                     AliasEntry("Neko", "p2", "registered")])
 >>> [(m.alias, m.person_ids) for m in index.find("你认识霓霓吗? NEKO says hi, Nekomata doesn't")]
@@ -18,20 +22,21 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
 import ahocorasick
 
 from ..errors import InvalidInput
-from ..models import ALIAS_SOURCES, ALIAS_STRENGTH, Scope
+from ..models import ALIAS_SOURCES, ALIAS_STRENGTH, SAID_IN_A_CHAT, Scope
 from ..text.segment import STOPWORDS, _cut
 from ..text.slices import LIMIT, handing_over, spans
 from .aliases import is_han
+from .guesses import fits
 
-__all__ = ["AliasEntry", "AliasIndex", "Match", "Resolver", "STRENGTH"]
+__all__ = ["GUESSES", "AliasEntry", "AliasIndex", "Chat", "Match", "Resolver", "STRENGTH"]
 
 STRENGTH = ALIAS_STRENGTH  # which source wins when one person has an alias from several
 
@@ -83,6 +88,7 @@ class AliasEntry:
     alias: str
     person_id: str
     source: str
+    owner: str | None = None  # the chat a learned or @-mentioned alias was said in (None: anywhere)
 
     def __post_init__(self) -> None:
         if self.source not in ALIAS_SOURCES:
@@ -111,6 +117,34 @@ class Match:
         return len(self.person_ids) > 1
 
 
+GUESSES = ("fit", "any")  # the policy for generated forms: issue 44 §6's, or every guess as a name
+
+
+@dataclass(frozen=True)
+class Chat:
+    """The chat a text is read in, and how its names are read (issue 44 §6).
+
+    ``owners``: where a learned or @-mentioned alias counts (the chat; for a private chat, the
+    person's other chats too); ``members``: who may carry a generated form (None: anyone, as in
+    a private chat); ``genders``: person id -> "f" / "m" where known; ``per_chat``: False lets a
+    nickname said anywhere count everywhere; ``guesses``: "any" reads every generated form as a
+    name, as before issue 44.
+
+    >>> Chat(frozenset({"g:a"}), frozenset({"p1"})).guesses
+    'fit'
+    """
+
+    owners: frozenset[str]
+    members: frozenset[str] | None
+    genders: Mapping[str, str] = field(default_factory=dict)
+    per_chat: bool = True
+    guesses: str = "fit"
+
+    def __post_init__(self) -> None:
+        if self.guesses not in GUESSES:
+            raise InvalidInput(f"guesses={self.guesses!r} is invalid: use one of {', '.join(GUESSES)}")
+
+
 class Resolver(Protocol):
     """What finds the people a text names within a scope (``tiers.people.People``)."""
 
@@ -123,6 +157,10 @@ class _Key:
 
     length: int
     people: tuple[tuple[str, str], ...]  # (person id, strongest source), by id
+    # read in a chat: (person id, strongest source) of the rows that count anywhere, and
+    # (person id, source, chat) of each one said in a chat, strongest first
+    anywhere: tuple[tuple[str, str], ...]
+    said: tuple[tuple[str, str, str], ...]
     latin_start: bool  # starts / ends with a letter or digit: needs a word boundary there
     latin_end: bool
     han_start: bool  # starts / ends with a Chinese character: a jieba boundary, when it must
@@ -143,20 +181,25 @@ class AliasIndex:
         """``of_people``: the aliases name people, so one that is an everyday word names someone only
         where a person's name goes (_BEFORE_A_NAME); False for places and things ("在字节工作")."""
         by_key: dict[str, dict[str, str]] = {}
+        anywhere: dict[str, dict[str, str]] = {}
+        said: dict[str, set[tuple[str, str, str]]] = {}
         for entry in entries:
             key = _fold(unicodedata.normalize("NFC", " ".join(entry.alias.split())))
             if not key or not _indexable(key, entry.source):
                 continue
-            people = by_key.setdefault(key, {})
-            held = people.get(entry.person_id)
-            if held is None or STRENGTH[entry.source] < STRENGTH[held]:
-                people[entry.person_id] = entry.source
+            _keep_strongest(by_key.setdefault(key, {}), entry.person_id, entry.source)
+            if entry.source in SAID_IN_A_CHAT and entry.owner is not None:
+                said.setdefault(key, set()).add((entry.person_id, entry.source, entry.owner))
+            else:
+                _keep_strongest(anywhere.setdefault(key, {}), entry.person_id, entry.source)
         self._keys: list[_Key] = []
         self._automaton: Any = ahocorasick.Automaton()
         for number, (key, people) in enumerate(by_key.items()):
             self._automaton.add_word(key, number)
             self._keys.append(_Key(
                 length=len(key), people=tuple(sorted(people.items())),
+                anywhere=tuple(sorted(anywhere.get(key, {}).items())),
+                said=tuple(sorted(said.get(key, ()), key=lambda s: (STRENGTH[s[1]], s))),
                 latin_start=_word_char(key[0]), latin_end=_word_char(key[-1]),
                 han_start=is_han(key[0]), han_end=is_han(key[-1]), single_han=len(key) == 1 and is_han(key),
                 everyday=of_people and _everyday(key),
@@ -169,21 +212,27 @@ class AliasIndex:
         """Whether the index holds no alias (``find`` then finds nothing)."""
         return not self._keys
 
-    def find(self, text: str, members: Collection[str] | None = None) -> list[Match]:
+    def find(self, text: str, members: Collection[str] | None = None, *, chat: Chat | None = None) -> list[Match]:
         """The names in ``text``, left to right, without overlaps (leftmost-longest wins).
 
         With ``members`` (the person ids of the group the text is from), an alias shared by
         several people goes to the one member among them; several members keep it ambiguous.
+        With ``chat`` (which holds its members), the text is read in that chat: a nickname said
+        in another chat does not count, and a generated form names only a member it fits.
 
         >>> index = AliasIndex([AliasEntry("老王", "p1", "generated"), AliasEntry("老王", "p2", "generated")])
         >>> [m.person_ids for m in index.find("老王说")], [m.person_ids for m in index.find("老王说", {"p2"})]
         ([('p1', 'p2')], [('p2',)])
+        >>> index.find("老王说", chat=Chat(frozenset({"g:a"}), frozenset({"p3"})))  # neither is a member
+        []
         """
         if not self._keys or not text:
             return []
+        if chat is not None:
+            members = chat.members
         if len(text) > LIMIT:  # piece by piece: jieba never cuts more than a piece's Chinese
             return [dataclasses.replace(m, start=m.start + start, end=m.end + start)
-                    for start, end in handing_over(spans(text)) for m in self.find(text[start:end], members)]
+                    for start, end in handing_over(spans(text)) for m in self.find(text[start:end], members, chat=chat)]
         folded = _fold(text)
         words = _Words(text)
         found: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
@@ -196,7 +245,9 @@ class AliasIndex:
                 continue  # "Neko" in "Nekomata"
             if key.everyday and not _in_name_place(words, start):
                 continue  # "今天下小雨了"
-            people = _valid_people(key, start, end, words)
+            people = _valid_people(key, _in_chat(key, chat), start, end, words)
+            if chat is not None and chat.guesses == "fit":
+                people = _admitted(text[start:end], people, chat)
             if people:
                 found.append((start, end, people))
         found.sort(key=lambda item: (item[0], item[0] - item[1]))
@@ -208,13 +259,40 @@ class AliasIndex:
                 reached = end
         return out
 
-    def people(self, text: str, members: Collection[str] | None = None) -> list[str]:
+    def people(self, text: str, members: Collection[str] | None = None, *, chat: Chat | None = None) -> list[str]:
         """The person ids ``text`` names unambiguously, in order of first appearance.
 
         >>> AliasIndex([AliasEntry("Neko", "p2", "name")]).people("neko and Neko")
         ['p2']
         """
-        return list(dict.fromkeys(m.person_ids[0] for m in self.find(text, members) if not m.ambiguous))
+        return list(dict.fromkeys(m.person_ids[0] for m in self.find(text, members, chat=chat) if not m.ambiguous))
+
+
+def _in_chat(key: _Key, chat: Chat | None) -> tuple[tuple[str, str], ...]:
+    """(person, strongest source) of an alias as read in ``chat``: one said in a chat counts
+    there only (unless ``per_chat`` is off); read nowhere in particular, every source counts."""
+    if chat is None or not key.said:
+        return key.people if chat is None else key.anywhere
+    best = dict(key.anywhere)
+    for person, source, owner in key.said:
+        if not chat.per_chat or owner in chat.owners:
+            _keep_strongest(best, person, source)
+    return tuple(sorted(best.items()))
+
+
+def _admitted(alias: str, people: tuple[tuple[str, str], ...], chat: Chat) -> tuple[tuple[str, str], ...]:
+    """Who a form may stand for in ``chat``: whoever it was said of, and among those it is only
+    a guess for, the members it fits (guesses.py)."""
+    if all(source != "generated" for _, source in people):
+        return people
+    return tuple(p for p in people if p[1] != "generated" or (
+        (chat.members is None or p[0] in chat.members) and fits(alias, chat.genders.get(p[0]))))
+
+
+def _keep_strongest(people: dict[str, str], person: str, source: str) -> None:
+    held = people.get(person)
+    if held is None or STRENGTH[source] < STRENGTH[held]:
+        people[person] = source
 
 
 def _indexable(key: str, source: str) -> bool:
@@ -251,10 +329,13 @@ def _in_name_place(words: _Words, start: int) -> bool:
     return word is not None and word not in _NOT_BEFORE_A_NAME and _word_tags().get(word) in _NAME_TAKING_TAGS
 
 
-def _valid_people(key: _Key, start: int, end: int, words: _Words) -> tuple[tuple[str, str], ...]:
+def _valid_people(key: _Key, people: tuple[tuple[str, str], ...], start: int, end: int,
+                  words: _Words) -> tuple[tuple[str, str], ...]:
     """The people an occurrence can stand for: a generated, one-character or everyday-word Chinese
     alias must not sit inside a word of the text (小王 in 小王子) nor cut a common one (周工 in 这周工作)."""
-    strict = key.single_han or key.everyday or any(source == "generated" for _, source in key.people)
+    if not people:
+        return people
+    strict = key.single_han or key.everyday or any(source == "generated" for _, source in people)
     if strict and (key.han_start or key.han_end):
         # a name's 的 is its possessive, even where jieba holds the two as one word (静静的)
         ends = [pos for pos, han in ((start, key.han_start), (end, key.han_end))
@@ -262,8 +343,8 @@ def _valid_people(key: _Key, start: int, end: int, words: _Words) -> tuple[tuple
         if any(words.cuts_into(pos, start, end) for pos in ends):
             if key.single_han or key.everyday:  # 霓 in 霓虹灯, 静静 in 静静地
                 return ()
-            return tuple(p for p in key.people if p[1] != "generated")
-    return key.people
+            return tuple(p for p in people if p[1] != "generated")
+    return people
 
 
 def _match(alias: str, start: int, end: int, people: tuple[tuple[str, str], ...],

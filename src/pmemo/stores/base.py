@@ -458,6 +458,17 @@ class NewAlias(NamedTuple):
     turn_id: int | None = None
 
 
+class NewSign(NamedTuple):
+    """Evidence of a person's gender (people/guesses.py): ``source`` platform, self or pronoun;
+    ``turn_id`` the turn that gave it (0 for the platform's word, kept once a value)."""
+
+    person: str
+    source: str
+    gender: str  # "f" or "m"
+    turn_id: int
+    at: float
+
+
 class PeopleStore(Protocol):
     """The person registry of each tenant: names, aliases, where people speak (issue 17)."""
 
@@ -469,7 +480,19 @@ class PeopleStore(Protocol):
         """Counts the tenant's alias changes: a resolver built at one version is good until it moves."""
         ...
 
-    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]: ...  # (alias, person, source)
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str, str | None]]:
+        """(alias, person, source, owner) of every alias in use: a learned or @-mentioned one's
+        owner is the chat it was said in; the other sources' is where they were first seen."""
+        ...
+    def add_signs(self, tenant: str, rows: Sequence[NewSign]) -> int:
+        """Record gender evidence (a row again is nothing new); returns how many rows are new."""
+        ...
+    def sign_version(self, tenant: str) -> int:
+        """Counts the tenant's new gender evidence, as ``alias_version`` counts aliases."""
+        ...
+    def signs(self, tenant: str) -> list[tuple[str, str, str, int]]:
+        """(person, source, gender, how many) of the tenant's gender evidence."""
+        ...
     def member_ids(self, scope: Scope) -> set[str]: ...
     def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]: ...
     def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]: ...

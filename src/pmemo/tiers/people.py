@@ -2,9 +2,12 @@
 
 The resolver of a tenant is one Aho-Corasick automaton over every alias (people/resolve.py),
 built when the tenant's aliases changed (the store counts alias writes) and shared by every
-read. Learning runs in the background job of a batch of turns: the display names seen
-give generated forms (老周, 霓霓), messages give learned nicknames ("叫我霓霓就行",
-"everyone calls her Neko") and @mentions whose person the turn's metadata names.
+read; a text is read in its chat (``resolve.Chat``: its members, where a nickname counts, who is
+a woman or a man where known). Learning runs in the background job of a batch of turns: the
+display names seen give generated forms (老周, 霓霓), messages give learned nicknames ("叫我霓霓
+就行", "everyone calls her Neko"), @mentions whose person the turn's metadata names, generated
+forms said to the one person a turn's metadata ties it to ("王老师，这题怎么做" replying to 王磊),
+and evidence of gender (people/guesses.py).
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ..models import Fact, Person, Scope, Turn, epoch_of
+from ..models import SAID_IN_A_CHAT, Fact, Person, Scope, Turn, epoch_of
 from ..people.aliases import Learned, generated_aliases, learned_aliases, mentions
-from ..people.resolve import AliasEntry, AliasIndex, Match
-from ..stores.base import FullStore, NewAlias, PeopleStore
+from ..people.guesses import gender_of, platform_gender, pronoun_gender, self_gender
+from ..people.resolve import AliasEntry, AliasIndex, Chat, Match
+from ..stores.base import FullStore, NewAlias, NewSign, PeopleStore
 from .held import Held
 from .profile import settled
 
@@ -27,10 +31,14 @@ __all__ = ["People", "profile_view"]
 class People:
     """Registry operations and name resolution over a store (blocking; run off the loop)."""
 
-    def __init__(self, store: PeopleStore) -> None:
+    def __init__(self, store: PeopleStore, *, per_chat: bool = True, guesses: str = "fit") -> None:
+        """``per_chat`` and ``guesses``: the settings ``aliases_per_chat`` and ``alias_guesses``."""
         self.store = store
+        self.per_chat = per_chat
+        self.guesses = guesses
         self._lock = threading.Lock()
         self._indexes: dict[str, tuple[int, AliasIndex]] = {}
+        self._genders: dict[str, tuple[int, dict[str, str]]] = {}
         self._held = Held()
 
     # ---- resolution ------------------------------------------------------------------------
@@ -48,18 +56,47 @@ class People:
         with self._lock:
             cached = self._indexes.get(tenant)
             if cached is None or cached[0] != version:
-                entries = [AliasEntry(a, p, s) for a, p, s in self.store.alias_rows(tenant)]
+                entries = [AliasEntry(a, p, s, o if s in SAID_IN_A_CHAT else None)
+                           for a, p, s, o in self.store.alias_rows(tenant)]
                 cached = (version, AliasIndex(entries))
                 self._indexes[tenant] = cached
         return cached[1]
 
+    def genders(self, tenant: str) -> dict[str, str]:
+        """Person id -> "f" / "m" where the evidence says (guesses.gender_of), read again only
+        when new evidence came."""
+        version = self._held.get(("signs", tenant), lambda: self.store.sign_version(tenant))
+        cached = self._genders.get(tenant)
+        if cached is None or cached[0] != version:
+            by: dict[str, list[tuple[str, str, int]]] = {}
+            for person, source, gender, n in self.store.signs(tenant):
+                by.setdefault(person, []).append((source, gender, n))
+            known = {p: g for p, signs in by.items() if (g := gender_of(signs)) is not None}
+            cached = (version, known)
+            self._genders[tenant] = cached
+        return cached[1]
+
+    def chat(self, scope: Scope) -> Chat:
+        """The chat a text of ``scope`` is read in: its members (a group's; a private chat has
+        none, so its person may speak of anyone), where a nickname said counts (the chat; a
+        private chat's person's other chats too) and the genders known."""
+        owner = scope.owner_scope()
+        members = self._held.get(("members", owner.key), lambda: self.store.member_ids(owner))
+        owners = {owner.owner}
+        user = owner.user_id
+        if user is not None:
+            owners.update(self._held.get(("owners", owner.key),
+                                         lambda: self.store.person_owners(owner.tenant_id, user)))
+        return Chat(frozenset(owners), None if user is not None else frozenset(members),
+                    self.genders(scope.tenant_id), self.per_chat, self.guesses)
+
     def resolve(self, text: str, scope: Scope) -> list[Match]:
-        """The people ``text`` names; members of the scope's group or chat come first."""
+        """The people ``text`` names, read in its chat (``chat``): members first, a nickname said
+        elsewhere not at all, a generated form only for a member it fits (issue 44 §6)."""
         index = self.index(scope.tenant_id)
         if index.empty:
             return []
-        owner = scope.owner_scope()
-        return index.find(text, self._held.get(("members", owner.key), lambda: self.store.member_ids(owner)))
+        return index.find(text, chat=self.chat(scope))
 
     def named(self, text: str, scope: Scope) -> list[str]:
         """The unambiguous person ids ``text`` names, in order of first appearance."""
@@ -79,11 +116,35 @@ class People:
                             for form in generated_aliases(turn.actor))
         added = sum(self.store.add_aliases(tenant, rows) for tenant, rows in by_tenant.items())
         # messages are read once the batch's names are in: "叫我霓霓" can follow a first message
+        signs: dict[str, list[NewSign]] = {}
         for turn in turns:
             if turn.role == "user":
                 rows = self._from_message(turn)
                 added += self.store.add_aliases(turn.scope.tenant_id, rows) if rows else 0
+                signs.setdefault(turn.scope.tenant_id, []).extend(self._signs(turn))
+        for tenant, found in signs.items():
+            self.store.add_signs(tenant, found)
         return added
+
+    def _signs(self, turn: Turn) -> list[NewSign]:
+        """Evidence of gender in a user turn: the platform's word and what the speaker says of
+        themself, for the speaker; the 她 / 他 after the one other person the text names, for them."""
+        at, speaker, out = epoch_of(turn.timestamp), turn.actor_id, []
+        if speaker:
+            given = platform_gender(turn.metadata)
+            if given is not None:
+                out.append(NewSign(speaker, "platform", given, 0, at))
+            said = self_gender(turn.content)
+            if said is not None:
+                out.append(NewSign(speaker, "self", said, turn.id, at))
+        if "他" in turn.content or "她" in turn.content:
+            found = self.resolve(turn.content, turn.scope)
+            named = [m for m in found if not m.ambiguous and m.person_ids[0] != speaker]
+            if len({m.person_ids[0] for m in named}) == 1:
+                told = pronoun_gender(turn.content, named[0].start)
+                if told is not None:
+                    out.append(NewSign(named[0].person_ids[0], "pronoun", told, turn.id, at))
+        return out
 
     def _from_message(self, turn: Turn) -> list[NewAlias]:
         at, owner = epoch_of(turn.timestamp), turn.scope.owner
@@ -102,6 +163,13 @@ class People:
         handles = mentions(turn.content)
         if len(tagged) == 1 and len(handles) == 1:  # the platform says whom "@霓霓" is
             out.append(NewAlias(tagged[0], handles[0][0], "mention", owner, at, turn.id))
+        reply = turn.metadata.get("reply_to_person")
+        tied = tagged[0] if len(tagged) == 1 else reply if isinstance(reply, str) and not tagged else None
+        if tied is not None and tied != speaker:
+            # "王老师，这题怎么做" replying to 王磊: a form of theirs said to them is theirs in this chat
+            index = self.index(turn.scope.tenant_id)
+            out += [NewAlias(tied, m.alias, "mention", owner, at, turn.id) for m in index.find(turn.content)
+                    if m.source == "generated" and tied in m.person_ids]
         return out
 
     # ---- registry --------------------------------------------------------------------------

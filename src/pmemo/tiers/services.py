@@ -35,7 +35,8 @@ class Tiers:
         self.embed = embed
         self.llm = llm
         self.settings = settings
-        self.people = People(store)  # type: ignore[arg-type]  # the SQLite store is a PeopleStore too
+        self.people = People(store, per_chat=settings.aliases_per_chat,  # type: ignore[arg-type]
+                             guesses=settings.alias_guesses)  # the SQLite store is a PeopleStore too
         own = getattr(embed.embedder, "cluster_threshold", 0.8)
         self.threshold = settings.cluster_threshold or own
         self._held = Held()

@@ -18,7 +18,7 @@ import psycopg
 
 from ...models import Alias, Member, Person, Scope, Turn, strongest
 from ..alias_key import ALIAS_OWNER, EARLIER_SET, EARLIER_WHERE
-from ..base import NewAlias
+from ..base import NewAlias, NewSign
 from ..speakers import as_seen_in, tally
 from .codec import utc
 from .turns import TurnRows
@@ -142,11 +142,35 @@ class PeopleRows(TurnRows):
         row = self._db.one("SELECT value FROM meta WHERE key=%s", (f"aliases:{tenant}",))
         return int(row[0]) if row else 0
 
-    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]:
-        """(alias, person, source) of every alias in use in the tenant."""
-        return [(r[0], r[1], r[2]) for r in self._db.rows(
-            "SELECT alias, person, source FROM aliases WHERE tenant=%s AND removed IS NULL"
-            " ORDER BY person, alias, source", (tenant,))]
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str, str | None]]:
+        """(alias, person, source, owner) of every alias in use in the tenant."""
+        return [(r[0], r[1], r[2], r[3]) for r in self._db.rows(
+            "SELECT alias, person, source, owner FROM aliases WHERE tenant=%s AND removed IS NULL"
+            " ORDER BY person, alias, source, owner", (tenant,))]
+
+    def add_signs(self, tenant: str, rows: Sequence[NewSign]) -> int:
+        """Gender evidence (people/guesses.py); a row seen again adds nothing. Returns how many are new."""
+        if not rows:
+            return 0
+        with self._db.tx() as cur:
+            added = 0
+            for r in sorted(rows):
+                added += cur.execute(
+                    "INSERT INTO person_signs(tenant, person, source, gender, turn_id, at) VALUES(%s,%s,%s,%s,%s,%s)"
+                    " ON CONFLICT DO NOTHING", (tenant, *r)).rowcount
+            if added:
+                bump(cur, f"signs:{tenant}")
+        return added
+
+    def sign_version(self, tenant: str) -> int:
+        row = self._db.one("SELECT value FROM meta WHERE key=%s", (f"signs:{tenant}",))
+        return int(row[0]) if row else 0
+
+    def signs(self, tenant: str) -> list[tuple[str, str, str, int]]:
+        """(person, source, gender, how many) of the tenant's gender evidence."""
+        return [(r[0], r[1], r[2], int(r[3])) for r in self._db.rows(
+            "SELECT person, source, gender, count(*) FROM person_signs WHERE tenant=%s"
+            " GROUP BY person, source, gender ORDER BY person, source, gender", (tenant,))]
 
     def member_ids(self, scope: Scope) -> set[str]:
         return {r[0] for r in self._db.rows("SELECT person FROM members WHERE tenant=%s AND agent=%s AND owner=%s",

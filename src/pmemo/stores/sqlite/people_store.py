@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ...models import Alias, Member, Person, Scope, Turn, strongest
 from ..alias_key import ALIAS_OWNER, EARLIER_SET, EARLIER_WHERE
-from ..base import NewAlias
+from ..base import NewAlias, NewSign
 from ..speakers import as_seen_in, tally
 from .codec import utc
 
@@ -133,10 +133,33 @@ class PeopleRows:
         row = self._read.execute("SELECT value FROM meta WHERE key=?", (f"aliases:{tenant}",)).fetchone()
         return int(row[0]) if row else 0
 
-    def alias_rows(self, tenant: str) -> list[tuple[str, str, str]]:
-        """(alias, person, source) of every alias in use in the tenant."""
+    def alias_rows(self, tenant: str) -> list[tuple[str, str, str, str | None]]:
+        """(alias, person, source, owner) of every alias in use in the tenant."""
         return [tuple(r) for r in self._read.execute(
-            "SELECT alias, person, source FROM aliases WHERE tenant=? AND removed IS NULL", (tenant,))]
+            "SELECT alias, person, source, owner FROM aliases WHERE tenant=? AND removed IS NULL", (tenant,))]
+
+    def add_signs(self, tenant: str, rows: Sequence[NewSign]) -> int:
+        """Gender evidence (people/guesses.py); a row seen again adds nothing. Returns how many are new."""
+        if not rows:
+            return 0
+        with self._tx() as conn:
+            added = sum(conn.execute(
+                "INSERT INTO person_signs(tenant, person, source, gender, turn_id, at) VALUES(?,?,?,?,?,?)"
+                " ON CONFLICT DO NOTHING", (tenant, *r)).rowcount for r in rows)
+            if added:
+                conn.execute("INSERT INTO meta(key, value) VALUES(?, '1') ON CONFLICT DO UPDATE"
+                             " SET value=CAST(value AS INTEGER)+1", (f"signs:{tenant}",))
+        return added
+
+    def sign_version(self, tenant: str) -> int:
+        row = self._read.execute("SELECT value FROM meta WHERE key=?", (f"signs:{tenant}",)).fetchone()
+        return int(row[0]) if row else 0
+
+    def signs(self, tenant: str) -> list[tuple[str, str, str, int]]:
+        """(person, source, gender, how many) of the tenant's gender evidence."""
+        return [tuple(r) for r in self._read.execute(
+            "SELECT person, source, gender, COUNT(*) FROM person_signs WHERE tenant=?"
+            " GROUP BY person, source, gender ORDER BY person, source, gender", (tenant,))]
 
     def member_ids(self, scope: Scope) -> set[str]:
         return {r[0] for r in self._read.execute(

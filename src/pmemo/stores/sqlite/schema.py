@@ -483,6 +483,14 @@ MIGRATIONS: list[str] = [
         DELETE FROM vectors WHERE kind = 'part' AND ref BETWEEN OLD.id * 65536 AND OLD.id * 65536 + 65535;
     END;
     """,
+    # evidence of a person's gender, for the name forms that fit them (people/guesses.py, issue 44
+    # §6): one row a turn that gave it (turn_id 0: the platform's word, once a value)
+    """
+    CREATE TABLE person_signs(
+        tenant TEXT NOT NULL, person TEXT NOT NULL, source TEXT NOT NULL, gender TEXT NOT NULL,
+        turn_id INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY(tenant, person, source, gender, turn_id)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
