@@ -117,6 +117,7 @@ def _rest_calls(ids: dict[str, Any]) -> dict[tuple[str, str], Callable[[httpx.As
             f"/v1/people/{P}/aliases/霓霓"
         ),
         ("POST", "/v1/people/resolve"): lambda c: c.post("/v1/people/resolve", json={**G, "text": "霓霓"}),
+        ("DELETE", "/v1/people/{person_id}"): lambda c: c.delete(f"/v1/people/{P}", params={"hard": "true"}),
         ("GET", "/v1/people/{person_id}/profile"): lambda c: c.get(f"/v1/people/{P}/profile", params=G),
         ("GET", "/v1/agenda"): lambda c: c.get("/v1/agenda", params={**G, "person_id": P}),
         ("GET", "/v1/blocks"): lambda c: c.get("/v1/blocks"),
@@ -157,6 +158,7 @@ def _mcp_calls(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "person": {"person_id": P},
         "people": G,
         "remove_alias": {"person_id": P, "alias": "霓霓"},
+        "forget_person": {"person_id": P, "hard": True},
         "resolve_people": {**G, "text": "霓霓"},
         "person_profile": {"person_id": P, **G},
         "agenda": {**G, "person_id": P},

@@ -82,8 +82,8 @@ def compare_settings(text: str | None, environ: Mapping[str, str],
             if not sep or not field:
                 raise InvalidInput(f"--compare takes NAME=value items like PMEMO_X=a,PMEMO_X=b; got {assignment!r}")
             if field not in known:
-                raise InvalidInput(f"--compare: pmemo has no setting {name.strip()!r} ({ENV_PREFIX}{field.upper()});"
-                                   " the README's configuration table lists the settings there are")
+                raise InvalidInput(f"--compare: pmemo has no setting {ENV_PREFIX}{field.upper()} (in"
+                                   f" {assignment.strip()!r}); the README's configuration table lists them")
             env[ENV_PREFIX + field.upper()] = value.strip()
         out.append((part, Settings.from_env(env, embedder=embedder)))
     return out
@@ -234,6 +234,7 @@ def table(report: dict[str, Any]) -> str:
     for label, cell in rows:
         vals = [str(r["seconds"]) if cell is None else cell(r["score"]) for r in runs]
         out.append(f"{label:<23}" + "".join(f" | {v:>27}" for v in vals))
+    out.append("runs: " + "; ".join(r["name"] for r in runs) + " (seconds: the first run also pays for imports)")
     c = report["set"]
     out.append(f"set: {c['chats']} chats, {c['lines']} lines, {c['labels']} labels "
                f"({c['labels_zh']} zh, {c['labels_en']} en), {c['negatives']} negatives, "

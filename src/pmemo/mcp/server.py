@@ -35,7 +35,7 @@ from ..schemas import (
 )
 from ..schemas.profile import profile_of
 from ..stores.api_keys import KeyStore
-from . import blocks_tools, diary_tools, graph_tools
+from . import blocks_tools, diary_tools, graph_tools, person_tools
 
 TOOLS = (
     "remember",
@@ -51,6 +51,7 @@ TOOLS = (
     "person",
     "people",
     "remove_alias",
+    "forget_person",
     "resolve_people",
     "person_profile",
     "agenda",
@@ -474,6 +475,7 @@ def build_server(
     blocks_tools.register(server, memory, tenant_of)
     graph_tools.register(server, memory, tenant_of)
     diary_tools.register(server, memory, tenant_of)
+    person_tools.register(server, memory, tenant_of)
     return server
 
 

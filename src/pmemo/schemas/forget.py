@@ -63,6 +63,36 @@ class ForgetOut(BaseModel):
     removed: dict[str, Any]
 
 
+class PersonForgetOut(BaseModel):
+    """What forgetting a person took (``Memory.forget(person_id=...)``); ``batch`` is what
+    ``/v1/restore`` takes (null when hard or a dry run)."""
+
+    person_id: str
+    dry_run: bool
+    batch: int | None
+    mode: str = Field(description="soft (restorable), hard (erased), or dry_run (nothing changed)")
+    turns: list[int] = Field(description="The turns they said (there).")
+    facts: list[int] = Field(description="Facts about them or naming them, whoever said them.")
+    triples: list[int]
+    agenda: list[int]
+    aliases: list[str] = Field(description="The names that no longer resolve to them (there).")
+    memberships: list[str] = Field(description="The chats they are no longer a member of (g:… or u:…).")
+    record: bool = Field(description="Whether the person record itself went (a forget everywhere).")
+    removed: dict[str, Any] = Field(description="The whole report: what was deleted or rebuilt, by kind.")
+
+    @classmethod
+    def of(cls, person_id: str, report: dict[str, Any], removed: dict[str, Any]) -> PersonForgetOut:
+        """From the library's report, and that report as JSON (``removed``)."""
+        dry = bool(report.get("dry_run"))
+        mode = "dry_run" if dry else str(report["mode"])
+        return cls(person_id=person_id, dry_run=dry, batch=report.get("batch") if mode == "soft" else None,
+                   mode=mode, turns=sorted(report.get("turns") or []),
+                   facts=sorted(map(int, report.get("facts") or [])),
+                   triples=sorted(map(int, report.get("triples") or [])), agenda=sorted(report.get("agenda") or []),
+                   aliases=list(report.get("aliases") or []), memberships=list(report.get("memberships") or []),
+                   record=bool(report.get("record")), removed=removed)
+
+
 class RestoreIn(Strict):
     model_config = ConfigDict(
         extra="forbid", json_schema_extra={"examples": [{"batch": 3}, {"turn_ids": [12]}]}

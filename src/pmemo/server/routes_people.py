@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
+from fastapi.encoders import jsonable_encoder
 
 from ..errors import InvalidInput
 from ..people.aliases import MAX_ALIAS_CHARS
@@ -23,8 +24,10 @@ from ..schemas import (
     MatchOut,
     MemberOut,
     MembersOut,
+    PersonForgetOut,
     PersonIn,
     PersonOut,
+    Problem,
     ResolveIn,
     owner_kw,
 )
@@ -76,6 +79,34 @@ async def list_people(memory: Mem, tenant: Tenant, owner: Owner) -> MembersOut:
     each with when they spoke first and last here and how often (`Memory.people`)."""
     members = await memory.people(tenant_id=tenant, **owner)
     return MembersOut(members=[MemberOut.of(m) for m in members])
+
+
+@router.delete(
+    "/people/{person_id}",
+    response_model=PersonForgetOut,
+    responses={404: {"model": Problem, "description": "no such person in this tenant (the body names the id)"}},
+)
+async def forget_person(
+    person_id: PersonId,
+    memory: Mem,
+    tenant: Tenant,
+    where: MaybeOwner,
+    hard: Annotated[bool, Query(description="Erase at once: not restorable, no row left naming them.")] = False,
+    dry_run: Annotated[bool, Query(description="Only list what would go; nothing changes.")] = False,
+    reason: Annotated[str, Query(max_length=500, description="Kept in the forgetting log.")] = "",
+) -> PersonForgetOut:
+    """Forget a person (`Memory.forget(person_id=...)`): the turns they said, the facts about them
+    (whoever said them), their triples and agenda items, and the person record with every alias.
+    With `group_id` (or `user_id`) only in that chat: what they said and what is about them there,
+    their membership there and the nicknames learned there. Afterwards nothing of theirs is in
+    search, context, others' profiles, the graph or a diary; a name of theirs names nobody.
+
+    Soft by default: the returned `batch` can be given to `/v1/restore`, which brings all of it
+    back. `dry_run=true` lists what would go. A person of another tenant is not found here.
+    """
+    report = await memory.forget(person_id=person_id, hard=hard, dry_run=dry_run, reason=reason,
+                                 tenant_id=tenant, **where)
+    return PersonForgetOut.of(person_id, report, jsonable_encoder(report))
 
 
 # "{alias:path}": an alias with a "/" in it ("AC/DC") can be removed too
