@@ -33,6 +33,10 @@ function memberItem(m) {
   const formerly = p.names.filter((n) => n !== p.name);
   const aliases = p.aliases.slice().sort((a, b) =>
     SOURCES.indexOf(a.source) - SOURCES.indexOf(b.source) || a.alias.localeCompare(b.alias));
+  // what people were called apart from what pmemo guessed from a name: a guess names them only
+  // where the chat used it for them, or where it is theirs alone among the members and fits them
+  const said = aliases.filter((a) => a.source !== "generated");
+  const guessed = aliases.filter((a) => a.source === "generated");
   const input = el("input", { class: "alias-new", placeholder: "another name they go by", size: 18, maxlength: 64,
     "aria-label": `Add an alias for ${p.name || p.id}` });
   const form = el("form", { class: "inline alias-add" }, input, el("button", { type: "submit" }, "Add alias"));
@@ -47,7 +51,13 @@ function memberItem(m) {
     el("span", { class: "meta member-seen" }, `${m.messages} message${plural} here · ` +
       (m.messages ? `first seen ${fmtTime(m.first_seen)} · last seen ${fmtTime(m.last_seen)}` :
         `known since ${fmtTime(m.first_seen)}, not spoken yet`)),
-    el("div", { class: "aliases" }, ...aliases.map((a) => aliasChip(p, a))),
+    el("div", { class: "aliases" }, ...said.map((a) => aliasChip(p, a))),
+    ...(guessed.length ? [el("div", { class: "aliases guessed",
+      title: "Generated from the name. A guess names them here only once someone here used it for them, " +
+        "or when no other member could be meant and it fits (no title like 老师 or 总 unless used; " +
+        "no 哥 for a woman or 姐 for a man)." },
+      el("span", { class: "meta-inline guessed-label" }, "guessed from the name:"),
+      ...guessed.map((a) => aliasChip(p, a)))] : []),
     form);
 }
 
