@@ -79,6 +79,7 @@ from .pipelines.recalls import Recalls
 from .pipelines.second_encoder import second_channel
 from .pipelines.worker import Worker
 from .redis_link import RedisLink, open_link
+from .retrieval.asker import first_person, own_first
 from .retrieval.people_section import agenda_window
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import Retriever
@@ -320,17 +321,25 @@ class Memory:
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
-                     at: datetime | str | None = None, **scope: Any) -> list[Hit]:
+                     at: datetime | str | None = None, asker: str | None = None, **scope: Any) -> list[Hit]:
         """Ranked hits from every tier: turns, summaries and key lines, best first. ``at`` is
         when the query is asked (default now): its relative dates ("yesterday", "last week",
         上个月) are read from that day. With ``session_id``, turns and summaries are that
         session's only; key lines and people's facts belong to the owner, and their ``why``
-        says so."""
+        says so. ``asker``: the person id of who asks; first-person words in the query (我, 我的,
+        俺, 本人; I, me, my, mine, myself) mean them, so their own words rank first, as a
+        person the query names would (nobody else's are left out; a query without them ranks
+        as it would without ``asker``).
+
+        >>> await mem.search("我上次说的那家店叫什么", group_id="study", asker="ni")  # doctest: +SKIP
+        """
         validate.positive_int("limit", limit, MAX_LIMIT)
         where = _scope(scope, session_id=session_id)
         asked = validate.timestamp(at, "at")
+        if asker is not None:
+            check_id("asker", asker)
         found = await asyncio.to_thread(_read, self._reader.search, validate.query(query), where, session_id, limit,
-                                        asked.date())
+                                        asked.date(), asker)
         self._recalls.add(found.clusters)
         return found.hits
 
@@ -370,9 +379,11 @@ class Memory:
     async def turns(self, *, session_id: str | None = None, limit: int = 100, offset: int = 0,
                     since: datetime | str | None = None, until: datetime | str | None = None,
                     text: str | None = None, actor_id: str | None = None, actor: str | None = None,
-                    **scope: Any) -> list[Turn]:
+                    asker: str | None = None, **scope: Any) -> list[Turn]:
         """Raw turns oldest first; ``text`` keeps the ones containing it (any case); ``actor_id``
-        (a person id) or ``actor`` (a display name) the ones that speaker said.
+        (a person id) or ``actor`` (a display name) the ones that speaker said. ``asker``: the
+        person id of who asks; when ``text`` speaks in the first person ("我的猫", "my trip"),
+        the asker's own turns come first (then the others', each oldest first).
 
         >>> await mem.turns(group_id="study", actor_id="ni", since="2024-12-01")  # doctest: +SKIP
         """
@@ -384,6 +395,8 @@ class Memory:
             raise InvalidInput(f"actor must be a display name (a string), got {type(actor).__name__}")
         who = {"actor_id": None if actor_id is None else check_id("actor_id", actor_id),
                "actor": None if actor is None else validate.text("actor", actor)}
+        if asker is not None:
+            check_id("asker", asker)
         if text is None:
             return await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
                                            session_id=session_id, limit=limit, offset=offset,
@@ -391,7 +404,10 @@ class Memory:
         found = await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
                                         session_id=session_id, limit=1_000_000, offset=0,
                                         since=lo, until=hi, **who)
-        return containing(found, text)[offset : offset + limit]
+        found = containing(found, text)
+        if asker is not None and first_person(text):
+            found = own_first(found, asker)
+        return found[offset : offset + limit]
 
     async def sessions(self, **scope: Any) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self._store.sessions, _scope(scope))

@@ -2262,6 +2262,11 @@ export interface components {
              * @description when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day
              */
             at?: string | null;
+            /**
+             * Asker
+             * @description The person id of who asks: 'I', 'my', 我 in the query mean them, so their own words rank first (nobody else's are left out).
+             */
+            asker?: string | null;
         };
         /** SessionOut */
         SessionOut: {

@@ -235,6 +235,8 @@ def search(
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
     at: AtOpt = None,
+    asker: Annotated[str | None, typer.Option(
+        "--asker", help="The person id of who asks: 'I', 'my', 我 in the query mean them.")] = None,
     as_json: JsonOpt = False,
     tenant: TenantOpt = None,
     agent: AgentOpt = "default",
@@ -245,7 +247,7 @@ def search(
     scope = _owner(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
-        hits = mem.search(query, limit=limit, session_id=session, at=_at(at), **scope)
+        hits = mem.search(query, limit=limit, session_id=session, at=_at(at), asker=asker, **scope)
         where = _where(mem, scope)
     if as_json:
         _print_json([_hit_json(i, h) for i, h in enumerate(hits, 1)])

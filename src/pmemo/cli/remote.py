@@ -157,8 +157,9 @@ class RemoteMemory:
 
     # ---- read -------------------------------------------------------------------------------
     def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
-               at: datetime | str | None = None, **scope: Any) -> list[Hit]:
-        body = {"query": query, "limit": limit, "session_id": session_id, "at": _text(at), **_owner(scope)}
+               at: datetime | str | None = None, asker: str | None = None, **scope: Any) -> list[Hit]:
+        body = {"query": query, "limit": limit, "session_id": session_id, "at": _text(at), "asker": asker,
+                **_owner(scope)}
         out = self._call("POST", "/v1/search", json=_present(body))
         return [self._hit(h) for h in out["hits"]]
 

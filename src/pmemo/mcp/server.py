@@ -83,6 +83,8 @@ GroupId = Annotated[str | None, Field(description="A group chat's id, instead of
 AgentId = Annotated[str, Field(description="The agent whose memory this is.")]
 SessionId = Annotated[str, Field(description="The conversation (session) id.")]
 PersonId = Annotated[str, Field(description="A person's stable id (the `actor_id` of their turns).")]
+Asker = Annotated[str | None, Field(description="The person id of who asks: 'I', 'my', 我 in the query mean"
+                                                " them, so their own messages come first.")]
 
 # The bounds REST has (ids up to schemas.MAX_ID, offsets up to 10**9): a larger number would
 # overflow SQLite's 64-bit integers. Integers are strict: true is not 1, "5" is not 5.
@@ -240,11 +242,13 @@ def build_server(
         session_id: Annotated[str | None, Field(description="Only this session.")] = None,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        asker: Asker = None,
     ) -> dict[str, Any]:
         """Search every memory tier; returns ranked items with their tier, score and why."""
         with _mapped():
             hits = await memory.search(
-                query, limit=limit, session_id=session_id, **await scope(ctx, user_id, group_id, agent_id)
+                query, limit=limit, session_id=session_id, asker=asker,
+                **await scope(ctx, user_id, group_id, agent_id),
             )
             return {"hits": [_dump(HitOut.of(h)) for h in hits]}
 
@@ -385,8 +389,10 @@ def build_server(
         ] = 0,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
+        asker: Asker = None,
     ) -> dict[str, Any]:
-        """Raw past messages by text and date range, oldest first."""
+        """Raw past messages by text and date range, oldest first (with `asker` and a query in
+        the first person, the asker's own first)."""
         with _mapped():
             turns = await memory.turns(
                 session_id=session_id,
@@ -395,6 +401,7 @@ def build_server(
                 since=_dt(start_date),
                 until=_dt(end_date, end=True),
                 text=query,
+                asker=asker,
                 **await scope(ctx, user_id, group_id, agent_id),
             )
             return {"turns": [_dump(TurnOut.of(t)) for t in turns], "page": page}

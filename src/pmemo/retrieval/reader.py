@@ -68,7 +68,7 @@ class ContextReader:
         """The packed context of ``query`` in ``owner`` (blocking); ``style``: how the memory
         blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout)."""
         store = self.store
-        found = self.retriever.read(query, owner, None, depth, asked.date())
+        found = self.retriever.read(query, owner, None, depth, asked.date(), asker)
         last = store.last_turns(owner, session_id, self.settings.short_term_turns) if session_id else []
         latest = store.summaries(owner, session_id, LATEST_SUMMARIES)
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
@@ -90,11 +90,13 @@ class ContextReader:
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)
 
-    def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: date) -> Searched:
+    def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: date,
+               asker: str | None = None) -> Searched:
         """The best ``limit`` hits of every tier for ``query`` (blocking): turns, summaries, key
         lines, diary days and what is known of the people it names. With ``session_id``, turns
-        and summaries are that session's; people's facts are the owner's, and their ``why`` says so."""
-        found = self.retriever.read(query, where, session_id, limit, asked)
+        and summaries are that session's; people's facts are the owner's, and their ``why`` says so.
+        ``asker``: who asks; a query in the first person ranks their own words first."""
+        found = self.retriever.read(query, where, session_id, limit, asked, asker)
         known = context_people(self.store, self.people, where, query, found.named, None, [], asked,
                                self.settings, False, found.qvec, self.retriever.embed.passages)
         people = known["people"]

@@ -32,6 +32,7 @@ from ..stores.base import Store
 from ..text import dialogue
 from . import hits as hitlib
 from . import windows as l2
+from .asker import first_person
 from .diary_recall import recall
 from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
 from .signals import quoted, without_spans, without_speakers
@@ -82,10 +83,12 @@ class Retriever:
         self._second.shutdown(wait=True)
 
     def read(self, query: str, scope: Scope, session_id: str | None,
-             depth: int, asked: date | None = None) -> Retrieved:
+             depth: int, asked: date | None = None, asker: str | None = None) -> Retrieved:
         """Turn hits (the best ``depth``), derived hits, and the clusters recalled, whose hits a
         job counts (blocking: call it off the loop). ``asked``: the day the query is asked,
-        from which its relative dates are read."""
+        from which its relative dates are read. ``asker``: the person id of who asks; a query
+        in the first person ("what did I say…", "我上次说的…") is about their words, as one
+        naming them would be (the speaker signal): a ranking, nobody else's turns are left out."""
         # the keyword search needs no vector, nor the people the query names: it runs meanwhile
         keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
         try:
@@ -106,7 +109,8 @@ class Retriever:
             if second is not None and qvec2 is not None:
                 meaning = replace(meaning, second=second_meaning(self.store, scope, qvec2.result(),
                                                                  second.model_id, session_id))
-            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, named)
+            return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, named,
+                              asker if asker is not None and first_person(query) else None)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
@@ -138,11 +142,13 @@ class Retriever:
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
-              depth: int, asked: date | None, named: tuple[str, ...] = ()) -> Retrieved:
+              depth: int, asked: date | None, named: tuple[str, ...] = (),
+              asker: str | None = None) -> Retrieved:
         scored = fuse(self.store, stored_vectors(self.store, "turn", len(m.qvec)), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
-                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second)
+                      self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second,
+                      asker)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

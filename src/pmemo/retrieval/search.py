@@ -14,6 +14,7 @@ from ..models import Scope, Turn
 from ..stores import parts
 from ..stores.base import Store, TurnRef, VectorStore
 from ..text.dates import date_ranges, relative_ranges
+from ..text.dialogue import says_something
 from ..text.segment import term_counts
 from .fusion import best_first, mmr, weighted
 from .recipe import weights
@@ -148,7 +149,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
          asked: date | None = None, speakers: frozenset[str] = frozenset(),
-         second: Dense | None = None) -> list[Scored]:
+         second: Dense | None = None, asker: str | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date (the
     dates the query names, and its relative ones read from the day it is ``asked``; speaker:
     turns said by the people the query names, ``speakers`` by person id, else by display name),
@@ -157,7 +158,11 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     for the assistant's replies when the query does not speak to the assistant) and MMR.
     Every candidate gets its exact cosine, not only the vector top-k: the others' vectors come
     from ``vectors`` (``stored_vectors``, one read for all). ``second``: a second encoder's
-    candidates and cosines, one more z-scored signal (w_vector2). The best ``limit`` are returned
+    candidates and cosines, one more z-scored signal (w_vector2). ``asker``: the person id of who
+    asks a query in the first person ("what did I say…"): their turns that bear on it (relevance
+    above the pool's mean) and say something (``dialogue.says_something``: not only "ok",
+    "收到", a greeting) get the speaker's bonus; their small talk does not, so it never pushes
+    the others' answers out. The best ``limit`` are returned
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
     returned are read whole."""
     vector2 = second.found if second is not None else []
@@ -183,7 +188,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
     bonus, membership = _bonuses(query, [refs[i] for i in ids], base, clusters, summaries,
-                                 cosine, settings, ranges, speakers)
+                                 cosine, settings, ranges, speakers, asker)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
@@ -224,7 +229,8 @@ def _diversify(vectors: VectorLookup, ranked: list[tuple[int, float]], same_topi
 def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
              cosine: dict[int, float], settings: Settings, ranges: list[tuple[date, date]],
-             speakers: frozenset[str] = frozenset()) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
+             speakers: frozenset[str] = frozenset(), asker: str | None = None,
+             ) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
     """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
     each candidate in one (when clusters were recalled)."""
     n = len(refs)
@@ -256,6 +262,9 @@ def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
                                                             list(NEIGHBOUR_REACH.values()))),
         "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
         "speaker": (settings.w_speaker, said),
+        "asker": (settings.w_speaker, np.array([float(t.actor_id == asker and says_something(t.content))
+                                                for t in refs]) * (base > 0.0)
+                  if asker is not None else np.zeros(n)),
         "date": (settings.w_date, near_dates([t.day for t in refs], ranges) if ranges
                  else np.zeros(n)),
         "question": (settings.w_question, -only_asks(texts)),
@@ -280,7 +289,7 @@ def _why(turn_id: int, position: int, ranks: tuple[dict[int, int], dict[int, int
     if turn_id in cosine:
         why.append(f"meaning (cosine {cosine[turn_id]:.3f}" + (f", rank {vec_rank})" if vec_rank else ")"))
     for name, text in (("cluster", "in a recalled cluster"), ("summary", "covered by a matching summary"),
-                       ("neighbour", "next to a strong match")):
+                       ("neighbour", "next to a strong match"), ("asker", "said by the asker")):
         if bonus[name][1][position] > 0.5:
             why.append(text)
     return "; ".join(why)

@@ -246,6 +246,15 @@ def quoted(text: str) -> list[str]:
     return list(dict.fromkeys(s for s in spans if s))
 
 
+def unquoted(text: str) -> str:
+    """``text`` with what it quotes blanked out: the words left are its writer's own.
+
+    >>> unquoted('他说“我不去”，你呢？')
+    '他说 ，你呢？'
+    """
+    return _QUOTED.sub(" ", text)
+
+
 def facet_bonus(ids: Sequence[int], facets: Sequence[Sequence[tuple[int, float]]],
                 depth: int) -> np.ndarray:
     """Per candidate: 1 for the best keyword match of one of the things a question quotes,
@@ -260,3 +269,4 @@ def facet_bonus(ids: Sequence[int], facets: Sequence[Sequence[tuple[int, float]]
         for rank, (turn_id, _) in enumerate(found[:depth]):
             best[turn_id] = max(best.get(turn_id, 0.0), 1.0 - rank / depth)
     return np.array([best.get(i, 0.0) for i in ids])
+

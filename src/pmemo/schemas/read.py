@@ -24,6 +24,10 @@ class SearchIn(ScopeIn):
     limit: Annotated[int, Field(ge=1, le=100), BeforeValidator(_whole)] = 10
     session_id: str | None = _id(None)
     at: When | None = Field(None, description=AT)
+    asker: str | None = _id(
+        None, description="The person id of who asks: 'I', 'my', 我 in the query mean them, so their own"
+        " words rank first (nobody else's are left out)."
+    )
 
 
 class ContextIn(ScopeIn):

@@ -96,7 +96,7 @@ async def _processed(memory: Any, turns: list[Any], seconds: float) -> int:
 async def search(body: SearchIn, memory: Mem, tenant: Tenant) -> HitsOut:
     """Ranked items from every tier, best first (`Memory.search`), without packing."""
     hits = await memory.search(
-        body.query, limit=body.limit, session_id=body.session_id, at=body.at, tenant_id=tenant,
+        body.query, limit=body.limit, session_id=body.session_id, at=body.at, asker=body.asker, tenant_id=tenant,
         **body.scope(),
     )
     return HitsOut(hits=[HitOut.of(h) for h in hits])

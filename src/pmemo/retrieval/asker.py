@@ -1,0 +1,54 @@
+"""The asker in a query: first-person words mean the one who asks (pure).
+
+"我上次说的那家店叫什么" asked by a member is about what that member said, as "what did 王磊
+say" is about 王磊: the asker joins the people the query names for the speaker signal
+(``search.fuse``), a ranking, never a filter. A query without such words ranks as if nobody
+asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TypeVar
+
+from ..models import Turn
+from ..text import dialogue
+from .signals import unquoted
+
+T = TypeVar("T", bound=Turn)
+
+
+# the asker themself: 我 / 俺 (not 我们, 我俩: a group that holds others too), 本人; I, me, my,
+# mine, myself (I'm, I've: the apostrophe ends the word)
+_FIRST_PERSON = re.compile(r"[我俺](?![们們俩倆])|本人|\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+
+
+def first_person(query: str) -> bool:
+    """Whether a query speaks of the one who asks it ("我上次说的那家店叫什么", "what did I say
+    about the trip?"): then the asker is who it is about, as a person it names would be. Words
+    in quotes are someone else's, and in a dialogue each line's "I" is its speaker's.
+
+    >>> first_person("我上次说的那家店叫什么"), first_person("what did I say about the trip?")
+    (True, True)
+    >>> first_person("我们周末去哪？"), first_person("where is the trip?"), first_person('他说"我不去"')
+    (False, False, False)
+    >>> first_person("Mei: I went\\nBo: I did too")
+    False
+    """
+    if dialogue.lines(query):
+        return False
+    return bool(_FIRST_PERSON.search(unquoted(query)))
+
+
+def own_first(turns: Sequence[T], asker: str) -> list[T]:
+    """``turns`` with the asker's own (by person id) first, each part in its order.
+
+    >>> from datetime import datetime
+    >>> from pmemo.models import Scope
+    >>> said = [Turn(i, Scope(), i, "user", t, None, datetime(2026, 1, 1), actor_id=who)
+    ...         for i, (who, t) in enumerate([("bo", "a"), ("ni", "b"), ("bo", "c")], 1)]
+    >>> [t.content for t in own_first(said, "ni")]
+    ['b', 'a', 'c']
+    """
+    return [t for t in turns if t.actor_id == asker] + [t for t in turns if t.actor_id != asker]
