@@ -9,8 +9,9 @@ The matching rule, defined once here:
 - **Person, strictly**: the produced item's subject is the label's person (for a relative of the
   speaker, the speaker). A fact with no subject belongs to its scope's owner, which a group has none of.
 - **Kind, leniently**: the produced item's kind is read off its category and key (``kind_of``); it
-  must be the label's kind or a close one (``CLOSE``: work~study~events, likes~opinions~habits~health,
-  family~pets, …). An item whose kind cannot be told ("fact · note") fits any kind. A label about a
+  must be the label's kind or a close one (``PAIRS``: work, study and events; home and events;
+  family with events, pets and home; health, likes and habits; likes with opinions and study; habits
+  with study and events). An item whose kind cannot be told ("fact · note") fits any kind. A label about a
   relative also accepts a family item ("daughter: allergic to eggs").
 - **Words**: every word group of the label appears, by one of its alternatives, case-folded, in the
   item's key, value and date (an agenda item: its ``what`` and day; never the whole message).
@@ -35,24 +36,30 @@ False
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .phrasing_spec import KINDS, NEGATIVE, Chat, Label, Line
 
-# kinds close enough that filing a fact under either is no error (symmetric)
-CLOSE: dict[str, frozenset[str]] = {}
-for _a, _b in (
+# kinds close enough that filing a fact under either is no error: a pair either way round
+PAIRS = (
     ("work", "study"), ("work", "events"), ("study", "events"), ("home", "events"), ("family", "events"),
     ("family", "pets"), ("family", "home"), ("health", "habits"), ("health", "likes"), ("likes", "habits"),
-    ("likes", "opinions"), ("likes", "study"), ("habits", "study"), ("habits", "events"), ("name", "family"),
-):
-    CLOSE[_a] = CLOSE.get(_a, frozenset({_a})) | {_b}
-    CLOSE[_b] = CLOSE.get(_b, frozenset({_b})) | {_a}
-for _k in KINDS:
-    CLOSE.setdefault(_k, frozenset({_k}))
+    ("likes", "opinions"), ("likes", "study"), ("habits", "study"), ("habits", "events"),
+)
+
+
+def _close_kinds() -> dict[str, frozenset[str]]:
+    near = {k: {k} for k in KINDS}
+    for a, b in PAIRS:
+        near[a].add(b)
+        near[b].add(a)
+    return {k: frozenset(v) for k, v in near.items()}
+
+
+CLOSE = _close_kinds()
 
 # a produced fact's kind from the head of its key (before any ":"), then from its category: a word of
 # this table equal to a word of it (Latin words of 5 letters or more: its start), or a Chinese word in
@@ -283,7 +290,3 @@ def _miss(row: dict[str, Any]) -> dict[str, Any]:
         "got": [f"{p.person}: {p.ref}" for p in row["items"]],
     }
 
-
-def kinds_seen(items: Iterable[Produced]) -> Counter[str]:
-    """How many produced items of each kind (None as "unknown"): what the kind table reads off a run."""
-    return Counter(p.kind or "unknown" for p in items)
