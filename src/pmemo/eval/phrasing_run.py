@@ -227,6 +227,8 @@ def table(report: dict[str, Any]) -> str:
                                          f" ({s['negatives']['facts']} facts)"),
         ("  zh / en", lambda s: " / ".join(f"{s['negatives']['by_lang'][lang]['with_facts']}"
                                            f"/{s['negatives']['by_lang'][lang]['lines']}" for lang in ("zh", "en"))),
+        ("  by reason", lambda s: _cut(", ".join(f"{w} {n['with_facts']}" for w, n in s["negatives"]["by_why"].items()
+                                                 if n["with_facts"]) or "none", 27)),
         ("recall self/named/rel.", lambda s: " ".join(_rate(s["recall"]["by_about"][a])
                                                     for a in ("self", "named", "relative"))),
         ("seconds", None),
