@@ -126,7 +126,7 @@ CHATS: tuple[RawChat, ...] = (
             ("nate", "yep, taught maths for six years", "work:maths|math"),
             ("olga", "if I get the job I'm buying everyone pizza", "-hypothetical"),
             ("sunny", "what's everyone's notice period?", "-question"),
-            ("theo", "my wife thinks I should retire instead", "-quote"),
+            ("theo", "my accountant thinks I should retire instead", "-quote"),
             ("nate", "ok night all", "-smalltalk"),
         ),
     ),
