@@ -158,3 +158,25 @@ def test_a_guess_said_elsewhere_is_still_a_guess_here() -> None:
 def test_an_unknown_policy_is_refused() -> None:
     with pytest.raises(InvalidInput, match="guesses='some' is invalid"):
         Chat(frozenset(), None, guesses="some")
+
+
+def test_a_thing_counted_in_bottles_is_nobody() -> None:
+    index = _index(AliasEntry("怡宝", "zy", "learned", CLUB), AliasEntry("可乐", "kl", "name"), zy="周怡")
+    assert index.people("帮我带瓶怡宝，谢谢", chat=_chat("zy", owner=CLUB)) == []
+    assert index.people("买了两杯可乐") == []  # read anywhere, too
+    assert index.people("怡宝帮我带瓶水", chat=_chat("zy", owner=CLUB)) == ["zy"]
+    assert index.people("听老王说了", chat=_chat("zy", "wl")) == []  # 听 is a verb here; 王磊 is no member
+    assert _index(wl="王磊").people("听老王说了", chat=_chat("wl")) == ["wl"]
+
+
+def test_a_capitalised_name_in_lower_case_is_a_word_for_a_guess() -> None:
+    index = _index(AliasEntry("Neko", "nk", "learned", STUDY), AliasEntry("neko_z", "nk", "mention", STUDY),
+                   tb="Tom Becker")
+    chat = _chat("nk", "tb")
+    assert index.people("the tom yum soup there is amazing", chat=chat) == []  # a guess from "Tom Becker"
+    assert index.people("Tom, are you coming?", chat=chat) == ["tb"] and index.people("TOM!", chat=chat) == ["tb"]
+    assert index.people("thanks tom", chat=chat) == []  # the price: a guess wants its capital
+    assert index.people("there's a neko café near Jing'an", chat=chat) == []  # the writer capitalises names
+    assert index.people("neko you coming?", chat=chat) == ["nk"]  # someone who writes in lower case throughout
+    assert index.people("ping neko_z", chat=chat) == ["nk"]  # said in lower case: no capital to miss
+    assert index.people("the tom yum soup there is amazing", {"tb"}) == ["tb"]  # read nowhere in particular

@@ -61,6 +61,9 @@ _ADDRESS = re.compile(r"[老小阿].{1,2}|.{1,2}(?:哥|姐|总|工|老师)")
 _BEFORE_A_NAME = ("谢谢", "问下", "问一下", "问问", "还有")  # tagged as other words, taking a person
 _NAME_TAKING_TAGS = frozenset({"v", "p", "c"})
 _NOT_BEFORE_A_NAME = frozenset("有是在下")
+# measure words of things, never of people: "带瓶怡宝" (a bottle of the water), "两杯可乐"
+_COUNTED = frozenset("瓶杯罐盒袋箱碗串桶壶斤")
+_LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z'-]*")
 # common words below those counts, or missing from the dictionary, that generation can produce
 _COMMON_HAN = frozenset(
     """小白 小黄 小红 小蓝 小绿 小美 小可 小车 小钱 小费 小雪 小菜 小熊 小花 小鱼 小草 小宝 小妹 小弟 小哥
@@ -167,6 +170,7 @@ class _Key:
     han_end: bool
     single_han: bool  # one Chinese character: a word of its own or nothing (霓 not in 霓虹灯)
     everyday: bool  # an everyday word too (小雨, 静静): a name only in a name's place (_BEFORE_A_NAME)
+    capital: bool  # a Latin alias everyone gave with a capital (Neko, Tom): lower-case, it may be a word
 
 
 class AliasIndex:
@@ -181,6 +185,7 @@ class AliasIndex:
         """``of_people``: the aliases name people, so one that is an everyday word names someone only
         where a person's name goes (_BEFORE_A_NAME); False for places and things ("在字节工作")."""
         by_key: dict[str, dict[str, str]] = {}
+        lower: set[str] = set()  # keys some entry gave without a capital
         anywhere: dict[str, dict[str, str]] = {}
         said: dict[str, set[tuple[str, str, str]]] = {}
         for entry in entries:
@@ -188,6 +193,8 @@ class AliasIndex:
             if not key or not _indexable(key, entry.source):
                 continue
             _keep_strongest(by_key.setdefault(key, {}), entry.person_id, entry.source)
+            if not entry.alias.lstrip()[:1].isupper():
+                lower.add(key)
             if entry.source in SAID_IN_A_CHAT and entry.owner is not None:
                 said.setdefault(key, set()).add((entry.person_id, entry.source, entry.owner))
             else:
@@ -203,6 +210,7 @@ class AliasIndex:
                 latin_start=_word_char(key[0]), latin_end=_word_char(key[-1]),
                 han_start=is_han(key[0]), han_end=is_han(key[-1]), single_han=len(key) == 1 and is_han(key),
                 everyday=of_people and _everyday(key),
+                capital=_word_char(key[0]) and key not in lower,
             ))
         if self._keys:
             self._automaton.make_automaton()
@@ -245,9 +253,13 @@ class AliasIndex:
                 continue  # "Neko" in "Nekomata"
             if key.everyday and not _in_name_place(words, start):
                 continue  # "今天下小雨了"
+            if key.han_start and start > 0 and text[start - 1] in _COUNTED:
+                continue  # "带瓶怡宝": a thing counted in bottles, not a person
             people = _valid_people(key, _in_chat(key, chat), start, end, words)
             if chat is not None and chat.guesses == "fit":
                 people = _admitted(text[start:end], people, chat)
+                if key.capital and text[start].islower():
+                    people = _lower_case(people, text, start)
             if people:
                 found.append((start, end, people))
         found.sort(key=lambda item: (item[0], item[0] - item[1]))
@@ -287,6 +299,14 @@ def _admitted(alias: str, people: tuple[tuple[str, str], ...], chat: Chat) -> tu
         return people
     return tuple(p for p in people if p[1] != "generated" or (
         (chat.members is None or p[0] in chat.members) and fits(alias, chat.genders.get(p[0]))))
+
+
+def _lower_case(people: tuple[tuple[str, str], ...], text: str, start: int) -> tuple[tuple[str, str], ...]:
+    """Who a capitalised alias written in lower case ("tom yum", "a neko café") may still stand
+    for: never a guess; what people said ("call me Neko") only in a text whose writer capitalises
+    no other word either (a chat in lower case throughout)."""
+    capitalises = any(m.start() != start and m.group()[0].isupper() for m in _LATIN_WORD.finditer(text, 1))
+    return tuple(p for p in people if p[1] != "generated" and (p[1] in ("registered", "name") or not capitalises))
 
 
 def _keep_strongest(people: dict[str, str], person: str, source: str) -> None:
