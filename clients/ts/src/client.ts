@@ -257,6 +257,16 @@ export class PMemo {
     return this.#call("removeAlias", { path: { person_id: personId, alias } }, options);
   }
 
+  /**
+   * Forget a person: their turns, the facts about them (whoever said them), their triples and
+   * plans, and their record with every alias; with `group_id`/`user_id` only in that chat (their
+   * membership and the nicknames learned there). Soft by default: `restore({ batch })` brings
+   * it all back; `hard: true` erases; `dry_run: true` lists what would go. 404 names the id.
+   */
+  forgetPerson(personId: string, query: T.ForgetPersonQuery = {}, options?: CallOptions): Promise<T.PersonForgotten> {
+    return this.#call("forgetPerson", { path: { person_id: personId }, query }, options);
+  }
+
   /** The people a text names, members of the chat first. */
   resolvePeople(body: T.ResolveIn, options?: CallOptions): Promise<T.Matches> {
     return this.#call("resolvePeople", { body }, options);

@@ -45,6 +45,7 @@ export const ROUTES = {
   getPerson: "GET /v1/people/{person_id}",
   listPeople: "GET /v1/people",
   removeAlias: "DELETE /v1/people/{person_id}/aliases/{alias}",
+  forgetPerson: "DELETE /v1/people/{person_id}",
   resolvePeople: "POST /v1/people/resolve",
   personProfile: "GET /v1/people/{person_id}/profile",
   agenda: "GET /v1/agenda",

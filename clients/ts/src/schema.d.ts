@@ -525,7 +525,18 @@ export interface paths {
          */
         put: operations["put_person_v1_people__person_id__put"];
         post?: never;
-        delete?: never;
+        /**
+         * Forget Person
+         * @description Forget a person (`Memory.forget(person_id=...)`): the turns they said, the facts about them
+         *     (whoever said them), their triples and agenda items, and the person record with every alias.
+         *     With `group_id` (or `user_id`) only in that chat: what they said and what is about them there,
+         *     their membership there and the nicknames learned there. Afterwards nothing of theirs is in
+         *     search, context, others' profiles, the graph or a diary; a name of theirs names nobody.
+         *
+         *     Soft by default: the returned `batch` can be given to `/v1/restore`, which brings all of it
+         *     back. `dry_run=true` lists what would go. A person of another tenant is not found here.
+         */
+        delete: operations["forget_person_v1_people__person_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2015,6 +2026,60 @@ export interface components {
              *     ]
              */
             owners: string[];
+        };
+        /**
+         * PersonForgetOut
+         * @description What forgetting a person took (``Memory.forget(person_id=...)``); ``batch`` is what
+         *     ``/v1/restore`` takes (null when hard or a dry run).
+         */
+        PersonForgetOut: {
+            /** Person Id */
+            person_id: string;
+            /** Dry Run */
+            dry_run: boolean;
+            /** Batch */
+            batch: number | null;
+            /**
+             * Mode
+             * @description soft (restorable), hard (erased), or dry_run (nothing changed)
+             */
+            mode: string;
+            /**
+             * Turns
+             * @description The turns they said (there).
+             */
+            turns: number[];
+            /**
+             * Facts
+             * @description Facts about them or naming them, whoever said them.
+             */
+            facts: number[];
+            /** Triples */
+            triples: number[];
+            /** Agenda */
+            agenda: number[];
+            /**
+             * Aliases
+             * @description The names that no longer resolve to them (there).
+             */
+            aliases: string[];
+            /**
+             * Memberships
+             * @description The chats they are no longer a member of (g:… or u:…).
+             */
+            memberships: string[];
+            /**
+             * Record
+             * @description Whether the person record itself went (a forget everywhere).
+             */
+            record: boolean;
+            /**
+             * Removed
+             * @description The whole report: what was deleted or rebuilt, by kind.
+             */
+            removed: {
+                [key: string]: unknown;
+            };
         };
         /**
          * PersonIn
@@ -5008,6 +5073,93 @@ export interface operations {
                 };
             };
             /** @description no such item in this key's tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description body, batch or stored bytes over a limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limit or quota reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forget_person_v1_people__person_id__delete: {
+        parameters: {
+            query?: {
+                /** @description Erase at once: not restorable, no row left naming them. */
+                hard?: boolean;
+                /** @description Only list what would go; nothing changes. */
+                dry_run?: boolean;
+                /** @description Kept in the forgetting log. */
+                reason?: string;
+                user_id?: string | null;
+                group_id?: string | null;
+                agent_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The person's id. */
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonForgetOut"];
+                };
+            };
+            /** @description missing or wrong API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this key may not use this route (an admin key on memory, a tenant key on admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no such person in this tenant (the body names the id) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -439,6 +439,45 @@ describe("pmemo-client against pmemo serve", () => {
     assert.equal(new Set(ids).size, ids.length);
   });
 
+  test("forget a person: in one chat, everywhere, restored; 404 names the id", async () => {
+    const say = (group, who, name, content) =>
+      pm.add({ group_id: group, session_id: `${group}-chat`, actor_id: who, actor: name, content }, { wait: true });
+    await say("fp-study", "fp_ni", "周霓", "大家好，叫我霓霓就行。我家猫叫年糕");
+    await say("fp-study", "fp_wt", "许文涛", "周霓对花生过敏");
+    await say("fp-work", "fp_ni", "周霓", "我在腾讯工作");
+    const before = await pm.getPerson("fp_ni");
+
+    const dry = await pm.forgetPerson("fp_ni", { dry_run: true });
+    assert.equal(dry.mode, "dry_run");
+    assert.equal(dry.batch, null);
+    assert.equal(dry.turns.length, 2);
+    const here = await pm.forgetPerson("fp_ni", { group_id: "fp-study" });
+    assert.equal(here.record, false);
+    assert.deepEqual(here.memberships, ["g:fp-study"]);
+    const members = await pm.listPeople({ group_id: "fp-study" });
+    assert.deepEqual(members.members.map((m) => m.person.id), ["fp_wt"]);
+    await pm.restore({ batch: here.batch });
+
+    const gone = await pm.forgetPerson("fp_ni");
+    assert.equal(gone.mode, "soft");
+    assert.ok(gone.record && gone.aliases.includes("周霓"));
+    assert.equal((await failure(pm.getPerson("fp_ni"))).status, 404);
+    const found = await pm.resolvePeople({ group_id: "fp-study", text: "你认识周霓吗" });
+    assert.ok(!found.matches.some((m) => m.person_ids.includes("fp_ni"))); // others of that name stay
+    const restored = await pm.restore({ batch: gone.batch });
+    assert.deepEqual(restored.restored.people, ["fp_ni"]);
+    assert.deepEqual(await pm.getPerson("fp_ni"), before);
+
+    const unknown = await failure(pm.forgetPerson("nobody"));
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.detail, /'nobody'/);
+    const other = client({ baseUrl: server.url, apiKey: server.otherKey });
+    assert.equal((await failure(other.forgetPerson("fp_ni"))).status, 404); // another tenant's: invisible
+    const both = await failure(pm.forgetPerson("fp_ni", { group_id: "g", user_id: "u" }));
+    assert.equal(both.status, 422);
+    assert.match(both.detail, /user_id or group_id/);
+  });
+
   test("every client method was called above", () => {
     const missed = Object.keys(ROUTES).filter((name) => !called.has(name));
     assert.deepEqual(missed, []);

@@ -17,6 +17,10 @@ export async function usage(pm: PMemo): Promise<void> {
   await pm.restore({ batch: 3 });
   await pm.putPerson("ni", { name: "周霓", aliases: ["霓霓"] });
   await pm.personProfile("ni");
+  const gone = await pm.forgetPerson("ni", { group_id: "study", dry_run: true });
+  gone.aliases satisfies string[];
+  gone.batch satisfies number | null;
+  await pm.forgetPerson("ni");
   const owner: Owner = { user_id: "alice" };
   await pm.stats(owner);
 
@@ -30,6 +34,8 @@ export async function usage(pm: PMemo): Promise<void> {
   await pm.forget({ turn_ids: [1], user_id: "alice" });
   // @ts-expect-error: a listing needs its owner
   await pm.listSessions({});
+  // @ts-expect-error: one chat at most, not both
+  await pm.forgetPerson("ni", { user_id: "a", group_id: "g" });
   // @ts-expect-error: an unknown role
   await pm.add({ user_id: "a", session_id: "s", content: "x", role: "bot" });
 
