@@ -2,7 +2,7 @@
 // server returns is restored); erasing for good asks first; the forget log lists every batch
 // with Restore and Erase buttons while it can still be restored.
 
-import { $, api, el, empty, refresh, state, status } from "./core.js";
+import { $, api, el, empty, ownerQuery, ownerWords, refresh, state, status } from "./core.js";
 import { fmtTime, speaker } from "./words.js";
 
 const snippet = (text, n = 60) => (text.length > n ? text.slice(0, n - 1) + "…" : text);
@@ -39,6 +39,39 @@ export async function deleteFact(f) {
     showOutcome(`Deleted the fact: ${f.sentence}`, [el("li", {}, `fact ${f.id} deleted; the turns it came from stay`)],
       out.removed, out.batch);
     status("Fact deleted: Undo brings it back.");
+  } catch (e) { status(e.message, true); }
+}
+
+/**
+ * Forget a person (issue 44 §7), in this chat (`here`) or everywhere: a dry run says what would
+ * go, a confirmation asks, and the outcome box offers Undo (the batch is restored).
+ */
+export async function forgetPerson(p, here) {
+  const name = p.name || p.id;
+  const path = `/v1/people/${encodeURIComponent(p.id)}` + (here ? `?${ownerQuery()}` : "");
+  const where = here ? `in ${ownerWords()}` : "everywhere";
+  try {
+    const plan = await api("DELETE", path + (here ? "&" : "?") + "dry_run=true");
+    const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+    const ask = `Forget ${name} ${where}?\n\n` +
+      `${count(plan.turns.length, "message")} they wrote, ${count(plan.facts.length, "fact")} about them, ` +
+      `${count(plan.agenda.length, "plan")} and ${count(plan.aliases.length, "name")} ` +
+      `(${plan.aliases.join(", ") || "none"}) go` +
+      (plan.record ? ", and the person record itself." : `; they stay known elsewhere.`) +
+      "\n\nUndo brings all of it back.";
+    if (!confirm(ask)) return;
+    const out = await api("DELETE", path);
+    if (!here || state.person === p.id) state.person = null;
+    await refresh();
+    const rows = [
+      el("li", {}, `${count(out.turns.length, "message")} forgotten`),
+      el("li", {}, `${count(out.facts.length, "fact")} about them, ${count(out.triples.length, "graph link")} ` +
+        `and ${count(out.agenda.length, "plan")} gone`),
+      el("li", {}, `names that no longer find them: ${out.aliases.join(", ") || "none"}`),
+      el("li", {}, out.record ? "the person record is gone" : `no longer a member of ${out.memberships.join(", ")}`),
+    ];
+    showOutcome(`Forgot ${name} ${where}`, rows, out.removed, out.batch);
+    status(`${name} forgotten ${where}: Undo brings them back.`);
   } catch (e) { status(e.message, true); }
 }
 
@@ -123,6 +156,12 @@ function batchItem(batch, lines) {
 
 function lineWords(l) {
   const what = `${l.kind} ${l.ref}`;
+  if (l.kind === "person") {  // a forgotten person's names and memberships (ids only are logged)
+    const d = l.detail || {};
+    const verb = l.action === "restore" ? "restored" : "deleted";
+    return `a person's ${d.aliases ?? 0} names and ${(d.memberships || []).length} memberships` +
+      (d.record ? " and their record" : "") + ` ${verb}`;
+  }
   switch (l.action) {
     case "forget": return l.kind === "turn" && l.detail.session
       ? `turn ${l.ref} (session ${l.detail.session}, #${l.detail.step}) forgotten` : `${what} forgotten`;

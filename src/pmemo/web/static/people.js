@@ -2,6 +2,7 @@
 // name came from), and one person's profile and agenda.
 
 import { $, api, el, empty, isGroup, ownerQuery, personName, state, status } from "./core.js";
+import { forgetPerson } from "./forget.js";
 import { factKind, factOrigin, factStatus, fmtTime, sureness } from "./words.js";
 
 // strongest source first: what a developer set, then what people were called, then guesses
@@ -114,6 +115,9 @@ export async function loadPerson() {
     (p.names.length > 1 ? ` · display names over time: ${p.names.join(" → ")}` : "");
   renderPersonFacts(prof.facts, here);
   renderAgenda(agenda.items);
+  $("forget-person-here").textContent = isGroup() ? "Forget in this group…" : "Forget in this chat…";
+  $("forget-person-here").onclick = () => forgetPerson(p, true);
+  $("forget-person-all").onclick = () => forgetPerson(p, false);
   $("person-panel").hidden = false;
 }
 
