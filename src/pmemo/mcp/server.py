@@ -71,7 +71,8 @@ INSTRUCTIONS = (
     "something, and `restore` to undo a forget. In a group chat, pass each speaker's stable "
     "`actor_id`, and `asker`/`recent` to `get_context`; `people`, `person`, `resolve_people`, "
     "`person_profile` and `agenda` tell who is who, what was learned about them in this group "
-    "and their dated plans; `add_person`/`remove_alias` fix the names people go by. `blocks` lists "
+    "and their dated plans; `add_person`/`remove_alias` fix the names people go by, and "
+    "`forget_person` forgets someone who asks to be forgotten (here or everywhere). `blocks` lists "
     "the memory blocks always in your context; give `core_memory_append`/`core_memory_replace` a "
     "block's `label` to edit an editable one. `graph` and `triples` tell who and what people are "
     "linked to (employers, homes, friends, pets) and how that changed over time. `diary` reads "
@@ -184,7 +185,10 @@ def build_server(
     async def remember(
         ctx: Context,
         content: Annotated[str, Field(description="The message text to store.", min_length=1)],
-        session_id: SessionId,
+        session_id: Annotated[str | None, Field(
+            description="The conversation (session) id; leave it out in a chat that has none: the message"
+            " joins the chat's current session (a new one after PMEMO_SESSION_GAP_MINUTES of silence or"
+            " at the day's turn), and the turn returned names it.")] = None,
         user_id: UserId = None,
         role: Annotated[
             str, Field(description="'user', 'assistant', 'system' or 'tool'.")
