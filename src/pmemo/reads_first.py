@@ -2,10 +2,13 @@
 
 A read (``search``, ``context``) and the background worker share the process's interpreter
 lock and its cores: while the worker runs the rules over a long text or embeds a batch, a read
-gets about half of both, and a small box's reads take twice as long. So the worker, at the
-points where it can pause (between two embedding slices, two steps of a batch, two pieces of a
-long text), waits while a read is under way, at most ``most_s`` at a time: a steady stream of
-reads slows the background down but never stops it, and an idle process never waits.
+gets about half of both (on two cores its query is embedded on one thread instead of two), and
+a small box's reads take twice as long. So the worker, at the points where it can pause
+(between two embedding slices, two steps of a batch, two pieces of a long text), waits until
+no read has been under way for ``QUIET_S``, at most ``MOST_S`` at a time: reads that come
+without pause slow the background down (to about a slice a second) but never stop it, and an
+idle process never waits. Waiting only while a read is under way is not enough: a client that
+asks again at once starts its next read in the middle of the slice that began in the gap.
 
 The gate is the process's, as the interpreter lock and the cores are: every ``Memory`` of the
 process reads through it and every worker thread gives way to all of them. Only a thread that
@@ -24,17 +27,19 @@ import threading
 import time
 from collections.abc import Iterator
 
-MOST_S = 0.1  # the longest one pause of the background lasts
+MOST_S = 1.0  # the longest one pause of the background lasts
+QUIET_S = 0.05  # how long no read must have been under way for the background to go on
 
 _reads = threading.Condition()
 _under_way = 0
+_ended = -float("inf")  # time.monotonic() the last read ended
 _local = threading.local()
 
 
 @contextlib.contextmanager
 def reading() -> Iterator[None]:
     """Count a read under way while the block runs."""
-    global _under_way
+    global _under_way, _ended
     with _reads:
         _under_way += 1
     try:
@@ -43,6 +48,7 @@ def reading() -> Iterator[None]:
         with _reads:
             _under_way -= 1
             if not _under_way:
+                _ended = time.monotonic()
                 _reads.notify_all()
 
 
@@ -61,15 +67,22 @@ def reads_under_way() -> int:
     return _under_way
 
 
-def give_way(most_s: float = MOST_S) -> float:
-    """In a background thread, wait while a read is under way (at most ``most_s``); returns
-    how long it waited. Elsewhere, or with no read under way, returns at once."""
-    if not _under_way or not getattr(_local, "background", False):
+def give_way(most_s: float = MOST_S, quiet_s: float = QUIET_S) -> float:
+    """In a background thread, wait until no read has been under way for ``quiet_s`` (at most
+    ``most_s``); returns how long it waited. Elsewhere, or with reads quiet, returns at once."""
+    if not getattr(_local, "background", False) or (not _under_way and time.monotonic() - _ended >= quiet_s):
         return 0.0
     began = time.monotonic()
+    deadline = began + most_s
     with _reads:
-        _reads.wait_for(lambda: not _under_way, most_s)
+        while (now := time.monotonic()) < deadline:
+            if _under_way:
+                _reads.wait(deadline - now)
+            elif (calm := now - _ended) < quiet_s:
+                _reads.wait(min(quiet_s - calm, deadline - now))
+            else:
+                break
     return time.monotonic() - began
 
 
-__all__ = ["MOST_S", "background", "give_way", "reading", "reads_under_way"]
+__all__ = ["MOST_S", "QUIET_S", "background", "give_way", "reading", "reads_under_way"]
