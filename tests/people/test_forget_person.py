@@ -134,11 +134,14 @@ def test_forgetting_a_person_in_one_chat_keeps_them_elsewhere(pm: SyncMemory):
     assert everything(pm) == before
 
 
-def test_a_hard_forget_leaves_no_row_naming_them(pm: SyncMemory):
+@pytest.mark.parametrize("how", ["hard", "purged"])
+def test_a_hard_forget_leaves_no_row_naming_them(pm: SyncMemory, how: str):
     chats(pm)
     pm.write_diary(DAY, group_id="study")
-    report = pm.forget(person_id=NI, hard=True)
-    assert report["mode"] == "hard"
+    report = pm.forget(person_id=NI, hard=how == "hard")
+    if how == "purged":  # a soft forget made permanent later is as if it had been hard
+        pm.purge(report["batch"])
+    assert report["mode"] == ("hard" if how == "hard" else "soft")
     with pytest.raises(NotFound):
         pm.person(NI)
     store: Any = pm._memory._store

@@ -322,6 +322,11 @@ class Forgetter:
             raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")
         self.store.secure_delete()
         removed = self.store.purge_batch(batch)
+        report = info["report"] or {}
+        if report.get("person"):  # a person forgotten softly: once purged, as if hard (_forget_person)
+            if report.get("record") and info.get("tenant"):
+                self.store.scrub_mentions(info["tenant"], report["person"])
+            self.store.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
         self.store.scrub()
         self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
         return {"batch": batch, "purged_rows": removed}
