@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test eval bench lint browser clean test-ts
+.PHONY: run test eval bench lint browser clean test-ts statements
 
 $(PY):
 	@echo "==> Creating the virtual environment $(VENV) and updating its pip"
@@ -48,6 +48,11 @@ test-ts: $(STAMP)
 
 eval: $(STAMP)
 	$(VENV)/bin/pmemo eval all ../shared/data --out eval_out
+
+# The statement model (issue 44 §1): trained from the clause generator into the file the package
+# ships, src/pmemo/data/statements.npz; deterministic (docs/STATEMENTS.md)
+statements: $(STAMP)
+	$(PY) bench/train_statements.py
 
 bench: $(STAMP)
 	$(PY) bench/core.py

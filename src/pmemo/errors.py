@@ -9,6 +9,7 @@
     │   ├── StoreLocked       another process holds the write lock
     │   └── Unavailable       the database server cannot be reached now (adapters: 503, Retry-After)
     ├── EmbedderError         the embedder failed or is misconfigured
+    ├── ModelFileError        the statement model's file is missing or damaged (extraction uses the rules)
     ├── LLMError              the LLM failed (callers fall back offline; turns are never lost)
     ├── AuthError             missing or wrong API key (adapters: 401)
     ├── Forbidden             a key used outside its tenant (adapters: 403)
@@ -74,6 +75,11 @@ class Unavailable(StoreError):
 
 class EmbedderError(PMemoError):
     code = "embedder_error"
+
+
+class ModelFileError(PMemoError):
+    """The statement model's file (``statements.model``) is missing or damaged; the message names
+    it. Memory logs it at open and extracts facts with the rules instead."""
 
 
 class LLMError(PMemoError):

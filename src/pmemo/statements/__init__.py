@@ -3,7 +3,9 @@
 * ``generate``: the labelled clause set the model is trained on (``templates_*``, ``lexicon``,
   ``shapes``), with a dev split of other templates, words and seed;
 * ``clauses``: a message cut into the clauses the model reads (bounded);
-* ``labels``: what a clause is read as: kind, subject, mode, polarity, change.
+* ``labels``: what a clause is read as: kind, subject, mode, polarity, change;
+* ``features`` and ``model``: the shipped weights read a clause (numpy only); ``load`` raises
+  ``ModelFileError`` naming a missing or damaged file.
 """
 
 from __future__ import annotations
@@ -11,5 +13,7 @@ from __future__ import annotations
 from .clauses import clauses
 from .generate import Example, generate
 from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
+from .model import Reading, StatementModel, load
 
-__all__ = ["HEADS", "KINDS", "MODES", "POLARITY", "SUBJECTS", "Example", "Label", "clauses", "generate"]
+__all__ = ["HEADS", "KINDS", "MODES", "POLARITY", "SUBJECTS", "Example", "Label", "Reading", "StatementModel",
+           "clauses", "generate", "load"]

@@ -22,10 +22,13 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from . import lexicon, templates_en, templates_zh
+from .clauses import clauses
 from .labels import Label
 from .shapes import im_shape
 
 SPLITS = ("train", "dev")
+_RELATIVE = re.compile(r"我(?:的)?(?:表姐|表哥|妹妹|姐姐|哥哥|弟弟|妈|爸|朋友|同事|室友)"
+                       r"|\bmy (?:cousin|sister|brother|mom|dad|friend)")
 _SLOT = re.compile(r"\{([^{}]+)\}")
 
 NAMED_NONE = {
@@ -34,6 +37,26 @@ NAMED_NONE = {
     "en": ("@{name} thanks!", "{name} you there?", "happy birthday {name}!", "lol {name}", "{name} check this out",
            "thanks {name}", "where's {name}", "go {name}!"),
 }
+
+
+# a share of the open-class words of the training clauses are made up ("我在理起小上班"), so the
+# model learns the frame a word sits in, not the words a template list happens to hold
+UNSEEN = 0.3
+_OPEN_SLOTS = frozenset({"company", "job", "parttime", "city", "district", "school", "major", "exam", "race", "pet",
+                         "petname", "food", "allergen", "illness", "hobby", "tool", "topic", "event", "name"})
+_HAN_POOL = ("理起小物现实加量都体制机当使点从业本去把性好应开合还因由其些然前外天形相全表间样"
+             "与关各重新线内数正心反明看原利比质气第向道命此变条只结解问意建月公无系军很情者最"
+             "立代想已通并提直题程展果料象员革位入常文总次品式活设及管特件长求老头基资边流路")
+_SYLLABLES = ("ka", "lo", "mi", "ren", "tor", "bel", "sa", "vin", "qu", "dor", "el", "na", "pim", "ost", "ra", "ju",
+              "fen")
+
+
+def _pseudo(rng: random.Random, lang: str) -> str:
+    """A word nobody uses: 2-3 Han characters, or 2-3 syllables."""
+    if lang == "zh":
+        return "".join(rng.choice(_HAN_POOL) for _ in range(rng.randint(2, 3)))
+    word = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+    return word.capitalize() if rng.random() < 0.5 else word
 
 
 @dataclass(frozen=True)
@@ -66,6 +89,8 @@ class _Render:
 
     def word(self, slot: str) -> str:
         train, dev = self.words[slot]
+        if self.split == "train" and slot in _OPEN_SLOTS and self.rng.random() < UNSEEN:
+            return _pseudo(self.rng, self.lang)
         return self.rng.choice(dev if self.split == "dev" else train)
 
     def fill(self, template: str, subject: str, name_seen: bool = True) -> tuple[str, list[tuple[int, int]]]:
@@ -209,7 +234,18 @@ def _shift(names: Sequence[tuple[int, int]], by: int) -> list[tuple[int, int]]:
 
 def _done(rng: random.Random, text: str, names: Sequence[tuple[int, int]], label: Label, lang: str,
           tid: str) -> Example:
-    """The clause typed as a chat member types it; the name spans follow the text."""
+    """The clause typed as a chat member types it; the name spans follow the text. A template of
+    two clauses ("那只狗不是我的，是我表姐寄养的") gives one of them, as ``clauses`` cuts it at run
+    time: the first with the template's label, a later one about a relative ("是我表姐寄养的")
+    as the relative's, any other as going on with the first."""
+    pieces = clauses(text)
+    if len(pieces) > 1 and label.mode in ("plain", "correction"):
+        k = rng.randrange(len(pieces))
+        at = text.find(pieces[k])
+        if k and _RELATIVE.search(pieces[k]):
+            label = Label(label.kind, "relative", label.mode, "asserted", label.change)
+        names = [(a - at, b - at) for a, b in names if at <= a and b <= at + len(pieces[k])]
+        text, tid = pieces[k], f"{tid}:{k}"
     shaped = im_shape(rng, text, lang)
     core = text.lower() if shaped.lower().find(text.lower()) >= 0 and shaped != text else text
     at = shaped.lower().find(core.lower())

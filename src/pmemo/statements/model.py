@@ -1,0 +1,135 @@
+"""The statement model at run time (numpy only): a clause → kind, subject, mode, polarity, change.
+
+One linear softmax per head over the clause's lexical features (``features``) and, when the
+memory's embedder is the bundled e5, its e5 vector; without e5 vectors (a hashing embedder in
+tests, an OpenAI embedder) the lexical-only weights answer. The weights ship in the package as
+``pmemo/data/statements.npz`` (rebuilt by ``bench/train_statements.py``, ``make statements``).
+
+A missing or damaged file is a ``ModelFileError`` naming it, raised by ``load``; the caller
+(``pipelines.extraction``) then extracts with the rules.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ModelFileError
+from .features import DIM, lexical
+from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
+
+FORMAT = 1
+E5_MODEL_ID = "multilingual-e5-small-q4"  # the embedder whose vectors the dense weights read
+
+
+def default_path() -> Path:
+    return Path(str(resources.files("pmemo") / "data" / "statements.npz"))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The model's label of a clause and how sure it is of each head (the top probability)."""
+
+    label: Label
+    sure: dict[str, float]
+    stating: float = 0.0  # the chance that the clause states something about a known person
+
+    @property
+    def confidence(self) -> float:
+        """How sure it is that the clause states what its label says."""
+        return min(self.sure["kind"], self.sure["subject"], self.sure["mode"], self.sure["polarity"])
+
+
+class _Head:
+    def __init__(self, classes: tuple[str, ...], lex: np.ndarray, dense: np.ndarray | None, bias: np.ndarray) -> None:
+        self.classes, self.lex, self.dense, self.bias = classes, lex, dense, bias
+
+
+class StatementModel:
+    """Loaded weights; ``read`` labels clauses.
+
+    >>> m = load()
+    >>> r = m.read(["我对花生过敏"], [()])[0]
+    >>> r.label.kind, r.label.subject, r.label.mode, r.label.polarity
+    ('health', 'speaker', 'plain', 'asserted')
+    """
+
+    def __init__(self, path: Path, heads: dict[str, _Head], dense_heads: dict[str, _Head], meta: dict[str, str]):
+        self.path, self.meta = path, meta
+        self._lexical, self._dense = heads, dense_heads
+
+    def read(self, texts: Sequence[str], names: Sequence[Sequence[tuple[int, int]]],
+             vectors: np.ndarray | None = None) -> list[Reading]:
+        """A reading per clause; ``names``: each clause's name spans; ``vectors``: their e5 rows
+        (L2-normalised, one per text), or None for the lexical-only weights."""
+        if not texts:
+            return []
+        x = np.zeros((len(texts), DIM), dtype=np.float32)
+        for i, (text, spans) in enumerate(zip(texts, names, strict=True)):
+            idx = lexical(text, spans)
+            x[i, idx] = 1.0 / np.sqrt(max(len(idx), 1))
+        heads = self._dense if vectors is not None else self._lexical
+        out: dict[str, tuple[list[str], np.ndarray]] = {}
+        probs: dict[str, np.ndarray] = {}
+        for name, head in heads.items():
+            logits = x @ head.lex.T.astype(np.float32) + head.bias
+            if vectors is not None and head.dense is not None:
+                logits += np.asarray(vectors, dtype=np.float32) @ head.dense.T.astype(np.float32)
+            logits -= logits.max(axis=1, keepdims=True)
+            p = np.exp(logits)
+            p /= p.sum(axis=1, keepdims=True)
+            best = p.argmax(axis=1)
+            out[name] = ([head.classes[j] for j in best], p[np.arange(len(texts)), best])
+            probs[name] = p
+        stating = _stating(probs)
+        return [Reading(Label(*(out[h][0][i] for h in HEADS)), {h: float(out[h][1][i]) for h in HEADS},
+                        float(stating[i])) for i in range(len(texts))]
+
+
+def _stating(p: dict[str, np.ndarray]) -> np.ndarray:
+    """P(about someone, of some kind, said plainly or as a correction, asserted), the heads taken as
+    independent: how sure the model is that a clause states a fact (``Label.states``)."""
+    kind = 1.0 - p["kind"][:, KINDS.index("none")]
+    whom = 1.0 - p["subject"][:, SUBJECTS.index("other")]
+    said = p["mode"][:, MODES.index("plain")] + p["mode"][:, MODES.index("correction")]
+    return kind * whom * said * p["polarity"][:, POLARITY.index("asserted")]
+
+
+def load(path: Path | None = None) -> StatementModel:
+    """The model in ``path`` (default: the one shipped in the package); ``ModelFileError`` naming
+    the file when it is missing, unreadable or not a statement model of this format."""
+    path = path or default_path()
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except FileNotFoundError as exc:
+        raise ModelFileError(f"the statement model file {path} is missing: reinstall pmemo or rebuild it with "
+                             "`make statements`; facts are extracted with the rules meanwhile") from exc
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise ModelFileError(f"the statement model file {path} is damaged ({exc}): rebuild it with "
+                             "`make statements`; facts are extracted with the rules meanwhile") from exc
+    try:
+        if int(data["format"]) != FORMAT or int(data["dim"]) != DIM:
+            raise ValueError(f"format {int(data['format'])}, dim {int(data['dim'])}; this pmemo reads "
+                             f"format {FORMAT}, dim {DIM}")
+        lex, dense = {}, {}
+        for name, classes in HEADS.items():
+            if tuple(str(c) for c in data[f"{name}.classes"]) != classes:
+                raise ValueError(f"head {name} has other classes than {classes}")
+            lex[name] = _Head(classes, data[f"lex.{name}.w"], None, data[f"lex.{name}.b"].astype(np.float32))
+            w = data[f"e5.{name}.w"]
+            dense[name] = _Head(classes, w[:, :DIM], w[:, DIM:], data[f"e5.{name}.b"].astype(np.float32))
+            for head in (lex[name], dense[name]):
+                if head.lex.shape != (len(classes), DIM) or not np.isfinite(head.lex).all():
+                    raise ValueError(f"head {name}: weights of shape {head.lex.shape} or not finite")
+        meta = {k[5:]: str(v) for k, v in data.items() if k.startswith("meta.")}
+    except (KeyError, ValueError, IndexError) as exc:
+        raise ModelFileError(f"the statement model file {path} is not a statement model pmemo can read ({exc}): "
+                             "rebuild it with `make statements`; facts are extracted with the rules meanwhile"
+                             ) from exc
+    return StatementModel(path, lex, dense, meta)
