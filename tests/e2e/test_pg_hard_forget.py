@@ -80,3 +80,27 @@ async def test_a_hard_forget_leaves_no_tuple_with_the_words(postgres_server: str
         assert (await mem.get_turn(kept.id, tenant_id="t")).content == "the launch is on Monday"
     finally:
         await mem.close()
+
+
+async def test_a_hard_forget_of_a_person_leaves_no_tuple_naming_them(postgres_server: str, postgres_url: str,
+                                                                     tmp_path: Path):
+    """Issue 44 §7: their id, their words and the names they went by, in no tuple of any table."""
+    inspect(postgres_server)
+    schema = schema_of(postgres_url)
+    person, words = "zhou_ni_secret", "xyzzycat"
+    mem = await Memory.open(postgres_url, embedder="hashing", settings=Settings(data=str(tmp_path)))
+    try:
+        said = {"tenant_id": "t", "group_id": "g", "session_id": "s"}
+        await mem.add_person(person, name="Ni Xyzzy", aliases=["Nixy"], tenant_id="t", group_id="g")
+        await mem.add(content=f"my cat is called {words}", actor_id=person, actor="Ni Xyzzy", **said)
+        await mem.add(content="the budget is fixed", actor_id="wt", actor="Wt", **said)
+        await mem.drain(timeout=60)
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            assert tuples_with(conn, schema, person.encode())
+        await mem.forget(person_id=person, hard=True, tenant_id="t")
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            for needle in (person, words, "Nixy", "Ni Xyzzy"):
+                assert tuples_with(conn, schema, needle.encode()) == [], needle
+        assert [t.actor_id for t in await mem.turns(**{k: v for k, v in said.items() if k != "session_id"})] == ["wt"]
+    finally:
+        await mem.close()

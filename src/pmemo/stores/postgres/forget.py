@@ -57,6 +57,17 @@ def _capture(kind: str) -> str:
             f" FROM {table} r WHERE r.id = ANY(%(refs)s) ON CONFLICT DO NOTHING")
 
 
+def registry_tables(cur: psycopg.Cursor[Any]) -> dict[str, set[str]]:
+    """The registry's tables and their columns: every table with a ``tenant`` and a ``person``
+    column and no ``id`` (people, aliases, members, and any added later), found in the schema
+    so that a table added for people is forgotten with them."""
+    columns: dict[str, set[str]] = {}
+    for table, column in cur.execute("SELECT table_name, column_name FROM information_schema.columns"
+                                     " WHERE table_schema = current_schema()"):
+        columns.setdefault(table, set()).add(column)
+    return {t: c for t, c in sorted(columns.items()) if {"tenant", "person"} <= c and "id" not in c}
+
+
 class _Columns:
     """The columns each table has (restores look them up once per table)."""
 
@@ -247,6 +258,8 @@ class ForgetRows(SourceRows):
         until it is recycled: where that matters, the disk is encrypted."""
         try:
             with psycopg.connect(self._db.url, autocommit=True) as conn:  # VACUUM runs outside a transaction
-                conn.execute(f"VACUUM {', '.join(SCRUBBED)}")
+                # the people tables too, whichever there are (a person's forget deletes from them)
+                tables = dict.fromkeys([*SCRUBBED, *registry_tables(conn.cursor())])
+                conn.execute(f"VACUUM {', '.join(tables)}")
         except psycopg.OperationalError as exc:
             raise connect_error(self._db.url, exc) from exc

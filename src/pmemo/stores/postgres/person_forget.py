@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 
 from ...models import Scope
 from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_person
-from .forget import _capture, _Columns, _put_row
+from .forget import _capture, _Columns, _put_row, registry_tables
 from .people import bump
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class PersonForgetRows:
             # someone else's fact that only mentioned them keeps all but the mention
             cur.execute("UPDATE facts SET mentioned = mentioned - %s WHERE id = ANY(%s::bigint[])",
                         (person, list(held.unnamed)))
-            for table, columns in _registry_tables(cur).items():
+            for table, columns in registry_tables(cur).items():
                 cur.execute(f"DELETE FROM {table} WHERE {_registry_where(table, columns, where)}", args)
             cur.execute("DELETE FROM meta WHERE key = ANY(%s::text[])", ([r["key"] for r in registry["meta"]],))
             # a pending inference about them would only find them gone
@@ -110,17 +110,6 @@ def _turns(cur: psycopg.Cursor[Any], tenant: str, person: str, where: Scope | No
     return [int(r[0]) for r in rows]
 
 
-def _registry_tables(cur: psycopg.Cursor[Any]) -> dict[str, set[str]]:
-    """The registry's tables and their columns: every table with a ``tenant`` and a ``person``
-    column and no ``id`` (people, aliases, members, and any added later), found in the schema
-    so that a table added for people is forgotten with them."""
-    columns: dict[str, set[str]] = {}
-    for table, column in cur.execute("SELECT table_name, column_name FROM information_schema.columns"
-                                     " WHERE table_schema = current_schema()"):
-        columns.setdefault(table, set()).add(column)
-    return {t: c for t, c in sorted(columns.items()) if {"tenant", "person"} <= c and "id" not in c}
-
-
 def _registry_where(table: str, columns: set[str], where: Scope | None) -> str:
     """The rows of a registry table a forget takes (named parameters): everywhere, all of the
     person's; in one chat, those of that chat (an alias: only one learned or @-mentioned there),
@@ -140,7 +129,7 @@ def _registry_where(table: str, columns: set[str], where: Scope | None) -> str:
 def _registry(cur: psycopg.Cursor[Any], args: dict[str, Any], where: Scope | None) -> dict[str, Any]:
     """The registry rows a forget takes, by table (``meta``: the insight counters about them)."""
     out: dict[str, Any] = {}
-    for table, columns in _registry_tables(cur).items():
+    for table, columns in registry_tables(cur).items():
         out[table] = [r[0] for r in cur.execute(
             f"SELECT to_jsonb(r) FROM {table} r WHERE {_registry_where(table, columns, where)}", args)]
     keys = [r[0] for r in cur.execute("SELECT key FROM meta WHERE key LIKE 'insight:%%'")]
