@@ -201,6 +201,11 @@ class Settings:
     diary_enabled: bool = True
     diary_time: str = "23:55"
     diary_tz: str = "UTC"
+    # ---- sessions a chat does not send (issue 44 §2): a turn added without session_id joins its
+    # chat's current session; a new one starts after this many minutes of silence (0: only at the
+    # day's turn) or when the day turns in diary_tz. Its id is derived from the chat and the first
+    # message's time (chat_sessions.py), so two servers give the same
+    session_gap_minutes: float = 180.0
     diary_max_chars: int = 1200
     diary_input_chars: int = 12000
     # ---- L2 windows (issue 20): consecutive messages of a session embedded as one unit of up

@@ -27,7 +27,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import backlog, quota, reads_first, validate
+from . import backlog, chat_sessions, quota, reads_first, validate
 from .blocks.derive import HumanBlocks
 from .blocks.edit import appended, replaced
 from .blocks.folder import BlockFolder
@@ -248,13 +248,16 @@ class Memory:
                 "agent_id": None if scope.get("agent_id") is None else check_id("agent_id", scope["agent_id"])}
 
     # ---- write --------------------------------------------------------------------------
-    async def add(self, *, session_id: str, content: str, role: str = "user", actor: str | None = None,
+    async def add(self, *, content: str, session_id: str | None = None, role: str = "user", actor: str | None = None,
                   actor_id: str | None = None, timestamp: datetime | str | None = None,
                   metadata: dict[str, Any] | None = None, user_id: str | None = None,
                   group_id: str | None = None, tenant_id: str = "default", agent_id: str = "default",
                   idempotency_key: str | None = None) -> Turn:
         """Store one turn durably and return it; embedding and the rest happen in the background.
         ``actor_id`` is the speaker's stable person id, ``actor`` their display name at the time.
+        Without ``session_id`` the turn joins its chat's current session, or starts one after
+        ``session_gap_minutes`` of silence or at the day's turn (``chat_sessions``); the turn
+        returned names it.
         ``idempotency_key``: a retry with the same key (after a lost reply) stores nothing again
         and returns the turn the first call stored."""
         item = dict(session_id=session_id, content=content, role=role, actor=actor, actor_id=actor_id,
@@ -290,13 +293,17 @@ class Memory:
 
         def write() -> list[Turn]:  # within the cap on waiting background work (backlog.py)
             backlog.admit(self._store, news, self.settings)
-            return self._store.add_turns(news, once)
+            return self._store.add_turns(self._sessions(news), once)
 
         if not quota.enabled(self.settings):
             return await asyncio.to_thread(write)
         async with self._quota_lock, self._tenant_lock.held(n.scope.tenant_id for n in news):
             await asyncio.to_thread(quota.admit, self._store, news, self.settings)
             return await asyncio.to_thread(write)
+
+    def _sessions(self, news: list[NewTurn]) -> list[NewTurn]:
+        rule = chat_sessions.Rule(self.settings.session_gap_minutes * 60, diary_zone(self.settings.diary_tz))
+        return chat_sessions.assign(news, self._store.chat_latest, rule)
 
     def _new_turn(self, item: Any) -> NewTurn:
         if not isinstance(item, dict):
@@ -306,10 +313,9 @@ class Memory:
         unknown = set(item) - allowed
         if unknown:
             raise InvalidInput(f"unknown turn field(s): {', '.join(sorted(unknown))}")
-        if item.get("session_id") is None:
-            raise InvalidInput("session_id is required (the conversation this turn belongs to)")
-        check_id("session_id", item["session_id"])
-        scope = _scope(item, session_id=item["session_id"])
+        if item.get("session_id") is not None:  # None: the chat's current session (chat_sessions.py)
+            check_id("session_id", item["session_id"])
+        scope = _scope(item, session_id=item.get("session_id"))
         text = validate.content(item.get("content"), self.settings)
         speaker = validate.actor(item.get("actor"))
         person = item.get("actor_id")

@@ -35,7 +35,6 @@ def intact(mem: SyncMemory, turn) -> None:
         ({"content": "ok", "user_id": "x" * 129}, "user_id=.* is invalid: use 1-128"),
         ({"content": "ok", "user_id": 7}, "user_id must be a string, got int"),
         ({"content": "ok", "session_id": "a b"}, "session_id='a b' is invalid"),
-        ({"content": "ok", "session_id": None}, "session_id is required"),
         ({"content": "ok", "tenant_id": ""}, "tenant_id='' is invalid"),
         ({"content": "ok", "agent_id": ["x"]}, "agent_id must be a string, got list"),
         ({"content": "ok", "group_id": "g1"}, "give exactly one of user_id or group_id"),
@@ -77,7 +76,6 @@ def test_add_many_is_all_or_nothing(seeded):
         ([], "non-empty list"),
         ("turns", "non-empty list"),
         ([3], "must be a dict, got int"),
-        ([{"user_id": "u1", "content": "x"}], "session_id is required"),
         ([{"user_id": "u1", "session_id": "s1", "content": "x", "nope": 1}], "unknown turn field"),
     ]:
         with pytest.raises(InvalidInput, match=message):

@@ -2609,9 +2609,10 @@ export interface components {
             agent_id?: string;
             /**
              * Session Id
+             * @description The conversation; left out, the turn joins its chat's current session (a new one after PMEMO_SESSION_GAP_MINUTES of silence or at the day's turn) and the stored turn names it.
              * @example s1
              */
-            session_id: string;
+            session_id?: string | null;
             /** Content */
             content: string;
             /**

@@ -185,7 +185,10 @@ def build_server(
     async def remember(
         ctx: Context,
         content: Annotated[str, Field(description="The message text to store.", min_length=1)],
-        session_id: SessionId,
+        session_id: Annotated[str | None, Field(
+            description="The conversation (session) id; leave it out in a chat that has none: the message"
+            " joins the chat's current session (a new one after PMEMO_SESSION_GAP_MINUTES of silence or"
+            " at the day's turn), and the turn returned names it.")] = None,
         user_id: UserId = None,
         role: Annotated[
             str, Field(description="'user', 'assistant', 'system' or 'tool'.")

@@ -30,7 +30,10 @@ class TurnIn(ScopeIn):
         },
     )
 
-    session_id: str = _id(examples=["s1"])
+    session_id: str | None = _id(
+        None, examples=["s1"],
+        description="The conversation; left out, the turn joins its chat's current session (a new one after"
+        " PMEMO_SESSION_GAP_MINUTES of silence or at the day's turn) and the stored turn names it.")
     content: str = Field(min_length=1, max_length=MAX_CONTENT, pattern=r"\S")
     role: str = Field("user", json_schema_extra={"enum": list(ROLES)}, description=", ".join(ROLES))
     actor: str | None = Field(

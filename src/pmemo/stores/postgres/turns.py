@@ -134,6 +134,11 @@ class TurnRows:
                              " ORDER BY step DESC LIMIT %s", (scope.key, session_id, n))
         return [codec.turn(r) for r in reversed(rows)]
 
+    def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
+        row = self._db.one("SELECT session, ts FROM turns WHERE scope_key=%s AND ts<=%s"
+                           " ORDER BY ts DESC, id DESC LIMIT 1", (scope.key, until))
+        return (row[0], float(row[1])) if row else None
+
     def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
         row = self._db.one(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s"
                            " AND step=%s", (scope.key, session_id, step))

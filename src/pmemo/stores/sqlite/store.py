@@ -274,6 +274,11 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         ).fetchall()
         return [codec.turn(r) for r in reversed(rows)]
 
+    def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
+        row = self._read.execute("SELECT session, ts FROM turns WHERE scope_key=? AND ts<=?"
+                                 " ORDER BY ts DESC, id DESC LIMIT 1", (scope.key, until)).fetchone()
+        return (row[0], float(row[1])) if row else None
+
     def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
         row = self._read.execute(f"SELECT {codec.TURN_COLUMNS} FROM turns"
                                  " WHERE scope_key=? AND session=? AND step=?",
