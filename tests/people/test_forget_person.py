@@ -76,6 +76,7 @@ def test_forgetting_a_person_everywhere_leaves_nothing_of_theirs_and_restore_bri
     assert "年糕" in pm.diary(DAY, group_id="study").text
     before = everything(pm)
     assert before["names"] and any(f.key == "allergy:花生" for f in before["profile"])  # said by 许文涛
+    assert any(e.person_id == NI for e in pm.graph("wt", hops=2, group_id="study").nodes)  # 霓霓是我同学
     assert any(NI in f.mentioned for f in before["wt"])  # "@霓霓 我家猫叫豆豆"
 
     dry = pm.forget(person_id=NI, dry_run=True)
@@ -98,6 +99,8 @@ def test_forgetting_a_person_everywhere_leaves_nothing_of_theirs_and_restore_bri
     assert all(NI not in (t.subject, t.object) for t in pm.triples(group_id="study", history=True))
     with pytest.raises(NotFound):
         pm.graph(NI, group_id="study")
+    around = pm.graph("wt", hops=2, group_id="study")  # a neighbour's graph no longer reaches her
+    assert all(e.person_id != NI for e in around.nodes) and all(NI not in (t.subject, t.object) for t in around.triples)
     assert all(i.person_id != NI for i in pm.agenda(group_id="study"))
     digest = pm.diary(DAY, group_id="study").text
     assert "周霓（" not in digest and not any(w in digest for w in HERS)
