@@ -27,7 +27,7 @@ from pmemo.eval.groupchat_scenario import QUESTION_KINDS, Message, Scenario, gen
 
 SHARES = ("recall_at_5", "bm25_recall_at_5", "cue_recall_at_5", "bm25_cue_recall_at_5", "cue_first_fact",
           "cue_context_2k", "subject_accuracy", "subject_extracted", "alias_precision", "alias_recall",
-          "alias_f1", "profile_checks", "followups")  # fmt: skip
+          "alias_f1", "alias_precision_before", "alias_recall_before", "profile_checks", "followups")  # fmt: skip
 
 
 @pytest.fixture(scope="module")

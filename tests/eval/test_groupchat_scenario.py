@@ -30,6 +30,7 @@ from pmemo.eval.groupchat_scenario import (
     to_json,
 )
 from pmemo.eval.groupchat_score import alias_prf, followups_right, leaks, p50, recall_at, subject_accuracy
+from pmemo.people.aliases import generated_aliases
 from pmemo.text import dialogue
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -311,8 +312,29 @@ def test_alias_checks(s: Scenario) -> None:
             assert pid in groups[a.group_id]
             forms = [n for n, _ in people[pid].names] + list(people[pid].nicknames)
             forms += [people[pid].names[0][0].split()[0]]
+            forms += [f for n, _ in people[pid].names for f in generated_aliases(n)]  # 老张, 周姐 (issue 44 §6)
             assert any(names_in(a.text, f) for f in forms), a
     assert any(len(a.expected) >= 2 for a in s.alias_checks)
+
+
+def test_alias_checks_have_the_shapes_of_generated_forms(s: Scenario) -> None:
+    """Issue 44 §6: a title nobody used (王老师 with the member 王静 in the group), two members who
+    could both be 老张 (used for one of them), 哥 / 姐 forms of women and men, a nickname of another group."""
+    people = {p.id: p for p in s.people}
+    groups = {g.id: set(g.members) for g in s.groups}
+    by_text = {a.text: a for a in s.alias_checks}
+    assert by_text["王老师讲的课真好"].expected == () and "p_wangjing" in groups["g_study"]
+    zhang = [p for p in groups["g_hobby"] if people[p].names[0][0].startswith("张")]
+    assert sorted(zhang) == ["p_zhangmin", "p_zhangwei"]
+    assert by_text["老张今天来打球吗"].expected == ("p_zhangwei",)
+    assert by_text["张哥今天来打球吗"].expected == ("p_zhangwei",)
+    assert by_text["张姐今天来打球吗"].expected == ("p_zhangmin",)
+    assert by_text["周哥今天来自习吗"].expected == () and by_text["周姐今天来自习吗"].expected == ("p_zhouni",)
+    assert by_text["磊哥今天来自习吗"].expected == () and "p_zhaolei" not in groups["g_study"]
+    # the group says how it calls them, and who is a woman or a man, in its messages
+    said = [m.content for m in s.messages if m.group_id == "g_hobby"]
+    assert any("叫他老张" in t for t in said) and any("张敏" in t and "她" in t for t in said)
+    assert any("叫他许工" in m.content for m in s.messages if m.group_id == "g_study")
 
 
 # -- questions, subjects, leaks -----------------------------------------------------------------

@@ -77,6 +77,8 @@ CAST = (
     CastMember("p_david", (("David Wu", 0),), "en", (_C, _H), "m", 0.7),
     CastMember("p_lucy", (("Lucy Wang", 0),), "en", (_C,), "f", 1.0, silent_after=13),
     CastMember("p_olivia", (("Olivia Grant", 0),), "en", (_C,), "f", 0.8),
+    # a second 张 in the badminton group (issue 44 §6): 老张 and 小张 could be either of two members
+    CastMember("p_zhangmin", (("张敏", 0),), "zh", (_H,), "f", 0.6),
 )
 BY_ID = {m.id: m for m in CAST}
 
@@ -100,6 +102,19 @@ INTROS = (
     ("p_sam", _C, "p_sam", 1, 10),
 )
 KNOWN_NICK = {(pid, gid) for pid, gid, _, _, _ in INTROS}
+# A generated form a group uses for one of its members, said once in a way the nickname rules
+# read ("{name}我们都叫{p}老张"), then in passing: a title (许工) only this way names a member.
+USED = (
+    ("p_zhangwei", _H, "老张", 20, 40),
+    ("p_xuwentao", _S, "许工", 20, 40),
+)
+USED_PHRASINGS = ("{name}我们都叫{p}{k}", "{name}，大家都叫{p}{k}", "{name}我们平时都叫{p}{k}哈")
+# How the chat shows who is a woman or a man (what pmemo may read it from, people/guesses.py): a
+# member speaks of another with 她 / 他, or of themself.
+PRONOUN_LINES = ("{n}说{p}今天晚点到", "{n}刚说{p}这周末没空", "{n}的快递到了，谁帮{p}拿一下",
+                 "{n}今天没来，{p}是不是感冒了", "刚碰到{n}了，{p}说马上到")
+SELF_LINES = {"f": ("我一个女生扛不动这么多水，谁来帮下", "我们女生晚上回去结个伴吧"),
+              "m": ("我们男生来搬就行", "我一个大男生也怕这个")}
 
 
 @dataclass(frozen=True)
@@ -524,6 +539,22 @@ ALIAS_MULTI = (
     ("Priya and Olivia, see you Sunday", _C, ("p_priya", "p_olivia")),
     ("高峰今天来打球吗", _H, ("p_gaofeng",)),
     ("林小雨好久没说话了", _S, ("p_linxiaoyu",)),
+)
+# Forms generated from members' names, said in a group, with the members they name there (the
+# scenario's truth): a title nobody used names someone outside the group (a teacher, a boss), as
+# does a 哥 / 姐 form for the other sex; a nickname of another group names nobody here.
+ALIAS_FORMS = (
+    ("王老师讲的课真好", _S, ()), ("周老师的网课更新了吗", _S, ()), ("黄老师布置的作业写完了吗", _S, ()),
+    ("陈总说下周开会", _S, ()), ("李老师今天点名了吗", _H, ()), ("张总今天请客吗", _H, ()), ("高工明天出差", _H, ()),
+    ("周哥今天来自习吗", _S, ()), ("周姐今天来自习吗", _S, ("p_zhouni",)), ("黄哥说得对", _S, ()),
+    ("黄姐说得对", _S, ("p_huangli",)), ("刘哥今天来吗", _S, ("p_liuyang",)), ("刘姐今天来吗", _S, ()),
+    ("张哥今天来打球吗", _H, ("p_zhangwei",)), ("张姐今天来打球吗", _H, ("p_zhangmin",)),
+    ("孙姐周六来吗", _H, ("p_sunmeng",)), ("何哥周六来吗", _H, ()), ("何姐周六来吗", _H, ("p_hexin",)),
+    ("老张今天来打球吗", _H, ("p_zhangwei",)), ("许工今天来自习吗", _S, ("p_xuwentao",)),
+    ("老刘今天来吗", _S, ("p_liuyang",)), ("老黄帮我占个座", _S, ("p_huangli",)),
+    ("老高今天来打球吗", _H, ("p_gaofeng",)), ("小孙周六来吗", _H, ("p_sunmeng",)), ("阿欣今天来吗", _H, ("p_hexin",)),
+    ("敏敏今天来吗", _H, ("p_zhangmin",)), ("怡宝今天来自习吗", _S, ()), ("磊哥今天来自习吗", _S, ()),
+    ("凯哥在吗，问个题", _S, ()), ("浩子周六来打球吗", _H, ()), ("萌萌今天来自习吗", _S, ()),
 )
 ALIAS_ONE = {
     "zh": ("{x}今天来吗？", "@{x} 在吗", "{x}说得对", "问下{x}"),

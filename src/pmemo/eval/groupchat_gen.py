@@ -24,6 +24,7 @@ from .groupchat_data import (
     ACK_DM,
     AGENT,
     AGENT_QA,
+    ALIAS_FORMS,
     ALIAS_MULTI,
     ALIAS_NEGATIVE,
     ALIAS_ONE,
@@ -49,10 +50,14 @@ from .groupchat_data import (
     MENTION,
     PHRASINGS,
     PLANS,
+    PRONOUN_LINES,
     REPLACED,
+    SELF_LINES,
     START,
     STUDY,
     TOPIC,
+    USED,
+    USED_PHRASINGS,
     USES_FROM,
     WEEKDAY_LINES,
     WEEKDAYS,
@@ -258,6 +263,34 @@ class _Builder:
                     who = self.rng.choice(self.others(group, later, m.id))
                     self.say(self.moment(later), group, who, self.rng.choice(MENTION[lang]).format(x=name))
 
+    def used_forms(self) -> None:
+        """A form of a member's name the group calls them by (老张, 许工): said once so that it can
+        be learned, then in passing."""
+        for pid, group, form, lo, hi in USED:
+            day = self.rng.randint(lo, hi)
+            who = self.rng.choice(self.others(group, day, pid))
+            text = self.rng.choice(USED_PHRASINGS).format(name=_name_at(pid, day), k=form, **_pronouns(pid))
+            self.say(self.moment(day), group, who, text)
+            for _ in range(2):
+                later = self.rng.randint(day + 1, DAYS - 1)
+                who = self.rng.choice(self.others(group, later, pid))
+                self.say(self.moment(later), group, who, self.rng.choice(MENTION["zh"]).format(x=form))
+
+    def gender_lines(self) -> None:
+        """Each Chinese-speaking member is spoken of with 她 / 他 now and then, and some speak of themselves."""
+        for m in CAST:
+            if m.lang != "zh":
+                continue
+            group = m.groups[0]
+            for _ in range(2):
+                day = self.rng.randint(1, DAYS - 1)
+                who = self.rng.choice(self.others(group, day, m.id))
+                line = self.rng.choice(PRONOUN_LINES).format(n=self.call(m.id, group, day), **_pronouns(m.id))
+                self.say(self.moment(day), group, who, line)
+            last = DAYS - 1 if m.silent_after is None else m.silent_after
+            if self.rng.random() < 0.5:
+                self.say(self.moment(self.rng.randint(0, last)), group, m.id, self.rng.choice(SELF_LINES[m.gender]))
+
     def silent_mentions(self) -> None:
         for m in CAST:
             if m.silent_after is not None:
@@ -349,6 +382,8 @@ def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
     b.facts()
     b.plans()
     b.renames()
+    b.used_forms()
+    b.gender_lines()
     b.silent_mentions()
     b.filler(max(0, messages - len(b.drafts)))
     msgs, where = b.messages()
@@ -557,5 +592,6 @@ class _Checks:
                 tmpl = self.rng.choice(ALIAS_ONE[LANG[group]])
                 out.append(AliasCheck(tmpl.format(x=first), group, (m.id,)))
         out += [AliasCheck(t, g, e) for t, g, e in ALIAS_MULTI]
+        out += [AliasCheck(t, g, e) for t, g, e in ALIAS_FORMS]
         out += [AliasCheck(t, g, ()) for t, g in ALIAS_NEGATIVE]
         return tuple(out)

@@ -24,7 +24,7 @@ import math
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +48,10 @@ RECENT_MESSAGES = 3  # the chat lines a context with the people section gets as 
 INGEST_TURNS = 10_000
 INGEST_BATCH = 100
 
-OpenMemory = Callable[[], AbstractAsyncContextManager[Any]]
+OpenMemory = Callable[..., AbstractAsyncContextManager[Any]]
+Reopen = Callable[[str, dict[str, Any]], AbstractAsyncContextManager[Any]]
+# the names as read before issue 44 §6: every generated form a name, a nickname said anywhere good everywhere
+NAMES_BEFORE = {"alias_guesses": "any", "aliases_per_chat": False}
 
 
 def run(
@@ -89,7 +92,7 @@ async def run_async(
     open_memory = _opener(root / "stores", settings, cached)
     started = time.perf_counter()
     try:
-        parts = await _measure(scenario, open_memory)
+        parts = await _measure(scenario, open_memory, _reopener(settings, cached))
         parts["ingest"] = await _ingest_rates(scenario.seed, ingest_turns, open_memory) if ingest_turns else {}
     finally:
         cached.close()
@@ -107,24 +110,50 @@ async def run_async(
 
 
 def _opener(stores: Path, settings: Settings, embedder: Any) -> OpenMemory:
-    """A factory of fresh stores, each in its own temporary folder, removed on exit."""
+    """A factory of fresh stores, each in its own temporary folder, removed on exit. ``then``:
+    called with the folder once the store is closed, before it goes (another reader of its data)."""
     from .. import Memory
 
     @asynccontextmanager
-    async def fresh() -> AsyncIterator[Any]:
+    async def fresh(then: Callable[[str], Awaitable[None]] | None = None) -> AsyncIterator[Any]:
         with tempfile.TemporaryDirectory(prefix="pmemo-groupchat-", dir=stores) as where:
             mem = await Memory.open(where, settings=settings.replace(data=where), embedder=embedder)
             try:
                 yield mem
             finally:
                 await mem.close()
+            if then is not None:
+                await then(where)
 
     return fresh
 
 
-async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
-    """Every check on one store: follow-ups while the chat is replayed, the rest after it."""
-    async with open_memory() as mem:
+def _reopener(settings: Settings, embedder: Any) -> Reopen:
+    """Another reader of a closed store's data, with other settings and no background jobs."""
+    from .. import Memory
+
+    @asynccontextmanager
+    async def again(where: str, changes: dict[str, Any]) -> AsyncIterator[Any]:
+        other = await Memory.open(where, settings=settings.replace(data=where, run_jobs=False, **changes),
+                                  embedder=embedder)
+        try:
+            yield other
+        finally:
+            await other.close()
+
+    return again
+
+
+async def _measure(s: Scenario, open_memory: OpenMemory, reopen: Reopen) -> dict[str, Any]:
+    """Every check on one store: follow-ups while the chat is replayed, the rest after it; then
+    the alias checks again on that store's data with names read as before issue 44 §6."""
+    before: dict[str, Any] = {}
+
+    async def as_before(where: str) -> None:
+        async with reopen(where, NAMES_BEFORE) as old:
+            before["aliases_before"] = await _aliases(old, s)
+
+    async with open_memory(then=as_before) as mem:
         replay = _Replay(mem, s.messages)
         parts: dict[str, Any] = {"followups": await _followups(replay, s)}
         await replay.until(None)
@@ -141,7 +170,7 @@ async def _measure(s: Scenario, open_memory: OpenMemory) -> dict[str, Any]:
             "drain_s": round(replay.drain_s, 2),
             "turns": len(replay.idx_of),
         }
-    return parts
+    return parts | before
 
 
 # -- feeding the chat ---------------------------------------------------------------------------
