@@ -4,6 +4,7 @@ pmemo forget --dry-run                       # what the sweeper would soft-delet
 pmemo forget                                 # run the sweeper (logged, restorable)
 pmemo forget --query 咖啡 --user mei          # forget what mei said about 咖啡
 pmemo forget --turn 12 --turn 13 --hard      # erase two turns and what came from them
+pmemo forget --person ni [--group study]     # forget a person everywhere (or in one group)
 pmemo restore 3                              # undo forget/sweep batch 3
 pmemo profile --user mei --history
 """
@@ -14,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from .. import errors
 from .core_cmds import (
     AgentOpt,
     DataOpt,
@@ -46,6 +48,11 @@ def forget(
     turn: Annotated[
         list[int] | None, typer.Option("--turn", help="A turn id to forget (repeatable).")
     ] = None,
+    person: Annotated[
+        str | None,
+        typer.Option("--person", help="Forget a person: what they said and what is about them, with"
+                     " every name (with --group or --user: only in that chat)."),
+    ] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Erase at once (not restorable).")] = False,
     user: UserOpt = None,
     group: GroupOpt = None,
@@ -55,10 +62,16 @@ def forget(
     data: DataOpt = None,
     embedder: EmbedderOpt = None,
 ) -> None:
-    """Run the sweeper, or forget turns (by --query or --turn) and everything derived."""
+    """Run the sweeper, forget turns (by --query or --turn) and everything derived, or a person."""
+    if person is not None and (query is not None or turn):
+        raise errors.InvalidInput("give one of --person P, --query Q or --turn ID")
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
-        if query is None and not turn:
+        if person is not None:
+            where = {} if user is None and group is None else _owner(user, group, tenant, agent)
+            report = mem.forget(person_id=person, hard=hard, dry_run=dry_run,
+                                **{"tenant_id": _tenant(tenant), **where})
+        elif query is None and not turn:
             report = mem.sweep(dry_run=dry_run, tenant_id=tenant)
         elif query is not None:
             scope = _owner(user, group, tenant, agent)
@@ -99,6 +112,10 @@ def _show(report: dict[str, Any], tenant: str | None = None) -> None:
         _console().print(table)
         return
     parts = [f"{len(report['turns'])} turn(s)"]
+    if "record" in report:  # a person (forget --person)
+        parts.append(f"{len(report.get('aliases') or [])} name(s)")
+        parts.append("the person record" if report["record"] else
+                     f"their membership of {', '.join(report.get('memberships') or []) or 'nothing'}")
     for name in ("summaries", "clusters", "facts", "episodes"):
         if report.get(name):
             parts.append(f"{len(report[name])} {name}")

@@ -309,8 +309,12 @@ class RemoteMemory:
             offset += len(page)
 
     def forget(self, turn_ids: list[int] | None = None, *, query: str | None = None,
-               hard: bool = False, dry_run: bool = False, tenant_id: str | None = None,
-               **scope: Any) -> dict[str, Any]:
+               person_id: str | None = None, hard: bool = False, dry_run: bool = False,
+               tenant_id: str | None = None, **scope: Any) -> dict[str, Any]:
+        if person_id is not None:  # a person, everywhere or in one chat (issue 44 §7)
+            params = {**_owner(scope), "hard": hard, "dry_run": dry_run}
+            out = self._call("DELETE", f"/v1/people/{person_id}", params=params)
+            return {**out["removed"], "batch": out["batch"], "mode": out["mode"]}
         if dry_run:
             if query is not None:
                 raise errors.InvalidInput(
