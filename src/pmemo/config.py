@@ -141,6 +141,14 @@ class Settings:
     fact_confidence_step: float = 0.05
     fact_confidence_cap: float = 0.95
     fact_merge_similarity: float = 0.9
+    # offline extraction (issue 44 §1): "model": the statement model reads each clause with its e5
+    # vector and the rules only normalise values (the default; with another embedder than e5, or
+    # when its file is missing or damaged, an error logged at open naming the file, the rules);
+    # "rules": the rules alone, as before; "both": the model's facts and every rule candidate;
+    # "lexical": the model's lexical weights alone, without e5 (an ablation). statement_model:
+    # another model file (default: the one shipped in the package)
+    fact_extractor: str = "model"
+    statement_model: str = ""
     budget_profile: float = 0.05
     # people (issue 17): a private chat's facts stay out of group views unless allowed
     private_facts_in_groups: bool = False
@@ -253,6 +261,8 @@ class Settings:
             raise InvalidInput("settings diary_max_chars and diary_input_chars must be >= 200 (characters)")
         if self.window_tokens and self.window_overlap_tokens >= self.window_tokens:  # L2 windows (issue 20)
             raise InvalidInput("setting window_overlap_tokens must be below window_tokens (or window_tokens 0: off)")
+        if self.fact_extractor not in ("model", "rules", "both", "lexical"):
+            raise InvalidInput(f"setting fact_extractor must be model, rules, both or lexical: {self.fact_extractor!r}")
 
     def replace(self, **changes: Any) -> Settings:
         unknown = set(changes) - {f.name for f in fields(self)}

@@ -233,6 +233,7 @@ class Fact:
     importance: float = 0.5
     subject_id: str | None = None  # the person it is about; None: the scope's owner
     mentioned: tuple[str, ...] = ()  # other people the statement names
+    said: str = ""  # the clause it came from, in the person's words, its subject made explicit
 
     @property
     def text(self) -> str:
@@ -262,6 +263,10 @@ class Candidate:
     expires_epoch: float | None = None
     subject: str | None = None  # the person it is about (None: the scope's owner)
     mentioned: tuple[str, ...] = ()  # other people the statement names
+    said: str = ""  # the clause it came from, its subject made explicit ("周霓：花粉过敏")
+    # one value at a time (a job, a home, a school, a partner): a newer statement replaces the
+    # current value whatever the confidences (``tiers.profile.decide``)
+    newer_wins: bool = False
 
 
 @dataclass(frozen=True)

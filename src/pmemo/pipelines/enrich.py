@@ -17,9 +17,10 @@ from ..models import Fact, Turn
 from ..people.statements import statements
 from ..rules.attribution import Attributed
 from ..rules.sentences import unnamed
+from ..text.notices import content_free
 from ..tiers.episodes import Episodes
 from . import agenda, reread
-from .extraction import extract_batch
+from .extraction import extract_batch, statement_reader
 
 log = logging.getLogger("pmemo")
 
@@ -46,13 +47,17 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
     _guard("alias learning", lambda: learned.append(people.learn(turns)))
     if learned and learned[0]:  # turns other batches read before these names were known
         _guard("re-reading", lambda: reread.queue(store, turns))
+    # system notices update the registry; they and media without words are never read for facts
+    _guard("notices", lambda: people.notices(turns))
+    turns = [t for t in turns if not content_free(t)]
     with people.batch():  # the registry as learning left it, read once for the batch
         parts: dict[int, list[Attributed]] = {}
         _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
         if settings.extract_facts:
             facts: list[Fact] = []
-            _guard("fact extraction", lambda: facts.extend(extract_batch(store, worker.tiers.llm, settings, turns,
-                                                                         people, parts)))
+            model, embed = statement_reader(getattr(worker, "statements", None), worker.tiers.embed, settings)
+            _guard("fact extraction", lambda: facts.extend(extract_batch(
+                store, worker.tiers.llm, settings, turns, people, parts, model, embed, _names(people, turns))))
             if facts and settings.w_fact_meaning > 0:  # a context ranks them by their sentences' meaning:
                 # embedded now, in the background, a context reads them from the cache
                 sentences = sorted({unnamed(f) for f in facts})
@@ -62,6 +67,18 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
                 _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
         if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
             _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
+
+
+def _names(people: Any, turns: list[Turn]) -> Callable[[str | None], str]:
+    """A person's display name now, for the clause a fact keeps ("周霓：花粉过敏")."""
+    tenant = turns[0].scope.tenant_id if turns else ""
+
+    @functools.lru_cache(maxsize=64)
+    def name_of(person: str | None) -> str:
+        found = people.person(tenant, person) if person else None
+        return (found.name or "") if found is not None else ""
+
+    return name_of
 
 
 def _guard(what: str, action: Callable[[], Any]) -> None:

@@ -33,7 +33,7 @@ from ..graph import insights as graph_insights
 from ..models import Turn
 from ..stores.base import Job, JobListening, JobSignals, Store
 from ..tiers.services import Tiers
-from . import enrich
+from . import enrich, extraction
 from . import windows as l2
 from .job_owners import job_owners
 
@@ -91,6 +91,9 @@ class Worker:
         # memory blocks (issue 20): writes the groups' derived human blocks; set by Memory
         # when blocks_dir is (a job queued while it was, and left after, does nothing)
         self.human_blocks: Callable[[Any], Any] = lambda payload: None
+        # the statement model (issue 44 §1), loaded now: a missing or damaged file is an error
+        # logged at open, naming it, and the rules extract facts instead
+        self.statements = extraction.statement_model(settings)
 
     @contextlib.asynccontextmanager
     async def exclusive(self) -> AsyncIterator[None]:

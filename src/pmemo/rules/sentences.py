@@ -80,7 +80,15 @@ def unnamed(fact: Fact) -> str:
     return fact_sentence(None, fact.category, fact.key, fact.value)
 
 
+# the families of facts the statement model found and no rule normalised: the value is the clause
+# itself ("我下个月换工作了"), said after the name (statements.read.FAMILY)
+SAID_FAMILIES = frozenset({"called", "work", "study", "home", "family", "pets", "health", "likes", "habits", "plans",
+                           "view"})
+
+
 def _fallback(name: str, key: str, value: str, zh: bool) -> str:
+    if key.partition(":")[0] in SAID_FAMILIES:
+        return f"{name}：{value}" if zh else f"{name}: {value}"
     words = " ".join(key.replace(":", " ").replace("_", " ").split())
     return f"{name}的{words}：{value}" if zh else f"{name}: {words}: {value}"
 
@@ -213,6 +221,19 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "relationship": ("对象", "男朋友", "女朋友", "结婚", "单身", "partner", "boyfriend", "girlfriend", "married",
                      "single"),
     "family": ("宝宝", "孩子", "怀孕", "家里", "baby", "kids", "children", "family"),
+}
+# the statement model's families ask as the rules' do (SAID_FAMILIES)
+TOPICS |= {
+    "work": TOPICS["employer"] + TOPICS["job"] + TOPICS["work_status"],
+    "study": TOPICS["school"] + TOPICS["major"],
+    "home": TOPICS["home_city"],
+    "pets": TOPICS["pet"],
+    "health": TOPICS["allergy"] + TOPICS["diet"] + ("身体", "病", "health", "sick"),
+    "likes": TOPICS["opinion"],
+    "habits": ("习惯", "每天", "平时", "用", "habit", "usually", "every day", "use"),
+    "plans": ("计划", "安排", "考试", "比赛", "报名", "plan", "plans", "exam", "race", "signed up"),
+    "view": ("觉得", "看法", "怎么看", "think", "opinion", "view"),
+    "called": TOPICS["name"],
 }
 _LATIN_WORD = re.compile(r"[a-z]+")
 

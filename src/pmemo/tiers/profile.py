@@ -3,7 +3,9 @@
 * same value again → confidence + step (capped), mentions + 1;
 * a different value with *higher* confidence → supersedes the current fact (its
   ``valid_to`` is set, it stays in history, the new one has version + 1);
-* a different value with lower or equal confidence → recorded as a conflict, not applied.
+* a different value with lower or equal confidence → recorded as a conflict, not applied,
+  unless the candidate holds one value at a time (``newer_wins``: a job, a home, a school, a
+  partner), whose newer statement supersedes;
   Restating a conflicting value reinforces the conflict; once its confidence passes
   the current fact's, it takes over (the person changed their mind, consistently);
 * before any of this, a key that nearly duplicates an existing one in the same category
@@ -110,6 +112,8 @@ def decide(
     # a stated change ("我跳槽到蓝鲸数据了") replaces a value as sure as itself: two changes in a row
     # must not stall as a conflict
     changes = candidate.source == "corrected" and candidate.confidence >= current.confidence
+    # a job, a home, a school, a partner stated anew: the newer statement holds (issue 44 §1)
+    changes = changes or candidate.newer_wins
     if candidate.confidence > current.confidence or changes:
         if rival is not None:  # the value stated before as a conflict now wins: one row, not two
             conf = max(candidate.confidence, reinforced(rival.confidence, step, cap))
