@@ -10,6 +10,7 @@ import numpy as np
 from ..config import Settings
 from ..diary.excerpt import excerpt
 from ..models import Diary, Episode, Hit, KeyLine, Summary, Turn
+from ..text.notices import content_free
 from ..text.overlap import overlap
 from ..text.segment import query_terms
 from .search import Scored
@@ -120,9 +121,11 @@ def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],
             matching.append(Hit(f"summary:{summary.id}", "summary", "long_term", summary_text(summary), 0.0,
                                 "latest summary", tuple(sources[i] for i in summary.source_ids if i in sources),
                                 summary.created_at))
+    # a notice or a medium without words ("[图片]") is never a line of a context (issue 44 §2)
     short = [Hit(f"turn:{t.id}", "turn", "short_term", t.content, 0.0, "recent turn of this session",
-                 (t,), t.timestamp) for t in reversed(recent)]
-    mid = [h if h.tier == "mid_term" else _as_mid(h) for h in turn_hits if h.sources[0].id not in recent_ids]
+                 (t,), t.timestamp) for t in reversed(recent) if not content_free(t)]
+    mid = [h if h.tier == "mid_term" else _as_mid(h) for h in turn_hits
+           if h.sources[0].id not in recent_ids and not (h.kind == "turn" and content_free(h.sources[0]))]
     return {"key": key_tier(keys, derived, lookup), "long_term": matching, "mid_term": mid,
             "short_term": short}
 

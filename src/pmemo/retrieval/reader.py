@@ -25,6 +25,7 @@ from ..graph.section import graph_hits
 from ..models import ContextPack, Hit, Scope
 from ..stores.base import FullStore
 from ..text import dialogue
+from ..text.notices import content_free
 from ..tiers.episodes import Episodes
 from ..tiers.people import People
 from . import hits as hitlib
@@ -103,7 +104,8 @@ class ContextReader:
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
         chat = self.settings.w_chat_facts > 0 and bool(dialogue.lines(query))
-        hits = hitlib.merge(found.turn_hits, found.derived, people, chat)[:limit]
+        said = [h for h in found.turn_hits if not (h.kind == "turn" and content_free(h.sources[0]))]
+        hits = hitlib.merge(said, found.derived, people, chat)[:limit]
         if any(h.kind in ("summary", "key", "diary") for h in hits):
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)

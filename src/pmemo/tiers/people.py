@@ -22,6 +22,7 @@ from ..people.aliases import Learned, generated_aliases, learned_aliases, mentio
 from ..people.guesses import gender_of, platform_gender, pronoun_gender, self_gender
 from ..people.resolve import AliasEntry, AliasIndex, Chat, Match
 from ..stores.base import FullStore, NewAlias, NewSign, PeopleStore
+from ..text import notices
 from .held import Held
 from .profile import settled
 
@@ -171,6 +172,38 @@ class People:
             out += [NewAlias(tied, m.alias, "mention", owner, at, turn.id) for m in index.find(turn.content)
                     if m.source == "generated" and tied in m.person_ids]
         return out
+
+    def notices(self, turns: Sequence[Turn]) -> int:
+        """The registry as a batch's system notices leave it (issue 44 §2): a rename ("周霓 修改群名片为
+        霓霓") gives the person its new display name (an alias of the same id, with its generated
+        forms), a join makes a known person a member of the chat again; a leave keeps the person
+        and their names, so one who comes back under a new card is the same id. Whom a notice is
+        about: the platform's ``metadata["person"]``, else the one member its name resolves to.
+        Returns how many aliases are new."""
+        added = 0
+        for turn in turns:
+            found = notices.notice(turn.content, turn.metadata)
+            if found is None or found.type not in ("rename", "join"):
+                continue
+            given = turn.metadata.get("person")
+            person = given if isinstance(given, str) and given else self._named(found.who, turn.scope)
+            if person is None:
+                continue
+            tenant, at, owner = turn.scope.tenant_id, epoch_of(turn.timestamp), turn.scope.owner
+            self.store.add_person(tenant, person, None, [], member_of=turn.scope.owner_scope())
+            if found.type == "rename" and found.other:
+                rows = [NewAlias(person, found.other, "name", owner, at, turn.id)]
+                rows += [NewAlias(person, form, "generated", owner, at, turn.id)
+                         for form in generated_aliases(found.other)]
+                added += self.store.add_aliases(tenant, rows)
+        return added
+
+    def _named(self, name: str, scope: Scope) -> str | None:
+        """The one person ``name`` (a whole display name or alias) is in the chat, or None."""
+        if not name:
+            return None
+        people = {p for m in self.resolve(name, scope) if m.start == 0 and m.end == len(name) for p in m.person_ids}
+        return people.pop() if len(people) == 1 else None
 
     # ---- registry --------------------------------------------------------------------------
     def person(self, tenant: str, person_id: str) -> Person | None:

@@ -20,6 +20,7 @@ from ..models import Cluster, KeyLine, Scope, Summary, Turn
 from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
+from ..text.notices import content_free
 from . import mid_term
 from .held import Held
 from .long_term import central_sentence, extractive_summary
@@ -221,8 +222,12 @@ class Tiers:
         if cluster is None or self.store.is_promoted(cluster_id):
             return None
         turns = sorted(self.store.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
-        if not turns:
+        said = [t for t in turns if not content_free(t)]  # "[图片]", notices: never a key line
+        if turns and not said:
+            self.store.mark_promoted(cluster_id)  # done with: its hits never make it a line
+        if not said:
             return None
+        turns = said
         line = None
         if self.llm is not None:
             try:
