@@ -18,7 +18,6 @@ from ..people.statements import statements
 from ..rules.attribution import Attributed
 from ..rules.sentences import unnamed
 from ..text.notices import content_free
-from ..text.notices import content_free
 from ..tiers.episodes import Episodes
 from . import agenda, reread
 from .extraction import extract_batch, statement_reader
@@ -48,9 +47,6 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
     _guard("alias learning", lambda: learned.append(people.learn(turns)))
     if learned and learned[0]:  # turns other batches read before these names were known
         _guard("re-reading", lambda: reread.queue(store, turns))
-    # system notices update the registry; they and media without words are never read for facts
-    _guard("notices", lambda: people.notices(turns))
-    turns = [t for t in turns if not content_free(t)]
     # system notices update the registry; they and media without words are never read for facts
     _guard("notices", lambda: people.notices(turns))
     turns = [t for t in turns if not content_free(t)]
