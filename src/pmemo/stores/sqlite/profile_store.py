@@ -26,7 +26,7 @@ from .records_store import RecordRows
 FACT_COLS = (
     "scope_key, tenant, agent, owner, category, key, value, confidence, importance,"
     " mentions, first_seen, last_seen, valid_from, expires, source, status, version,"
-    " created, updated, subject, mentioned"
+    " created, updated, subject, mentioned, said"
 )
 ANY = "*"  # facts(subject=ANY): about anyone (no person id is "*")
 
@@ -116,7 +116,7 @@ class ProfileStore(ForgetRows, RecordRows):
         version: int,
     ) -> int:
         cur = conn.execute(
-            f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO facts({FACT_COLS}) VALUES(?,?,?,?,?,?,?,?,?,1,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 *pc.scope_cols(scope),
                 cand.category,
@@ -135,6 +135,7 @@ class ProfileStore(ForgetRows, RecordRows):
                 time.time(),
                 cand.subject,
                 json.dumps(list(cand.mentioned), ensure_ascii=False),
+                cand.said,
             ),
         )
         return int(cur.lastrowid or 0)
@@ -146,12 +147,14 @@ class ProfileStore(ForgetRows, RecordRows):
         changed = conn.execute(
             "UPDATE facts SET confidence=?, mentions=mentions+1, last_seen=MAX(last_seen, ?),"
             " importance=MAX(importance, ?), expires=COALESCE(?, expires), version=version+1,"
+            " said=CASE WHEN said='' THEN ? ELSE said END,"  # the words it was first said in stay
             " updated=? WHERE id=? AND version=? AND deleted IS NULL",
             (
                 confidence,
                 at,
                 cand.importance,
                 cand.expires_epoch,
+                cand.said,
                 time.time(),
                 fact.id,
                 fact.version,

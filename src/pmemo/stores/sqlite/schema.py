@@ -491,6 +491,11 @@ MIGRATIONS: list[str] = [
         turn_id INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY(tenant, person, source, gender, turn_id)
     ) WITHOUT ROWID;
     """,
+    # a fact keeps the clause it came from, in the person's words with its subject made explicit
+    # ("周霓：花粉过敏，春天出门要戴口罩", issue 44 §1); facts stored before keep none
+    """
+    ALTER TABLE facts ADD COLUMN said TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 
