@@ -34,6 +34,12 @@ def test_a_title_names_a_member_once_the_chat_used_it_for_them(mem: SyncMemory) 
     assert named(mem, "王老师讲的课真好", "club") == []  # not said in the club
     (alias,) = [a for a in mem.person("wl").aliases if a.alias == "王老师"]
     assert (alias.source, alias.learned_in) == ("mention", "g:study")
+    # only the form a message opens with is said to them: 老王 later in a reply may be someone else
+    say(mem, "club", "zn", "周霓", "好的，老王也这么说", 4, metadata={"reply_to_person": "wl"})
+    say(mem, "club", "zn", "周霓", "@王工 周六来吗", 5, metadata={"mentions": ["wl"]})
+    mem.drain()
+    said = {(a.alias, a.learned_in) for a in mem.person("wl").aliases if a.source == "mention"}
+    assert said == {("王老师", "g:study"), ("王工", "g:club")}
 
 
 def test_brother_and_sister_forms_follow_the_platform_and_the_messages(mem: SyncMemory) -> None:

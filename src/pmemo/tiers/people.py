@@ -28,6 +28,8 @@ from .profile import settled
 
 __all__ = ["People", "profile_view"]
 
+_BEFORE_ADDRESS = " \t@＠「“\"'"  # what may come before the name a message opens with
+
 
 class People:
     """Registry operations and name resolution over a store (blocking; run off the loop)."""
@@ -164,14 +166,20 @@ class People:
         handles = mentions(turn.content)
         if len(tagged) == 1 and len(handles) == 1:  # the platform says whom "@霓霓" is
             out.append(NewAlias(tagged[0], handles[0][0], "mention", owner, at, turn.id))
+        return out + self._called(turn, tagged)
+
+    def _called(self, turn: Turn, tagged: list[str]) -> list[NewAlias]:
+        """A generated form of theirs a message opens with, said to the one person the platform
+        ties it to (``mentions``, else ``reply_to_person``): "王老师，这题怎么做" replying to 王磊
+        makes 王老师 his in this chat. Elsewhere in the message the form may be someone else's."""
         reply = turn.metadata.get("reply_to_person")
         tied = tagged[0] if len(tagged) == 1 else reply if isinstance(reply, str) and not tagged else None
-        if tied is not None and tied != speaker:
-            # "王老师，这题怎么做" replying to 王磊: a form of theirs said to them is theirs in this chat
-            index = self.index(turn.scope.tenant_id)
-            out += [NewAlias(tied, m.alias, "mention", owner, at, turn.id) for m in index.find(turn.content)
-                    if m.source == "generated" and tied in m.person_ids]
-        return out
+        if tied is None or tied == turn.actor_id:
+            return []
+        opening = len(turn.content) - len(turn.content.lstrip(_BEFORE_ADDRESS))
+        return [NewAlias(tied, m.alias, "mention", turn.scope.owner, epoch_of(turn.timestamp), turn.id)
+                for m in self.index(turn.scope.tenant_id).find(turn.content)
+                if m.start == opening and m.source == "generated" and tied in m.person_ids]
 
     def notices(self, turns: Sequence[Turn]) -> int:
         """The registry as a batch's system notices leave it (issue 44 §2): a rename ("周霓 修改群名片为
