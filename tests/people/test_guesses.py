@@ -36,6 +36,10 @@ def test_what_a_form_says_of_its_bearer() -> None:
     assert kinds == {"磊磊": "", "小磊": "", "阿磊": "", "老王": "", "小王": "", "王哥": "m", "王姐": "f",
                      "王老师": "title", "王总": "title", "王工": "title"}
     assert [form_kind(f) for f in ("欧阳老师", "王经理", "Alex", "总", "")] == ["title", "title", "", "", ""]
+    # a surname's forms are plain whatever the surname: 董, 师 ... are no titles before 老 / 小
+    from pmemo.people.aliases import _SURNAMES
+    assert {s: form_kind(f"小{s}") for s in _SURNAMES if form_kind(f"小{s}")} == {}
+    assert {s: form_kind(f"老{s}") for s in _SURNAMES if form_kind(f"老{s}")} == {}
 
 
 @pytest.mark.parametrize(("form", "gender", "fit"), [

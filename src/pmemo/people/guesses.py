@@ -39,8 +39,9 @@ SIGN_SOURCES = ("platform", "self", "pronoun")  # strongest first
 Gender = Literal["f", "m"]
 
 # forms of address that say what someone does: only a chat that used one for a member makes it theirs
+# (not 董: a surname too, 小董 and 老董 are plain forms of 董明)
 _TITLES = ("老师", "总", "工", "经理", "主任", "医生", "大夫", "律师", "教授", "老板", "博士", "校长", "书记", "处长",
-           "局长", "科长", "部长", "董")
+           "局长", "科长", "部长")
 _FOR_MEN = ("哥", "叔", "爷", "伯", "弟")
 _FOR_WOMEN = ("姐", "姨", "妹", "嫂", "婆")
 
