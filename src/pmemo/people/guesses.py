@@ -6,8 +6,8 @@ is not a name anyone used: "王老师讲的课真好" in a study group is about 
 
 - someone in that chat used it for them: it was learned there ("大家都叫他王老师"), or said to
   them in a way the platform ties to them (a message that @-tags or replies to exactly one
-  person and calls them by one of their forms: ``tiers.people`` records it as a ``mention``
-  in that chat); such a form is no longer a guess there and resolves as said;
+  person and opens with one of their forms, "王老师，这题怎么做": ``tiers.people`` records it as
+  a ``mention`` in that chat); such a form is no longer a guess there and resolves as said;
 - or, never used, it is unambiguous among the chat's members and fits them: a title form
   (X老师, X总, X工, X经理 ...) never fits unused, X哥 does not fit a woman nor X姐 a man where
   the messages or the platform say who is who (``gender_of``); two members who both fit are
