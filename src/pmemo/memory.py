@@ -80,6 +80,7 @@ from .pipelines.second_encoder import second_channel
 from .pipelines.worker import Worker
 from .redis_link import RedisLink, open_link
 from .retrieval.asker import first_person, own_first
+from .retrieval.asof import epoch, stated_by
 from .retrieval.people_section import agenda_window
 from .retrieval.reader import ContextReader
 from .retrieval.retriever import Retriever
@@ -330,12 +331,13 @@ class Memory:
                      at: datetime | str | None = None, asker: str | None = None, **scope: Any) -> list[Hit]:
         """Ranked hits from every tier: turns, summaries and key lines, best first. ``at`` is
         when the query is asked (default now): its relative dates ("yesterday", "last week",
-        上个月) are read from that day. With ``session_id``, turns and summaries are that
-        session's only; key lines and people's facts belong to the owner, and their ``why``
-        says so. ``asker``: the person id of who asks; first-person words in the query (我, 我的,
-        俺, 本人; I, me, my, mine, myself) mean them, so their own words rank first, as a
-        person the query names would (nobody else's are left out; a query without them ranks
-        as it would without ``asker``).
+        上个月) are read from that day, and nothing said after it is known (what was made from
+        later turns, facts stated later, later plans: ``retrieval.asof``). With ``session_id``,
+        turns and summaries are that session's only; key lines and people's facts belong to the
+        owner, and their ``why`` says so. ``asker``: the person id of who asks; first-person
+        words in the query (我, 我的, 俺, 本人; I, me, my, mine, myself) mean them, so their own
+        words rank first, as a person the query names would (nobody else's are left out; a
+        query without them ranks as it would without ``asker``).
 
         >>> await mem.search("我上次说的那家店叫什么", group_id="study", asker="ni")  # doctest: +SKIP
         """
@@ -345,7 +347,7 @@ class Memory:
         if asker is not None:
             check_id("asker", asker)
         found = await asyncio.to_thread(_read, self._reader.search, validate.query(query), where, session_id, limit,
-                                        asked.date(), asker)
+                                        asked, asker, at is not None)
         self._recalls.add(found.clusters)
         return found.hits
 
@@ -354,7 +356,8 @@ class Memory:
                       asker: str | None = None, recent: list[str] | None = None,
                       format: str = "markdown", with_input: bool = True, **scope: Any) -> ContextPack:
         """The packed context for ``query``: memory blocks → key → people → agenda → long-term →
-        mid-term → short-term → input. ``at``: when the query is asked, as for ``search``.
+        mid-term → short-term → input. ``at``: when the query is asked, as for ``search``: the
+        context knows nothing said after it ("last spoke" and the recent turns included).
         ``asker``: the person asking (their profile in this group and their plans near ``at``
         come in); ``recent``: the last messages of the chat, whose named people come in too.
         ``format="memgpt"`` writes the memory blocks in the MemGPT/Letta ``<memory_blocks>``
@@ -372,7 +375,7 @@ class Memory:
             check_id("asker", asker)
         read = await asyncio.to_thread(_read, self._reader.read, validate.query(query), owner, session_id, budget,
                                        validate.timestamp(at, "at"), asker, validate.recent(recent), MAX_LIMIT,
-                                       check_style(format), validate.flag("with_input", with_input))
+                                       check_style(format), validate.flag("with_input", with_input), at is not None)
         self._recalls.add(read.clusters, read.episodes)
         return read.pack
 
@@ -842,7 +845,8 @@ class Memory:
         ``agenda_after_days`` after), as ``context`` shows them. Without ``group_id`` or
         ``user_id``: those of every group and private chat of the tenant and agent, each with
         its own ``scope`` — what an agent looks through to bring a plan up unasked (an exam the
-        evening before) in the chat where it was said, and only there.
+        evening before) in the chat where it was said, and only there; and of those, the ones
+        stated by ``at`` (a plan said later is not known then).
 
         >>> [(i.day, i.what, i.status) for i in await mem.agenda("ni", group_id="study")]  # doctest: +SKIP
         >>> [(i.scope.group_id, i.person_id, i.what) for i in await mem.agenda(at="2026-12-22T20:00+08:00")
@@ -851,8 +855,11 @@ class Memory:
         where = where_of(scope)
         owners = None if where.listing else [Scope.of(user_id=where.user, group_id=where.group).owner]
         people = None if person_id is None else [check_id("person_id", person_id)]
-        near = () if at is None else (*agenda_window(validate.timestamp(at, "at").date(), self.settings), "open")
-        return await asyncio.to_thread(self._store.agenda, where.tenant, where.agent, owners, people, *near)
+        when = None if at is None else validate.timestamp(at, "at")
+        near = () if when is None else (*agenda_window(when.date(), self.settings), "open")
+        found = await asyncio.to_thread(self._store.agenda, where.tenant, where.agent, owners, people, *near)
+        # asked at a time, the plans stated after it are not known yet
+        return found if when is None else await asyncio.to_thread(stated_by, self._store, found, epoch(when))
 
     # ---- memory blocks (issue 20) ----------------------------------------------------------
     # Thin delegation to blocks/: the folder (read, watched, written back), who sees which.

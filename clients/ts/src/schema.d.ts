@@ -1347,7 +1347,7 @@ export interface components {
             budget_tokens?: number | null;
             /**
              * At
-             * @description when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day
+             * @description when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day, and nothing said after it is known
              */
             at?: string | null;
             /**
@@ -2324,7 +2324,7 @@ export interface components {
             session_id?: string | null;
             /**
              * At
-             * @description when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day
+             * @description when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day, and nothing said after it is known
              */
             at?: string | null;
             /**

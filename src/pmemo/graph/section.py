@@ -10,6 +10,7 @@ out: the context says each thing once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ..config import Settings
@@ -24,9 +25,11 @@ TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 
 
 def graph_hits(store: FullStore, names: EntityNames, scope: Scope, query: str, people: Sequence[str],
-               shown_facts: Collection[int], settings: Settings, lookup: TurnLookup) -> list[Hit]:
+               shown_facts: Collection[int], settings: Settings, lookup: TurnLookup,
+               until: float | None = None) -> list[Hit]:
     """Up to ``graph_in_context`` hits for the triples around the people (``people``, person ids)
-    and the entities ``query`` names; none whose fact ``shown_facts`` holds."""
+    and the entities ``query`` names; none whose fact ``shown_facts`` holds. ``until`` (epoch
+    seconds): the ones that held then, as they stood (one closed later was current)."""
     if not settings.graph_in_context:
         return []
     owner = scope.owner_scope()
@@ -37,8 +40,11 @@ def graph_hits(store: FullStore, names: EntityNames, scope: Scope, query: str, p
         return []
     view = view_of(owner, settings.private_facts_in_groups)
     about = set(roots)
-    found = [t for t in settle(store.neighbourhood(view, roots, 1, None))
-             if t.current and (t.fact_id is None or t.fact_id not in shown_facts)]
+    held = store.neighbourhood(view, roots, 1, until)
+    if until is not None:
+        held = [dataclasses.replace(t, valid_to=None) if t.valid_to is not None and t.valid_to.timestamp() > until
+                else t for t in held]
+    found = [t for t in settle(held) if t.current and (t.fact_id is None or t.fact_id not in shown_facts)]
     said = {t.id: triple_sentence(t) for t in named(store, tenant, found)}
     score = {t.id: round((1.0 if t.subject_entity in about else 0.7) + 0.3 * overlap(query, said[t.id]), 6)
              for t in found}

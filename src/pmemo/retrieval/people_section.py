@@ -8,7 +8,8 @@ about each in this group or chat (never another group's), and their open plans n
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date, timedelta
+from dataclasses import replace
+from datetime import date, datetime, timedelta
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from ..models import Fact, Hit, Scope
 from ..rules.sentences import unnamed
 from ..stores.base import FullStore
 from ..tiers.people import People, profile_view
+from .asof import epoch, member_at, person_at, stated_by
 from .people_hits import agenda_hits, person_hits
 
 
@@ -51,12 +53,15 @@ def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None,
 def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
                    asker: str | None, recent: Sequence[str], today: date, settings: Settings,
                    with_agenda: bool = True, qvec: np.ndarray | None = None,
-                   embed: Callable[[list[str]], np.ndarray] | None = None) -> dict[str, list[Hit]]:
+                   embed: Callable[[list[str]], np.ndarray] | None = None,
+                   at: datetime | None = None) -> dict[str, list[Hit]]:
     """The people and agenda sections of a context: the asker, then the people the query names
     (``named``, as the retrieval resolved them) and those the recent messages name (any of their
     names), each with what was learned about them in this group or chat, the facts nearest the
     query (``qvec``; ``embed`` embeds passages for ``nearness``) first after the ones it names;
-    and, ``with_agenda``, their open plans near ``today``."""
+    and, ``with_agenda``, their open plans near ``today``. ``at``: the read is asked then and
+    knows nothing said after (``asof``): the facts as they stood, what each had said by then,
+    the plans stated by then."""
     owner = scope.owner_scope()
     roles: dict[str, str] = {asker: "asker"} if asker else {}
     for person in named:
@@ -68,12 +73,18 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
     if not ids:
         return {"people": [], "agenda": []}
     here = {m.person.id: m for m in store.members(owner, ids)}
+    if at is not None:
+        spoken = store.spoken(owner, ids, epoch(at))
+        here = {p: m for p, m in ((p, member_at(m, spoken.get(p))) for p, m in here.items()) if m is not None}
     found = {p: m.person for p, m in here.items()}  # people are read once: members first, then the rest
     found.update(store.get_people(owner.tenant_id, [p for p in ids if p not in found]))
+    if at is not None:  # the names they went by then
+        found = {p: person_at(person, at) for p, person in found.items()}
+        here = {p: replace(m, person=found[p]) for p, m in here.items()}
     owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
                               and owner.group_id else [])
     views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
-                               settings.private_facts_in_groups) for pid in ids if pid in found}
+                               settings.private_facts_in_groups, at) for pid in ids if pid in found}
     near = (nearness(store, [f for facts in views.values() for f in facts], qvec, embed)
             if settings.w_fact_meaning > 0 else {})
     hits: list[Hit] = []
@@ -85,5 +96,7 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
                          *agenda_window(today, settings), "open")
     names = {p: found[p].name or p for p in found}
+    if at is not None:  # a plan stated after the question is not known yet
+        items = stated_by(store, items, epoch(at))
     said = store.get_turns([i.turn_id for i in items if i.turn_id is not None])
     return {"people": hits, "agenda": agenda_hits(items, names, today, said)}

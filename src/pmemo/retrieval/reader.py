@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import datetime
 
 import numpy as np
 
@@ -22,14 +22,15 @@ from ..blocks.render import block_hits, section_writers
 from ..config import Settings
 from ..graph.names import EntityNames
 from ..graph.section import graph_hits
-from ..models import ContextPack, Hit, Scope
+from ..models import ContextPack, Hit, Scope, Summary
 from ..stores.base import FullStore
 from ..text import dialogue
 from ..text.notices import content_free
 from ..tiers.episodes import Episodes
-from ..tiers.people import People
+from ..tiers.people import People, facts_at
 from . import hits as hitlib
 from . import person, windows
+from .asof import aware, epoch, made_by
 from .context import assemble, shares
 from .people_section import context_people
 from .retriever import OWNER_WIDE, Retriever, later
@@ -65,24 +66,27 @@ class ContextReader:
 
     def read(self, query: str, owner: Scope, session_id: str | None, budget: int, asked: datetime,
              asker: str | None, recent: Sequence[str], depth: int, style: str = "markdown",
-             with_input: bool = True) -> Read:
+             with_input: bool = True, cutoff: bool = False) -> Read:
         """The packed context of ``query`` in ``owner`` (blocking); ``style``: how the memory
-        blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout)."""
+        blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout). ``cutoff``:
+        the context is asked at ``asked`` and knows nothing said after it (``asof``)."""
         store = self.store
-        found = self.retriever.read(query, owner, None, depth, asked.date(), asker)
-        last = store.last_turns(owner, session_id, self.settings.short_term_turns) if session_id else []
-        latest = store.summaries(owner, session_id, LATEST_SUMMARIES)
+        at = aware(asked) if cutoff else None
+        until = None if at is None else epoch(at)
+        found = self.retriever.read(query, owner, None, depth, asked.date(), asker, until)
+        last = store.last_turns(owner, session_id, self.settings.short_term_turns, until) if session_id else []
+        latest = self._latest_summaries(owner, session_id, until)
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
         if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
-        owned, episodes = self._owner_tiers(query, owner, found.qvec)
+        owned, episodes = self._owner_tiers(query, owner, found.qvec, at)
         tiers.update(owned)
         restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
-                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages))
+                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
         tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
-                                    store.get_turns)
+                                    store.get_turns, until)
         blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
         tiers["blocks"] = block_hits(blocks)
         pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
@@ -91,15 +95,18 @@ class ContextReader:
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)
 
-    def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: date,
-               asker: str | None = None) -> Searched:
+    def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: datetime,
+               asker: str | None = None, cutoff: bool = False) -> Searched:
         """The best ``limit`` hits of every tier for ``query`` (blocking): turns, summaries, key
         lines, diary days and what is known of the people it names. With ``session_id``, turns
         and summaries are that session's; people's facts are the owner's, and their ``why`` says so.
-        ``asker``: who asks; a query in the first person ranks their own words first."""
-        found = self.retriever.read(query, where, session_id, limit, asked, asker)
-        known = context_people(self.store, self.people, where, query, found.named, None, [], asked,
-                               self.settings, False, found.qvec, self.retriever.embed.passages)
+        ``asker``: who asks; a query in the first person ranks their own words first. ``cutoff``:
+        the search is asked at ``asked`` and knows nothing said after it (``asof``)."""
+        at = aware(asked) if cutoff else None
+        found = self.retriever.read(query, where, session_id, limit, asked.date(), asker,
+                                    None if at is None else epoch(at))
+        known = context_people(self.store, self.people, where, query, found.named, None, [], asked.date(),
+                               self.settings, False, found.qvec, self.retriever.embed.passages, at)
         people = known["people"]
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
@@ -110,15 +117,32 @@ class ContextReader:
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)
 
-    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None,
+    def _latest_summaries(self, owner: Scope, session_id: str | None, until: float | None) -> list[Summary]:
+        """The newest summaries of the session; asked ``until`` a time, the newest made of turns
+        said by then (each summary's turns read once, for their times)."""
+        if until is None:
+            return self.store.summaries(owner, session_id, LATEST_SUMMARIES)
+        every = self.store.summaries(owner, session_id)
+        made: list[Summary] = []
+        step = LATEST_SUMMARIES * 4
+        for end in range(len(every), 0, -step):  # newest first, a few at a time
+            made = made_by(self.store, every[max(0, end - step):end], lambda m: m.source_ids, until) + made
+            if len(made) >= LATEST_SUMMARIES:
+                break
+        return made[-LATEST_SUMMARIES:]
+
+    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None, at: datetime | None = None,
                      ) -> tuple[dict[str, list[Hit]], dict[str, frozenset[int]]]:
         """The user's facts (a group's come in by person, in the people section), the episodes
-        and the running tasks; and the turns each episode only restates."""
+        and the running tasks; and the turns each episode only restates. ``at``: as they stood
+        then (``asof``)."""
         store, s = self.store, self.settings
-        said = store.conversation_now(owner)
+        said = store.conversation_now(owner) if at is None else epoch(at)
         now = said or time.time()
-        facts = [] if owner.group_id else person.fact_hits(query, store.facts(owner), now, s, store.get_turns)
-        ranked = self.episodes.rank(owner, qvec, s.episodes_in_context, said) if s.episodes_in_context else []
+        known = store.facts(owner) if at is None else facts_at(store.facts(owner, history=True), at)
+        facts = [] if owner.group_id else person.fact_hits(query, known, now, s, store.get_turns)
+        ranked = (self.episodes.rank(owner, qvec, s.episodes_in_context, said, None if at is None else epoch(at))
+                  if s.episodes_in_context else [])
         # an episode without lessons (offline: an extract of its turns, rules over them) restates them
         return ({"profile": facts,
                  "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)},

@@ -33,6 +33,7 @@ from ..text import dialogue
 from . import hits as hitlib
 from . import windows as l2
 from .asker import first_person
+from .asof import made_by
 from .diary_recall import recall
 from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
 from .signals import quoted, without_spans, without_speakers
@@ -83,14 +84,17 @@ class Retriever:
         self._second.shutdown(wait=True)
 
     def read(self, query: str, scope: Scope, session_id: str | None,
-             depth: int, asked: date | None = None, asker: str | None = None) -> Retrieved:
+             depth: int, asked: date | None = None, asker: str | None = None,
+             until: float | None = None) -> Retrieved:
         """Turn hits (the best ``depth``), derived hits, and the clusters recalled, whose hits a
         job counts (blocking: call it off the loop). ``asked``: the day the query is asked,
         from which its relative dates are read. ``asker``: the person id of who asks; a query
         in the first person ("what did I say…", "我上次说的…") is about their words, as one
-        naming them would be (the speaker signal): a ranking, nobody else's turns are left out."""
+        naming them would be (the speaker signal): a ranking, nobody else's turns are left out.
+        ``until`` (epoch seconds): the query is asked then, and knows nothing said after
+        (``asof``)."""
         # the keyword search needs no vector, nor the people the query names: it runs meanwhile
-        keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
+        keywords = self._keywords.submit(self._keywords_of, scope, query, session_id, until)
         try:
             found = self.people.resolve(query, scope) if self.people is not None else []
             # in a dialogue the speakers' labels say who talks, not whom the talk is about
@@ -105,58 +109,66 @@ class Retriever:
             second = self.embed.second if dialogue.lines(query) else None
             qvec2 = self._second.submit(second.query, asked_about) if second is not None else None
             qvec = self.embed.query(asked_about)
-            meaning = self._by_meaning(qvec, scope, session_id)
+            meaning = self._by_meaning(qvec, scope, session_id, until)
             if second is not None and qvec2 is not None:
                 meaning = replace(meaning, second=second_meaning(self.store, scope, qvec2.result(),
-                                                                 second.model_id, session_id))
+                                                                 second.model_id, session_id, until))
             return self._rank(query, scope, *keywords.result(), meaning, session_id, depth, asked, named,
-                              asker if asker is not None and first_person(query) else None)
+                              asker if asker is not None and first_person(query) else None, until)
         finally:
             keywords.cancel()  # if the trip failed before it waited for them
 
-    def _keywords_of(self, scope: Scope, query: str, session_id: str | None,
+    def _keywords_of(self, scope: Scope, query: str, session_id: str | None, until: float | None,
                      ) -> tuple[list[tuple[int, float]], list[list[tuple[int, float]]]]:
         """Keyword candidates of the whole query, and of each thing it quotes (when several)."""
         facets = quoted(query) if self.settings.w_facet > 0 else []
         qtf = self.settings.w_qtf
-        return (lexical(self.store, scope, dialogue.spoken(query), session_id, qtf),
-                [lexical(self.store, scope, f, session_id, qtf) for f in facets] if len(facets) > 1 else [])
+        return (lexical(self.store, scope, dialogue.spoken(query), session_id, qtf, until),
+                [lexical(self.store, scope, f, session_id, qtf, until) for f in facets] if len(facets) > 1 else [])
 
-    def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None) -> _Meaning:
-        summaries = self._matching_summaries(scope, qvec, session_id)
+    def _by_meaning(self, qvec: np.ndarray, scope: Scope, session_id: str | None,
+                    until: float | None = None) -> _Meaning:
+        summaries = self._matching_summaries(scope, qvec, session_id, until)
         if self.settings.window_tokens:  # L2 windows (issue 20): the vector candidates are windows' turns
-            vector, via = l2.candidates(self.store, scope, qvec, self.embed.model_id, session_id)  # type: ignore[arg-type]
+            vector, via = l2.candidates(self.store, scope, qvec, self.embed.model_id, session_id,  # type: ignore[arg-type]
+                                        until=until)
             clusters = recall_clusters(self.store, scope, qvec, self.settings.top_k_clusters)
             return _Meaning(qvec, vector, clusters, summaries, via)
         vector, clusters = by_meaning(self.store, scope, qvec, self.embed.model_id, self.settings, session_id,
-                                      pieces=self.embed.splits)
+                                      pieces=self.embed.splits, until=until)
         return _Meaning(qvec, vector, clusters, summaries)
 
-    def _matching_summaries(self, scope: Scope, qvec: np.ndarray,
-                            session_id: str | None) -> list[tuple[Summary, float]]:
-        """The summaries nearest the query; with ``session_id``, that session's only."""
-        found = self.store.nearest("summary", scope.key, qvec, SUMMARY_DEPTH, self.embed.model_id)
+    def _matching_summaries(self, scope: Scope, qvec: np.ndarray, session_id: str | None,
+                            until: float | None = None) -> list[tuple[Summary, float]]:
+        """The summaries nearest the query; with ``session_id``, that session's only; with
+        ``until``, the ones made of turns said by then."""
+        found = self.store.nearest("summary", scope.key, qvec, SUMMARY_DEPTH * (1 if until is None else 5),
+                                   self.embed.model_id)
         summaries = self.store.get_summaries(i for i, _ in found)
-        return [(summaries[i], c) for i, c in found
+        kept = [(summaries[i], c) for i, c in found
                 if i in summaries and session_id in (None, summaries[i].scope.session_id)]
+        return made_by(self.store, kept, lambda pair: pair[0].source_ids, until)[:SUMMARY_DEPTH]
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
               depth: int, asked: date | None, named: tuple[str, ...] = (),
-              asker: str | None = None) -> Retrieved:
+              asker: str | None = None, until: float | None = None) -> Retrieved:
         scored = fuse(self.store, stored_vectors(self.store, "turn", len(m.qvec)), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
                       self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second,
-                      asker)
+                      asker, until)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]
         windows = self.store.max_steps(scope, [s.turn.session_id for s in kept])
         turn_hits = l2.labelled(hitlib.turn_hits(kept, windows, self.settings.short_term_turns), m.windows)
-        keys = self.store.keys(scope, sources=False)
+        keys = self.store.keys(scope, sources=until is not None)
+        if until is not None:  # their sources were read only to see when they were said
+            keys = [replace(k, source_ids=()) for k in made_by(self.store, keys, lambda k: k.source_ids, until)]
         diaries = recall(self.store, scope, query, m.qvec, self.embed.model_id, asked,  # type: ignore[arg-type]
-                         DIARY_DEPTH)
+                         DIARY_DEPTH if until is None else DIARY_DEPTH * 5)
+        diaries = made_by(self.store, diaries, lambda pair: pair[0].source_ids, until)[:DIARY_DEPTH]
         # a diary day written without an LLM only restates its messages (a quiet day's digest is
         # its one message again): when they are all among the best hits (what any context packs;
         # a search returns them all), they stand for it

@@ -12,7 +12,7 @@ import numpy as np
 from ..config import Settings
 from ..models import Scope, Turn
 from ..stores import parts
-from ..stores.base import Store, TurnRef, VectorStore
+from ..stores.base import Store, TurnRef, TurnStore, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 from ..text.dialogue import says_something
 from ..text.segment import term_counts
@@ -70,9 +70,10 @@ class ClusterRecall:
 
 
 def lexical(store: Store, scope: Scope, query: str, session_id: str | None,
-            qtf: float = 1.0) -> list[tuple[int, float]]:
-    """Keyword candidates: bm25 over the query's content words (``keyword_terms``)."""
-    return store.lexical(scope, keyword_terms(query, qtf), POOL, session_id)
+            qtf: float = 1.0, until: float | None = None) -> list[tuple[int, float]]:
+    """Keyword candidates: bm25 over the query's content words (``keyword_terms``); with
+    ``until`` (epoch seconds), of the turns said by then."""
+    return store.lexical(scope, keyword_terms(query, qtf), POOL, session_id, until)
 
 
 def keyword_terms(query: str, qtf: float = 1.0) -> list[str]:
@@ -91,15 +92,29 @@ def keyword_terms(query: str, qtf: float = 1.0) -> list[str]:
 
 def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
                settings: Settings, session_id: str | None, cluster_floor: float = 0.0,
-               pieces: bool = False) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
+               pieces: bool = False, until: float | None = None,
+               ) -> tuple[list[tuple[int, float]], list[ClusterRecall]]:
     """Vector candidates (turns of embedding ``model``) and the recalled clusters. Each read
     is well under a millisecond; the caller runs them together, beside the keyword search.
-    With ``pieces`` (the embedder cuts long texts), a long turn's cosine is its best part's."""
+    With ``pieces`` (the embedder cuts long texts), a long turn's cosine is its best part's.
+    A search in one session reads five times as many (``fuse`` keeps that session's); one asked
+    ``until`` a time reads five times as many again and keeps as many as it would have read of
+    the turns said by then (``said_by``): when nothing was said later, the very same."""
     k = POOL if session_id is None else POOL * 5
-    vector = store.nearest("turn", scope.key, qvec, k, model)
+    wide = k if until is None else k * 5
+    vector = store.nearest("turn", scope.key, qvec, wide, model)
     if pieces:
-        vector = best_per_turn(vector, store.nearest(parts.KIND, scope.key, qvec, k, model), k)
+        vector = best_per_turn(vector, store.nearest(parts.KIND, scope.key, qvec, wide, model), wide)
+    if until is not None:
+        vector = said_by(store, vector, until)[:k]
     return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
+
+
+def said_by(store: TurnStore, found: list[tuple[int, float]], until: float) -> list[tuple[int, float]]:
+    """The candidates among ``found`` (turn id, score) said at or before ``until``, in order:
+    one read of their times."""
+    when = store.turn_times(i for i, _ in found) if found else {}
+    return [(i, score) for i, score in found if when.get(i, math.inf) <= until]
 
 
 def best_per_turn(turns: list[tuple[int, float]], found: list[tuple[int, float]],
@@ -119,9 +134,13 @@ def best_per_turn(turns: list[tuple[int, float]], found: list[tuple[int, float]]
 
 
 def second_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
-                   session_id: str | None) -> Dense:
-    """The second encoder's vector candidates ("turn2" vectors of its ``model``)."""
-    found = store.nearest("turn2", scope.key, qvec, POOL if session_id is None else POOL * 5, model)
+                   session_id: str | None, until: float | None = None) -> Dense:
+    """The second encoder's vector candidates ("turn2" vectors of its ``model``); ``until`` as
+    for ``by_meaning``."""
+    k = POOL if session_id is None else POOL * 5
+    found = store.nearest("turn2", scope.key, qvec, k if until is None else k * 5, model)
+    if until is not None:
+        found = said_by(store, found, until)[:k]
     return Dense(qvec, found, stored_vectors(store, "turn2", len(qvec)))
 
 
@@ -149,7 +168,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
          settings: Settings, session_id: str | None, same_topic: float = 0.9,
          limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
          asked: date | None = None, speakers: frozenset[str] = frozenset(),
-         second: Dense | None = None, asker: str | None = None) -> list[Scored]:
+         second: Dense | None = None, asker: str | None = None, until: float | None = None) -> list[Scored]:
     """Fuse z-scored lexical and vector evidence, plus bonuses (neighbour, speaker, date (the
     dates the query names, and its relative ones read from the day it is ``asked``; speaker:
     turns said by the people the query names, ``speakers`` by person id, else by display name),
@@ -162,7 +181,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     asks a query in the first person ("what did I say…"): their turns that bear on it (relevance
     above the pool's mean) and say something (``dialogue.says_something``: not only "ok",
     "收到", a greeting) get the speaker's bonus; their small talk does not, so it never pushes
-    the others' answers out. The best ``limit`` are returned
+    the others' answers out. ``until`` (epoch seconds): only turns said by then are candidates
+    or neighbours (a search asked then knows nothing said after). The best ``limit`` are returned
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
     returned are read whole."""
     vector2 = second.found if second is not None else []
@@ -173,6 +193,8 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
                            around=[i for i, _ in lexical[:SEEDS] + vector[:SEEDS] + vector2[:SEEDS]])
     if session_id is not None:
         refs = {i: t for i, t in refs.items() if t.session == session_id}
+    if until is not None:
+        refs = {i: t for i, t in refs.items() if t.epoch <= until}
     if not refs:
         return []
     # the weights of the recipe's preset for this scope (recipe.py): one scope per search

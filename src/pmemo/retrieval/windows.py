@@ -18,6 +18,7 @@ import numpy as np
 
 from ..models import Hit, Scope
 from ..stores.base import TurnStore, VectorStore, WindowStore
+from .search import said_by
 
 # windows read per query: at ~8 turns each, about as many turns as the per-message vector
 # search reads (search.POOL)
@@ -28,7 +29,7 @@ REACH = 1  # turns before and after a recalled one that its excerpt shows
 class _Store(TurnStore, WindowStore, Protocol): ...
 
 
-class _Windows(WindowStore, VectorStore, Protocol): ...
+class _Windows(TurnStore, WindowStore, VectorStore, Protocol): ...
 
 
 @dataclass(frozen=True)
@@ -42,15 +43,20 @@ class Recalled:
 
 
 def candidates(store: _Windows, scope: Scope, qvec: np.ndarray, model: str, session_id: str | None,
-               depth: int = DEPTH) -> tuple[list[tuple[int, float]], dict[int, Recalled]]:
+               depth: int = DEPTH, until: float | None = None) -> tuple[list[tuple[int, float]], dict[int, Recalled]]:
     """The members of the windows nearest ``qvec`` (embedded by ``model``) as vector candidates
     (turn id, cosine), best window first, and the window each came through (a turn in two keeps
     the better one). With ``session_id``, the caller keeps that session's turns (a window may
-    cross sessions)."""
-    found = store.nearest("window", scope.key, qvec, depth if session_id is None else depth * 5, model)
+    cross sessions); with ``until``, the turns said by then (``search.fuse``)."""
+    k = depth if session_id is None else depth * 5
+    found = store.nearest("window", scope.key, qvec, k if until is None else k * 5, model)
     windows = store.get_windows(i for i, _ in found)
     kept = [(windows[i], c) for i, c in found if i in windows]
     members = store.window_members(w.id for w, _ in kept)
+    if until is not None:  # the first k windows with a turn said by then, and only those turns
+        said = {i for i, _ in said_by(store, [(i, 0.0) for ids in members.values() for i in ids], until)}
+        members = {w: [i for i in ids if i in said] for w, ids in members.items()}
+        kept = [(w, c) for w, c in kept if members.get(w.id)][:k]
     out: list[tuple[int, float]] = []
     via: dict[int, Recalled] = {}
     for window, cosine in kept:

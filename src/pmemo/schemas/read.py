@@ -11,7 +11,8 @@ from ..models import ContextPack, Hit, Kind, Tier
 from .common import MAX_BUDGET, MAX_CONTENT, MAX_QUERY, MAX_RECENT, ScopeIn, When, _finite, _id, _whole
 from .turns import TurnOut
 
-AT = "when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day"
+AT = ("when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day, and"
+      " nothing said after it is known")
 
 
 class SearchIn(ScopeIn):

@@ -133,12 +133,24 @@ class TurnStore(Protocol):
         turn included): one read for a search's candidates and its seeds' neighbours."""
         ...
 
+    def turn_times(self, ids: Iterable[int]) -> dict[int, float]:
+        """When each of the turns ``ids`` that exist was said, in epoch seconds: what a read
+        asked at a time checks its candidates and records' sources against (``retrieval.asof``)."""
+        ...
+
     def list_turns(self, scope: Scope, *, session_id: str | None, limit: int, offset: int,
                    since: datetime | None, until: datetime | None, actor_id: str | None = None,
                    actor: str | None = None) -> list[Turn]:
         """Oldest first; ``actor_id`` / ``actor``: only what that person id / display name said."""
         ...
-    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]: ...
+    def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
+        """The session's last ``n`` turns, oldest first; with ``until`` (epoch seconds), the last
+        said at or before it (a context asked then)."""
+        ...
+    def spoken(self, scope: Scope, people: Sequence[str], until: float) -> dict[str, tuple[float, float, int]]:
+        """Per person id, what they said in the scope's owner at or before ``until``: (first and
+        last time, in epoch seconds, and how many turns); people who had not spoken yet are absent."""
+        ...
     def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
         """The session and instant (epoch seconds) of the owner's latest turn at or before
         ``until``, or None: where a turn sent without a session joins (chat_sessions.py)."""
@@ -149,9 +161,10 @@ class TurnStore(Protocol):
     def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]: ...
     def actors(self, scope: Scope) -> list[str]: ...  # who speaks in the scope's turns, sorted
     def lexical(self, scope: Scope, terms: list[str], limit: int,
-                session_id: str | None = None) -> list[tuple[int, float]]:
+                session_id: str | None = None, until: float | None = None) -> list[tuple[int, float]]:
         """Turns with any of ``terms``, best first (higher score better); a term given n
-        times counts n times (the query's term frequency)."""
+        times counts n times (the query's term frequency). ``until`` (epoch seconds): only
+        turns said at or before it."""
         ...
     def delete_turns(self, ids: list[int]) -> int: ...
     def turn_ids(self, scope: Scope, session_id: str | None = None) -> list[int]: ...

@@ -192,9 +192,9 @@ class RecentTurns:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
-        if not 0 < n <= self.cache.cap:
-            return self.store.last_turns(scope, session_id, n)
+    def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
+        if until is not None or not 0 < n <= self.cache.cap:  # Redis holds the newest only
+            return self.store.last_turns(scope, session_id, n, until)
         found = self.cache.read(scope, session_id, n)
         if isinstance(found, list):
             return found

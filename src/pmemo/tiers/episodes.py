@@ -222,12 +222,15 @@ class Episodes:
         return "rebuilt"
 
     def rank(
-        self, scope: Scope, qvec: np.ndarray | None, k: int, now: float | None = None
+        self, scope: Scope, qvec: np.ndarray | None, k: int, now: float | None = None, until: float | None = None
     ) -> list[tuple[Episode, float, str]]:
         """Top-k episodes of the owner: similarity, recency (conversation time: ``now``, the
-        store's ``conversation_now`` when the caller has read it), importance."""
+        store's ``conversation_now`` when the caller has read it), importance. ``until`` (epoch
+        seconds): only episodes that had ended by then (one that goes on later tells of later turns)."""
         owner = scope.owner_scope()
         signals = self.store.episode_signals(owner, qvec)  # the episodes themselves: the top k only
+        if until is not None:
+            signals = [e for e in signals if e.ended <= until]
         if not signals:
             return []
         sims = {e.id: e.similarity for e in signals}

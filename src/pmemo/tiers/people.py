@@ -13,8 +13,10 @@ and evidence of gender (people/guesses.py).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from ..models import SAID_IN_A_CHAT, Fact, Person, Scope, Turn, epoch_of
@@ -238,14 +240,42 @@ def _other(learned: Learned, found: list[Match], speaker: str | None, metadata: 
 
 
 def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: str | None, history: bool,
-                 private_in_groups: bool) -> list[Fact]:
+                 private_in_groups: bool, at: datetime | None = None) -> list[Fact]:
     """A person's facts as seen from ``owner`` (a group: only what was learned there, plus their
     private chat when allowed; their private chat: what they said there), or from everywhere
-    (``owner`` None), the newest value of each fact current and listed first (``settled``)."""
+    (``owner`` None), the newest value of each fact current and listed first (``settled``);
+    with ``at``, as they stood then (``facts_at``)."""
     owners = None
     if owner is not None:
         owners = [owner] + ([f"u:{person}"] if private_in_groups and owner.startswith("g:") else [])
     # a group and the private chat are two places too: the newest value leads, the stale never does
-    facts = settled(store.facts_about(tenant, agent, person, owners, True))
+    stored = store.facts_about(tenant, agent, person, owners, True)
+    facts = settled(stored if at is None else facts_at(stored, at))
     return [f for f in facts if history or f.status == "current"]
+
+
+def facts_at(facts: Iterable[Fact], at: datetime) -> list[Fact]:
+    """A person's facts as they stood at ``at``: none stated after it, and one superseded or
+    expired after it reads current again.
+
+    >>> from datetime import UTC
+    >>> from pmemo.models import Scope
+    >>> def fact(i, value, since, until=None, status="current"):
+    ...     return Fact(i, Scope(), "fact", "job", value, 0.9, 1, since, since, since, until, None, "explicit",
+    ...                 (i,), status)
+    >>> d = lambda day: datetime(2026, 12, day, tzinfo=UTC)
+    >>> old, new = fact(1, "腾讯", d(1), d(10), "superseded"), fact(2, "字节", d(10))
+    >>> [(f.value, f.status) for f in facts_at([old, new], d(5))]
+    [('腾讯', 'current')]
+    >>> [(f.value, f.status) for f in facts_at([old, new], d(12))]
+    [('腾讯', 'superseded'), ('字节', 'current')]
+    """
+    out = []
+    for f in facts:
+        if f.valid_from > at:
+            continue
+        if f.status in ("superseded", "expired") and f.valid_to is not None and f.valid_to > at:
+            f = dataclasses.replace(f, status="current", valid_to=None)
+        out.append(f)
+    return out
 

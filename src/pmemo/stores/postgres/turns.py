@@ -101,6 +101,12 @@ class TurnRows:
         rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (wanted,))
         return {row[0]: codec.turn(row) for row in rows}
 
+    def turn_times(self, ids: Iterable[int]) -> dict[int, float]:
+        wanted = _ints(ids)
+        if not wanted:
+            return {}
+        return {r[0]: float(r[1]) for r in self._db.rows("SELECT id, ts FROM turns WHERE id = ANY(%s)", (wanted,))}
+
     def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
         wanted, seeds = _ints(ids), _ints(around) if radius > 0 else []
         if not wanted and not seeds:
@@ -129,10 +135,21 @@ class TurnRows:
         sql += " ORDER BY ts, session, step LIMIT %s OFFSET %s"
         return [codec.turn(r) for r in self._db.rows(sql, [*args, limit, offset])]
 
-    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
-        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s"
-                             " ORDER BY step DESC LIMIT %s", (scope.key, session_id, n))
+    def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
+        before = "" if until is None else " AND ts<=%s"
+        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s{before}"
+                             " ORDER BY step DESC LIMIT %s",
+                             (scope.key, session_id, *(() if until is None else (until,)), n))
         return [codec.turn(r) for r in reversed(rows)]
+
+    def spoken(self, scope: Scope, people: Sequence[str], until: float) -> dict[str, tuple[float, float, int]]:
+        if not people:
+            return {}
+        rows = self._db.rows(
+            "SELECT actor_id, MIN(ts), MAX(ts), COUNT(*) FROM turns WHERE tenant=%s AND agent=%s AND owner=%s"
+            " AND actor_id = ANY(%s::text[]) AND ts<=%s GROUP BY actor_id",
+            (scope.tenant_id, scope.agent_id, scope.owner, list(people), until))
+        return {r[0]: (float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
     def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
         row = self._db.one("SELECT session, ts FROM turns WHERE scope_key=%s AND ts<=%s"
@@ -178,11 +195,12 @@ class TurnRows:
         return [r[0] for r in rows]
 
     def lexical(self, scope: Scope, terms: list[str], limit: int,
-                session_id: str | None = None) -> list[tuple[int, float]]:
+                session_id: str | None = None, until: float | None = None) -> list[tuple[int, float]]:
         query = lexical.tsquery(terms)
         if not query:
             return []
-        mine = "" if session_id is None else " AND session=%(session)s"
+        mine = (("" if session_id is None else " AND session=%(session)s")
+                + ("" if until is None else " AND ts<=%(until)s"))
         rank, more = lexical.rank(terms)
         # A scope of up to SCAN_ROWS turns is read whole through its btree and matched row by
         # row; a larger one through the GIN index, whose posting lists span the whole table (a
@@ -196,7 +214,8 @@ class TurnRows:
             " OFFSET 0) s WHERE (SELECT n FROM size) < %(scan)s AND lexemes @@ %(q)s::tsquery"
             f" UNION ALL SELECT id, {rank} AS score FROM turns WHERE (SELECT n FROM size) >= %(scan)s"
             f" AND scope_key=%(scope)s AND lexemes @@ %(q)s::tsquery{mine} ORDER BY score DESC, id LIMIT %(limit)s",
-            {"q": query, "scope": scope.key, "session": session_id, "limit": limit, "scan": SCAN_ROWS, **more})
+            {"q": query, "scope": scope.key, "session": session_id, "until": until, "limit": limit, "scan": SCAN_ROWS,
+             **more})
         return [(r[0], float(r[1])) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:

@@ -12,7 +12,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -248,6 +248,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         refs.update((row[0], TurnRef(*row)) for row in self._select_in(sql, [radius, radius], seeds))
         return refs
 
+    def turn_times(self, ids: Iterable[int]) -> dict[int, float]:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        return {r[0]: r[1] for r in self._select_in("SELECT id, ts FROM turns WHERE id IN ({})", [], wanted)}
+
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
                    actor: str | None = None) -> list[Turn]:
@@ -266,13 +270,23 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         sql += " ORDER BY ts, session, step LIMIT ? OFFSET ?"
         return [codec.turn(r) for r in self._read.execute(sql, [*args, limit, offset])]
 
-    def last_turns(self, scope: Scope, session_id: str, n: int) -> list[Turn]:
+    def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
+        before = "" if until is None else " AND ts<=?"
         rows = self._read.execute(
-            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=? AND session=?"
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=? AND session=?{before}"
             " ORDER BY step DESC LIMIT ?",
-            (scope.key, session_id, n),
+            (scope.key, session_id, *(() if until is None else (until,)), n),
         ).fetchall()
         return [codec.turn(r) for r in reversed(rows)]
+
+    def spoken(self, scope: Scope, people: Sequence[str], until: float) -> dict[str, tuple[float, float, int]]:
+        if not people:
+            return {}
+        rows = self._read.execute(
+            "SELECT actor_id, MIN(ts), MAX(ts), COUNT(*) FROM turns WHERE tenant=? AND agent=? AND owner=?"
+            f" AND actor_id IN ({','.join('?' * len(people))}) AND ts<=? GROUP BY actor_id",
+            (scope.tenant_id, scope.agent_id, scope.owner, *people, until))
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
         row = self._read.execute("SELECT session, ts FROM turns WHERE scope_key=? AND ts<=?"
@@ -323,19 +337,20 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         return [r[0] for r in rows]
 
     def lexical(self, scope: Scope, terms: list[str], limit: int,
-                session_id: str | None = None) -> list[tuple[int, float]]:
+                session_id: str | None = None, until: float | None = None) -> list[tuple[int, float]]:
         if not terms:
             return []
         query = fts.match(fts.scope_token(scope.key), terms)
-        if session_id is None:
+        if session_id is None and until is None:
             rows = self._read.execute(
                 f"SELECT rowid, {fts.BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
                 " ORDER BY score LIMIT ?", (query, limit))
         else:
+            where = [(" AND t.session=?", session_id), (" AND t.ts<=?", until)]
             rows = self._read.execute(
                 f"SELECT f.rowid, {fts.BM25} AS score FROM turns_fts f JOIN turns t ON t.id=f.rowid"
-                " WHERE turns_fts MATCH ? AND t.session=? ORDER BY score LIMIT ?",
-                (query, session_id, limit))
+                f" WHERE turns_fts MATCH ?{''.join(c for c, v in where if v is not None)} ORDER BY score LIMIT ?",
+                (query, *(v for _, v in where if v is not None), limit))
         return [(r[0], -r[1]) for r in rows]
 
     def delete_turns(self, ids: list[int]) -> int:
