@@ -90,6 +90,7 @@ from .stores.recent_cache import cached as recent_cached
 from .tenant_lock import TenantLock
 from .text import attachments
 from .text.contains import containing
+from .text.quotes import quoted
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
@@ -253,17 +254,20 @@ class Memory:
                   actor_id: str | None = None, timestamp: datetime | str | None = None,
                   metadata: dict[str, Any] | None = None, user_id: str | None = None,
                   group_id: str | None = None, tenant_id: str = "default", agent_id: str = "default",
-                  idempotency_key: str | None = None) -> Turn:
+                  idempotency_key: str | None = None, reply_to: int | None = None) -> Turn:
         """Store one turn durably and return it; embedding and the rest happen in the background.
         ``actor_id`` is the speaker's stable person id, ``actor`` their display name at the time.
         Without ``session_id`` the turn joins its chat's current session, or starts one after
         ``session_gap_minutes`` of silence or at the day's turn (``chat_sessions``); the turn
-        returned names it.
+        returned names it. ``reply_to``: the id of the turn of this chat it answers; without it, the
+        platform's id of that message (``metadata["reply_to_message"]``, matched to an earlier
+        turn's ``metadata["message_id"]``) or the quote the text opens with (「名片：原文」, ">")
+        ties it (``Turn.reply_to``).
         ``idempotency_key``: a retry with the same key (after a lost reply) stores nothing again
         and returns the turn the first call stored."""
         item = dict(session_id=session_id, content=content, role=role, actor=actor, actor_id=actor_id,
                     timestamp=timestamp, metadata=metadata, user_id=user_id, group_id=group_id,
-                    tenant_id=tenant_id, agent_id=agent_id)
+                    tenant_id=tenant_id, agent_id=agent_id, reply_to=reply_to)
         new = await asyncio.to_thread(self._new_turn, item)  # segmenting a long text is CPU work: off the loop
         turns = await self._insert([new], _once(idempotency_key, [item]))
         self._worker.wake.set()
@@ -310,7 +314,7 @@ class Memory:
         if not isinstance(item, dict):
             raise InvalidInput(f"a turn must be a dict, got {type(item).__name__}")
         allowed = {"session_id", "content", "role", "actor", "actor_id", "timestamp", "metadata", "user_id",
-                   "group_id", "tenant_id", "agent_id"}
+                   "group_id", "tenant_id", "agent_id", "reply_to"}
         unknown = set(item) - allowed
         if unknown:
             raise InvalidInput(f"unknown turn field(s): {', '.join(sorted(unknown))}")
@@ -321,10 +325,16 @@ class Memory:
         speaker = validate.actor(item.get("actor"))
         person = item.get("actor_id")
         meta = validate.metadata(item.get("metadata"))  # attachments' captions are indexed with the words
+        reply = item.get("reply_to")
+        if reply is not None:
+            reply = _int_id("reply_to", reply)
+        by_message = meta.get("reply_to_message")
         return NewTurn(scope, validate.role(item.get("role", "user")), text,
                        speaker, validate.timestamp(item.get("timestamp")),
                        meta, segment(attachments.indexed(text, meta)),
-                       None if person is None else check_id("actor_id", person))
+                       None if person is None else check_id("actor_id", person), reply,
+                       str(by_message) if isinstance(by_message, (str, int)) and reply is None else None,
+                       quoted(text) if reply is None and by_message is None else None)
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
@@ -1072,7 +1082,8 @@ class Memory:
 
 def _scope(kwargs: dict[str, Any], session_id: str | None = None) -> Scope:
     allowed = {"user_id", "group_id", "tenant_id", "agent_id", "session_id"}
-    unknown = set(kwargs) - allowed - {"content", "role", "actor", "actor_id", "timestamp", "metadata"}
+    unknown = set(kwargs) - allowed - {"content", "role", "actor", "actor_id", "timestamp", "metadata",
+                                       "reply_to"}
     if unknown:
         raise InvalidInput(f"unknown argument(s): {', '.join(sorted(unknown))}")
     return Scope.of(user_id=kwargs.get("user_id"), group_id=kwargs.get("group_id"),

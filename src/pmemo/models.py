@@ -91,6 +91,7 @@ class Turn:
     timestamp: datetime
     metadata: dict[str, Any] = field(default_factory=dict)
     actor_id: str | None = None  # the speaker's stable person id; ``actor`` is their name then
+    reply_to: int | None = None  # the id of the turn of its chat it answers (issue 44 §2)
 
     @property
     def session_id(self) -> str:

@@ -2634,10 +2634,18 @@ export interface components {
             actor_id?: string | null;
             /** Timestamp */
             timestamp?: string | null;
-            /** Metadata */
+            /**
+             * Metadata
+             * @description Small JSON object kept with the turn. Read by pmemo: `message_id` (the platform's id of this message), `reply_to_message` (the platform's id of the message it answers), `kind` (`notice`, `rename`, `join`, `leave`, `recall`, `poke`, or a medium: `image`, `voice`, `sticker`, `link` …), `person` and `name` of a notice, `mentions` (person ids tagged), `attachments`, `gender`.
+             */
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Reply To
+             * @description The id of the turn of this chat this one answers. Without it, `metadata.reply_to_message` or a quote the text opens with (「名片：原文」 or `>` lines) ties it.
+             */
+            reply_to?: number | null;
         };
         /** TurnOut */
         TurnOut: {
@@ -2670,6 +2678,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** Reply To */
+            reply_to?: number | null;
         };
         /** TurnsOut */
         TurnsOut: {

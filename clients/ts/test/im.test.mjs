@@ -32,4 +32,18 @@ describe("real IM messages", () => {
     assert.equal(turns[0].step, 2);
     assert.notEqual(turns[1].session_id, first.session_id);
   });
+
+  test("a reply names what it answers: by id, by the platform's message ids, by a quote", async () => {
+    const q = await pm.add({ ...GROUP, content: "谁有充电宝？", metadata: { message_id: "m1" } });
+    const a = await pm.add({ ...GROUP, content: "我有", reply_to: q.id });
+    assert.equal(a.reply_to, q.id);
+    const { turns } = await pm.addMany([
+      { ...GROUP, content: "借我用下", metadata: { message_id: "m2" } },
+      { ...GROUP, content: "来拿", metadata: { reply_to_message: "m2" } },
+      { ...GROUP, content: "「谁有充电宝？」\n我也有" },
+    ]);
+    assert.equal(turns[1].reply_to, turns[0].id);
+    assert.equal(turns[2].reply_to, q.id);
+    assert.equal((await pm.getTurn(a.id)).reply_to, q.id);
+  });
 });

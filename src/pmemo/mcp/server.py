@@ -219,7 +219,12 @@ def build_server(
         ] = None,
         metadata: Annotated[
             dict[str, Any] | None,
-            Field(description="Small JSON object kept with the turn (e.g. the chat's message id)."),
+            Field(description="Small JSON object kept with the turn: message_id (the chat's id of this message),"
+                  " reply_to_message (the chat's id of the message it answers), kind (notice, recall, image …)."),
+        ] = None,
+        reply_to: Annotated[
+            int | None,
+            Field(description="The id of the stored turn this message answers (a turn of the same chat).", ge=1),
         ] = None,
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
@@ -233,6 +238,7 @@ def build_server(
                 idempotency_key=idempotency_key,
                 timestamp=timestamp,
                 metadata=metadata,
+                reply_to=reply_to,
                 **await scope(ctx, user_id, group_id, agent_id),
             )
             return _dump(TurnOut.of(turn))

@@ -35,6 +35,7 @@ from . import windows as l2
 from .asker import first_person
 from .asof import made_by
 from .diary_recall import recall
+from .replies import threaded
 from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
 from .signals import quoted, without_spans, without_speakers
 
@@ -158,6 +159,7 @@ class Retriever:
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
                       self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second,
                       asker, until)
+        scored = threaded(scored, self.store, session_id)  # replies with what they answer (issue 44 §2)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]

@@ -43,7 +43,16 @@ class TurnIn(ScopeIn):
         None, description="The speaker's stable person id (see /v1/people); `actor` is only their name then."
     )
     timestamp: When | None = None
-    metadata: dict[str, Any] | None = Field(None, max_length=50)
+    metadata: dict[str, Any] | None = Field(
+        None, max_length=50,
+        description="Small JSON object kept with the turn. Read by pmemo: `message_id` (the platform's id of this"
+        " message), `reply_to_message` (the platform's id of the message it answers), `kind` (`notice`, `rename`,"
+        " `join`, `leave`, `recall`, `poke`, or a medium: `image`, `voice`, `sticker`, `link` …), `person` and"
+        " `name` of a notice, `mentions` (person ids tagged), `attachments`, `gender`.")
+    reply_to: int | None = Field(
+        None, ge=1, le=2**63 - 1,
+        description="The id of the turn of this chat this one answers. Without it, `metadata.reply_to_message`"
+        " or a quote the text opens with (「名片：原文」 or `>` lines) ties it.")
 
     @field_validator("role")
     @classmethod
@@ -73,6 +82,7 @@ class TurnIn(ScopeIn):
             "actor_id": self.actor_id,
             "timestamp": self.timestamp,
             "metadata": self.metadata,
+            "reply_to": self.reply_to,
         }
 
 
@@ -110,6 +120,7 @@ class TurnOut(BaseModel):
     actor_id: str | None
     timestamp: datetime
     metadata: dict[str, Any]
+    reply_to: int | None = None
 
     @classmethod
     def of(cls, t: Turn) -> TurnOut:
@@ -126,6 +137,7 @@ class TurnOut(BaseModel):
             actor_id=t.actor_id,
             timestamp=t.timestamp,
             metadata=dict(t.metadata or {}),
+            reply_to=t.reply_to,
         )
 
 

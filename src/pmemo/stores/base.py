@@ -35,6 +35,7 @@ from ..models import (
     Turn,
     Window,
 )
+from ..text.quotes import Quote
 from .person_forget import HeldRows
 
 # (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
@@ -52,6 +53,12 @@ class NewTurn:
     metadata: dict[str, Any]
     index_text: str  # segmented text for the lexical index
     actor_id: str | None = None
+    # what it answers (issue 44 §2), resolved by the store in the write's transaction (replies.py):
+    # a turn id of its chat, else the platform's id of the message (metadata message_id of an
+    # earlier turn), else the quote its text opens with
+    reply_to: int | None = None
+    reply_message: str | None = None
+    quote: Quote | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,10 @@ class TurnStore(Protocol):
     def spoken(self, scope: Scope, people: Sequence[str], until: float) -> dict[str, tuple[float, float, int]]:
         """Per person id, what they said in the scope's owner at or before ``until``: (first and
         last time, in epoch seconds, and how many turns); people who had not spoken yet are absent."""
+        ...
+    def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
+        """For each of ``ids`` that has any, the turns it answers and that answer it (``reply_to``
+        both ways), by id."""
         ...
     def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
         """The session and instant (epoch seconds) of the owner's latest turn at or before

@@ -231,14 +231,15 @@ def cached(store: FullStore, link: RedisLink | None, cap: int) -> FullStore:
 def encode(turn: Turn) -> str:
     s = turn.scope
     return json.dumps([turn.id, s.tenant_id, s.agent_id, s.owner, s.session_id, turn.step, turn.role,
-                       turn.content, turn.actor, turn.timestamp.isoformat(), turn.metadata, turn.actor_id])
+                       turn.content, turn.actor, turn.timestamp.isoformat(), turn.metadata, turn.actor_id,
+                       turn.reply_to])
 
 
 def decode(raw: bytes) -> Turn:
     (id_, tenant, agent, owner, session, step, role, content, actor, stamp, metadata,
-     actor_id) = json.loads(raw)
+     actor_id, *reply) = json.loads(raw)  # an entry cached before replies has no reply_to
     return Turn(id_, Scope(tenant, agent, owner, session), step, role, content, actor,
-                datetime.fromisoformat(stamp), metadata, actor_id)
+                datetime.fromisoformat(stamp), metadata, actor_id, reply[0] if reply else None)
 
 
 def _pairs(turns: Iterable[Turn]) -> list[Any]:

@@ -8,6 +8,7 @@ first, so a retry that races its first attempt waits for it and replays its turn
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ import psycopg
 
 from ...errors import Conflict
 from ...models import Scope, Turn
+from .. import replies
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
 from ..fair_share import job_batches
 from . import codec, lexical
@@ -62,6 +64,7 @@ class TurnRows:
             ids = _insert_returning(cur, _INSERT, rows)
             out = [Turn(turn_id, new.scope, step, new.role, new.content, new.actor, new.timestamp,
                         dict(new.metadata), new.actor_id) for turn_id, new, step in zip(ids, turns, steps, strict=True)]
+            out = self._replies(cur, turns, out)
             self._turns_added(cur, out)
             # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
             # its turns in the tenant's backlog (tenant_backlog, the pending cap)
@@ -72,6 +75,47 @@ class TurnRows:
                 cur.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(%s,%s,%s,%s,%s)",
                             (once.tenant, once.key, once.fingerprint, json.dumps(ids), now))
         return out
+
+    def _replies(self, cur: psycopg.Cursor[Any], news: list[NewTurn], out: list[Turn]) -> list[Turn]:
+        """The turns each of the write's answers (replies.py), set once all have their ids."""
+        if all(n.reply_to is None and n.reply_message is None and n.quote is None for n in news):
+            return out
+        linked = list(out)
+        for i, new in enumerate(news):
+            if new.reply_to is None and new.reply_message is None and new.quote is None:
+                continue
+            sk, epoch, mine = new.scope.key, codec.to_epoch(new.timestamp)[0], out[i].id
+
+            def chat_of(turn_id: int) -> str | None:
+                row = cur.execute("SELECT scope_key FROM turns WHERE id=%s", (turn_id,)).fetchone()
+                return row[0] if row else None
+
+            def by_message(mid: str, sk: str = sk, mine: int = mine) -> int | None:
+                row = cur.execute("SELECT id FROM turns WHERE scope_key=%s AND (metadata::jsonb)->>'message_id'=%s"
+                                  " AND id < %s ORDER BY id DESC LIMIT 1", (sk, mid, mine)).fetchone()
+                return int(row[0]) if row else None
+
+            def recent(sk: str = sk, epoch: float = epoch, first: int = out[0].id) -> list[Turn]:
+                rows = cur.execute(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND ts<=%s"
+                                   " AND id < %s ORDER BY ts DESC, id DESC LIMIT %s",
+                                   (sk, epoch, first, replies.RECENT)).fetchall()
+                return [codec.turn(r) for r in reversed(rows)]
+
+            reply = replies.link(new, linked[:i], chat_of, by_message, recent)
+            if reply is not None:
+                cur.execute("UPDATE turns SET reply_to=%s WHERE id=%s", (reply, mine))
+                linked[i] = dataclasses.replace(out[i], reply_to=reply)
+        return linked
+
+    def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
+        wanted = list(dict.fromkeys(ids))
+        out: dict[int, list[int]] = {}
+        if wanted:
+            for a, b in self._db.rows("SELECT id, reply_to FROM turns WHERE id = ANY(%s) AND reply_to IS NOT NULL"
+                                      " UNION SELECT reply_to, id FROM turns WHERE reply_to = ANY(%s)",
+                                      (wanted, wanted)):
+                out.setdefault(int(a), []).append(int(b))
+        return {k: sorted(set(v)) for k, v in out.items()}
 
     def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
         """What other tables keep of new turns, in their transaction. A mixin that keeps some

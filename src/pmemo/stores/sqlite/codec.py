@@ -50,7 +50,7 @@ def scope_of(row: sqlite3.Row, session: str | None = None) -> Scope:
 
 # the columns turn() reads, by position: a search decodes a few hundred turns
 TURN_FIELDS = ("id", "tenant", "agent", "owner", "session", "step", "role", "content", "actor",
-               "ts", "tz", "metadata", "actor_id")
+               "ts", "tz", "metadata", "actor_id", "reply_to")
 TURN_COLUMNS = ", ".join(TURN_FIELDS)
 
 
@@ -68,10 +68,10 @@ def _scope(tenant: str, agent: str, owner: str, session: str | None) -> Scope:
 
 def turn(row: sqlite3.Row | tuple[Any, ...]) -> Turn:
     """A Turn from a row of ``SELECT {TURN_COLUMNS}``."""
-    id_, tenant, agent, owner, session, step, role, content, actor, ts, tz, metadata, actor_id = row
+    id_, tenant, agent, owner, session, step, role, content, actor, ts, tz, metadata, actor_id, reply_to = row
     return Turn(id_, _scope(tenant, agent, owner, session), step, role, content, actor,
                 from_epoch(ts, None if tz is None else int(tz)),
-                {} if metadata == "{}" else json.loads(metadata), actor_id)
+                {} if metadata == "{}" else json.loads(metadata), actor_id, reply_to)
 
 
 def cluster(row: sqlite3.Row, members: tuple[int, ...]) -> Cluster:

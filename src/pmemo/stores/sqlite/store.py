@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
-from .. import parts
+from .. import parts, replies
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..fair_share import job_batches, ranked
@@ -191,17 +191,19 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                 step, before = last[(sk, session)][0] + 1, last[(sk, session)][1]
                 last[(sk, session)] = (step, new.content)
                 epoch, offset = codec.to_epoch(new.timestamp)
+                reply = self._reply(conn, new, out, epoch)
                 cur = conn.execute(
                     "INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor,"
-                    " content, ts, tz, metadata, created, actor_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " content, ts, tz, metadata, created, actor_id, reply_to)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (sk, new.scope.tenant_id, new.scope.agent_id, new.scope.owner, session, step,
                      new.role, new.actor, new.content, epoch, offset,
-                     json.dumps(new.metadata, ensure_ascii=False), now, new.actor_id),
+                     json.dumps(new.metadata, ensure_ascii=False), now, new.actor_id, reply),
                 )
                 turn_id = int(cur.lastrowid or 0)
                 fts.insert(conn, turn_id, sk, new.index_text, before)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
-                                new.timestamp, dict(new.metadata), new.actor_id))
+                                new.timestamp, dict(new.metadata), new.actor_id, reply))
             self._note_speakers(conn, out)
             # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
             # its turns in the tenant's backlog (tenant_backlog, the pending cap)
@@ -214,6 +216,39 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
                 conn.execute("INSERT INTO idempotency(tenant, key, fingerprint, turns, created) VALUES(?,?,?,?,?)",
                              (once.tenant, once.key, once.fingerprint, json.dumps([t.id for t in out]), now))
         return out
+
+    def _reply(self, conn: sqlite3.Connection, new: NewTurn, batch: list[Turn], epoch: float) -> int | None:
+        if new.reply_to is None and new.reply_message is None and new.quote is None:
+            return None
+        sk = new.scope.key
+
+        def chat_of(turn_id: int) -> str | None:
+            row = conn.execute("SELECT scope_key FROM turns WHERE id=?", (turn_id,)).fetchone()
+            return row[0] if row else None
+
+        def by_message(mid: str) -> int | None:
+            row = conn.execute("SELECT id FROM turns WHERE scope_key=? AND json_extract(metadata, '$.message_id')=?"
+                               " ORDER BY id DESC LIMIT 1", (sk, mid)).fetchone()
+            return int(row[0]) if row else None
+
+        def recent() -> list[Turn]:
+            rows = conn.execute(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=? AND ts<=?"
+                                " ORDER BY ts DESC, id DESC LIMIT ?", (sk, epoch, replies.RECENT)).fetchall()
+            return [codec.turn(r) for r in reversed(rows)]
+
+        return replies.link(new, batch, chat_of, by_message, recent)
+
+    def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
+        wanted = list(dict.fromkeys(ids))
+        out: dict[int, list[int]] = {i: [] for i in wanted}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for a, b in self._read.execute(
+                    f"SELECT id, reply_to FROM turns WHERE id IN ({marks}) AND reply_to IS NOT NULL"
+                    f" UNION SELECT reply_to, id FROM turns WHERE reply_to IN ({marks})", [*part, *part]):
+                out.setdefault(int(a), []).append(int(b))
+        return {k: sorted(set(v)) for k, v in out.items() if v}
 
     def replay(self, once: Once) -> list[Turn] | None:
         return self._replay(self._read, once)

@@ -1,0 +1,80 @@
+"""A reply that quotes what it answers, read from its text (pure): what QQ / WeChat bots forward
+when the platform gives no reply id.
+
+Two shapes: WeChat's 「群名片：原文」 (or "群名片: 原文") before the reply, and e-mail style ``>``
+lines. ``answered`` finds the quoted message among a chat's earlier ones.
+
+>>> quoted("「周霓：明天几点集合？」\\n八点，校门口")
+Quote(name='周霓', text='明天几点集合？', body='八点，校门口')
+>>> quoted("> what time tomorrow?\\n8am at the gate")
+Quote(name='', text='what time tomorrow?', body='8am at the gate')
+>>> quoted("我觉得「挺好」这个说法不对") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# with a name the reply may follow at once; without one, only on a line of its own ("「挺好」这个
+# 说法不对" quotes a word, not a message)
+_BRACKET = re.compile(r"^\s*[「『\"“](?:(?P<name>[^「」『』:：\n]{1,32})[:：]\s*(?P<text>[^「」『』]{1,500}?)[」』\"”]"
+                      r"\s*(?:[-—]{2,}\s*)?|(?P<bare>[^「」『』]{1,500}?)[」』\"”]\s*\n\s*(?:[-—]{2,}\s*)?)"
+                      r"(?P<body>\S[\s\S]*)$")
+_ARROWS = re.compile(r"^((?:\s*>[^\n]*\n)+)([\s\S]*\S[\s\S]*)$")
+_ELLIPSIS = re.compile(r"(?:\.\.\.|…+)$")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Quote:
+    name: str  # the quoted person's display name as written ("" when the quote names nobody)
+    text: str  # the quoted words (perhaps cut short)
+    body: str  # the reply itself
+
+
+class Earlier(Protocol):
+    """What ``answered`` reads of a candidate turn."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
+
+
+def quoted(text: str) -> Quote | None:
+    """The quote a message opens with, and its reply, or None."""
+    m = _BRACKET.match(text)
+    if m is not None:
+        said = m.group("text") if m.group("name") is not None else m.group("bare")
+        return Quote((m.group("name") or "").strip(), said.strip(), m.group("body").strip())
+    m = _ARROWS.match(text)
+    if m is not None:
+        lines = [line.strip()[1:].strip() for line in m.group(1).splitlines() if line.strip()]
+        name, said = "", " ".join(lines)
+        head = re.match(r"^([^:：\s]{1,32})[:：]\s*(\S.*)$", said)
+        if head is not None and len(lines) == 1 and not head.group(1).startswith("http"):
+            name, said = head.group(1), head.group(2)
+        return Quote(name, said, m.group(2).strip()) if said else None
+    return None
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub("", _ELLIPSIS.sub("", text.strip())).lower()
+
+
+def answered(quote: Quote, earlier: Sequence[Any]) -> int | None:
+    """The index in ``earlier`` (oldest first) of the message ``quote`` quotes: the latest whose
+    words hold the quoted ones (a quote may be cut short), said by the quoted name where one
+    such is; None when no message holds them."""
+    said = _norm(quote.text)
+    if not said:
+        return None
+    found = [i for i, t in enumerate(earlier) if said in _norm(t.content) or (
+        len(said) >= 8 and _norm(t.content).startswith(said[: max(8, len(said) - 3)]))]
+    by_name = [i for i in found if quote.name and (earlier[i].actor or "") == quote.name]
+    best = by_name or found
+    return best[-1] if best else None
