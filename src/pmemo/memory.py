@@ -90,7 +90,7 @@ from .stores.recent_cache import cached as recent_cached
 from .tenant_lock import TenantLock
 from .text import attachments
 from .text.contains import containing
-from .text.quotes import quoted
+from .text.quotes import addressed, quoted
 from .text.segment import segment
 from .tiers import records
 from .tiers.episodes import Episodes
@@ -334,7 +334,9 @@ class Memory:
                        meta, segment(attachments.indexed(text, meta)),
                        None if person is None else check_id("actor_id", person), reply,
                        str(by_message) if isinstance(by_message, (str, int)) and reply is None else None,
-                       quoted(text) if reply is None and by_message is None else None)
+                       quote := quoted(text) if reply is None and by_message is None else None,
+                       addressed(text, _tagged(meta)) if reply is None and by_message is None and quote is None
+                       else None)
 
     # ---- read ---------------------------------------------------------------------------
     async def search(self, query: str, *, limit: int = 10, session_id: str | None = None,
@@ -1098,6 +1100,12 @@ def _tenant_agent(scope: dict[str, Any]) -> tuple[str, str]:
         raise InvalidInput(f"unknown argument(s): {', '.join(sorted(unknown))}")
     return (check_id("tenant_id", scope.get("tenant_id", "default")),
             check_id("agent_id", scope.get("agent_id", "default")))
+
+
+def _tagged(meta: dict[str, Any]) -> list[str]:
+    """The person ids a platform says a message @-mentions (metadata ``mentions``)."""
+    found = meta.get("mentions")
+    return [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
 
 
 def _int_id(name: str, value: Any) -> int:

@@ -11,7 +11,7 @@ import pytest
 from pmemo.errors import InvalidInput
 from pmemo.models import Scope
 from pmemo.stores.base import FullStore, NewTurn
-from pmemo.text.quotes import quoted
+from pmemo.text.quotes import addressed, quoted
 
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 CHAT = Scope.of(group_id="study", session_id="s")
@@ -47,3 +47,11 @@ def test_a_reply_to_another_chats_turn_is_refused(full_store: FullStore) -> None
     (elsewhere,) = full_store.add_turns([_new("hi", 0, scope=Scope.of(group_id="other", session_id="s"))])
     with pytest.raises(InvalidInput, match="reply_to"):
         full_store.add_turns([_new("hello", 1, reply_to=elsewhere.id)])
+
+
+def test_an_answer_opening_with_a_mention_answers_that_persons_question(full_store: FullStore) -> None:
+    q, _ = full_store.add_turns([_new("周末谁能帮我搬家？", 0), _new("今晚打球吗", 1, "李琴")])
+    (a,) = full_store.add_turns([_new("@周霓 我可以", 2, "王磊", address=addressed("@周霓 我可以"))])
+    x, y = full_store.add_turns([_new("谁有伞？", 3, "陈宇"),
+                                 _new("@陈宇 我有", 4, "王磊", address=addressed("@陈宇 我有"))])
+    assert a.reply_to == q.id and y.reply_to == x.id

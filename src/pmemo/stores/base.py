@@ -35,7 +35,7 @@ from ..models import (
     Turn,
     Window,
 )
-from ..text.quotes import Quote
+from ..text.quotes import Address, Quote
 from .person_forget import HeldRows
 
 # (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
@@ -59,6 +59,7 @@ class NewTurn:
     reply_to: int | None = None
     reply_message: str | None = None
     quote: Quote | None = None
+    address: Address | None = None  # it opens with "@提问的人": that person's latest question
 
 
 @dataclass(frozen=True)

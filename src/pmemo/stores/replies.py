@@ -4,7 +4,8 @@ write's transaction so a reply to a message of the same batch finds it.
 In order: a turn id the caller gave (it must be of the same chat); the platform's id of the
 message it answers (``reply_message``: the ``message_id`` in an earlier turn's metadata, in the
 batch first); the quote its text opens with (text/quotes.py), among the batch's earlier turns
-and the chat's last ``RECENT`` before it.
+and the chat's last ``RECENT`` before it; an answer that opens with "@提问的人" and quotes
+nothing, that person's latest question among them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import InvalidInput
 from ..models import Turn
-from ..text.quotes import answered
+from ..text.quotes import addressee, answered
 from .base import NewTurn
 
 RECENT = 50  # a quote answers one of the chat's last messages, not one of a year ago
@@ -34,8 +35,10 @@ def link(new: NewTurn, batch: Sequence[Turn], chat_of: Callable[[int], str | Non
             if t.scope.key == chat and t.metadata.get("message_id") == new.reply_message:
                 return t.id
         return by_message(new.reply_message)
-    if new.quote is not None:
+    if new.quote is not None or new.address is not None:
         earlier = [*recent(), *(t for t in batch if t.scope.key == chat)]
-        i = answered(new.quote, earlier)
+        i = answered(new.quote, earlier) if new.quote is not None else None
+        if i is None and new.address is not None:
+            i = addressee(new.address, earlier[-RECENT:])
         return earlier[i].id if i is not None else None
     return None

@@ -2,7 +2,8 @@
 when the platform gives no reply id.
 
 Two shapes: WeChat's 「群名片：原文」 (or "群名片: 原文") before the reply, and e-mail style ``>``
-lines. ``answered`` finds the quoted message among a chat's earlier ones.
+lines. ``answered`` finds the quoted message among a chat's earlier ones. A message that opens
+with "@someone" and quotes nothing answers that person's latest question (``addressee``).
 
 >>> quoted("「周霓：明天几点集合？」\\n八点，校门口")
 Quote(name='周霓', text='明天几点集合？', body='八点，校门口')
@@ -78,3 +79,47 @@ def answered(quote: Quote, earlier: Sequence[Any]) -> int | None:
     by_name = [i for i in found if quote.name and (earlier[i].actor or "") == quote.name]
     best = by_name or found
     return best[-1] if best else None
+
+
+@dataclass(frozen=True)
+class Address:
+    """A message that opens with an @mention: whom the platform tagged (person ids), and its
+    text after the "@" (which starts with the name as the group card shows it)."""
+
+    people: tuple[str, ...]
+    text: str
+
+
+_ASKS = re.compile(r"[?？]|(?:吗|呢|么|没有|不)[\s\W]*$")
+
+
+def addressed(text: str, tagged: Sequence[str] = ()) -> Address | None:
+    """The @mention a message opens with, or None.
+
+    >>> addressed("@周霓 我可以", ["ni"])
+    Address(people=('ni',), text='周霓 我可以')
+    """
+    body = text.lstrip()
+    return Address(tuple(tagged), body[1:]) if body[:1] in ("@", "＠") and len(body) > 1 else None
+
+
+def asks(text: str) -> bool:
+    """Whether a message asks something: a question mark, or a sentence-final 吗 / 呢 / 么.
+
+    >>> asks("周末谁能帮我搬家？"), asks("明天去吗"), asks("我明天去")
+    (True, True, False)
+    """
+    return bool(_ASKS.search(text))
+
+
+def addressee(address: Address, earlier: Sequence[Any]) -> int | None:
+    """The index in ``earlier`` (oldest first) of the latest question by the person the message
+    opens by @-mentioning (a tagged id, else the display name the text starts with), or None."""
+    for i in range(len(earlier) - 1, -1, -1):
+        t = earlier[i]
+        person = getattr(t, "actor_id", None)
+        if (person is not None and person in address.people) or (
+                not address.people and t.actor and address.text.startswith(t.actor)):
+            if asks(t.content):
+                return i
+    return None

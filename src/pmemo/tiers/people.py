@@ -208,6 +208,23 @@ class People:
                 added += self.store.add_aliases(tenant, rows)
         return added
 
+    def mentioned(self, turn: Turn) -> list[str]:
+        """The people a turn @-mentions, as person ids (issue 44 §2): the platform's
+        ``metadata["mentions"]`` when it gives them, else each "@群名片" of the text read as the
+        longest name of the chat's registry right after the "@" (a card with spaces or one never
+        seen is nobody), in order.
+
+        "@霓霓-备考中 我可以" names 周霓 once the rename notice gave her that card."""
+        given = turn.metadata.get("mentions")
+        if isinstance(given, list) and any(isinstance(p, str) for p in given):
+            return list(dict.fromkeys(p for p in given if isinstance(p, str)))
+        text = turn.content
+        starts = {i + 1 for i, c in enumerate(text) if c in "@＠"}
+        if not starts:
+            return []
+        found = [m for m in self.resolve(text, turn.scope) if m.start in starts and not m.ambiguous]
+        return list(dict.fromkeys(m.person_ids[0] for m in found))
+
     def _named(self, name: str, scope: Scope) -> str | None:
         """The one person ``name`` (a whole display name or alias) is in the chat, or None."""
         if not name:

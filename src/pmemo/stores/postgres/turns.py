@@ -78,11 +78,11 @@ class TurnRows:
 
     def _replies(self, cur: psycopg.Cursor[Any], news: list[NewTurn], out: list[Turn]) -> list[Turn]:
         """The turns each of the write's answers (replies.py), set once all have their ids."""
-        if all(n.reply_to is None and n.reply_message is None and n.quote is None for n in news):
+        if all(n.reply_to is None and n.reply_message is None and n.quote is None and n.address is None for n in news):
             return out
         linked = list(out)
         for i, new in enumerate(news):
-            if new.reply_to is None and new.reply_message is None and new.quote is None:
+            if new.reply_to is None and new.reply_message is None and new.quote is None and new.address is None:
                 continue
             sk, epoch, mine = new.scope.key, codec.to_epoch(new.timestamp)[0], out[i].id
 

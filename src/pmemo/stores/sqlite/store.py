@@ -218,7 +218,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         return out
 
     def _reply(self, conn: sqlite3.Connection, new: NewTurn, batch: list[Turn], epoch: float) -> int | None:
-        if new.reply_to is None and new.reply_message is None and new.quote is None:
+        if new.reply_to is None and new.reply_message is None and new.quote is None and new.address is None:
             return None
         sk = new.scope.key
 
