@@ -7,7 +7,8 @@ a woman or a man where known). Learning runs in the background job of a batch of
 display names seen give generated forms (老周, 霓霓), messages give learned nicknames ("叫我霓霓
 就行", "everyone calls her Neko"), @mentions whose person the turn's metadata names, generated
 forms said to the one person a turn's metadata ties it to ("王老师，这题怎么做" replying to 王磊),
-and evidence of gender (people/guesses.py).
+and evidence of gender (people/guesses.py); roles a chat gives ("我是班长", "@小王 是群主",
+people/roles.py) are names of that member in that chat.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..models import SAID_IN_A_CHAT, Fact, Person, Scope, Turn, epoch_of
 from ..people.aliases import Learned, generated_aliases, learned_aliases, mentions
 from ..people.guesses import gender_of, platform_gender, pronoun_gender, self_gender
 from ..people.resolve import AliasEntry, AliasIndex, Chat, Match
+from ..people.roles import role_claims
 from ..stores.base import FullStore, NewAlias, NewSign, PeopleStore
 from ..text import notices
 from .held import Held
@@ -156,7 +158,8 @@ class People:
         speaker = turn.actor_id
         out: list[NewAlias] = []
         found: list[Match] | None = None
-        for learned in learned_aliases(turn.content):
+        # nicknames, and roles the chat gives ("我是班长", "@小王 是群主": names of theirs here)
+        for learned in [*learned_aliases(turn.content), *role_claims(turn.content)]:
             if learned.about == "speaker":
                 person = speaker
             else:
