@@ -664,6 +664,7 @@ class Memory:
             raise NotFound(f"person {person_id!r} does not exist in tenant {tenant_id!r}")
         if dry_run:
             here = held if where is None else await asyncio.to_thread(store.person_rows, tenant, person, where)
+            ids = sorted({*ids, *here.notices})
             found = await asyncio.to_thread(store.get_turns, ids)
             return {"dry_run": True, "person": person, "turns": ids, "texts": [found[i].content for i in ids],
                     "facts": list(here.facts), "triples": list(here.triples), "agenda": list(here.agenda),

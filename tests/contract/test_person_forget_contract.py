@@ -18,6 +18,7 @@ import pytest
 
 from pmemo.models import Candidate, Fact, Scope, Turn
 from pmemo.stores.base import EntityRef, FullStore, NewAlias, NewTriple, NewTurn
+from pmemo.stores.person_forget import HeldRows
 from pmemo.tiers.profile import decide
 
 T0 = datetime(2024, 3, 4, 9, 0, tzinfo=UTC)
@@ -62,6 +63,8 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     said = spoke(s, TEAM, "wt", "许文涛", "周霓对花生过敏", 1)
     hello = spoke(s, TEAM, "wt", "许文涛", "@霓霓 我在字节工作", 2, {"mentions": [NI, "bo"], "reply_to_person": NI})
     club = spoke(s, CLUB, NI, "周霓", "我不吃香菜", 3)
+    (notice,) = s.add_turns([NewTurn(CLUB, "system", "周霓 修改群名片为 霓宝", None, T0, {"kind": "rename",
+                                                                                "person": NI}, "")])
     s.add_person("default", NI, "周霓", ["霓霓"])
     s.add_aliases("default", [NewAlias(NI, "小霓", "learned", "g:team", AT, said.id),
                               NewAlias(NI, "霓宝", "learned", "g:club", AT, club.id)])
@@ -83,7 +86,7 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     assert exam is not None and theirs is not None
     return {"mine": mine, "said": said, "hello": hello, "club": club, "allergy": allergy, "employer": employer,
             "partner": partner, "diet": diet, "team": team, "clubs": clubs, "exam": exam, "theirs": theirs,
-            "foreign": foreign}
+            "foreign": foreign, "notice": notice}
 
 
 def tables(store: FullStore) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
@@ -118,6 +121,7 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert held.unnamed == (c["employer"].id,)  # wt's job: only the mention goes
     assert set(held.triples) == {c["team"][0], *c["clubs"]} and held.agenda == (c["exam"].id,)
     assert len(held.insights) == 1 and set(held.scopes) == {TEAM.key, CLUB.key}
+    assert held.notices == (c["notice"].id,)  # a system notice about them goes with their turns
     batch = s.new_batch("forget", "soft", None, "test", "default")
     assert s.forget_person(batch, "default", NI) == held
 
@@ -131,7 +135,8 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert [t.predicate for t in s.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
     assert s.agenda("default", "default") == [c["theirs"]]
     assert s.insights(TEAM.owner_scope(), NI) == []
-    assert s.person_rows("default", NI).empty
+    # nothing left but the notice, a turn: it goes with their turns (the forget of turns)
+    assert s.person_rows("default", NI) == HeldRows(person=False, notices=(c["notice"].id,))
     assert s.get_people("t2", [NI]) and [f.id for f in s.facts_about("t2", "default", NI)] == [c["foreign"].id]
 
     s.restore_snapshot(batch)
@@ -146,6 +151,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     held = s.person_rows("default", NI, team)
     assert not held.person and held.aliases == ("小霓",) and held.owners == ("g:team",)
     assert held.entities == () and set(held.facts) == {c["allergy"].id, c["partner"].id}
+    assert held.notices == () and s.person_rows("default", NI, CLUB.owner_scope()).notices == (c["notice"].id,)
     batch = s.new_batch("forget", "soft", team.key, "test", "default")
     s.forget_person(batch, "default", NI, team)
 
@@ -167,8 +173,9 @@ def test_a_purged_forget_leaves_no_row_naming_them_but_their_turns(full_store: F
     batch = s.new_batch("forget", "hard", None, "a person", "default")
     s.forget_person(batch, "default", NI)
     s.delete_turns(s.turns_by("default", NI))  # what the forget of their turns does, here by hand
-    assert s.scrub_mentions("default", NI) == 1
+    assert s.scrub_mentions("default", NI) == 2  # the notice's "person" too, were it kept
     assert s.get_turns([c["hello"].id])[c["hello"].id].metadata == {"mentions": ["bo"]}
+    assert s.get_turns([c["notice"].id])[c["notice"].id].metadata == {"kind": "rename"}
     s.purge_batch(batch)
     for name, rows in tables(s):
         left = [r for r in rows if any(NI in v for v in r) and not (name == "turns" and "t2" in r)

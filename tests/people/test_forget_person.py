@@ -49,6 +49,8 @@ def chats(m: SyncMemory) -> None:
     say(m, "study", "gf", "高峰", "介绍下，周霓就是小霓", 4)
     say(m, "study", "wt", "许文涛", "@霓霓 我家猫叫豆豆", 5, metadata={"mentions": [NI]})
     say(m, "work", NI, "周霓", "我不吃香菜", 6)
+    m.add(group_id="work", session_id="work-chat", role="system", content="周霓 修改群名片为 霓宝",  # a notice
+          metadata={"kind": "rename", "person": NI}, timestamp=T0 + timedelta(minutes=7))
     m.drain()
 
 
@@ -80,10 +82,10 @@ def test_forgetting_a_person_everywhere_leaves_nothing_of_theirs_and_restore_bri
     assert any(NI in f.mentioned for f in before["wt"])  # "@霓霓 我家猫叫豆豆"
 
     dry = pm.forget(person_id=NI, dry_run=True)
-    assert dry["dry_run"] and len(dry["turns"]) == 3 and dry["record"] and "小霓" in dry["aliases"]
+    assert dry["dry_run"] and len(dry["turns"]) == 4 and dry["record"] and "小霓" in dry["aliases"]
     assert pm.person(NI) == before["person"]  # a dry run changes nothing
     report = pm.forget(person_id=NI)
-    assert report["mode"] == "soft" and len(report["turns"]) == 3 and report["record"]
+    assert report["mode"] == "soft" and len(report["turns"]) == 4 and report["record"]  # the notice too
     assert report["memberships"] == ["g:study", "g:work"] and {"霓霓", "小霓", "周霓"} <= set(report["aliases"])
 
     with pytest.raises(NotFound, match=NI):
@@ -124,7 +126,7 @@ def test_forgetting_a_person_in_one_chat_keeps_them_elsewhere(pm: SyncMemory):
     assert [f.key for f in pm.profile(NI, group_id="work")] == ["diet:香菜"]
     assert NI not in [x.person.id for x in pm.people(group_id="study")]
     assert NI in [x.person.id for x in pm.people(group_id="work")]
-    assert {a.alias for a in pm.person(NI).aliases if a.source != "generated"} == {"周霓"}
+    assert {a.alias for a in pm.person(NI).aliases if a.source != "generated"} == {"周霓", "霓宝"}
     # the nicknames said there name nobody (a form generated from her name is §6's to settle)
     assert [m for m in pm.resolve_people("霓霓和小霓在吗", group_id="study") if m.source != "generated"] == []
     assert all(NI not in (t.subject, t.object) for t in pm.triples(group_id="study", history=True))

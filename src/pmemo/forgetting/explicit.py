@@ -123,7 +123,7 @@ class Forgetter:
         def names() -> set[str]:
             held = self.store.person_rows(tenant, person, where)
             return {f"person:{tenant}:{person}", *held.scopes,
-                    *self._owners(self.store.turns_by(tenant, person, where))}
+                    *self._owners([*self.store.turns_by(tenant, person, where), *held.notices])}
 
         with self._holding(names):
             return self._forget_person(tenant, person, where, hard, reason)
@@ -131,11 +131,13 @@ class Forgetter:
     def _forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool,
                        reason: str) -> dict[str, Any]:
         mode = "hard" if hard else "soft"
-        turns = self.store.get_turns(self.store.turns_by(tenant, person, where))
+        before = self.store.person_rows(tenant, person, where)
+        # what they said, and the system notices about them ("周霓 修改群名片为 霓霓")
+        turns = self.store.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
         if hard:
             self.store.secure_delete()
         batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
-        facts = [f for f in map(self.store.get_fact, self.store.person_rows(tenant, person, where).facts) if f]
+        facts = [f for f in map(self.store.get_fact, before.facts) if f]
         # what is about them first, as it is (one transaction); then what they said, and what was made from it
         held = self.store.forget_person(batch, tenant, person, where)
         self.embed.forget([unnamed(f) for f in facts])  # their sentences' vectors (people_section.nearness)

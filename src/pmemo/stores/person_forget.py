@@ -22,7 +22,8 @@ class HeldRows:
     their value or a triple: ``naming_facts``), of facts that keep but lose the mention,
     triples (theirs, or saying such a fact), agenda items, insights and their graph entities
     (everywhere only); the aliases and the owners (memberships) that go; the owner scopes the
-    rows are in; and whether the person record itself goes."""
+    rows are in; whether the person record itself goes; and the system notices about them (turns
+    whose metadata names them as ``person``), which go with their turns."""
 
     person: bool
     facts: tuple[int, ...] = ()
@@ -34,11 +35,12 @@ class HeldRows:
     aliases: tuple[str, ...] = ()
     owners: tuple[str, ...] = ()
     scopes: tuple[str, ...] = ()
+    notices: tuple[int, ...] = ()  # system notices about them (metadata "person": "X 修改群名片为 Y")
 
     @property
     def empty(self) -> bool:
         return not (self.person or self.facts or self.triples or self.agenda or self.insights or self.entities
-                    or self.aliases or self.owners)
+                    or self.aliases or self.owners or self.notices)
 
 
 def naming_facts(naming: Iterable[tuple[int, str]], names: Iterable[str], in_their_triples: set[int]
@@ -61,7 +63,7 @@ def naming_facts(naming: Iterable[tuple[int, str]], names: Iterable[str], in_the
 
 
 def without_person(metadata: dict[str, Any], person: str) -> dict[str, Any]:
-    """A turn's metadata with ``person`` out of ``mentions`` and ``reply_to_person``.
+    """A turn's metadata with ``person`` out of ``mentions``, ``reply_to_person`` and ``person``.
 
     >>> without_person({"mentions": ["ni", "bo"], "reply_to_person": "ni", "x": 1}, "ni")
     {'mentions': ['bo'], 'x': 1}
@@ -69,8 +71,9 @@ def without_person(metadata: dict[str, Any], person: str) -> dict[str, Any]:
     out = dict(metadata)
     if isinstance(out.get("mentions"), list):
         out["mentions"] = [p for p in out["mentions"] if p != person]
-    if out.get("reply_to_person") == person:
-        del out["reply_to_person"]
+    for key in ("reply_to_person", "person"):
+        if out.get(key) == person:
+            del out[key]
     return out
 
 

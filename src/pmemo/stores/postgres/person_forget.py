@@ -166,6 +166,8 @@ def _held(cur: psycopg.Cursor[Any], tenant: str, person: str, where: Scope | Non
     insights = ids("SELECT i.id FROM insights i WHERE i.tenant = %(tenant)s AND i.person = %(person)s"
                    + here.format(t="i") + " ORDER BY i.id")
     registry = _registry(cur, _args(tenant, person, where, _turns(cur, tenant, person, where)), where)
+    notices = ids("SELECT t.id FROM turns t WHERE t.tenant = %(tenant)s AND strpos(t.metadata, '\"person\"') > 0"
+                  " AND t.metadata::jsonb ->> 'person' = %(person)s" + here.format(t="t") + " ORDER BY t.id")
     scopes = {r[0] for table, refs in (("facts", [*facts, *unnamed]), ("triples", triples), ("agenda", agenda),
                                        ("insights", insights))
               for r in cur.execute(f"SELECT DISTINCT scope_key FROM {table} WHERE id = ANY(%s::bigint[])", (refs,))}
@@ -173,4 +175,5 @@ def _held(cur: psycopg.Cursor[Any], tenant: str, person: str, where: Scope | Non
         person=bool(registry["people"]), facts=tuple(facts), unnamed=tuple(sorted(unnamed)), triples=tuple(triples),
         agenda=tuple(agenda), insights=tuple(insights), entities=tuple(entities) if where is None else (),
         aliases=tuple(sorted({r["alias"] for r in registry["aliases"]})),
-        owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(sorted(scopes)))
+        owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(sorted(scopes)),
+        notices=tuple(notices))

@@ -127,6 +127,8 @@ def _held(conn: sqlite3.Connection, tenant: str, person: str, where: Scope | Non
     insights = ids("SELECT i.id FROM insights i WHERE i.tenant = :tenant AND i.person = :person"
                    + here.format(t="i") + " ORDER BY i.id")
     registry = _registry(conn, _args(tenant, person, where, _turns(conn, tenant, person, where)), where)
+    notices = ids("SELECT t.id FROM turns t WHERE t.tenant = :tenant AND instr(t.metadata, '\"person\"') > 0"
+                  " AND json_extract(t.metadata, '$.person') = :person" + here.format(t="t") + " ORDER BY t.id")
     scopes = sorted({r[0] for table, refs in (("facts", [*facts, *unnamed]), ("triples", triples),
                                               ("agenda", agenda), ("insights", insights))
                      for r in conn.execute(f"SELECT DISTINCT scope_key FROM {table} WHERE id IN"
@@ -135,7 +137,8 @@ def _held(conn: sqlite3.Connection, tenant: str, person: str, where: Scope | Non
         person=bool(registry["people"]), facts=tuple(facts), unnamed=tuple(sorted(unnamed)), triples=tuple(triples),
         agenda=tuple(agenda), insights=tuple(insights), entities=tuple(entities) if where is None else (),
         aliases=tuple(sorted({r["alias"] for r in registry["aliases"]})),
-        owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(scopes))
+        owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(scopes),
+        notices=tuple(notices))
 
 
 def _turns(conn: sqlite3.Connection, tenant: str, person: str, where: Scope | None) -> list[int]:
