@@ -72,6 +72,18 @@ def test_longmemeval_sorts_sessions_hides_ids_and_flags() -> None:
     assert first.owner["user_id"] != abstention.owner["user_id"]
 
 
+def test_longmemeval_asks_after_the_whole_haystack(tmp_path: Path) -> None:
+    # upstream dates a few sessions after their question: the question still follows them, so a
+    # search asked `at` it (which knows nothing said later) sees the whole haystack
+    data = json.loads((FIX / "eval_longmemeval.json").read_text(encoding="utf-8"))[:1]
+    data[0]["question_date"] = "2023/05/15 (Mon) 09:00"  # before the sessions of the 20th
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    (episode,) = load("longmemeval", path)
+    assert episode.probes[0].query.asked_at == max(u.timestamp for u in episode.units)
+    assert episode.probes[0].query.asked_at.day == 20
+
+
 def test_longmemeval_leaves_out_turns_with_no_text(tmp_path: Path) -> None:
     data = json.loads((FIX / "eval_longmemeval.json").read_text(encoding="utf-8"))[:1]
     data[0]["haystack_sessions"][0].append({"role": "assistant", "content": "  "})

@@ -55,6 +55,20 @@ def made_by(store: _Times, records: Sequence[R], sources: Callable[[R], Iterable
     return [r for r in records if later.isdisjoint(sources(r))]
 
 
+def first_made(store: _Times, fetch: Callable[[int], list[R]], depth: int, sources: Callable[[R], Iterable[int]],
+               until: float | None) -> list[R]:
+    """The first ``depth`` records ``fetch(n)`` gives (best first, at most n) that were made by
+    ``until`` (``made_by``): ``depth`` are read, and five times as many only when some of them
+    were made later. Without ``until``, ``fetch(depth)``."""
+    found = fetch(depth)
+    if until is None:
+        return found
+    kept = made_by(store, found, sources, until)
+    if len(kept) == len(found) or len(found) < depth:
+        return kept
+    return made_by(store, fetch(depth * 5), sources, until)[:depth]
+
+
 def stated_by(store: _Times, items: Sequence[AgendaItem], until: float | None) -> list[AgendaItem]:
     """The plans among ``items`` stated by ``until`` (their turn said at or before it)."""
     return made_by(store, items, lambda i: () if i.turn_id is None else (i.turn_id,), until)

@@ -122,14 +122,13 @@ class ContextReader:
         said by then (each summary's turns read once, for their times)."""
         if until is None:
             return self.store.summaries(owner, session_id, LATEST_SUMMARIES)
-        every = self.store.summaries(owner, session_id)
-        made: list[Summary] = []
-        step = LATEST_SUMMARIES * 4
-        for end in range(len(every), 0, -step):  # newest first, a few at a time
-            made = made_by(self.store, every[max(0, end - step):end], lambda m: m.source_ids, until) + made
-            if len(made) >= LATEST_SUMMARIES:
-                break
-        return made[-LATEST_SUMMARIES:]
+        wanted = LATEST_SUMMARIES * 4
+        while True:  # the newest few, then more while too few of them were made by then
+            newest = self.store.summaries(owner, session_id, wanted)
+            made = made_by(self.store, newest, lambda m: m.source_ids, until)
+            if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
+                return made[-LATEST_SUMMARIES:]
+            wanted *= 4
 
     def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None, at: datetime | None = None,
                      ) -> tuple[dict[str, list[Hit]], dict[str, frozenset[int]]]:

@@ -33,7 +33,7 @@ from ..text import dialogue
 from . import hits as hitlib
 from . import windows as l2
 from .asker import first_person
-from .asof import made_by
+from .asof import first_made, made_by
 from .diary_recall import recall
 from .replies import threaded
 from .search import ClusterRecall, Dense, by_meaning, fuse, lexical, recall_clusters, second_meaning, stored_vectors
@@ -143,12 +143,13 @@ class Retriever:
                             until: float | None = None) -> list[tuple[Summary, float]]:
         """The summaries nearest the query; with ``session_id``, that session's only; with
         ``until``, the ones made of turns said by then."""
-        found = self.store.nearest("summary", scope.key, qvec, SUMMARY_DEPTH * (1 if until is None else 5),
-                                   self.embed.model_id)
-        summaries = self.store.get_summaries(i for i, _ in found)
-        kept = [(summaries[i], c) for i, c in found
-                if i in summaries and session_id in (None, summaries[i].scope.session_id)]
-        return made_by(self.store, kept, lambda pair: pair[0].source_ids, until)[:SUMMARY_DEPTH]
+        def nearest(k: int) -> list[tuple[Summary, float]]:
+            found = self.store.nearest("summary", scope.key, qvec, k, self.embed.model_id)
+            summaries = self.store.get_summaries(i for i, _ in found)
+            return [(summaries[i], c) for i, c in found
+                    if i in summaries and session_id in (None, summaries[i].scope.session_id)]
+
+        return first_made(self.store, nearest, SUMMARY_DEPTH, lambda pair: pair[0].source_ids, until)
 
     def _rank(self, query: str, scope: Scope, keywords: list[tuple[int, float]],
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
@@ -168,9 +169,9 @@ class Retriever:
         keys = self.store.keys(scope, sources=until is not None)
         if until is not None:  # their sources were read only to see when they were said
             keys = [replace(k, source_ids=()) for k in made_by(self.store, keys, lambda k: k.source_ids, until)]
-        diaries = recall(self.store, scope, query, m.qvec, self.embed.model_id, asked,  # type: ignore[arg-type]
-                         DIARY_DEPTH if until is None else DIARY_DEPTH * 5)
-        diaries = made_by(self.store, diaries, lambda pair: pair[0].source_ids, until)[:DIARY_DEPTH]
+        diaries = first_made(self.store, lambda k: recall(self.store, scope, query, m.qvec,  # type: ignore[arg-type]
+                                                          self.embed.model_id, asked, k),
+                             DIARY_DEPTH, lambda pair: pair[0].source_ids, until)
         # a diary day written without an LLM only restates its messages (a quiet day's digest is
         # its one message again): when they are all among the best hits (what any context packs;
         # a search returns them all), they stand for it

@@ -98,23 +98,41 @@ def by_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
     is well under a millisecond; the caller runs them together, beside the keyword search.
     With ``pieces`` (the embedder cuts long texts), a long turn's cosine is its best part's.
     A search in one session reads five times as many (``fuse`` keeps that session's); one asked
-    ``until`` a time reads five times as many again and keeps as many as it would have read of
-    the turns said by then (``said_by``): when nothing was said later, the very same."""
+    ``until`` a time keeps as many as it would have read of the turns said by then
+    (``said_by_nearest``): when nothing was said later, the very same."""
     k = POOL if session_id is None else POOL * 5
-    wide = k if until is None else k * 5
-    vector = store.nearest("turn", scope.key, qvec, wide, model)
-    if pieces:
-        vector = best_per_turn(vector, store.nearest(parts.KIND, scope.key, qvec, wide, model), wide)
-    if until is not None:
-        vector = said_by(store, vector, until)[:k]
-    return vector, recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor)
+
+    def nearest(n: int) -> list[tuple[int, float]]:
+        found = store.nearest("turn", scope.key, qvec, n, model)
+        return best_per_turn(found, store.nearest(parts.KIND, scope.key, qvec, n, model), n) if pieces else found
+
+    return (nearest(k) if until is None else said_by_nearest(store, nearest, k, until),
+            recall_clusters(store, scope, qvec, settings.top_k_clusters, cluster_floor))
 
 
-def said_by(store: TurnStore, found: list[tuple[int, float]], until: float) -> list[tuple[int, float]]:
-    """The candidates among ``found`` (turn id, score) said at or before ``until``, in order:
-    one read of their times."""
-    when = store.turn_times(i for i, _ in found) if found else {}
-    return [(i, score) for i, score in found if when.get(i, math.inf) <= until]
+def said_by_nearest(store: TurnStore, nearest: Callable[[int], list[tuple[int, float]]], k: int,
+                    until: float) -> list[tuple[int, float]]:
+    """The ``k`` nearest candidates said by ``until``: the ``k`` nearest, and when some of them
+    were said later, five times as many, kept in order (``said_by``)."""
+    found = nearest(k)
+    kept = said_by(store, found, until, k)
+    return kept if len(kept) == len(found) or len(found) < k else said_by(store, nearest(k * 5), until, k)
+
+
+def said_by(store: TurnStore, found: list[tuple[int, float]], until: float,
+            k: int | None = None) -> list[tuple[int, float]]:
+    """The first ``k`` (all by default) candidates among ``found`` (turn id, score) said at or
+    before ``until``, in order. Their times are read ``k`` at a time, until there are enough:
+    when little was said later, one read of ``k``."""
+    step = k or len(found)
+    out: list[tuple[int, float]] = []
+    for start in range(0, len(found), max(step, 1)):
+        part = found[start:start + step]
+        when = store.turn_times(i for i, _ in part)
+        out += [(i, score) for i, score in part if when.get(i, math.inf) <= until]
+        if k is not None and len(out) >= k:
+            return out[:k]
+    return out
 
 
 def best_per_turn(turns: list[tuple[int, float]], found: list[tuple[int, float]],
@@ -138,9 +156,11 @@ def second_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
     """The second encoder's vector candidates ("turn2" vectors of its ``model``); ``until`` as
     for ``by_meaning``."""
     k = POOL if session_id is None else POOL * 5
-    found = store.nearest("turn2", scope.key, qvec, k if until is None else k * 5, model)
-    if until is not None:
-        found = said_by(store, found, until)[:k]
+
+    def nearest(n: int) -> list[tuple[int, float]]:
+        return store.nearest("turn2", scope.key, qvec, n, model)
+
+    found = nearest(k) if until is None else said_by_nearest(store, nearest, k, until)
     return Dense(qvec, found, stored_vectors(store, "turn2", len(qvec)))
 
 
