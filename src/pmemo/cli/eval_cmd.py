@@ -54,6 +54,11 @@ def eval_command(
         Path | None,
         typer.Option(help="groupchat: write the generated scenario's JSON to this file and stop"),
     ] = None,
+    im: Annotated[
+        bool,
+        typer.Option(help="groupchat: the generated scenario has real IM shapes too (late, quoted and @-only"
+                     " replies, system notices, media placeholders, no session ids; issue 44 §2)"),
+    ] = False,
     quiet: Annotated[bool, typer.Option(help="no progress bar or tables")] = False,
     window_tokens: Annotated[
         str | None,
@@ -102,12 +107,13 @@ def eval_command(
             return
         if dataset_kind == "groupchat":
             if write_scenario is not None:
-                _write_scenario(write_scenario, seed, messages)
+                _write_scenario(write_scenario, seed, messages, im)
                 return
             report = evaluate_groupchat(
                 dataset_file,
                 seed=seed,
                 messages=messages,
+                im=im,
                 out=out,
                 embedder=embedder,
                 data=data,
@@ -178,10 +184,10 @@ def _signals(text: str | None) -> list[str]:
     return names
 
 
-def _write_scenario(path: Path, seed: int, messages: int) -> None:
+def _write_scenario(path: Path, seed: int, messages: int, im: bool = False) -> None:
     from ..eval.groupchat_scenario import generate, summary, to_json
 
-    scenario = generate(seed, messages=messages)
+    scenario = generate(seed, messages=messages, im=im)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(to_json(scenario), ensure_ascii=False, indent=1), encoding="utf-8")
     counts = summary(scenario)

@@ -12,6 +12,7 @@ where each scripted draft landed. ``random.Random(seed)`` is the only source of 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from datetime import datetime, timedelta
 
 from pmemo.errors import InvalidInput
 
+from . import groupchat_im
 from .groupchat_data import (
     ACK,
     ACK_DM,
@@ -360,14 +362,16 @@ class _Builder:
                 group_id, user_id, session = None, pid, f"dm:{pid}:{day}"
             else:
                 group_id, user_id, session = d.scope, None, f"{d.scope}:{day}"
-            actor = _name_at(d.speaker, _day_of(d.ts)) if d.speaker else None
-            role = "user" if d.speaker else "assistant"
-            out.append(Message(idx, group_id, user_id, session, d.speaker, actor, role, d.text, _iso(d.ts)))
+            actor_id, role = groupchat_im.speaker_of(d.speaker)  # the agent, a member, or a system notice
+            actor = _name_at(actor_id, _day_of(d.ts)) if actor_id else None
+            out.append(Message(idx, group_id, user_id, session, actor_id, actor, role, d.text, _iso(d.ts)))
         return tuple(out), where
 
 
-def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
+def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenario:
     """Build the scenario for ``seed``: at least ``messages`` messages (the script alone is ~190).
+    ``im``: with the shapes of real IM groups beside them (groupchat_im.py: replies several
+    messages later, "@提问的人 …" answers, system notices, media placeholders, no session ids).
 
     Deterministic: the same seed gives the same scenario, byte for byte, in JSON.
 
@@ -386,10 +390,13 @@ def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
     b.gender_lines()
     b.silent_mentions()
     b.filler(max(0, messages - len(b.drafts)))
+    threads = groupchat_im.add(b, seed, _name_at, START) if im else []
     msgs, where = b.messages()
+    if im:
+        msgs = groupchat_im.finish(msgs, where, threads)
     end = _iso(START + timedelta(days=DAYS, hours=10))
     checks = _Checks(b, msgs, where, end)
-    return Scenario(
+    scenario = Scenario(
         seed=seed,
         people=_people(),
         groups=tuple(Group(gid, name, tuple(m.id for m in CAST if gid in m.groups)) for gid, name, _ in GROUPS),
@@ -405,6 +412,11 @@ def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
         leak_probes=checks.probes(),
         cues=checks.cues(),  # last: it draws from the random stream after every other check
     )
+    if not im:
+        return scenario
+    asked = tuple(Question(f"q{len(scenario.questions) + i:03d}", t.query, t.group, None, t.asker, end,
+                           (where[t.key],), "reply", t.answer) for i, t in enumerate(threads))
+    return dataclasses.replace(scenario, questions=scenario.questions + asked)
 
 
 def _people() -> tuple[Person, ...]:

@@ -193,7 +193,7 @@ def turn_item(m: Message, *, with_person: bool = True) -> dict[str, Any]:
     ('p1', False)
     """
     item: dict[str, Any] = {
-        "session_id": m.session_id,
+        "session_id": m.session_id or None,  # none: the chat's current session (issue 44 §2)
         "content": m.content,
         "role": m.role,
         "actor": m.actor,
@@ -202,6 +202,8 @@ def turn_item(m: Message, *, with_person: bool = True) -> dict[str, Any]:
     }
     if with_person and m.actor_id is not None:
         item["actor_id"] = m.actor_id
+    if m.metadata:
+        item["metadata"] = m.metadata
     return item
 
 

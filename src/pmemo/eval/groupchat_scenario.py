@@ -35,6 +35,7 @@ from .groupchat_data import START
 
 FORMAT = "pmemo-groupchat/1"
 QUESTION_KINDS = ("fact", "nickname", "silent", "rename", "job_change", "who")
+IM_KINDS = ("reply",)  # asked only of a scenario with IM shapes (groupchat_im.py): the answer to a question
 
 
 # -- the scenario -------------------------------------------------------------------------------
@@ -81,6 +82,7 @@ class Message:
     role: str  # "user" | "assistant"
     content: str
     timestamp: str  # ISO 8601, +08:00
+    metadata: dict[str, Any] | None = None  # as a platform sends it (message_id, reply_to_message), or none
 
 
 @dataclass(frozen=True)
@@ -191,8 +193,8 @@ class Scenario:
     cues: tuple[Question, ...] = ()  # kind "cue": the chat's last lines as the query
 
 
-def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
-    """Build the scenario for ``seed`` (see ``groupchat_gen.generate``).
+def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenario:
+    """Build the scenario for ``seed`` (see ``groupchat_gen.generate``; ``im``: with real IM shapes).
 
     >>> generate(0, messages=300) == generate(0, messages=300)
     True
@@ -201,7 +203,7 @@ def generate(seed: int = 0, *, messages: int = 3000) -> Scenario:
     # graph stays one way (gen -> scenario) and either module can be imported first
     from .groupchat_gen import generate as build
 
-    return build(seed, messages=messages)
+    return build(seed, messages=messages, im=im)
 
 
 # -- JSON ---------------------------------------------------------------------------------------
@@ -298,14 +300,16 @@ def _validate(s: Scenario) -> None:
     for i, m in enumerate(s.messages):
         where = f"messages[{i}]"
         _require(m.idx == i, f"{where}.idx", f"{i} (messages in idx order), got {m.idx}")
-        _require(m.role in ("user", "assistant"), f"{where}.role", f"'user' or 'assistant', got {m.role!r}")
+        _require(m.role in ("user", "assistant", "system"), f"{where}.role",
+                 f"'user', 'assistant' or 'system' (a notice), got {m.role!r}")
         _require((m.group_id is None) != (m.user_id is None), f"{where}.group_id", "exactly one of group_id, user_id")
         _require(m.group_id is None or m.group_id in groups, f"{where}.group_id", f"a known group, got {m.group_id!r}")
         _require(m.user_id is None or m.user_id in people, f"{where}.user_id", f"a known person, got {m.user_id!r}")
-        _require((m.actor_id is None) == (m.role == "assistant"), f"{where}.actor_id", "None exactly for the agent")
+        _require((m.actor_id is None) == (m.role != "user"), f"{where}.actor_id",
+                 "None exactly for the agent and notices")
         _require(m.actor_id is None or m.actor_id in people, f"{where}.actor_id", f"a known person, got {m.actor_id!r}")
         _require(_is_time(m.timestamp), f"{where}.timestamp", f"ISO 8601 with an offset, got {m.timestamp!r}")
-    for name, asked, kinds in (("questions", s.questions, QUESTION_KINDS), ("cues", s.cues, ("cue",))):
+    for name, asked, kinds in (("questions", s.questions, QUESTION_KINDS + IM_KINDS), ("cues", s.cues, ("cue",))):
         for i, q in enumerate(asked):
             _require(q.kind in kinds, f"{name}[{i}].kind", f"one of {kinds}, got {q.kind!r}")
             _require(_is_time(q.at), f"{name}[{i}].at", f"ISO 8601 with an offset, got {q.at!r}")

@@ -181,6 +181,7 @@ def evaluate_groupchat(
     *,
     seed: int = 0,
     messages: int = 3000,
+    im: bool = False,
     out: str | Path | None = None,
     embedder: str | Any = None,
     data: str | Path | None = None,
@@ -198,7 +199,7 @@ def evaluate_groupchat(
     >>> evaluate_groupchat(seed=0, messages=300, out="eval_out", embedder="hashing")  # doctest: +SKIP
     """
     settings = settings or Settings.from_env()
-    scenario = read_scenario(path) if path is not None else generate(seed, messages=messages)
+    scenario = read_scenario(path) if path is not None else generate(seed, messages=messages, im=im)
     report = run_groupchat(
         scenario,
         embedder=embedder if embedder is not None else settings.embedder,
