@@ -20,6 +20,7 @@ from ..rules.sentences import unnamed
 from ..text.notices import content_free
 from ..tiers.episodes import Episodes
 from . import agenda, reread
+from .answers import with_questions
 from .extraction import extract_batch, statement_reader
 
 log = logging.getLogger("pmemo")
@@ -50,6 +51,7 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
     # system notices update the registry; they and media without words are never read for facts
     _guard("notices", lambda: people.notices(turns))
     turns = [t for t in turns if not content_free(t)]
+    turns = with_questions(store, people, turns)  # "@提问的人 对，我也是": read with its question
     with people.batch():  # the registry as learning left it, read once for the batch
         parts: dict[int, list[Attributed]] = {}
         _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
