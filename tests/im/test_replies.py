@@ -55,3 +55,11 @@ def test_a_bad_reply_to_is_refused(mem: SyncMemory) -> None:
         mem.add(group_id="study", content="x", reply_to=other.id)
     with pytest.raises(InvalidInput, match="reply_to must be an integer"):
         mem.add(group_id="study", content="x", reply_to="m1")  # type: ignore[arg-type]
+
+
+def test_asked_before_the_answer_the_answer_is_unknown(mem: SyncMemory) -> None:
+    mem.add_many(_chat())
+    mem.drain()
+    before = (T0 + timedelta(minutes=3)).isoformat()  # after the question, before 王磊's answer
+    texts = [h.text for h in mem.search("周末搬家谁能帮忙", group_id="study", limit=5, at=before)]
+    assert any("搬家" in t for t in texts) and "@周霓 我可以，周六上午有空" not in texts

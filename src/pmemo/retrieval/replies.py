@@ -8,6 +8,7 @@ asked about. One store read for the links and one for the turns.
 
 from __future__ import annotations
 
+from ..models import epoch_of
 from ..stores.base import Store
 from ..text.notices import content_free
 from .search import Scored
@@ -15,8 +16,10 @@ from .search import Scored
 LINKED = 10  # the candidates whose replies and questions come along: those a context shows
 
 
-def threaded(scored: list[Scored], store: Store, session_id: str | None, top: int = LINKED) -> list[Scored]:
-    """``scored`` with each of its best ``top`` followed by the turns tied to it by a reply."""
+def threaded(scored: list[Scored], store: Store, session_id: str | None, until: float | None = None,
+             top: int = LINKED) -> list[Scored]:
+    """``scored`` with each of its best ``top`` followed by the turns tied to it by a reply (said
+    by ``until``, epoch seconds, when the search is asked at a time: an answer given later is not known)."""
     head = scored[:top]
     links = store.reply_links(s.turn.id for s in head)
     if not links:
@@ -33,6 +36,8 @@ def threaded(scored: list[Scored], store: Store, session_id: str | None, top: in
         for i in links.get(s.turn.id, ()):
             turn = found.get(i)
             if turn is None or i in placed or content_free(turn) or session_id not in (None, turn.session_id):
+                continue
+            if until is not None and epoch_of(turn.timestamp) > until:
                 continue
             why = "answers it" if turn.reply_to == s.turn.id else "what it answers"
             out.append(Scored(turn, s.score, f"{s.why}; {why}", s.cluster))

@@ -160,7 +160,7 @@ class Retriever:
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
                       self.same_topic, max(depth, HIT_DEPTH), facets, asked, frozenset(named), m.second,
                       asker, until)
-        scored = threaded(scored, self.store, session_id)  # replies with what they answer (issue 44 §2)
+        scored = threaded(scored, self.store, session_id, until)  # replies with what they answer (issue 44 §2)
         recalled = {c.cluster_id for c in m.clusters}
         top = {s.cluster for s in scored[:HIT_DEPTH] if s.cluster is not None}
         kept = scored[:depth]
