@@ -105,6 +105,16 @@ def test_add_prints_turn_id_and_step(app: typer.Typer, tmp_path: Path) -> None:
         assert mem.turns(group_id="team") == []  # other tenant: not visible
 
 
+def test_add_and_import_without_a_session(app: typer.Typer, tmp_path: Path) -> None:
+    data = tmp_path / "d"  # a chat sends no session ids (issue 44 §2): the chat's current one
+    first = ok(app, data, "add", "早", "--group", "g", "--timestamp", "2026-12-07T09:00:00+00:00")
+    assert re.fullmatch(r"turn \d+ step 1 \(session auto-20261207T090000Z-[0-9a-f]{6}\)\n", first)
+    file = write_lines(tmp_path / "t.jsonl", [json.dumps({"content": "在", "timestamp": "2026-12-07T09:05:00+00:00"})])
+    ok(app, data, "import", str(file), "--group", "g")
+    with SyncMemory.open(data, embedder="hashing") as mem:
+        assert [t.step for t in mem.turns(group_id="g")] == [1, 2]
+
+
 def test_add_bad_input(app: typer.Typer, tmp_path: Path) -> None:
     data = tmp_path / "d"
     assert "content is empty" in fails(app, data, 2, "add", "  ", "--user", "u", "--session", "s")
@@ -184,7 +194,6 @@ def test_import_chunk_rejected_by_the_library_is_not_half_written(
     ('{"content": 42}', r"line 3: content must be a string"),
     ('{"content": "x", "colour": "red"}', r"line 3: unknown field\(s\) colour: use "),
     ('{"content": "x", "timestamp": "soon"}', r"line 3: timestamp='soon' is not ISO 8601"),
-    ('{"content": "x", "session_id": null}', r"line 3: no session_id"),
 ])
 def test_import_bad_line_names_it_and_writes_nothing(
     app: typer.Typer, tmp_path: Path, line: str, message: str,

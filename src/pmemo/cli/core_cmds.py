@@ -190,7 +190,9 @@ def _print_json(value: Any) -> None:
 @_errors_to_exit
 def add(
     text: Annotated[str, typer.Argument(help="The content of the turn.")],
-    session: Annotated[str, typer.Option("--session", help="Session id.")],
+    session: Annotated[str | None, typer.Option(
+        "--session", help="Session id (default: the chat's current one; a new one after"
+        " PMEMO_SESSION_GAP_MINUTES of silence or at the day's turn).")] = None,
     user: UserOpt = None,
     group: GroupOpt = None,
     role: Annotated[str, typer.Option(help="user, assistant, system or tool.")] = "user",

@@ -172,8 +172,6 @@ def _check(item: dict[str, Any], settings: Settings) -> None:
     if unknown:
         raise errors.InvalidInput(f"unknown field(s) {', '.join(sorted(unknown))}: "
                                   f"use {', '.join(sorted(TURN_FIELDS))}")
-    if item.get("session_id") is None:
-        raise errors.InvalidInput("no session_id: put one on the line or pass --session")
     if item.get("user_id") is None and item.get("group_id") is None:
         raise errors.InvalidInput("no user_id or group_id: put one on the line or pass --user")
     Scope.of(**{k: item[k] for k in ("user_id", "group_id", "session_id", "tenant_id",
