@@ -19,9 +19,9 @@ from .signals import unquoted
 T = TypeVar("T", bound=Turn)
 
 
-# the asker themself: 我 / 俺 (not 我们, 我俩: a group that holds others too), 本人; I, me, my,
-# mine, myself (I'm, I've: the apostrophe ends the word)
-_FIRST_PERSON = re.compile(r"[我俺](?![们們俩倆])|本人|\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+# the asker themself: 我 / 俺 (not 我们, 我俩: a group that holds others too; not 自我, "self"), 本人;
+# I, me, my, mine, myself (I'm, I've: the apostrophe ends the word)
+_FIRST_PERSON = re.compile(r"(?<!自)[我俺](?![们們俩倆])|本人|\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
 
 
 def first_person(query: str) -> bool:
@@ -33,8 +33,8 @@ def first_person(query: str) -> bool:
     (True, True)
     >>> first_person("我们周末去哪？"), first_person("where is the trip?"), first_person('他说"我不去"')
     (False, False, False)
-    >>> first_person("Mei: I went\\nBo: I did too")
-    False
+    >>> first_person("Mei: I went\\nBo: I did too"), first_person("他的自我介绍写了什么")
+    (False, False)
     """
     if dialogue.lines(query):
         return False
