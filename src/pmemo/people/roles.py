@@ -49,12 +49,15 @@ _EN: list[tuple[re.Pattern[str], str]] = [
      "other"),
     (re.compile(rf"\b(?:the|our) (?P<role>{_EN_ROLE}) is @?(?P<target>[A-Z][\w.-]{{0,23}})\b"), "other"),
 ]
+_HINT = re.compile("|".join([*ROLES_ZH, *CLASS_ROLES_ZH, *ROLES_EN]), re.IGNORECASE)
 _ASKED = re.compile(r"[?？]|吗|谁|哪个|哪位|是不是|\bwho\b", re.IGNORECASE)
 _DENIED = re.compile(r"不是|不当|没当|isn't|is not|not the|no longer|不再", re.IGNORECASE)
 
 
 def role_claims(text: str) -> list[Learned]:
     """The roles a message gives members: of its speaker or of a member it names."""
+    if _HINT.search(text) is None:  # no role word: most messages
+        return []
     out: dict[tuple[int, int], Learned] = {}
     for pattern, about in [*_ZH, *_EN]:
         for m in pattern.finditer(text):

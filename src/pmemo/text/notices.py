@@ -100,8 +100,13 @@ def notice(text: str, metadata: Mapping[str, Any] | None = None) -> Notice | Non
     return found
 
 
+# a word every notice above holds: most messages hold none, and are not read further
+_HINT = re.compile(r"群聊|群名片|群昵称|撤回|消息已|拍|group|chat|message|nickname|name card|renamed|nudged|poked"
+                   r"|tickled", re.IGNORECASE)
+
+
 def _read(text: str) -> Notice | None:
-    if not text or len(text) > 80 or "\n" in text:
+    if not text or len(text) > 80 or "\n" in text or _HINT.search(text) is None:
         return None
     for kind, pattern in _PATTERNS:
         m = pattern.match(text)
