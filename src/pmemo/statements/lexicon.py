@@ -47,6 +47,9 @@ ZH: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "when": (("下周三", "明天", "下个月", "月底", "12月15号", "这周六", "后天", "国庆", "下周", "周五晚上"),
              ("下下周", "月初", "3月2号", "元旦", "这周日", "大后天", "年底")),
     "topic": (("这部电影", "远程办公", "新出的手机", "躺平", "这个政策", "AI"), ("加班文化", "电动车", "这本书", "短视频")),
+    "dish": (("沙县小吃", "兰州拉面", "黄焖鸡", "麻辣烫", "烧烤", "饺子", "外卖", "汉堡", "炸鸡", "盒饭"),
+             ("煎饼果子", "酸菜鱼", "肠粉", "披萨", "凉皮")),
+    "shop": (("面馆", "奶茶店", "健身房", "咖啡馆", "超市"), ("烤肉店", "书店", "便利店")),
     "event": (("面试", "搬家", "出差", "婚礼", "答辩", "体检", "手术", "年会"),
               ("复查", "相亲", "述职", "毕业典礼", "旅行")),
 }
@@ -94,6 +97,9 @@ EN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
              ("the day after tomorrow", "on March 2nd", "in two weeks", "this Friday", "over Easter")),
     "topic": (("remote work", "the new phone", "this movie", "AI art", "the new policy"),
               ("electric cars", "the finale", "crypto", "open offices")),
+    "dish": (("ramen", "tacos", "a burrito", "pho", "a salad", "pizza", "sushi", "a sandwich"),
+             ("dumplings", "curry", "a bagel", "fried chicken")),
+    "shop": (("ramen place", "coffee shop", "gym", "bakery"), ("bookstore", "taco truck", "bar")),
     "event": (("an interview", "a job interview", "surgery", "a wedding", "a conference", "a checkup", "a move"),
               ("a dentist appointment", "a thesis defense", "a business trip", "a court date")),
 }

@@ -57,6 +57,10 @@ _CORE_CHARS = 60
 # spared e5 a sixth of the clauses; in a chat, where most lines are small talk, far more)
 MIN_STATING = 0.2
 AGAIN = 0.1
+# a fact no rule normalises (its value is the clause) asks more of the model than one whose value a
+# rule found: the chatter of a day ("中午吃了兰州拉面") reads much like a statement
+MIN_OWN = 0.5
+_NOT_SAID = ("question", "hypothetical", "joke", "report")
 
 
 @dataclass(frozen=True)
@@ -135,10 +139,11 @@ def explicit(said: Said, turn: Turn, name_of: Callable[[str | None], str]) -> st
 
 def candidates(turn: Turn, read: Sequence[Said], parts: Sequence[Attributed], keep_rules: bool = False,
                name_of: Callable[[str | None], str] = lambda _: "") -> list[Candidate]:
-    """The turn's candidate facts: the rules' values where a stating clause carries them, and the
-    stating clauses no rule normalises, each with its clause (``said``). ``parts``: the turn's
-    statements for the rules (``people.statements``); ``keep_rules``: keep the rules' candidates
-    that no clause carries too (the "both" setting)."""
+    """The turn's candidate facts, each with its clause (``said``): the rules' values, unless the
+    model reads the clause that says them as asked, wished, joked, quoted or denied; and the
+    stating clauses no rule normalises. ``parts``: the turn's statements for the rules
+    (``people.statements``); ``keep_rules``: keep the rules' candidates the model vetoes too (the
+    "both" setting)."""
     stating = [s for s in read if s.states]
     used: set[int] = set()
     out: list[Candidate] = []
@@ -148,19 +153,34 @@ def candidates(turn: Turn, read: Sequence[Said], parts: Sequence[Attributed], ke
         for cand in extract(part.text, turn.timestamp):
             fits = [i for i, s in enumerate(stating) if s.who == who and s.role in ("speaker", "named")
                     and s.reading.label.kind in kinds_of(cand.key)]
-            if not fits and not keep_rules:
-                continue  # the model reads no statement of this kind about them here
             # the clause that names the value carries it ("我不在杭州了，搬到深圳了": the second)
             named = [i for i in fits if _names_value(stating[i].clause, cand)]
-            carrier: int | None = (named or fits)[0] if fits else None
+            holder: Said | None = stating[(named or fits)[0]] if fits else _holder(read, cand, who)
+            if not fits and holder is not None and _vetoed(holder) and not keep_rules:
+                continue  # "如果我在腾讯上班就好了": the rules' value, but nobody said it holds
             used.update(fits)  # the rules normalised what these clauses say: no second fact of them
-            said = explicit(stating[carrier], turn, name_of) if carrier is not None else ""
+            if holder is not None and holder in stating:
+                used.add(stating.index(holder))
+            said = explicit(holder, turn, name_of) if holder is not None else ""
             out.append(dataclasses.replace(cand, subject=who, mentioned=mentioned, said=said,
                                            newer_wins=slot_of(cand.key) is not None))
     for i, s in enumerate(stating):
-        if i not in used and s.reading.label.mode != "correction":  # a correction replaces a value: _correct
+        # a correction replaces a value (the pipeline's _correct)
+        if i not in used and s.reading.label.mode != "correction" and s.reading.stating >= MIN_OWN:
             out.append(_of_clause(s, turn, name_of))
     return out
+
+
+def _holder(read: Sequence[Said], cand: Candidate, who: str | None) -> Said | None:
+    """The clause a rule's value came from: the one that names it, else the first about ``who``."""
+    return next((s for s in read if _names_value(s.clause, cand)), None) or next(
+        (s for s in read if s.who == who), None)
+
+
+def _vetoed(s: Said) -> bool:
+    """The model reads the clause as not saying that something holds: asked, wished, joked, quoted, denied."""
+    label, sure = s.reading.label, s.reading.sure
+    return (label.mode in _NOT_SAID and sure["mode"] >= 0.5) or (label.polarity == "denied" and sure["polarity"] >= 0.5)
 
 
 def _names_value(clause: str, cand: Candidate) -> bool:

@@ -8,6 +8,7 @@ script. Each takes the ``random.Random`` of the generator, so a seed gives the s
 from __future__ import annotations
 
 import random
+import re
 
 OPENERS_ZH = ("哈哈", "哈哈哈", "诶", "对了", "话说", "卧槽", "害", "啊", "emm", "我跟你们说", "好消息", "告诉大家",
               "哦对", "嗯嗯", "hhh", "笑死", "唉", "家人们", "说个事", "各位")
@@ -18,6 +19,9 @@ TAILS_ZH = ("😂", "🤣", "👍", "🙏", "😭", "🎉", "✨", "[图片]", "
 TAILS_EN = ("😂", "👍", "🎉", "🙏", " lol", "!!", " haha", " :)", ".", "!", " [image]", " 😅", "...", " xD", " tbh")
 _TYPO_ZH = {"在": "再", "的": "得", "了": "啦", "么": "嘛", "吗": "嘛", "他": "她", "做": "作", "那": "哪"}
 _MIX = ("哈哈", "真的", "[图片]", "ok", "emmm", "lol")
+_CONTRACTIONS = ((r"\bI am\b", "I'm"), (r"\bI have\b", "I've"), (r"\bdo not\b", "don't"), (r"\bdoes not\b", "doesn't"),
+                 (r"\bis not\b", "isn't"), (r"\bare not\b", "aren't"), (r"\b(she|he|it) is\b", r"\1's"),
+                 (r"\byou are\b", "you're"), (r"\bI will\b", "I'll"))
 
 
 def typo_zh(rng: random.Random, text: str) -> str:
@@ -47,6 +51,9 @@ def im_shape(rng: random.Random, text: str, lang: str) -> str:
         text = rng.choice(OPENERS_ZH if zh else OPENERS_EN) + text
     if rng.random() < 0.12:
         text = typo_zh(rng, text) if zh else typo_en(rng, text)
+    if not zh and rng.random() < 0.5:  # chats contract: "I'm", "I've", "don't"
+        for full, short in _CONTRACTIONS:
+            text = re.sub(full, short, text)
     if not zh:
         r = rng.random()
         text = text.lower() if r < 0.35 else (text[:1].upper() + text[1:] if r < 0.7 else text)

@@ -115,4 +115,12 @@ NONE = ("lol", "hahaha", "ok", "thanks!", "good morning", "gn", "[image]", "[sti
         "meeting moved to 3", "vote link above", "who can help with this", "any update?", "haha same", "agreed",
         "that's wild", "no way", "see above", "noted", "sounds good", "cool cool", "welcome!", "ugh mondays",
         "so true", "we should do this again", "did everyone get the email", "pinned", "this is hilarious",
-        "bring an umbrella", "long time no see", "anyway", "ikr", "yikes", "wow", "oh nice")
+        "bring an umbrella", "long time no see", "anyway", "ikr", "yikes", "wow", "oh nice",
+        # what someone is doing now, not what holds
+        "just had {dish} for lunch", "ordered {dish}", "so tired today", "stuck in traffic", "running late",
+        "I'll bring my laptop", "I can't make it this week", "on my way home", "just got home", "in a meeting, brb",
+        "this homework is killing me", "the exam questions were brutal", "it's freezing in {city} today",
+        "just finished a run, exhausted", "grabbing coffee, anyone want some?", "I'll be there in 5",
+        "agree with {name}", "just ran into {name}", "we still need to book the court", "long day at work",
+        "a new {shop} opened downstairs", "I had {dish} yesterday", "I'm off today", "I'm at the {shop}",
+        "I'll be late", "I overslept", "I'm starving", "I brought snacks", "I'm heading out", "I'm on call tomorrow")
