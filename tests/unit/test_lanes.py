@@ -27,9 +27,8 @@ def test_a_query_is_answered_while_the_passage_lane_is_held():
     behind.start()
     try:
         assert entered.wait(30)
-        assert lanes.passages_busy and not lanes.readers_near
+        assert lanes.passages_busy
         assert lanes.query(str.upper, "asked") == "ASKED"  # not behind the held passage call
-        assert lanes.readers_near  # a query met passage work: the passages go small a while
     finally:
         gate.set()
         behind.join()

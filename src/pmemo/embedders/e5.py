@@ -120,9 +120,12 @@ class E5Embedder:
         return self._model.query(text)
 
     def _passages(self, pieces: list[str]) -> Any:
-        # a batch is split by text, not by layer: every core, unless queries came while passages
-        # ran lately; then one, and the other core is the readers' (see Lanes.readers_near)
-        self._use_threads(1 if self._lanes.readers_near else self._cores)
+        # One thread, always: the other cores are the readers' (a query that meets a passage
+        # slice runs beside it, not on a core it shares), and the background's calls are small
+        # (a claim's few new texts) on a busy box, where the threads of one call wait for each
+        # other at every layer: 4 chat lines took 224 ms on two threads and 66 ms on one beside
+        # other work under nice, 32 long texts 8.1 s on either (/tmp microbench, load 4-10).
+        self._use_threads(1)
         return self._model.passage(pieces)
 
     def token_count(self, text: str) -> int:

