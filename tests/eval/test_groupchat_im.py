@@ -11,8 +11,8 @@ import pytest
 
 from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_im import THREADS
-from pmemo.eval.groupchat_scenario import Scenario, from_json, to_json
 from pmemo.eval.groupchat_run import turn_item
+from pmemo.eval.groupchat_scenario import Scenario, from_json, to_json
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +32,9 @@ def test_the_base_scenario_is_kept(pair: tuple[Scenario, Scenario]) -> None:
 def test_replies_come_later_in_every_shape(pair: tuple[Scenario, Scenario]) -> None:
     _, im = pair
     replies = [q for q in im.questions if q.kind == "reply"]
-    assert len(replies) == 2 * len(THREADS)
+    assert len(replies) == len(THREADS) and all(len(q.evidence) == 2 for q in replies)  # said twice, asked once
     shapes = {"at": 0, "quote": 0, "reply_id": 0}
-    for q in replies:
-        (ev,) = q.evidence
+    for q, ev in [(r, e) for r in replies for e in r.evidence]:
         answer = im.messages[ev]
         assert q.answer in answer.content and answer.group_id == q.group_id
         questions = {t[3] for t in THREADS}

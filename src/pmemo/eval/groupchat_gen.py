@@ -414,8 +414,13 @@ def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenar
     )
     if not im:
         return scenario
-    asked = tuple(Question(f"q{len(scenario.questions) + i:03d}", t.query, t.group, None, t.asker, end,
-                           (where[t.key],), "reply", t.answer) for i, t in enumerate(threads))
+    # a thread is said twice (on two days): its question is asked once, both answers its evidence
+    same: dict[tuple[str, str], list[groupchat_im.Thread]] = {}
+    for t in threads:
+        same.setdefault((t.group, t.query), []).append(t)
+    asked = tuple(Question(f"q{len(scenario.questions) + i:03d}", ts[0].query, ts[0].group, None, ts[0].asker, end,
+                           tuple(sorted(where[t.key] for t in ts)), "reply", ts[0].answer)
+                  for i, ts in enumerate(same.values()))
     return dataclasses.replace(scenario, questions=scenario.questions + asked)
 
 
