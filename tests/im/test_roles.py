@@ -41,8 +41,8 @@ def _say(group: str, lines: list[tuple[str, str]], start: int = 0) -> list[dict[
 
 
 def test_roles_name_their_member_in_that_chat_only(mem: SyncMemory) -> None:
-    mem.add_many(_say("class", [("ni", "大家好，我是班长，有事找我"), ("wl", "收到"), ("lq", "@王磊 是群主，别乱发广告"),
-                                ("cy", "好的")]))
+    mem.add_many(_say("class", [("ni", "大家好，我是班长，有事找我"), ("wl", "收到"),
+                                ("lq", "@王磊 是群主，别乱发广告"), ("cy", "好的")]))
     mem.add_many(_say("other", [("cy", "我是班长"), ("ni", "hi")]))
     mem.drain()
 
