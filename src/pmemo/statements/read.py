@@ -166,7 +166,9 @@ def candidates(turn: Turn, read: Sequence[Said], parts: Sequence[Attributed], ke
                                            newer_wins=slot_of(cand.key) is not None))
     for i, s in enumerate(stating):
         # a correction replaces a value (the pipeline's _correct)
-        if i not in used and s.reading.label.mode != "correction" and s.reading.stating >= MIN_OWN:
+        # a name no rule reads is the alias learner's ("朋友都叫我浩子": an alias, not a fact)
+        if i not in used and s.reading.label.mode != "correction" and s.reading.stating >= MIN_OWN \
+                and s.reading.label.kind != "name":
             out.append(_of_clause(s, turn, name_of))
     return out
 
