@@ -62,6 +62,12 @@ class Settings:
     budget_key: float = 0.1
     budget_long: float = 0.1
     budget_mid: float = 0.55
+    # what fills it (issue 44 §5): "relevant" = recalled turns standing at least context_cut × as
+    # far above the candidates as the best one, the same words once; "lean" = that, and the other
+    # sections keep to their shares (the pack ends where the relevant turns do); "budget" = fill
+    # the budget with whatever scores (before issue 44). Filler ("哈哈哈", "[图片]", "在吗") is out in all.
+    context_fill: str = "budget"  # "relevant" is not yet within 0.01 of its recall everywhere (docs/CONTEXT.md)
+    context_cut: float = 0.25
     # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
     w_lexical: float = 0.3
     w_vector: float = 0.7
@@ -261,6 +267,9 @@ class Settings:
             raise InvalidInput("settings diary_max_chars and diary_input_chars must be >= 200 (characters)")
         if self.window_tokens and self.window_overlap_tokens >= self.window_tokens:  # L2 windows (issue 20)
             raise InvalidInput("setting window_overlap_tokens must be below window_tokens (or window_tokens 0: off)")
+        if self.context_fill not in ("relevant", "lean", "budget") or not 0.0 <= self.context_cut <= 1.0:
+            raise InvalidInput("setting context_fill must be 'relevant', 'lean' or 'budget', and context_cut in [0, 1]:"
+                               f" {self.context_fill!r}, {self.context_cut!r}")
         if self.fact_extractor not in ("model", "rules", "both", "lexical"):
             raise InvalidInput(f"setting fact_extractor must be model, rules, both or lexical: {self.fact_extractor!r}")
 

@@ -436,17 +436,24 @@ class Member:
     asks: int = 0
 
     @property
+    def traits(self) -> tuple[str, ...]:
+        """How they talk in this group: message size ("short", "medium", "long"), language
+        ("zh", "en", "zh+en") and "asks" when they often ask questions; () before a message."""
+        if not self.messages:
+            return ()
+        size = self.chars / self.messages
+        share = self.han / self.messages
+        return ("short" if size < 20 else "long" if size > 80 else "medium",
+                "zh" if share > 0.8 else "en" if share < 0.2 else "zh+en",
+                *(("asks",) if self.asks / self.messages > 0.3 else ()))
+
+    @property
     def style(self) -> str:
         """How they talk in this group, in words: "short messages, in Chinese, often asks"."""
-        if not self.messages:
-            return ""
-        size = self.chars / self.messages
-        parts = ["short messages" if size < 20 else "long messages" if size > 80 else "medium messages"]
-        share = self.han / self.messages
-        parts.append("in Chinese" if share > 0.8 else "in English" if share < 0.2 else "in Chinese and English")
-        if self.asks / self.messages > 0.3:
-            parts.append("often asks questions")
-        return ", ".join(parts)
+        words = {"short": "short messages", "medium": "medium messages", "long": "long messages",
+                 "zh": "in Chinese", "en": "in English", "zh+en": "in Chinese and English",
+                 "asks": "often asks questions"}
+        return ", ".join(words[t] for t in self.traits)
 
 
 @dataclass(frozen=True)

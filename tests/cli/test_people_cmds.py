@@ -258,14 +258,14 @@ def test_context_for_who_asks_with_the_chat_so_far(
         app: typer.Typer, chat_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     night = f"{DAY}T23:00:00+08:00"
     plain = ok(app, chat_store, "context", "还不睡？", *STUDY, "--at", night)
-    assert "## People" not in plain  # the message names nobody and nobody is said to ask
+    assert "## 相关的人" not in plain  # the message names nobody and nobody is said to ask (a Chinese chat's header)
     asked = ok(app, chat_store, "context", "还不睡？", *STUDY, "--asker", "ni", "--at", night)
-    people = asked.split("## People\n", 1)[1].split("\n## ", 1)[0]
-    assert people.startswith("- 周霓 (also 霓霓") and "腾讯" in people, asked
+    people = asked.split("## 相关的人\n", 1)[1].split("\n## ", 1)[0]
+    assert people.startswith("- 周霓（又名霓霓") and "腾讯" in people, asked
     assert re.search(r"── \d+/2000 tokens · key 0 · people \d+ · ", asked), asked
     # the chat's last messages bring the people they name, by a nickname too
     recent = ok(app, chat_store, "context", "还不睡？", *STUDY, "--recent", "今天好累", "--recent", "霓霓在吗")
-    assert "## People\n- 周霓 (also 霓霓" in recent, recent
+    assert "## 相关的人\n- 周霓（又名霓霓" in recent, recent
     monkeypatch.setenv("PMEMO_BLOCKS_DIR", str(blocks_dir(tmp_path / "blocks")))
     letta = ok(app, chat_store, "context", "还不睡？", *STUDY, "--format", "memgpt")
     assert letta.startswith("<memory_blocks>") and "<persona>" in letta and "Ni likes tea." in letta, letta
@@ -339,7 +339,7 @@ def test_the_group_chat_commands_beside_a_running_server(tmp_path: Path) -> None
         (plan,) = json.loads(pmemo("agenda", "--json", *d).stdout)
         assert (plan["group_id"], plan["person_id"], plan["day"], plan["what"]) == ("study", "ni", "2024-12-23", "考研")
         letta = pmemo("context", "还不睡？", *STUDY, "--asker", "ni", "--format", "memgpt", *d).stdout
-        assert letta.startswith("<memory_blocks>") and "## People\n- 周霓 (also 霓霓" in letta, letta
+        assert letta.startswith("<memory_blocks>") and "## 相关的人\n- 周霓（又名霓霓" in letta, letta
 
         assert "--hops must be 1 or 2" in one_line_error(pmemo("graph", "ni", *STUDY, "--hops", "3", *d, code=2))
         missing = one_line_error(pmemo("diary", *STUDY, "--date", "2024-12-25", *d, code=3))

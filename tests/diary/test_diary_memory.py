@@ -288,7 +288,7 @@ def test_forgetting_a_turn_rewrites_its_day_and_restore_brings_it_back(m: SyncMe
     for hit in m.search("芝士蛋糕", group_id="study"):
         assert "芝士蛋糕" not in hit.text and all("芝士蛋糕" not in t.content for t in hit.sources)
     packed = m.context("芝士蛋糕", group_id="study", budget_tokens=4000).text
-    assert "芝士蛋糕" not in packed.split("## Current input")[0]
+    assert "芝士蛋糕" not in packed.split("## 当前消息")[0]  # a Chinese chat's input header (issue 44 §5)
     restored = m.restore(report["batch"])
     assert restored["diaries"] == [before.id] and "芝士蛋糕" in m.diary(D1, group_id="study").text
 
@@ -342,9 +342,11 @@ def test_entries_are_the_long_term_tier_of_their_own_chat_only(m: SyncMemory) ->
     assert hit.tier == "long_term" and hit.text.startswith("[diary 2024-12-20] ")
     assert [t.id for t in hit.sources] == [t.id for t in other]
     pack = m.context("zebrafish 搬家", group_id="other", budget_tokens=4000)
-    # the digest restates its 13 messages, which a context this large shows word for word
-    assert {t.id for t in other} <= {t.id for i in pack.items if i.tier == "mid_term" for t in i.sources}
-    assert not any(i.kind == "diary" for i in pack.items)
+    # a digest whose messages the context shows word for word goes; since issue 44 §5 the context
+    # shows only the relevant ones (no filler, nothing far below the best), so the digest may stay
+    shown = {t.id for i in pack.items if i.tier == "mid_term" for t in i.sources}
+    assert other[0].id in shown
+    assert any(i.kind == "diary" for i in pack.items) == (not {t.id for t in other} <= shown)
     for owner in ({"group_id": "study"}, {"user_id": "alice"}):
         assert all("zebrafish" not in d.text for d in m.diaries(**owner))
         assert all("zebrafish" not in h.text for h in m.search("zebrafish 搬家", **owner))

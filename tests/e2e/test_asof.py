@@ -81,10 +81,10 @@ def test_context_at_knows_nothing_said_after(chat: SyncMemory, query: str) -> No
 def test_a_person_is_known_as_they_were(chat: SyncMemory) -> None:
     then = context(chat, "你认识周霓吗？", T).text
     assert "腾讯" in then and "字节" not in then  # the job she had, not the one she took on 12-12
-    assert "last spoke here 2026-12-08; 3 messages" in then, then
+    assert "最近发言 2026-12-08；在这里发过3条消息" in then, then
     assert "12月11日考试" in then  # her plan stated on 12-08 comes up; the one of 12-12 does not
     now = context(chat, "你认识周霓吗？", datetime(2026, 12, 16, 12, 0, tzinfo=CST)).text
-    assert "芒果" in now and "面试" in now and "last spoke here 2026-12-15; 7 messages" in now
+    assert "芒果" in now and "面试" in now and "最近发言 2026-12-15；在这里发过7条消息" in now
 
 
 def test_recent_turns_are_the_last_said_by_then(chat: SyncMemory) -> None:
@@ -137,6 +137,6 @@ def test_a_cutoff_after_everything_changes_nothing(tmp_path, settings: Settings)
 
 def test_names_as_they_were(chat: SyncMemory) -> None:
     then = chat.context("李琴在吗", group_id="study", at=T, budget_tokens=3000).text
-    assert "- 李琴 (last spoke here 2026-12-02; 1 message here" in then and "琴琴子" not in then, then
+    assert "- 李琴（最近发言 2026-12-02；在这里发过1条消息" in then and "琴琴子" not in then, then
     now = chat.context("李琴在吗", group_id="study", budget_tokens=3000).text
     assert "琴琴子" in now

@@ -115,7 +115,8 @@ def test_key_memory_add_update_delete_and_always_first(mem: SyncMemory):
     for query in ("Lucky 能吃葡萄吗？", "completely unrelated question about weather"):
         pack = mem.context(query, user_id="u1", session_id="s1", budget_tokens=400)
         assert pack.items[0].id == f"key:{key.id}" and pack.items[0].tier == "key"
-        assert pack.text.startswith("## Key memory\n- 预算上限已上调到13万元")
+        header, first = pack.text.split("\n", 2)[:2]  # the header in the chat's language (issue 44 §5)
+        assert header in ("## Key memory", "## 关键记忆") and first == "- 预算上限已上调到13万元"
     edited = mem.update_key(key.id, "预算上限13万元（3月26日批准）")
     assert edited.text == "预算上限13万元（3月26日批准）" and edited.id == key.id
     assert [k.text for k in mem.key_memory(user_id="u1")] == ["预算上限13万元（3月26日批准）"]

@@ -151,10 +151,10 @@ def test_context_brings_the_asker_and_a_silent_member_by_nickname(mem: SyncMemor
     pack = mem.context("你认识霓霓吗？她对什么过敏？", group_id="study", asker="wt",
                        at=T0 + timedelta(days=121))
     people = sections(pack)["people"]
-    assert people[0].startswith("许文涛") and "120 messages here: short messages, in Chinese" in people[0]
+    assert people[0].startswith("许文涛") and "在这里发过100+条消息：消息简短，说中文" in people[0]
     assert "许文涛不吃香菜" in people
-    (ni,) = [line for line in people if line.startswith("周霓 (also 霓霓")]
-    assert "last spoke here 2026-09-01; 1 message here: short messages, in Chinese" in ni
+    (ni,) = [line for line in people if line.startswith("周霓（又名霓霓")]
+    assert "最近发言 2026-09-01；在这里发过1条消息：消息简短，说中文" in ni
     assert "周霓对花生过敏" in people
     assert not any("腾讯" in line for line in pack.text.splitlines())
     # search finds the fact by the nickname, with the turn that said it as its source

@@ -51,6 +51,14 @@ def test_report_has_every_metric(report: dict[str, Any]) -> None:
     json.dumps(report, ensure_ascii=False)  # a plain dict, as written to groupchat.json
 
 
+def test_no_context_of_the_replay_shows_filler(report: dict[str, Any]) -> None:
+    """Issue 44 §5: the generated chat's laughter, stickers, "早" and "收到" are in no context, and
+    consecutive contexts are compared for the prefix a prompt cache reuses."""
+    m = report["metrics"]
+    assert m["context_filler_lines"] == 0 and 0 < m["context_tokens"] <= 2000
+    assert 0.0 <= m["stable_prefix"] <= 1.0
+
+
 def test_nothing_leaks_between_chats(report: dict[str, Any]) -> None:
     assert report["metrics"]["leaks"] == 0, report["failures"]["leaks"]
     assert report["counts"]["leaks_by_search"] == report["counts"]["leaks_by_context"] == 0

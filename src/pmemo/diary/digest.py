@@ -31,6 +31,7 @@ from datetime import date
 
 from ..models import Turn
 from ..rules.agenda_rules import plans
+from ..text.filler import content_free
 from ..text.segment import STOPWORDS, has_cjk
 from ..tiers.long_term import telling
 
@@ -74,7 +75,7 @@ def digest(day: date, turns: Sequence[Turn], max_chars: int, names: Iterable[str
     for turn in said:
         by_speaker.setdefault(speaker(turn), []).append(turn)
     head = [_header(words, day, len(said), len(by_speaker), zh)]
-    found = topics([t.content for t in said], [*by_speaker, *names])
+    found = topics([t.content for t in said if not content_free(t)], [*by_speaker, *names])
     if found:
         head.append(words.topics + words.sep.join(found))
     people = [_speaker_line(name, mine, zh) for name, mine in
@@ -124,7 +125,8 @@ def _header(words: Words, day: date, messages: int, people: int, zh: bool) -> st
 
 def _speaker_line(name: str, mine: list[Turn], zh: bool) -> str | None:
     """``- name (n): best sentence / second best``, in the order they were said."""
-    best = [(found[0], i, found[1]) for i, t in enumerate(mine) if (found := telling(t.content))]
+    best = [(found[0], i, found[1]) for i, t in enumerate(mine)
+            if not content_free(t) and (found := telling(t.content))]  # "哈哈哈", "[图片]": nothing to tell
     chosen = sorted(sorted(best, key=lambda b: (-b[0], b[1]))[:LINES_PER_SPEAKER], key=lambda b: b[1])
     if not chosen:
         return None

@@ -55,6 +55,11 @@ ROWS = (
     Row("profile checks right", "profile_checks", target="all", met=lambda v: v == 1.0, count="profile_checks"),
     Row("follow-ups right", "followups", target="all", met=lambda v: v == 1.0, count="followups"),
     Row("leaks", "leaks", target="0", met=lambda v: v == 0, unit="int"),
+    Row("tokens per context (budget 2,000)", "context_tokens", unit="rate"),
+    Row("evidence messages in those contexts", "context_evidence"),
+    Row("filler lines in all contexts", "context_filler_lines", target="0", met=lambda v: v == 0, unit="int"),
+    Row("consecutive contexts, same leading sections", "stable_prefix"),
+    Row("…, of those about the same people", "stable_prefix_same_people"),
     Row("search p50 ms", "search_p50_ms", "bm25_search_p50_ms", unit="ms"),
     Row("search p95 ms", "search_p95_ms", "bm25_search_p95_ms", unit="ms"),
     Row("context p50 ms, with people", "context_people_p50_ms", unit="ms"),
@@ -89,6 +94,11 @@ NOTES = (
     "`aliases_per_chat=false` (every generated form a name, a nickname said anywhere good everywhere).",
     "Leaks: forbidden messages (another group's or a private chat's) behind a `search` hit (top 20) or a "
     "`context` item, or quoted verbatim in the context text.",
+    "Contexts: each chat's questions in time order, asked by their asker with the chat's last 3 messages as "
+    "`recent`, at the default budget: tokens each, lines showing a turn with nothing in it (laughter, a "
+    "sticker, 在吗), and the share of consecutive pairs whose leading sections (blocks, key lines, people) "
+    "are the same bytes: the prefix a provider's prompt cache reuses; 'same people': of the pairs whose "
+    "people section is about the same people.",
     "Context latency: `context` per question with the asker and the chat's last 3 messages as `recent` "
     "vs neither, alternating which goes first.",
     "Ingest: wall time of the `add_many` calls only (batches of 100, one group, a fresh store per round, "
@@ -104,6 +114,7 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
     q, cue, ctx, ingest = parts["questions"], parts["cues"], parts["context"], parts["ingest"]
     subj, prof, follow, alias, leak = (parts[k] for k in ("subjects", "profiles", "followups", "aliases", "leaks"))
     people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
+    packs = parts.get("packs", {})
     metrics = {
         "recall_at_5": q["pmemo"],
         "bm25_recall_at_5": q["bm25"],
@@ -128,6 +139,11 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "context_people_p50_ms": people_ms,
         "context_plain_p50_ms": plain_ms,
         "context_people_ratio": people_ms / plain_ms if people_ms and plain_ms else None,
+        "context_tokens": packs.get("tokens"),
+        "context_evidence": packs.get("evidence"),
+        "context_filler_lines": packs.get("filler_lines"),
+        "stable_prefix": packs.get("stable_prefix"),
+        "stable_prefix_same_people": packs.get("stable_prefix_same_people"),
         "ingest_people_turns_per_s": ingest.get("people_turns_per_s"),
         "ingest_plain_turns_per_s": ingest.get("plain_turns_per_s"),
         "ingest_ratio": (ingest["people_turns_per_s"] / ingest["plain_turns_per_s"]) if ingest else None,

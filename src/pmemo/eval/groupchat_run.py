@@ -36,6 +36,7 @@ from ..models import Fact, Hit
 from .baselines import BM25System
 from .datasets import Query, Unit
 from .embedcache import FileCachedEmbedder
+from .groupchat_context import context_shape
 from .groupchat_report import build_report
 from .groupchat_scenario import LeakProbe, Message, Question, Scenario, generate, summary
 from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subject_accuracy
@@ -161,6 +162,10 @@ async def _measure(s: Scenario, open_memory: OpenMemory, reopen: Reopen) -> dict
         parts["cues"] = await _questions(replay, s.cues, s.messages)
         parts["cue_context"] = await _cue_context(replay, s.cues)
         parts["context"] = await _context_latency(replay, s)
+        parts["packs"] = await context_shape(  # tokens, filler and a stable prefix (issue 44 §5)
+            lambda q, recent: replay.mem.context(q.query, at=q.at, asker=q.asker, recent=recent,
+                                                 **where_of(q.group_id, q.user_id)),
+            s, lambda q: [m.content for m in _last_before(s.messages, q, RECENT_MESSAGES)])
         parts["aliases"] = await _aliases(mem, s)
         parts["subjects"] = await _subjects(replay, s)
         parts["profiles"] = await _profiles(mem, s)

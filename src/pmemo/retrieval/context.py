@@ -6,6 +6,11 @@ long-term → mid-term → episodic → short-term → current input. Blocks and
 ``whole``: always in, never cut, whatever the budget; the other sections shrink around them.
 Recalled turns (mid-term) are shown in time order, each day's date said where it is
 cheapest (``_in_time_order``): the story reads in order, and dates cost few tokens.
+
+The scaffolding (headers, "all said by", how often words were said) is written in the chat's
+language (``WORDS``, one entry per language: "en", "zh"): a Chinese chat gets Chinese headers.
+The sections that rarely change (blocks, key lines, people) come first, and nothing in them
+depends on when the context is asked, so a provider's prompt cache reuses them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from datetime import UTC, datetime
 from ..models import ContextPack, Hit, Turn
 from ..text.dates import resolve_relative
 from .packing import Packed, Section, pack
+from .relevance import repeats
 
 UNDERFILL = 8  # tokens a pack may leave unused before assemble tries to fill them
 DAY_LINE_AT = 4  # a day of this many recalled lines opens with its date; fewer carry it each
@@ -32,29 +38,69 @@ class SectionSpec:
     budget the others plan to leave it: what it does not use goes to them by rank)."""
 
     name: str
-    header: str
+    header: Mapping[str, str]  # language → the section's header
     share: str | None
     optional: bool = True
     leftover_rank: int = 2
     newest_last: bool = False
     whole: bool = False
     lead: bool = False  # its best item first, then all the others' shares leave (packing.Section)
+    stable: bool = False  # changes only when what it says does: leads the context (a prompt cache's prefix)
+
+
+def _said(en: str, zh: str) -> Mapping[str, str]:
+    return {"en": en, "zh": zh}
 
 
 SECTIONS = (
-    SectionSpec("blocks", "## Core memory", None, whole=True),  # memory blocks (issue 20)
-    SectionSpec("key", "## Key memory", "budget_key", optional=False, whole=True),
-    SectionSpec("people", "## People", "budget_people"),
-    SectionSpec("agenda", "## Coming up", "budget_agenda"),
-    SectionSpec("profile", "## About the user", "budget_profile"),
-    SectionSpec("long_term", "## Long-term summaries", "budget_long", optional=False),
+    SectionSpec("blocks", _said("## Core memory", "## 核心记忆"), None, whole=True, stable=True),  # issue 20
+    SectionSpec("key", _said("## Key memory", "## 关键记忆"), "budget_key", optional=False, whole=True, stable=True),
+    SectionSpec("people", _said("## People", "## 相关的人"), "budget_people", stable=True),
+    SectionSpec("agenda", _said("## Coming up", "## 近期安排"), "budget_agenda"),
+    SectionSpec("profile", _said("## About the user", "## 关于用户"), "budget_profile"),
+    SectionSpec("long_term", _said("## Long-term summaries", "## 长期摘要"), "budget_long", optional=False),
     # unused budget goes first to relevant turns, then recent ones, then the rest
-    SectionSpec("mid_term", "## Relevant memories", "budget_mid", optional=False, leftover_rank=0, lead=True),
-    SectionSpec("episodic", "## Past episodes and tasks", "budget_episodic"),
-    SectionSpec("graph", "## Related facts", "budget_graph"),  # graph (issue 20): entities the query names
-    SectionSpec("short_term", "## Recent conversation", None, leftover_rank=1, newest_last=True),
+    SectionSpec("mid_term", _said("## Relevant memories", "## 相关记忆"), "budget_mid", optional=False,
+                leftover_rank=0, lead=True),
+    SectionSpec("episodic", _said("## Past episodes and tasks", "## 过往经历与任务"), "budget_episodic"),
+    SectionSpec("graph", _said("## Related facts", "## 相关事实"), "budget_graph"),  # graph (issue 20)
+    SectionSpec("short_term", _said("## Recent conversation", "## 最近的对话"), None, leftover_rank=1,
+                newest_last=True),
 )
-HEADERS = {s.name: s.header for s in SECTIONS} | {"input": "## Current input"}
+LANGUAGES = ("en", "zh")
+# the rest of the scaffolding, per language: the input's header, the header's note when one
+# person said every recalled turn, and a line's note when its words were said several times
+WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {"input": "## Current input", "one_speaker": " (all said by {who})", "repeats": " (×{n}: {who})",
+           "and": ", "},
+    "zh": {"input": "## 当前消息", "one_speaker": "（都是{who}说的）", "repeats": "（说了{n}次：{who}）",
+           "and": "、"},
+}
+HEADERS_BY_LANGUAGE = {lang: {s.name: s.header[lang] for s in SECTIONS} | {"input": WORDS[lang]["input"]}
+                       for lang in LANGUAGES}
+HEADERS = HEADERS_BY_LANGUAGE["en"]
+assert all(s.stable for s in SECTIONS[: sum(s.stable for s in SECTIONS)]), "the stable sections lead"
+
+
+def leading(text: str) -> str:
+    r"""The leading sections of a packed context's ``text``, the ones that rarely change (blocks,
+    key lines, people): what a provider's prompt cache can reuse from one context to the next.
+
+    >>> leading("## Key memory\n- budget 13k\n\n## Relevant memories\n- Mei: hi")
+    '## Key memory\n- budget 13k'
+    >>> leading("## 相关记忆\n- 小王: 周六见")
+    ''
+    """
+    starts = [h for lang in LANGUAGES for s in SECTIONS if not s.stable
+              for h in (s.header[lang], WORDS[lang]["input"])]
+    cut = len(text)
+    for header in starts:
+        if text.startswith(header + "\n") or text.startswith(header + " ") or text.startswith(header + "（"):
+            return ""
+        at = text.find("\n\n" + header)
+        if at >= 0:
+            cut = min(cut, at)
+    return text[:cut]
 
 
 def shares(settings: object, tiers: dict[str, list[Hit]]) -> dict[str, float]:
@@ -65,7 +111,7 @@ def shares(settings: object, tiers: dict[str, list[Hit]]) -> dict[str, float]:
     return out
 
 
-def line(hit: Hit) -> str:
+def line(hit: Hit, lang: str = "en") -> str:
     if hit.kind == "block":
         return f"### {hit.id.removeprefix('block:')}\n{hit.text}"
     if hit.tier in ("key", "input"):
@@ -81,7 +127,14 @@ def line(hit: Hit) -> str:
     who = turn.actor or turn.role
     if hit.tier == "short_term":
         return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.indexed}{_dated(turn)}"
-    return f"- {who}: {turn.indexed}{_dated(turn)}"
+    return f"- {who}: {turn.indexed}{_dated(turn)}{_repeated(hit, lang)}"
+
+
+def _repeated(hit: Hit, lang: str) -> str:
+    """How often a recalled line's words were said, and by whom (``relevance.once``)."""
+    times, by = repeats(hit)
+    words = WORDS[lang]
+    return words["repeats"].format(n=times, who=words["and"].join(by[:5])) if times > 1 else ""
 
 
 def _dated(turn: Turn) -> str:
@@ -140,9 +193,10 @@ def _one_speaker(hits: Sequence[Hit]) -> str | None:
 
 
 def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line,
-           writers: Mapping[str, Writer] | None = None) -> str:
-    """The sections with items, in order: each its header and one line per item, or what its
-    ``writers`` entry makes of its items (the memory blocks in the MemGPT layout)."""
+           writers: Mapping[str, Writer] | None = None, lang: str = "en") -> str:
+    """The sections with items, in order: each its header (in ``lang``) and one line per item,
+    or what its ``writers`` entry makes of its items (the memory blocks in the MemGPT layout)."""
+    headers = HEADERS_BY_LANGUAGE[lang]
     blocks = []
     for part in packed:
         if part.items and writers and part.name in writers:
@@ -152,17 +206,17 @@ def render(packed: Sequence[Packed[Hit]], line: Callable[[Hit], str] = line,
                 return line(hit).replace(label, "- ", 1).replace(f"\n  {label[2:]}", "\n  ")
 
             body = _in_time_order(part.items, unlabelled)
-            blocks.append("\n".join([f"{HEADERS[part.name]} (all said by {who})", *body]))
+            blocks.append("\n".join([headers[part.name] + WORDS[lang]["one_speaker"].format(who=who), *body]))
         elif part.items:
             body = (_in_time_order(part.items, line) if part.name == "mid_term"
                     else [line(h) for h in part.items])
-            blocks.append("\n".join([HEADERS[part.name], *body]))
+            blocks.append("\n".join([headers[part.name], *body]))
     return "\n\n".join(blocks)
 
 
-def fit_input(query: str, budget: int, count: Callable[[str], int]) -> str:
+def fit_input(query: str, budget: int, count: Callable[[str], int], lang: str = "en") -> str:
     """The query, cut to what the budget can hold (the input is always part of the pack)."""
-    room = budget - count(HEADERS["input"]) - 4
+    room = budget - count(HEADERS_BY_LANGUAGE[lang]["input"]) - 4
     if count(query) <= room:
         return query
     lo, hi = 0, len(query)
@@ -189,7 +243,8 @@ def _once(hits: Sequence[Hit], text: Callable[[Hit], str]) -> list[Hit]:
 
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
              count: Callable[[str], int], writers: Mapping[str, Writer] | None = None,
-             with_input: bool = True, restates: Mapping[str, frozenset[int]] | None = None) -> ContextPack:
+             with_input: bool = True, restates: Mapping[str, frozenset[int]] | None = None,
+             lang: str = "en", fill: bool = True) -> ContextPack:
     """Pack the tiers' hits into ``budget`` tokens. The ``whole`` sections (memory blocks, key
     lines) come in full whatever the budget, and the input and the other sections pack into
     what they leave; the pack never exceeds the budget, unless the whole sections alone do:
@@ -199,32 +254,36 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     ``restates``: hit id → the turns a summary, episode or diary day was made from. One whose
     turns the pack shows every one of, word for word, tells the reader nothing more: it goes,
     and what it took is packed again for other memories (on MADial a one-memory session's
-    episode repeated its memory in the same context)."""
+    episode repeated its memory in the same context). ``lang``: the chat's language ("en",
+    "zh"), the scaffolding's. ``fill``: unused budget goes to any section with items left
+    (the setting context_fill=budget); without, only the relevant memories (the lead section)
+    take more than their share, and the pack ends where its items do (issue 44 §5)."""
     restates = restates or {}
-    pack = _assemble(query, tiers, shares, budget, count, writers, with_input)
+    pack = _assemble(query, tiers, shares, budget, count, writers, with_input, lang, fill)
     for _ in range(len(restates)):  # each round drops one at least; mostly there is none
         shown = {t.id for h in pack.items if h.tier in TURN_TIERS for t in h.sources}
         gone = {h.id for h in pack.items if (ids := restates.get(h.id)) and ids <= shown}
         if not gone:
             break
         tiers = {name: [h for h in hits if h.id not in gone] for name, hits in tiers.items()}
-        pack = _assemble(query, tiers, shares, budget, count, writers, with_input)
+        pack = _assemble(query, tiers, shares, budget, count, writers, with_input, lang, fill)
     return pack
 
 
 def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
               count: Callable[[str], int], writers: Mapping[str, Writer] | None,
-              with_input: bool) -> ContextPack:
+              with_input: bool, lang: str = "en", fill: bool = True) -> ContextPack:
     lines: dict[tuple[str, str], tuple[str, int]] = {}
+    headers = HEADERS_BY_LANGUAGE[lang]
 
     def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once
         if (hit.tier, hit.id) not in lines:
-            text = line(hit)
+            text = line(hit, lang)
             lines[hit.tier, hit.id] = text, count(text) + 1
         return lines[hit.tier, hit.id]
 
     def rendered(parts: list[Packed[Hit]]) -> str:
-        return render(parts, lambda h: written(h)[0], writers)
+        return render(parts, lambda h: written(h)[0], writers, lang)
 
     whole = [Packed(s.name, list(tiers.get(s.name, [])), 0) for s in SECTIONS if s.whole]
     fixed_text = rendered(whole)
@@ -235,20 +294,20 @@ def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float],
                            note=f"the memory blocks and key lines alone take {fixed - 2} tokens, over the"
                                 f" budget of {budget}: nothing else is in the context (raise the budget or"
                                 " shorten the blocks)")
-    text_in = fit_input(query, budget - fixed, count) if with_input else ""
+    text_in = fit_input(query, budget - fixed, count, lang) if with_input else ""
     input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
     room = budget - fixed
     sections = [Section(s.name, _once(tiers.get(s.name, []), lambda h: written(h)[0]), shares.get(s.name, 0.0),
                         s.newest_last, s.leftover_rank, s.lead) for s in SECTIONS if not s.whole]
     # the input is reserved next: every other section packs around it
-    reserve = count(HEADERS["input"]) + count(text_in) + 4 if text_in else 0
+    reserve = count(headers["input"]) + count(text_in) + 4 if text_in else 0
     everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)
     best: ContextPack | None = None
     fits, over = None, None  # the largest room known to fit, the smallest known to overflow
     cut = 0
     for _ in range(12):
         packed = {p.name: p for p in [*whole, *pack(sections, max(room - reserve, 0), lambda h: written(h)[1],
-                                                      lambda name: count(HEADERS[name]) + 2)]}
+                                                      lambda name: count(headers[name]) + 2, fill)]}
         parts = [*(packed[s.name] for s in SECTIONS), Packed("input", [input_hit] if text_in else [], reserve)]
         text = rendered(parts)
         tokens = count(text)
@@ -259,6 +318,8 @@ def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float],
                 best = ContextPack(query, text, tuple(h for part in parts for h in part.items), tokens, budget)
             if budget - tokens <= UNDERFILL or sum(len(p.items) for p in parts) == everything:
                 break
+            if not fill and over is None:
+                break  # the shares as planned: more room would only give the other sections more
             fits = room
         else:
             over = room

@@ -10,7 +10,7 @@ import numpy as np
 from ..config import Settings
 from ..diary.excerpt import excerpt
 from ..models import Diary, Episode, Hit, KeyLine, Summary, Turn
-from ..text.notices import content_free
+from ..text.filler import content_free
 from ..text.overlap import overlap
 from ..text.segment import query_terms
 from .search import Scored
@@ -126,16 +126,15 @@ def context_tiers(turn_hits: list[Hit], derived: list[Hit], keys: list[KeyLine],
                  (t,), t.timestamp) for t in reversed(recent) if not content_free(t)]
     mid = [h if h.tier == "mid_term" else _as_mid(h) for h in turn_hits
            if h.sources[0].id not in recent_ids and not (h.kind == "turn" and content_free(h.sources[0]))]
-    return {"key": key_tier(keys, derived, lookup), "long_term": matching, "mid_term": mid,
+    return {"key": key_tier(keys, lookup), "long_term": matching, "mid_term": mid,
             "short_term": short}
 
 
-def key_tier(keys: list[KeyLine], derived: list[Hit], lookup: TurnLookup) -> list[Hit]:
-    """Key lines in priority order: the user's own as they set them, then the promoted ones
-    most relevant to this query first (a busy store promotes many; the budget keeps the best)."""
-    relevance = {h.id: h.score for h in derived if h.kind == "key"}
-    promoted = sorted((k for k in keys if k.origin != "user"),
-                      key=lambda k: -relevance.get(f"key:{k.id}", 0.0))
+def key_tier(keys: list[KeyLine], lookup: TurnLookup) -> list[Hit]:
+    """Key lines: the user's own as they set them, then the promoted ones in the order they
+    were promoted. Key lines are always whole, so no query reorders them: the section reads
+    the same bytes from one message to the next (a provider's prompt cache reuses it)."""
+    promoted = sorted((k for k in keys if k.origin != "user"), key=lambda k: k.id)
     return [key_hit(k, lookup) for k in [*(k for k in keys if k.origin == "user"), *promoted]]
 
 

@@ -36,9 +36,11 @@ class Packed(Generic[T]):
 
 
 def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
-         header_cost: Callable[[str], int] = lambda _: 0) -> list[Packed[T]]:
+         header_cost: Callable[[str], int] = lambda _: 0, leftovers: bool = True) -> list[Packed[T]]:
     """Greedy fill: the ``lead`` sections' best items; each other section up to its share; the
-    lead sections up to what the others leave; leftovers by ``leftover_rank``."""
+    lead sections up to what the others leave; with ``leftovers``, what is still unused by
+    ``leftover_rank`` (without, a section other than a lead one never takes more than its
+    share: the pack ends where the relevant items do)."""
     chosen: list[list[int]] = [[] for _ in sections]
     used = [0] * len(sections)
     total = 0
@@ -61,7 +63,7 @@ def pack(sections: Sequence[Section[T]], budget: int, cost: Callable[[T], int],
     for si in sorted(range(len(sections)), key=lambda i: sections[i].lead):
         for ii in range(len(chosen[si]), len(sections[si].items)):  # past a lead's best item, if taken
             try_take(si, ii, budget if sections[si].lead else sections[si].share * budget)
-    for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)):
+    for si in sorted(range(len(sections)), key=lambda i: (sections[i].leftover_rank, i)) if leftovers else ():
         section = sections[si]
         taken = set(chosen[si])
         for ii in range(len(section.items)):

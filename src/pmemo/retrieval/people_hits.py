@@ -25,11 +25,12 @@ ROLES = {"asker": "is asking", "named": "is named", "recent": "was named in the 
 
 def person_hits(person: Person, here: Member | None, facts: Sequence[Fact], query: str, role: str,
                 lookup: TurnLookup, limit: int, owner: str | None = None,
-                near: Mapping[int, float] | None = None) -> list[Hit]:
-    """The person's identity line, then up to ``limit`` facts: the ones the query names first,
-    then the ones nearest it in meaning (``near``: fact id → cosine), then the most important."""
+                near: Mapping[int, float] | None = None, lang: str = "en") -> list[Hit]:
+    """The person's identity line (its words in ``lang``), then up to ``limit`` facts: the ones
+    the query names first, then the ones nearest it in meaning (``near``: fact id → cosine),
+    then the most important."""
     name = person.name or person.id
-    card = identity_line(person, here, owner)
+    card = identity_line(person, here, owner, lang)
     facts = [f for f in facts if not (f.key in NAME_KEYS and f.value in card)]  # the card says it already
     taught = [a.turn_id for a in person.aliases if a.turn_id is not None and a.source in SAID_IN_A_CHAT
               and (owner is None or a.learned_in == owner)]

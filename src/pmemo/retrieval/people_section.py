@@ -54,14 +54,14 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
                    asker: str | None, recent: Sequence[str], today: date, settings: Settings,
                    with_agenda: bool = True, qvec: np.ndarray | None = None,
                    embed: Callable[[list[str]], np.ndarray] | None = None,
-                   at: datetime | None = None) -> dict[str, list[Hit]]:
+                   at: datetime | None = None, lang: str = "en") -> dict[str, list[Hit]]:
     """The people and agenda sections of a context: the asker, then the people the query names
     (``named``, as the retrieval resolved them) and those the recent messages name (any of their
     names), each with what was learned about them in this group or chat, the facts nearest the
     query (``qvec``; ``embed`` embeds passages for ``nearness``) first after the ones it names;
     and, ``with_agenda``, their open plans near ``today``. ``at``: the read is asked then and
     knows nothing said after (``asof``): the facts as they stood, what each had said by then,
-    the plans stated by then."""
+    the plans stated by then. ``lang``: the chat's language, the identity lines' words."""
     owner = scope.owner_scope()
     roles: dict[str, str] = {asker: "asker"} if asker else {}
     for person in named:
@@ -90,7 +90,7 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
     hits: list[Hit] = []
     for pid, facts in views.items():
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
-                                settings.facts_per_person, owner.owner, near))
+                                settings.facts_per_person, owner.owner, near, lang))
     if not with_agenda:
         return {"people": hits, "agenda": []}
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],

@@ -25,11 +25,12 @@ from ..graph.section import graph_hits
 from ..models import ContextPack, Hit, Scope, Summary
 from ..stores.base import FullStore
 from ..text import dialogue
-from ..text.notices import content_free
+from ..text.filler import content_free
+from ..text.lang import chat_language
 from ..tiers.episodes import Episodes
 from ..tiers.people import People, facts_at
 from . import hits as hitlib
-from . import person, windows
+from . import person, relevance, windows
 from .asof import aware, epoch, made_by
 from .context import assemble, shares
 from .people_section import context_people
@@ -79,18 +80,25 @@ class ContextReader:
         tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
         if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
+        if self.settings.context_fill != "budget":  # a turn far below the best, or said again, is no line
+            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut))
         owned, episodes = self._owner_tiers(query, owner, found.qvec, at)
+        # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
+        lang = chat_language([*(h.text for h in tiers["key"]), *(t.content for t in last), query, *recent,
+                              *(h.text for h in tiers["mid_term"][:20])])
         tiers.update(owned)
         restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
-                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at))
+                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at,
+                                    lang=lang))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
         tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
                                     store.get_turns, until)
         blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
         tiers["blocks"] = block_hits(blocks)
         pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
-                        section_writers(blocks, style), with_input, restates)
+                        section_writers(blocks, style), with_input, restates, lang,
+                        self.settings.context_fill != "lean")
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, found.hits, shown)

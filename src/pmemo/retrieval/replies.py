@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..models import epoch_of
 from ..stores.base import Store
-from ..text.notices import content_free
+from ..text.filler import content_free
 from .search import Scored
 
 LINKED = 10  # the candidates whose replies and questions come along: those a context shows

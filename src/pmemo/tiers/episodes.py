@@ -20,6 +20,7 @@ from ..errors import LLMError
 from ..models import Episode, Scope, Turn, epoch_of
 from ..prompts.episode import EpisodeOut, episode_prompt
 from ..stores.base import FullStore
+from ..text.filler import content_free
 from ..text.segment import query_terms
 from ..tokens import make_counter
 from .long_term import sentences
@@ -114,7 +115,7 @@ class Episodes:
         return {
             **base,
             "summary": text,
-            "topics": topics_of(turns),
+            "topics": topics_of([t for t in turns if not content_free(t)] or turns),  # no "哈哈" topic
             "actions": matching(turns, _REQUEST, "user"),
             "outcomes": matching(turns, _OUTCOME, None),
             "lessons": [],

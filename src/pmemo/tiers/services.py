@@ -20,7 +20,7 @@ from ..models import Cluster, KeyLine, Scope, Summary, Turn
 from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
-from ..text.notices import content_free
+from ..text.filler import content_free
 from . import mid_term
 from .held import Held
 from .long_term import central_sentence, extractive_summary
@@ -132,6 +132,7 @@ class Tiers:
         with the batch's), or an extractive one offline / on failure, whose vector is the
         centroid of its turns' (its words are theirs: no second embedding)."""
         limit = self.settings.summary_max_chars
+        turns = [t for t in turns if not content_free(t)] or turns  # "哈哈哈", "[图片]" are no summary's words
         if self.llm is not None:
             try:
                 system, user = summary_prompt(turns, limit)
@@ -222,10 +223,10 @@ class Tiers:
         if cluster is None or self.store.is_promoted(cluster_id):
             return None
         turns = sorted(self.store.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
-        said = [t for t in turns if not content_free(t)]  # "[图片]", notices: never a key line
-        if turns and not said:
-            self.store.mark_promoted(cluster_id)  # done with: its hits never make it a line
-        if not said:
+        said = [t for t in turns if not content_free(t)]  # "[图片]", notices, "哈哈哈": never a key line
+        if 2 * len(said) < len(turns) or not said:  # a cluster mostly of filler is hot with filler
+            if turns:
+                self.store.mark_promoted(cluster_id)  # done with: its hits never make it a line
             return None
         turns = said
         line = None

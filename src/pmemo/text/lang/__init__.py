@@ -10,6 +10,9 @@ Han characters of the fact), with the same Chinese test ``has_cjk``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from . import en, zh
 
 STOPWORDS = en.STOPWORDS | zh.STOPWORDS
@@ -25,4 +28,25 @@ def has_cjk(text: str) -> bool:
     return bool(zh.CJK.search(text))
 
 
-__all__ = ["FILLER", "STOPWORDS", "en", "has_cjk", "zh"]
+def chat_language(texts: Iterable[str], limit: int = 4000) -> str:
+    """"zh" when the Chinese characters of ``texts`` outnumber their Latin letters' words (a
+    Chinese character is about a word), else "en": the language a context's scaffolding is
+    written in. Reads at most ``limit`` characters.
+
+    >>> chat_language(["周末去爬山吗", "ok"]), chat_language(["Are you coming?", "好的"]), chat_language([])
+    ('zh', 'en', 'en')
+    """
+    han = words = read = 0
+    for text in texts:
+        text = text[: max(limit - read, 0)]
+        read += len(text)
+        han += sum(map(len, zh.CJK.findall(text)))
+        words += len(_WORD.findall(text))
+        if read >= limit:
+            break
+    return "zh" if han > words else "en"
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+
+__all__ = ["FILLER", "STOPWORDS", "chat_language", "en", "has_cjk", "zh"]

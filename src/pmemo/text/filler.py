@@ -1,0 +1,119 @@
+"""Filler (pure): turns that say nothing a reader of a context could use (issue 44 §5).
+
+``text.notices.content_free`` knows system notices and media without words ("[图片]"); this
+module adds what people type when they have nothing to say: laughter ("哈哈哈", "hhh", "lol"),
+greetings and roll calls ("在吗", "早", "hello"), acknowledgements ("好的", "收到", "ok", "👍")
+and farewells, in Chinese and English, with the particles, @mentions, emoji and punctuation
+around them. A turn is filler when nothing is left once such units are taken off its words, read
+left to right, so "好的，周六我带相机" is content and "好的好的～哈哈" is not. Only short texts
+are read (``MAX_CHARS``): the cost is bounded whatever a message's length.
+
+The lexicon is a language's small talk, not any benchmark's phrasing: a word goes in when it is
+said to fill a turn in any chat, whatever the topic.
+
+>>> [filler(t) for t in ("哈哈哈哈", "在吗？", "好的👍", "[图片]", "@小王 收到", "ok thanks!", "lol", "[捂脸]")]
+[True, True, True, True, True, True, True, True]
+>>> [filler(t) for t in ("好的，周六我带相机", "我在吗啡科", "ok, see you at 8", "哈哈我考过了", "1")]
+[False, False, False, False, False]
+>>> said_key("周末 补一补进度！！") == said_key("周末补一补进度~")
+True
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from .lang import zh
+from .notices import content_free as _structure
+from .notices import placeholder_only
+
+MAX_CHARS = 40  # a longer message is read as content: filler is short, and the scan stays bounded
+
+# units a filler turn is made of, longest first where one starts another ("好的" before "好")
+_ZH = (
+    # laughter
+    "哈", "呵", "嘿", "嘻", "噗", "嘎", "笑死我了", "笑死", "笑哭", "笑cry", "233",
+    # greetings, roll calls, farewells
+    "在吗", "在么", "在不在", "在嘛", "有人吗", "有人在吗", "大家好", "你好", "您好", "哈喽", "嗨",
+    "早上好", "中午好", "下午好", "晚上好", "早安", "午安", "晚安", "早", "拜拜", "再见", "回头见", "明天见",
+    # acknowledgements, thanks, agreement
+    "好的", "好滴", "好哒", "好嘞", "好吧", "好呀", "好", "嗯", "恩", "哦", "噢", "喔", "收到", "了解", "明白",
+    "知道了", "懂了", "行", "可以", "没问题", "谢谢", "谢了", "多谢", "感谢", "辛苦了", "辛苦", "对的", "是的",
+    "对", "嗯呢", "666", "6666", "牛", "厉害", "赞", "哇", "哇塞", "草", "绝了", "确实", "真的", "好久不见", "plusone",
+    "有道理", "我也是", "同意", "同感", "啊这", "好耶", "来了", "在的", "在呢", "冲", "太真实了", "真实", "不错",
+    "还行", "加油", "太强了", "强", "稳", "顶", "妙啊", "可以的", "没事", "不客气",
+    # particles and interjections that only carry tone
+    "啊", "呀", "吧", "呢", "嘛", "啦", "了", "哎", "唉", "诶", "额", "呃", "哟", "喂", "哼", "咯", "哒",
+    "大家", "各位",
+)
+_EN = (
+    "ha", "he", "lol", "lmao", "rofl", "xd", "hh", "h",
+    "hi", "hello", "hey", "yo", "morning", "good morning", "good night", "gn", "night", "bye", "see you",
+    "see ya", "cya", "anyone here", "anyone", "there", "you there", "all", "everyone", "guys",
+    "ok", "okay", "k", "kk", "sure", "yes", "yeah", "yep", "yup", "got it", "noted", "roger", "thanks",
+    "thank you", "thx", "ty", "np", "no problem", "cool", "nice", "great", "wow", "awesome", "right",
+    "indeed", "agreed", "same", "true", "oh", "ah", "uh", "um", "hmm", "mm", "omg", "so", "much",
+)
+_UNITS = sorted({*_ZH, *_EN, *zh.FILLER}, key=len, reverse=True)  # and what text.dialogue skips
+_UNIT = re.compile("|".join(re.escape(u) for u in _UNITS), re.IGNORECASE)
+_MENTION = re.compile(r"@\S{1,24}(?:\s|$)")
+_EMOJI_CODE = re.compile(r"\[[\u4e00-\u9fff]{1,5}\]|\[[A-Za-z]{2,12}\]")  # WeChat / QQ inline emoji: [捂脸] [Facepalm]
+_NOISE = re.compile(r"[\W_]+")  # punctuation, emoji, spaces: what is left between units
+
+
+class Said(Protocol):
+    """What ``content_free`` reads of a turn."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+
+def filler(text: str) -> bool:
+    """Whether ``text`` says nothing: placeholders, laughter, greetings, acknowledgements.
+
+    >>> filler("嗯嗯 好的 谢谢大家"), filler("Haha, good morning everyone!"), filler("hmm, is it Tuesday")
+    (True, True, False)
+    """
+    if placeholder_only(text):
+        return True
+    words = _EMOJI_CODE.sub(" ", _MENTION.sub(" ", text.strip()))
+    if len(words) > MAX_CHARS:
+        return False
+    rest = _NOISE.sub(" ", unicodedata.normalize("NFKC", words).lower().replace("+1", " plusone "))
+    pos = 0
+    while pos < len(rest):  # left to right: every stretch between the noise must be units
+        if rest[pos] == " ":
+            pos += 1
+            continue
+        m = _UNIT.match(rest, pos)
+        if m is None:
+            return False
+        end = m.end()
+        # a Latin unit is a word: "he" does not start "help", "ok" not "okra"
+        if rest[pos].isascii() and rest[pos].isalpha() and end < len(rest) and rest[end].isascii() \
+                and rest[end].isalnum() and not _UNIT.match(rest, end):
+            return False
+        pos = end
+    return True
+
+
+def content_free(turn: Said) -> bool:
+    """Whether a turn is no content for a context line, search hit or key line: a system notice
+    or a medium without words (``notices.content_free``), or filler.
+
+    >>> from types import SimpleNamespace as T
+    >>> content_free(T(content="哈哈哈", metadata={})), content_free(T(content="哈哈哈 我过了", metadata={}))
+    (True, False)
+    """
+    return _structure(turn) or filler(turn.content)
+
+
+def said_key(text: str) -> str:
+    """The words of ``text`` without case, spaces, punctuation or emoji: two turns with the same
+    key said the same thing."""
+    return _NOISE.sub("", unicodedata.normalize("NFKC", text[:500]).lower())
