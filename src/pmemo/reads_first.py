@@ -6,9 +6,10 @@ gets about half of both (on two cores its query is embedded on one thread instea
 a small box's reads take twice as long. So the worker, at the points where it can pause
 (between two embedding slices, two steps of a batch, two pieces of a long text), waits until
 no read has been under way for ``QUIET_S``, at most ``MOST_S`` at a time: reads that come
-without pause slow the background down (to about a slice a second) but never stop it, and an
-idle process never waits. Waiting only while a read is under way is not enough: a client that
-asks again at once starts its next read in the middle of the slice that began in the gap.
+without pause slow the background down (it still runs a burst of ``RUN_S`` between two pauses,
+a fifth of the time at worst) but never stop it, and an idle process never waits. Waiting only
+while a read is under way is not enough: a client that asks again at once starts its next read
+in the middle of the slice that began in the gap.
 
 The gate is the process's, as the interpreter lock and the cores are: every ``Memory`` of the
 process reads through it and every worker thread gives way to all of them. Only a thread that
@@ -29,6 +30,7 @@ from collections.abc import Iterator
 
 MOST_S = 1.0  # the longest one pause of the background lasts
 QUIET_S = 0.05  # how long no read must have been under way for the background to go on
+RUN_S = 0.25  # the background runs at least this long between two pauses: a fifth of the time at worst
 
 _reads = threading.Condition()
 _under_way = 0
@@ -56,7 +58,7 @@ def reading() -> Iterator[None]:
 def background() -> Iterator[None]:
     """Mark the calling thread as background work for the block: its ``give_way`` waits."""
     before = getattr(_local, "background", False)
-    _local.background = True
+    _local.background, _local.resumed = True, -float("inf")
     try:
         yield
     finally:
@@ -72,6 +74,8 @@ def give_way(most_s: float = MOST_S, quiet_s: float = QUIET_S) -> float:
     ``most_s``); returns how long it waited. Elsewhere, or with reads quiet, returns at once."""
     if not getattr(_local, "background", False) or (not _under_way and time.monotonic() - _ended >= quiet_s):
         return 0.0
+    if time.monotonic() - getattr(_local, "resumed", -float("inf")) < RUN_S:
+        return 0.0  # a batch has many pause points: it pauses once a burst, not at each
     began = time.monotonic()
     deadline = began + most_s
     with _reads:
@@ -82,7 +86,8 @@ def give_way(most_s: float = MOST_S, quiet_s: float = QUIET_S) -> float:
                 _reads.wait(min(quiet_s - calm, deadline - now))
             else:
                 break
+    _local.resumed = time.monotonic()
     return time.monotonic() - began
 
 
-__all__ = ["MOST_S", "QUIET_S", "background", "give_way", "reading", "reads_under_way"]
+__all__ = ["MOST_S", "QUIET_S", "RUN_S", "background", "give_way", "reading", "reads_under_way"]
