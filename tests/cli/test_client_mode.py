@@ -40,7 +40,7 @@ def test_every_memory_command_beside_a_running_server(tmp_path: Path) -> None:
         hits = json.loads(pmemo("search", "预算", *demo, "--json").stdout)
         assert hits and any("预算" in h["text"] for h in hits[:3])
         ctx = pmemo("context", "what is our budget?", *demo, "--session", "s5", "--budget", "500")
-        assert "## Current input" in ctx.stdout and re.search(r"\d+/500 tokens", ctx.stdout)
+        assert re.search(r"## (Current input|当前消息)\n", ctx.stdout) and re.search(r"\d+/500 tokens", ctx.stdout)
 
         added = pmemo("add", "我对花生过敏。", *demo, "--session", "s9", "--actor", "Louis").stdout
         turn_id = int(re.fullmatch(r"turn (\d+) step 1 \(session s9\)\n", added).group(1))  # type: ignore[union-attr]

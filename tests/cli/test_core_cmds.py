@@ -446,7 +446,7 @@ def test_installed_pmemo_executable(tmp_path: Path) -> None:
     en = json.loads(pmemo("search", "double charge bug", "--user", "demo", "--json").stdout)
     assert any("charged twice" in h["text"] for h in en[:5])
     ctx = pmemo("context", "When do we launch?", "--user", "demo", "--session", "s5").stdout
-    assert "## Current input" in ctx and re.search(r"\d+/2000 tokens", ctx)
+    assert re.search(r"## (Current input|当前消息)\n", ctx) and re.search(r"\d+/2000 tokens", ctx)
 
     key_id = pmemo("key", "add", "上线日期：4月22日", "--user", "demo").stdout.split()[2]
     assert "上线日期：4月22日" in pmemo("key", "list", "--user", "demo").stdout

@@ -33,7 +33,7 @@ PROGRAM = ".venv/bin/pmemo"
 # What each command of the walkthrough must print (a regular expression), by its name.
 EXPECT = {
     "search": r"预算.*\n(.*\n)*.*bm25",
-    "context": r"## Current input\nwhat is our budget\?\n── \d+/1000 tokens",
+    "context": r"## (Current input|当前消息)\nwhat is our budget\?\n── \d+/1000 tokens",  # the chat\'s language
     "add": r"^turn \d+ step 1 \(session s6\)$",
     "add --group": r"^turn \d+ step 1 \(session d1\)$",
     "people resolve": r"霓霓 .* ni \(周霓\) .* learned",
