@@ -151,7 +151,7 @@ def test_context_brings_related_facts_once(gm: SyncMemory) -> None:
     pack = gm.context("谁在字节工作？", group_id="study", session_id="study-chat")
     graph = [h for h in pack.items if h.tier == "graph"]
     assert "许文涛在字节工作" in [h.text for h in graph]
-    assert "## Related facts" in pack.text and all(h.sources for h in graph)
+    assert "## 相关事实" in pack.text and all(h.sources for h in graph)
     # a person named: their facts are in the people section; the graph adds only what it does not say
     pack = gm.context("霓霓最近怎么样", group_id="study", session_id="study-chat")
     people = [h.text for h in pack.items if h.tier == "people"]
@@ -161,14 +161,14 @@ def test_context_brings_related_facts_once(gm: SyncMemory) -> None:
     lines = [ln for ln in pack.text.splitlines() if ln.startswith("- ")]
     assert len(lines) == len(set(lines))
     # nothing named: no section
-    assert "## Related facts" not in gm.context("今天天气不错", group_id="study").text
+    assert "## 相关事实" not in gm.context("今天天气不错", group_id="study").text
 
 
 def test_context_related_facts_can_be_turned_off(tmp_path: Path) -> None:
     m = open_mem(tmp_path / "d", graph_in_context=0)
     try:
         study(m)
-        assert "## Related facts" not in m.context("谁在字节工作？", group_id="study").text
+        assert "## 相关事实" not in m.context("谁在字节工作？", group_id="study").text
     finally:
         m.close()
 

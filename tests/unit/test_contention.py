@@ -74,7 +74,7 @@ def test_e5_query_runs_on_one_thread_when_another_process_holds_a_core():
     assert e5._threads == 1
     assert np.allclose(alone, crowded, atol=1e-5)  # the same vector, one thread
     e5.embed_passages(["Mei went to Lisbon in May.", "Bo stayed home."])
-    assert e5._threads == e5._cores  # a batch keeps every core
+    assert e5._threads == 1  # passages run on one thread always: the other cores are the readers'
     e5._contention = Crowded(0.0)
     e5.embed_query("where did Mei go in May?")
     assert e5._threads == e5._cores

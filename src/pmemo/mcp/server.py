@@ -224,7 +224,8 @@ def build_server(
         ] = None,
         reply_to: Annotated[
             int | None,
-            Field(description="The id of the stored turn this message answers (a turn of the same chat).", ge=1),
+            Field(description="The id of the stored turn this message answers (a turn of the same chat).", ge=1,
+                  le=MAX_ID, strict=True),
         ] = None,
     ) -> dict[str, Any]:
         """Store one message of the conversation in long-lived memory. Returns the stored turn."""
