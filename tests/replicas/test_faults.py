@@ -191,7 +191,10 @@ NAMED = [{"group_id": "g2", "session_id": "b", "actor_id": "wt", "actor": "è®¸æ–
 def read_in_order(folder: Path, order: str) -> Derived:
     """The two chats' batches queued as ``TAUGHT`` then ``NAMED``, read by one process in
     ``order`` ("AB": as queued; "BA": the second chat's first, as a second worker may)."""
-    with SyncMemory.open(folder, embedder="hashing") as one:
+    # a nickname the tenant shares across its chats (aliases_per_chat off): the order dependence
+    # is that of a name learned in one chat and used in another
+    settings = Settings.from_env().replace(aliases_per_chat=False)
+    with SyncMemory.open(folder, embedder="hashing", settings=settings) as one:
         batches = {"A": TAUGHT, "B": NAMED}
         for name in order:
             one.add_many([{**t, "tenant_id": TENANT} for t in batches[name]])
