@@ -71,9 +71,9 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
             seen.append({"owner": scope, "query": query, "top": [e.id for e in found[-3:]]})
         return found
 
-    def lexical(scope: Any, terms: list[str], limit: int, session_id: str | None = None) -> Any:
+    def lexical(scope: Any, terms: list[str], limit: int, session_id: str | None = None, until: Any = None) -> Any:
         seen.append({"words": (scope, list(terms), limit, session_id)})
-        return words(scope, terms, limit, session_id)
+        return words(scope, terms, limit, session_id, until)
 
     store.turn_refs, store.nearest_clusters, store.episode_signals = turn_refs, nearest_clusters, episode_signals
     store.lexical = lexical

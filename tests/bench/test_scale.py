@@ -114,7 +114,8 @@ def test_fold_ab_times_old_and_new_statements_on_one_kept_store(postgres_server:
                    check=True, capture_output=True, timeout=600, cwd=BENCH.parent)
     done = subprocess.run([sys.executable, str(BENCH.parent / "fold_ab.py"), "--keep", str(kept), "--turns", "600",
                            "--scopes", "20", "--queries", "5", "--rounds", "1", "--pg-url", postgres_server],
-                          check=True, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
+                          check=False, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
     for name in ("candidates' refs", "recalled clusters", "keyword search"):
         (line,) = [line for line in lines if line.startswith(name)]
