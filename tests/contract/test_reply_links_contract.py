@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pmemo.errors import InvalidInput
+from pmemo.errors import NotFound
 from pmemo.models import Scope
 from pmemo.stores.base import FullStore, NewTurn
 from pmemo.text.quotes import addressed, quoted
@@ -45,7 +45,7 @@ def test_replies_by_id_message_id_and_quote(full_store: FullStore) -> None:
 
 def test_a_reply_to_another_chats_turn_is_refused(full_store: FullStore) -> None:
     (elsewhere,) = full_store.add_turns([_new("hi", 0, scope=Scope.of(group_id="other", session_id="s"))])
-    with pytest.raises(InvalidInput, match="reply_to"):
+    with pytest.raises(NotFound, match="reply_to"):
         full_store.add_turns([_new("hello", 1, reply_to=elsewhere.id)])
 
 

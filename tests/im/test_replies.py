@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pmemo import InvalidInput, SyncMemory
+from pmemo import InvalidInput, NotFound, SyncMemory
 
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 WHO = {"ni": "周霓", "wl": "王磊", "lq": "李琴", "cy": "陈宇"}
@@ -51,7 +51,7 @@ def test_a_search_for_the_question_finds_the_answer(mem: SyncMemory) -> None:
 
 def test_a_bad_reply_to_is_refused(mem: SyncMemory) -> None:
     other = mem.add(group_id="elsewhere", content="hi")
-    with pytest.raises(InvalidInput, match="reply_to"):
+    with pytest.raises(NotFound, match="reply_to"):
         mem.add(group_id="study", content="x", reply_to=other.id)
     with pytest.raises(InvalidInput, match="reply_to must be an integer"):
         mem.add(group_id="study", content="x", reply_to="m1")  # type: ignore[arg-type]

@@ -1,6 +1,6 @@
 """Replies over the wire (issue 44 §2): REST /v1/turns and MCP ``remember`` take ``reply_to`` and
 answer it; a platform's message ids tie a batch's answer to its question; a turn of another chat
-is a 422 naming the field."""
+is a 404 naming the field."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ async def test_rest_reply_to_and_message_ids(client: httpx.AsyncClient) -> None:
     assert listed["reply_to"] == q["id"]
     other = (await client.post("/v1/turns", json={"group_id": "h", "content": "hi"})).json()
     bad = await client.post("/v1/turns", json={"group_id": "g", "content": "x", "reply_to": other["id"]})
-    assert bad.status_code == 422 and "reply_to" in bad.text
+    assert bad.status_code == 404 and "reply_to" in bad.text  # the turn it names is not found there
 
 
 async def test_mcp_remember_with_reply_to(memory: Any) -> None:

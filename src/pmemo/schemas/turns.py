@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from ..models import Turn
 from ..validate import ROLES, lone_surrogate
-from .common import MAX_CONTENT, MAX_ID, ScopeIn, Strict, When, _id
+from .common import MAX_CONTENT, RowId, ScopeIn, Strict, When, _id
 
 
 class TurnIn(ScopeIn):
@@ -49,8 +49,8 @@ class TurnIn(ScopeIn):
         " message), `reply_to_message` (the platform's id of the message it answers), `kind` (`notice`, `rename`,"
         " `join`, `leave`, `recall`, `poke`, or a medium: `image`, `voice`, `sticker`, `link` …), `person` and"
         " `name` of a notice, `mentions` (person ids tagged), `attachments`, `gender`.")
-    reply_to: int | None = Field(
-        None, ge=1, le=MAX_ID,  # as every id: 2**63 - 1 is not exact as a JSON number
+    reply_to: RowId | None = Field(
+        None,  # a row id as every other (1..MAX_ID, 127.0 read as 127)
         description="The id of the turn of this chat this one answers. Without it, `metadata.reply_to_message`"
         " or a quote the text opens with (「名片：原文」 or `>` lines) ties it.")
 

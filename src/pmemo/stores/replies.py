@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..errors import InvalidInput
+from ..errors import NotFound
 from ..models import Turn
 from ..text.quotes import addressee, answered
 from .base import NewTurn
@@ -28,7 +28,7 @@ def link(new: NewTurn, batch: Sequence[Turn], chat_of: Callable[[int], str | Non
     chat = new.scope.key
     if new.reply_to is not None:
         if chat_of(new.reply_to) != chat and not any(t.id == new.reply_to and t.scope.key == chat for t in batch):
-            raise InvalidInput(f"reply_to={new.reply_to}: no turn of this chat has that id")
+            raise NotFound(f"reply_to={new.reply_to}: no turn of this chat has that id")
         return new.reply_to
     if new.reply_message is not None:
         for t in reversed(batch):
