@@ -88,7 +88,7 @@ class E5Embedder:
         cut = [split(text, self.token_count, PIECE_TOKENS) for text in texts]
         flat = [piece for pieces in cut for piece in pieces]
         rows = np.zeros((len(flat), self.dim), dtype=np.float32)
-        # in bounded slices: between two, the passage lane looks at the readers (_passages)
+        # in bounded slices: between two, the background gives way to reads (reads_first)
         for start, end in slices([tokens for _, tokens in flat], SLICE_TOKENS):
             give_way()  # the background's slices wait while a read is under way (reads_first)
             rows[start:end] = np.asarray(self._lanes.passage(self._passages, [p for p, _ in flat[start:end]]),
@@ -124,7 +124,7 @@ class E5Embedder:
         # slice runs beside it, not on a core it shares), and the background's calls are small
         # (a claim's few new texts) on a busy box, where the threads of one call wait for each
         # other at every layer: 4 chat lines took 224 ms on two threads and 66 ms on one beside
-        # other work under nice, 32 long texts 8.1 s on either (/tmp microbench, load 4-10).
+        # other work under nice, 32 long texts 8.1 s on either (an ad-hoc timing, load 4-10: docs/SCALE.md).
         self._use_threads(1)
         return self._model.passage(pieces)
 

@@ -20,10 +20,9 @@ calling thread, and a process with many teams waits longer at every meeting of o
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -54,13 +53,13 @@ class Lanes:
         self.name = name
         self._lock = threading.Lock()
         self._lanes: dict[str, ThreadPoolExecutor] = {}
-        self._running = {"query": 0, "passage": 0}  # calls under way on each lane
+        self._passages = 0  # passage calls under way
         os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
         self._lanes = {}  # a forked child has no such threads
         self._lock = threading.Lock()
-        self._running = {"query": 0, "passage": 0}
+        self._passages = 0
 
     def _lane(self, which: str) -> ThreadPoolExecutor:
         with self._lock:
@@ -71,29 +70,22 @@ class Lanes:
 
     def query(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the query lane; returns its result."""
-        with self._under_way("query"):
-            return self._lane("query").submit(call, *args).result()
+        return self._lane("query").submit(call, *args).result()
 
     def passage(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the passage lane (one at a time, in the order asked)."""
         return self._lane("passage").submit(self._counted, call, *args).result()
 
     def _counted(self, call: Callable[..., T], *args: Any) -> T:
-        with self._under_way("passage"):
-            return call(*args)
-
-    @contextlib.contextmanager
-    def _under_way(self, which: str) -> Iterator[None]:
-        """Count a call on lane ``which`` while it runs."""
         with self._lock:
-            self._running[which] += 1
+            self._passages += 1
         try:
-            yield
+            return call(*args)
         finally:
             with self._lock:
-                self._running[which] -= 1
+                self._passages -= 1
 
     @property
     def passages_busy(self) -> bool:
         """Whether a passage call is running now."""
-        return self._running["passage"] > 0
+        return self._passages > 0
