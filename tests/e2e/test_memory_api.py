@@ -10,6 +10,7 @@ import pytest
 
 from pmemo import ContextPack, Hit, KeyLine, Memory, NotFound, SyncMemory
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
+from pmemo.prompts.summary import SUMMARY_SYSTEM
 from pmemo.tiers.long_term import sentences
 
 ORDER = ["key", "profile", "long_term", "mid_term", "episodic", "short_term", "input"]
@@ -161,7 +162,8 @@ def test_summaries_with_llm(tmp_path, small_settings):
             1,
             4,
         )
-        assert llm.calls and "项目总预算" in llm.calls[0][1]
+        asked = [user for system, user in llm.calls if system == SUMMARY_SYSTEM]  # not the facts call (issue 44 §8)
+        assert asked and "项目总预算" in asked[0]
         hits = m.search("路易确认预算", user_id="u1")
         assert any(h.kind == "summary" and h.tier == "long_term" for h in hits)
         summary_hit = next(h for h in hits if h.kind == "summary")

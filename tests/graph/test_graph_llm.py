@@ -153,7 +153,8 @@ def test_a_portrait_from_facts_offline_and_with_insights_online(tmp_path: Path) 
         assert len(offline.facts) == 2 and offline.insights == ()
         nobody = m.synthesize_profile("ghost", group_id="g")
         assert nobody.method == "facts" and "Nothing is known" in nobody.text
-    employer = json.dumps({"facts": [{"category": "fact", "key": "employer", "value": "腾讯", "confidence": 0.9}]})
+    employer = json.dumps({"facts": [{"category": "fact", "key": "employer", "value": "腾讯", "confidence": 0.9,
+                                     "clause": 0}]})  # the clause it was said in (issue 44 §8)
     llm = scripted(portrait=json.dumps({"text": "周霓在腾讯工作，养了一只猫，可能是学生。"}), facts=employer)
     with open_mem(tmp_path / "on", llm=llm) as m:
         turn = say(m, "g", "ni", "周霓", "我在腾讯上班，我家猫叫年糕", 0)

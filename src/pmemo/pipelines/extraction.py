@@ -2,10 +2,12 @@
 
 A fact is about one person: the speaker for first-person statements, the person a statement
 names for third-person ones ("霓霓对花生过敏"); the turn is its source either way. With an
-LLM, one JSON prompt per batch that extracts only explicit statements; without one (or when
-it fails), the rules in ``extract_rules`` on each statement ``attribution`` cut out. Runs in
-the background worker; a re-run of the same turn changes nothing (a fact already sourced
-from the turn is skipped).
+LLM, one JSON prompt per chat of a batch that extracts only explicit statements, sent only
+the clauses the statement model marks as candidates with a message of context either side
+(``prefilter``; ``llm_prefilter`` off: every message, as before issue 44 §8); without one
+(or when a call fails), the statement model and the rules in ``extract_rules`` on each
+statement ``attribution`` cut out. Runs in the background worker; a re-run of the same turn
+changes nothing (a fact already sourced from the turn is skipped).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..llms.base import LLM
 from ..models import Candidate, Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..people.statements import statements
-from ..prompts.facts import FactOut, FactsOut, batch_facts_prompt
+from ..prompts.facts import FactOut, FactsOut, Line, batch_facts_prompt, clause_facts_prompt
 from ..prompts.transcript import LLM_BATCH
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import CORRECTED, extract
@@ -35,6 +37,7 @@ from ..statements.read import Embed, Said, candidates, core, corrections, explic
 from ..stores.base import ProfileStoreProtocol
 from ..text.future import date_in
 from ..tiers.profile import decide
+from .prefilter import chat_batches, marked
 
 log = logging.getLogger("pmemo")
 RETRIES = 3
@@ -142,32 +145,48 @@ def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settin
     call per batch; when it fails or talks garbage, offline: with ``model`` the statement model
     reads each clause (``embed``: the clauses' e5 vectors), else the rules alone (on ``parts``,
     the turns' statements, when the caller has them). ``name_of``: a person's display name, for
-    the clause a fact keeps."""
+    the clause a fact keeps. With ``llm_prefilter`` (the default) the LLM reads only the turns'
+    candidate clauses (``prefilter``), one call per chat's batch; a call that fails leaves its
+    turns to the offline reading, the others keep what the LLM found."""
     said = [t for t in turns if t.role == "user"]  # what the assistant says is no fact about anyone
     pairs: list[tuple[Turn, Candidate]] = []
     fixes: list[tuple[Turn, Said]] = []
-    if llm is not None and said:
+    reads: dict[int, list[Said]] = {}
+
+    def read_of(turn: Turn) -> list[Said]:  # the model's reading, once per turn (pre-filter, then fallback)
+        assert model is not None
+        if turn.id not in reads:
+            reads[turn.id] = read_turn(turn, people, model, embed)
+        return reads[turn.id]
+
+    def cut_of(turn: Turn) -> list[Attributed]:
+        return parts[turn.id] if parts and turn.id in parts else statements(turn, people)
+
+    offline = said
+    if llm is not None and said and settings.llm_prefilter:
+        chosen = {t.id: marked(t, read_of(t) if model is not None else None, cut_of(t)) for t in said}
+        pairs, failed = _from_clauses(llm, chat_batches(turns, chosen), people)
+        offline = [t for t in said if t.id in failed]
+    elif llm is not None and said:
         try:
-            pairs = _from_batch(llm, said, people)
+            pairs, offline = _from_batch(llm, said, people), []
         except LLMError as exc:
             log.warning("fact extraction fell back to rules: %s", exc)
-            llm = None
-    if llm is None:
-        for turn in said:
-            cut = parts[turn.id] if parts and turn.id in parts else statements(turn, people)
-            if model is not None:
-                read = read_turn(turn, people, model, embed)
-                both = settings.fact_extractor == "both"
-                found = candidates(turn, read, cut, keep_rules=both, name_of=name_of)
-                pairs.extend((turn, c) for c in found)
-                carried = {c.said for c in found}  # a correction the rules gave its value already
-                fixes.extend((turn, s) for s in corrections(read) if explicit(s, turn, name_of) not in carried)
-                continue
-            for part in cut:
-                who = part.subject or turn.subject
-                mentioned = tuple(p for p in part.mentioned if p != who)
-                pairs.extend((turn, dataclasses.replace(c, subject=who, mentioned=mentioned))
-                             for c in extract(part.text, turn.timestamp))
+    for turn in offline:
+        cut = cut_of(turn)
+        if model is not None:
+            read = read_of(turn)
+            both = settings.fact_extractor == "both"
+            found = candidates(turn, read, cut, keep_rules=both, name_of=name_of)
+            pairs.extend((turn, c) for c in found)
+            carried = {c.said for c in found}  # a correction the rules gave its value already
+            fixes.extend((turn, s) for s in corrections(read) if explicit(s, turn, name_of) not in carried)
+            continue
+        for part in cut:
+            who = part.subject or turn.subject
+            mentioned = tuple(p for p in part.mentioned if p != who)
+            pairs.extend((turn, dataclasses.replace(c, subject=who, mentioned=mentioned))
+                         for c in extract(part.text, turn.timestamp))
     out = []
     for turn, cand in pairs:
         at = epoch_of(turn.timestamp)
@@ -230,6 +249,42 @@ def _correct(store: ProfileStoreProtocol, turn: Turn, fix: Said, settings: Setti
     return upsert(store, scope, cand, turn.id, at, settings)
 
 
+def _from_clauses(llm: LLM, batches: list[list[Line]], people: Resolver | None
+                  ) -> tuple[list[tuple[Turn, Candidate]], set[int]]:
+    """What the LLM finds in each chat's candidate clauses, and the ids of the turns whose call
+    failed (a timeout, garbage: the offline reading takes them). A fact must name a clause it
+    was sent (``clause``, or ``message`` from a model that says so): one without is dropped."""
+    out: list[tuple[Turn, Candidate]] = []
+    failed: set[int] = set()
+    for lines in batches:
+        sent = {line.number: line for line in lines if line.number is not None}
+        try:
+            reply = llm.complete_json(*clause_facts_prompt(lines), FactsOut)
+        except LLMError as exc:
+            log.warning("fact extraction of %d clauses fell back to the offline reading: %s", len(sent), exc)
+            failed.update(line.turn.id for line in sent.values())
+            continue
+        for f in reply.facts:
+            source = f.clause if f.clause is not None else f.message
+            line = sent.get(source) if source is not None else None
+            cand = _from_llm(f)
+            if line is None or cand is None:
+                continue  # no source clause, or one it was not sent: nothing says the fact was said
+            turn = line.turn
+            who = _named(f.about, turn, people) if f.about.strip() else turn.subject
+            if who is not None:
+                out.append((turn, dataclasses.replace(cand, subject=who, said=_in_words(line, who, turn))))
+    return out, failed
+
+
+def _in_words(line: Line, who: str | None, turn: Turn) -> str:
+    """The clause a fact came from, its speaker named when it is about them ("周霓：花粉过敏")."""
+    words = line.text.strip()
+    if who != turn.subject or not turn.actor:
+        return words
+    return f"{turn.actor}：{words}" if re.search(r"[\u4e00-\u9fff]", words) else f"{turn.actor}: {words}"
+
+
 def _from_batch(llm: LLM, turns: list[Turn], people: Resolver | None) -> list[tuple[Turn, Candidate]]:
     out = []
     for start in range(0, len(turns), LLM_BATCH):
@@ -237,9 +292,10 @@ def _from_batch(llm: LLM, turns: list[Turn], people: Resolver | None) -> list[tu
         reply = llm.complete_json(*batch_facts_prompt(chunk), FactsOut)
         for f in reply.facts:
             cand = _from_llm(f)
-            if cand is None or f.message >= len(chunk):
+            message = f.message or 0  # as before: a fact that names no message is the first's
+            if cand is None or message >= len(chunk):
                 continue
-            turn = chunk[f.message]
+            turn = chunk[message]
             who = _named(f.about, turn, people) if f.about.strip() else turn.subject
             if who is not None:
                 out.append((turn, dataclasses.replace(cand, subject=who)))

@@ -1,7 +1,15 @@
-"""Facts about people from a batch of messages: what the profile tier and the graph learn."""
+"""Facts about people from a batch of messages: what the profile tier and the graph learn.
+
+Two prompts: ``batch_facts_prompt`` numbers every message of a batch (the behaviour before
+issue 44 §8, ``llm_prefilter`` off); ``clause_facts_prompt`` numbers only the clauses the
+statement model marked as candidates, with a neighbouring message either side shown as
+context, and asks for each fact's clause number (a fact without one is dropped).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -19,7 +27,8 @@ class FactOut(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     correction: bool = False  # the person says this replaces what they said before
     expires: str | None = None  # ISO date after which the fact no longer holds (events)
-    message: int = Field(default=0, ge=0)  # which message of a batch stated it
+    message: int | None = Field(default=None, ge=0)  # which message of a batch stated it (none: the first)
+    clause: int | None = Field(default=None, ge=0)  # which numbered clause stated it (clause_facts_prompt)
     about: str = Field(default="", max_length=64)  # whom it is about, by name, if not the speaker
 
 
@@ -37,11 +46,51 @@ FACTS_SYSTEM = (
     "'我觉得我可能喜欢') are NOT facts; questions and hypotheticals are NOT facts. Use short stable "
     "keys such as 'name', 'preferred_name', 'tone', 'employer', 'home_city', 'opinion:<thing>', "
     "'diet:<food>', 'favorite:<kind>', 'event:<what>'; keep values in the message's language. Set "
-    "message to the number of the message that states it, and correction=true when it changes "
-    'what was true before. Return {"facts": []} when there is nothing explicit.'
+    "correction=true when it changes what was true before. Return {\"facts\": []} when there is "
+    "nothing explicit."
 )
+MESSAGES_SYSTEM = FACTS_SYSTEM + " Set message to the number of the message that states it."
+CLAUSES_SYSTEM = FACTS_SYSTEM + (
+    " Only some clauses are numbered ([n]); a line that starts with (context) is a neighbouring "
+    "message shown for context only: extract nothing from it. Set clause to the number n of the "
+    "clause that states each fact; a fact without one is dropped."
+)
+CONTEXT_CHARS = 120  # a context line longer than this is cut: it only says what the clauses answer
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a clause prompt: a candidate clause of a turn (``number``: its id in the
+    reply), or a neighbouring turn shown as context (``number`` None)."""
+
+    turn: Turn
+    text: str
+    number: int | None = None
 
 
 def batch_facts_prompt(turns: list[Turn]) -> tuple[str, str]:
     """One prompt for a batch of messages (several speakers): one LLM call, not one per message."""
-    return FACTS_SYSTEM, numbered(turns)
+    return MESSAGES_SYSTEM, numbered(turns)
+
+
+def clause_facts_prompt(lines: Sequence[Line]) -> tuple[str, str]:
+    """One prompt for a chat's candidate clauses, in the order said, with their context.
+
+    >>> from datetime import datetime, UTC
+    >>> from pmemo.models import Scope
+    >>> t = Turn(1, Scope.of(group_id="g"), 1, "user", "哈哈 我对花生过敏", "周霓", datetime(2026, 3, 1, tzinfo=UTC))
+    >>> print(clause_facts_prompt([Line(t, "早", None), Line(t, "我对花生过敏", 0)])[1])
+    (context) 2026-03-01 周霓: 早
+    [0] 2026-03-01 周霓: 我对花生过敏
+    """
+    out = []
+    for line in lines:
+        who = line.turn.actor or line.turn.role
+        day = f"{line.turn.timestamp:%Y-%m-%d}"
+        text = " ".join(line.text.split())
+        if line.number is None:
+            cut = text[:CONTEXT_CHARS] + ("…" if len(text) > CONTEXT_CHARS else "")
+            out.append(f"(context) {day} {who}: {cut}")
+        else:
+            out.append(f"[{line.number}] {day} {who}: {text}")
+    return CLAUSES_SYSTEM, "\n".join(out)

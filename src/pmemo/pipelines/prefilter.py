@@ -1,0 +1,106 @@
+"""What an LLM is sent for facts (issue 44 §8): each turn's candidate clauses, a neighbouring
+message either side as context, one batch per chat (pure).
+
+A clause is a candidate when the statement model reads it as a statement at its own threshold
+(``Label.states`` and ``stating`` ≥ ``read.MIN_STATING``) or as a correction, or when a rule
+reads a value from the statement it belongs to; without the model (a memory that does not
+embed with e5, or the model file missing) the rules' candidates alone. Everything else (small
+talk, questions, jokes, what the model and the rules both pass over) is never sent: the
+extraction call reads a few clauses instead of every message.
+
+>>> from datetime import datetime, UTC
+>>> from pmemo.models import Scope
+>>> def turn(i, text):
+...     return Turn(i, Scope.of(group_id="g"), i, "user", text, "周霓", datetime(2026, 3, 1, tzinfo=UTC))
+>>> chat = [turn(1, "早"), turn(2, "哈哈，我对花生过敏"), turn(3, "真的假的"), turn(4, "吃了吗")]
+>>> [(line.number, line.text) for line in chat_batches(chat, {2: ["我对花生过敏"]})[0]]
+[(None, '早'), (0, '我对花生过敏'), (None, '真的假的')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..models import Turn
+from ..prompts.facts import Line
+from ..rules.attribution import Attributed
+from ..rules.extract_rules import extract
+from ..statements.clauses import clauses
+from ..statements.read import MIN_STATING, Said
+
+BATCH_CLAUSES = 30  # candidate clauses per extraction call: a chat with more makes several calls
+_SURE = 0.5  # how sure of a correction the model must be (``read.corrections``)
+_NOISE = re.compile(r"\s+|[^\w]")
+
+
+def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed]) -> list[str]:
+    """The clauses of ``turn`` worth the LLM's reading, in order: the model's statements and
+    corrections (``read``: the turn read clause by clause, or None without the model), and the
+    clauses of each statement a rule reads a value from (``parts``: the turn's statements)."""
+    said = [s.clause for s in read] if read is not None else clauses(turn.content)
+    keep = [False] * len(said)
+    if read is not None:
+        for i, s in enumerate(read):
+            label = s.reading.label
+            keep[i] = (label.states and s.reading.stating >= MIN_STATING) or (
+                label.mode == "correction" and s.reading.sure["mode"] >= _SURE)
+    for part in parts:
+        if extract(part.text, turn.timestamp):
+            for i in _clauses_of(part.text, said):
+                keep[i] = True
+    return [c for c, k in zip(said, keep, strict=True) if k]
+
+
+def _clauses_of(part: str, said: Sequence[str]) -> list[int]:
+    """The clauses a statement spans (the attribution rewrites a named subject into the first
+    person, "霓霓对花生过敏" → "我对花生过敏", so by shared character pairs, not by equality):
+    those it shares half their pairs with, else the one it shares most with."""
+    mine = _pairs(part)
+    shared = [len(_pairs(c) & mine) for c in said]
+    half = [i for i, c in enumerate(said) if shared[i] and 2 * shared[i] >= len(_pairs(c))]
+    if half or not shared or max(shared) == 0:
+        return half
+    return [shared.index(max(shared))]
+
+
+def _pairs(text: str) -> set[str]:
+    flat = _NOISE.sub("", text.casefold())
+    return {flat[i : i + 2] for i in range(len(flat) - 1)} or ({flat} if flat else set())
+
+
+def chat_batches(turns: Sequence[Turn], chosen: dict[int, list[str]], size: int = BATCH_CLAUSES) -> list[list[Line]]:
+    """The lines of each extraction call: per chat (in the order its turns were said), each
+    turn's chosen clauses numbered from 0 within the call, after the chat's message before it
+    and followed by the one after it, as context (the neighbours within ``turns``: the batch);
+    at most ``size`` clauses a call."""
+    chats: dict[str, list[Turn]] = {}
+    for t in turns:
+        chats.setdefault(t.scope.key, []).append(t)
+    out: list[list[Line]] = []
+    for said in chats.values():
+        said = sorted(said, key=lambda t: (t.timestamp, t.id))
+        lines: list[Line] = []
+        shown: set[int] = set()
+        n = 0
+        for i, t in enumerate(said):
+            mine = chosen.get(t.id, [])[:size]
+            if not mine:
+                continue
+            if n and n + len(mine) > size:
+                out.append(lines)
+                lines, shown, n = [], set(), 0
+            if i > 0 and said[i - 1].id not in shown:
+                lines.append(Line(said[i - 1], said[i - 1].content))
+                shown.add(said[i - 1].id)
+            for clause in mine:
+                lines.append(Line(t, clause, n))
+                n += 1
+            shown.add(t.id)
+            after = said[i + 1] if i + 1 < len(said) else None
+            if after is not None and not chosen.get(after.id):
+                lines.append(Line(after, after.content))
+                shown.add(after.id)
+        if n:
+            out.append(lines)
+    return out
