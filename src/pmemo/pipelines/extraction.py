@@ -279,7 +279,7 @@ def _from_clauses(llm: LLM, batches: list[list[Line]], people: Resolver | None
 
 def _in_words(line: Line, who: str | None, turn: Turn) -> str:
     """The clause a fact came from, its speaker named when it is about them ("周霓：花粉过敏")."""
-    words = line.text.strip()
+    words = line.text.strip().rstrip("，,;；")
     if who != turn.subject or not turn.actor:
         return words
     return f"{turn.actor}：{words}" if re.search(r"[\u4e00-\u9fff]", words) else f"{turn.actor}: {words}"

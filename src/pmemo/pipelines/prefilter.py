@@ -47,7 +47,8 @@ def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed])
                 label.mode == "correction" and s.reading.sure["mode"] >= _SURE)
     for part in parts:
         if extract(part.text, turn.timestamp):
-            for i in _clauses_of(part.text, said):
+            spans = _clauses_of(part.text, said)  # of those, the ones a rule reads alone, if any
+            for i in [i for i in spans if extract(said[i], turn.timestamp)] or spans:
                 keep[i] = True
     return [c for c, k in zip(said, keep, strict=True) if k]
 
@@ -55,7 +56,11 @@ def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed])
 def _clauses_of(part: str, said: Sequence[str]) -> list[int]:
     """The clauses a statement spans (the attribution rewrites a named subject into the first
     person, "霓霓对花生过敏" → "我对花生过敏", so by shared character pairs, not by equality):
-    those it shares half their pairs with, else the one it shares most with."""
+    those it shares half their pairs with, else the one it shares most with.
+
+    >>> _clauses_of("我对花生过敏", ["哈哈，", "霓霓对花生过敏", "你们呢"])
+    [1]
+    """
     mine = _pairs(part)
     shared = [len(_pairs(c) & mine) for c in said]
     half = [i for i, c in enumerate(said) if shared[i] and 2 * shared[i] >= len(_pairs(c))]
