@@ -1,6 +1,6 @@
-"""The README's "Quick start" and "Command line", as a new user follows them.
+"""The README's "Quick start" and docs/CLI.md's "Command line", as a new user follows them.
 
-Every command of the first block under "Command line" is run exactly as printed (by bash,
+Every command of docs/CLI.md's first block is run exactly as printed (by bash,
 from a directory laid out like the repository's root after ``make run``: ``.venv``, ``src``
 and the ``./pmemo_data`` that ``pmemo serve`` made), once beside that running server and
 once after it stopped, and must print what the table ``EXPECT`` says. The second block's
@@ -28,6 +28,7 @@ from .served import clean_env, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CLI_DOC = (ROOT / "docs" / "CLI.md").read_text(encoding="utf-8")
 PROGRAM = ".venv/bin/pmemo"
 
 # What each command of the walkthrough must print (a regular expression), by its name.
@@ -52,8 +53,8 @@ EXPECT = {
 }
 
 
-def section(title: str) -> str:
-    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+def section(title: str, text: str = README) -> str:
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def sh_blocks(text: str) -> list[list[str]]:
@@ -61,7 +62,7 @@ def sh_blocks(text: str) -> list[list[str]]:
             for block in re.findall(r"```sh\n(.*?)```", text, re.S)]
 
 
-WALKTHROUGH, REFERENCE = sh_blocks(section("Command line"))[:2]
+WALKTHROUGH, REFERENCE = sh_blocks(section("Command line", CLI_DOC))[:2]
 
 
 def name_of(line: str) -> str:
@@ -152,7 +153,7 @@ def test_the_command_reference_matches_the_commands() -> None:
                 for option in re.findall(r"--[a-z][a-z-]*", part):
                     assert option in options, (head, option)
     groups = {name for name, cmd in commands.items() if hasattr(cmd, "commands")}
-    assert set(commands) - groups - named == set(), "document these commands in the README"
+    assert set(commands) - groups - named == set(), "document these commands in docs/CLI.md"
 
 
 def make_dry_run(target: str) -> str:
