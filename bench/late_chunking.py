@@ -1,4 +1,4 @@
-"""Would late chunking give L2 windows their turns' own vectors? A trial, not kept (README, L2 windows).
+"""Would late chunking give L2 windows their turns' own vectors? A trial, not kept (docs/HISTORY.md).
 
     python bench/late_chunking.py raw KIND FILE [--window 160]
     python bench/late_chunking.py turns KIND FILE [--window 160] [--cross] -- [pmemo eval options]

@@ -5,7 +5,7 @@ A DELETE only marks a row dead: its tuple stays in the table's pages, readable w
 it deleted from) no tuple of any table of the store, live or dead, holds the forgotten words,
 and the vacuumed tables hold no dead tuple (``pgstattuple`` reads the pages, not statistics).
 
-What this does not show, and the README's privacy paragraph says: the bytes of a removed tuple
+What this does not show, and docs/ARCHITECTURE.md's "Forgetting" says: the bytes of a removed tuple
 may stay in the page's free space until a later row overwrites them, in the WAL until it is
 recycled, in backups; and a GIN index (the lexical one) keeps a word as a key, pointing at no
 row, until it is rebuilt."""

@@ -83,7 +83,7 @@ def compare_settings(text: str | None, environ: Mapping[str, str],
                 raise InvalidInput(f"--compare takes NAME=value items like PMEMO_X=a,PMEMO_X=b; got {assignment!r}")
             if field not in known:
                 raise InvalidInput(f"--compare: pmemo has no setting {ENV_PREFIX}{field.upper()} (in"
-                                   f" {assignment.strip()!r}); the README's configuration table lists them")
+                                   f" {assignment.strip()!r}); docs/CONFIGURATION.md lists them")
             env[ENV_PREFIX + field.upper()] = value.strip()
         out.append((part, Settings.from_env(env, embedder=embedder)))
     return out

@@ -106,7 +106,7 @@ class Retriever:
             asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
                                            self.store.actors(scope))
             # the second encoder reads a conversation, not a question: on MADial's dialogues it
-            # lifted R@5 by 0.05, on LoCoMo's questions it cost 0.03 (README, Second encoder)
+            # lifted R@5 by 0.05, on LoCoMo's questions it cost 0.03 (docs/HISTORY.md, Second encoder)
             second = self.embed.second if dialogue.lines(query) else None
             qvec2 = self._second.submit(second.query, asked_about) if second is not None else None
             qvec = self.embed.query(asked_about)
