@@ -262,3 +262,22 @@ def test_yaml_blocks_parse(block: Block) -> None:
 def test_memory_block_files_read_without_a_problem(block: Block) -> None:
     read = parse("notes.md", block.text.encode("utf-8"))
     assert read.problem is None and read.label and read.value.strip(), (block.name, read.problem)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda d: str(d.relative_to(ROOT)))
+def test_every_relative_link_finds_its_file_and_heading(doc: Path) -> None:
+    text = FENCE.sub("", doc.read_text("utf-8"))
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path, _, anchor = target.partition("#")
+        file = (doc.parent / path).resolve() if path else doc
+        assert file.exists(), (doc.name, target)
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", FENCE.sub("", file.read_text("utf-8")), re.M)
+            assert anchor in {slug(h) for h in headings}, (doc.name, target)
