@@ -67,3 +67,18 @@ def test_the_command_writes_its_report(tmp_path: Path) -> None:
     report = json.loads((out / "llmcost.json").read_text(encoding="utf-8"))
     assert [r["drain_every"] for r in report["runs"]] == [50]
     assert "prefilter" in (out / "llmcost.md").read_text(encoding="utf-8")
+
+
+def test_the_phrasing_set_shows_what_the_prefilter_sends() -> None:
+    from pmemo.config import Settings
+    from pmemo.embedders.hashing import HashingEmbedder
+    from pmemo.eval.embedcache import FileCachedEmbedder
+    from pmemo.eval.llm_cost import phrasing_sent
+
+    found = phrasing_sent(FileCachedEmbedder(HashingEmbedder(), ":memory:"), Settings(embedder="hashing"))
+    assert found["reader"] == "rules"  # no e5 vectors: the rules' candidates alone
+    assert set(found["sent"]) == {"zh", "en"} and all(0 < v < 1 for v in found["sent"].values())
+    assert found["per_kind"]["zh"]["health"]["n"] > 0
+    neg = found["negatives_sent"]["en"]
+    assert 0 <= neg["sent"] < neg["n"] / 2  # most questions, jokes and small talk are never sent
+    assert all(m["lang"] in ("zh", "en") for m in found["misses"])

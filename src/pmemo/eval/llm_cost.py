@@ -33,10 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..config import Settings
 from ..llms.fake import ScriptedLLM
+from ..models import Scope, Turn
 from ..prompts.facts import FACTS_SYSTEM
 from ..statements.clauses import clauses
 from .embedcache import FileCachedEmbedder
@@ -203,6 +205,46 @@ def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, 
     }
 
 
+def phrasing_sent(embedder: Any, settings: Settings) -> dict[str, Any]:
+    """On the phrasing set written by another hand (docs/PHRASING.md), not the generator: the share
+    of its labelled facts whose clause the pre-filter sends, per language and kind, and of its
+    negative lines (questions, jokes, small talk, …) of which it sends any clause. Read line by
+    line without a resolver (no name is resolved, so a rule reads no statement about a named
+    person: the model's labels alone send those)."""
+    from ..people.statements import statements
+    from ..pipelines.extraction import statement_model, statement_reader
+    from ..pipelines.prefilter import marked
+    from ..statements.read import read_turn
+    from .phrasing_set import build
+
+    as_cached: Any = SimpleNamespace(model_id=embedder.model_id, passages=embedder.embed_passages)
+    model, embed = statement_reader(statement_model(settings), as_cached, settings)  # as a memory would
+    facts: dict[str, dict[str, Counter[str]]] = {}
+    negatives: dict[str, Counter[str]] = {}
+    misses = []
+    for chat in build():
+        scope = Scope.of(group_id=chat.group_id) if chat.group_id else Scope.of(user_id=chat.user_id)
+        for line in chat.lines:
+            turn = Turn(line.idx, scope, 1, "user", line.text, line.actor, datetime.fromisoformat(line.timestamp),
+                        actor_id=line.speaker)
+            read = read_turn(turn, None, model, embed) if model is not None else None
+            sent = [_flat(c) for c in marked(turn, read, statements(turn, None))]
+            if not line.labels:
+                negatives.setdefault(line.lang, Counter()).update({"n": 1, "sent": int(bool(sent))})
+            for label in line.labels:
+                words = [_flat(w) for group in label.words for w in group]
+                where = [c for c in clauses(line.text) if any(w in _flat(c) for w in words)]
+                ok = any(any(w in c for w in words) for c in sent) if where else bool(sent)
+                facts.setdefault(line.lang, {}).setdefault(label.kind, Counter()).update({"n": 1, "sent": int(ok)})
+                if not ok:
+                    misses.append({"lang": line.lang, "kind": label.kind, "text": line.text})
+    share = {lang: round(sum(k["sent"] for k in kinds.values()) / max(sum(k["n"] for k in kinds.values()), 1), 3)
+             for lang, kinds in sorted(facts.items())}
+    return {"reader": "model" if model is not None else "rules", "sent": share,
+            "per_kind": {lang: {k: dict(c) for k, c in sorted(kinds.items())} for lang, kinds in sorted(facts.items())},
+            "negatives_sent": {lang: dict(c) for lang, c in sorted(negatives.items())}, "misses": misses}
+
+
 def table(report: dict[str, Any]) -> str:
     """The report as Markdown: per 1,000 messages, each drain pattern and mode in a row; then
     recall per kind."""
@@ -230,6 +272,20 @@ def table(report: dict[str, Any]) -> str:
     rows += ["", "prefilter misses: " + ("; ".join(f"{m['kind']} #{m['idx']} {m['text']!r}"
                                                     + ("" if m["sent"] else " (not sent)") for m in misses)
                                          or "none")]
+    phrasing = report.get("phrasing")
+    if phrasing:
+        langs = list(phrasing["sent"])
+        rows += ["", f"The phrasing set (another hand's; read by the {phrasing['reader']}, no resolver): facts whose "
+                 "clause is sent, and negative lines sent", "",
+                 "| kind | " + " | ".join(langs) + " |", "|---|" + "---|" * len(langs)]
+        kinds = sorted({k for lang in langs for k in phrasing["per_kind"][lang]})
+        for kind in kinds:
+            cells = [phrasing["per_kind"][lang].get(kind) for lang in langs]
+            rows.append(f"| {kind} | " + " | ".join(f"{c['sent']}/{c['n']}" if c else "-" for c in cells) + " |")
+        rows.append("| all facts | " + " | ".join(f"{phrasing['sent'][lang]:.3f}" for lang in langs) + " |")
+        neg = phrasing["negatives_sent"]
+        rows.append("| negatives sent | " + " | ".join(f"{neg[lang]['sent']}/{neg[lang]['n']}" for lang in langs)
+                    + " |")
     return "\n".join(rows)
 
 
@@ -248,11 +304,23 @@ def evaluate_llm_cost(*, seed: int = 0, messages: int = 3000, embedder: str | No
     try:
         runs = [replay_cost(scenario, embedder=embedder or settings.embedder, data_dir=data, settings=settings,
                             drain_every=n) for n in drains]
+        phrasing = _phrasing(embedder or settings.embedder, data, settings)
     finally:
         quiet.setLevel(level)
-    report = {"runs": runs, "created": datetime.now().astimezone().isoformat(timespec="seconds")}
+    report = {"runs": runs, "phrasing": phrasing, "created": datetime.now().astimezone().isoformat(timespec="seconds")}
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "llmcost.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
         (out / "llmcost.md").write_text(table(report) + "\n", encoding="utf-8")
     return report
+
+
+def _phrasing(embedder: str, data: Path, settings: Settings) -> dict[str, Any]:
+    from ..embedders import make_embedder
+
+    settings = settings.replace(embedder=embedder)
+    cached = FileCachedEmbedder(make_embedder(embedder, settings), data / "embeddings.sqlite")
+    try:
+        return phrasing_sent(cached, settings)
+    finally:
+        cached.close()
