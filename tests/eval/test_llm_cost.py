@@ -76,7 +76,7 @@ def test_the_phrasing_set_shows_what_the_prefilter_sends() -> None:
     from pmemo.eval.llm_cost import phrasing_sent
 
     found = phrasing_sent(FileCachedEmbedder(HashingEmbedder(), ":memory:"), Settings(embedder="hashing"))
-    assert found["reader"] == "rules"  # no e5 vectors: the rules' candidates alone
+    assert found["reader"] == "model (lexical) + rules"  # no e5 vectors: the lexical weights and the rules
     assert set(found["sent"]) == {"zh", "en"} and all(0 < v < 1 for v in found["sent"].values())
     assert found["per_kind"]["zh"]["health"]["n"] > 0
     neg = found["negatives_sent"]["en"]

@@ -210,15 +210,16 @@ def phrasing_sent(embedder: Any, settings: Settings) -> dict[str, Any]:
     of its labelled facts whose clause the pre-filter sends, per language and kind, and of its
     negative lines (questions, jokes, small talk, …) of which it sends any clause. Read line by
     line without a resolver (no name is resolved, so a rule reads no statement about a named
-    person: the model's labels alone send those)."""
+    person: the model's labels alone send those), by the reader the pipeline would use."""
     from ..people.statements import statements
-    from ..pipelines.extraction import statement_model, statement_reader
+    from ..pipelines.extraction import lexical_screen, statement_model, statement_reader
     from ..pipelines.prefilter import marked
     from ..statements.read import read_turn
     from .phrasing_set import build
 
     as_cached: Any = SimpleNamespace(model_id=embedder.model_id, passages=embedder.embed_passages)
     model, embed = statement_reader(statement_model(settings), as_cached, settings)  # as a memory would
+    model = model if model is not None else lexical_screen(settings)
     facts: dict[str, dict[str, Counter[str]]] = {}
     negatives: dict[str, Counter[str]] = {}
     misses = []
@@ -240,7 +241,8 @@ def phrasing_sent(embedder: Any, settings: Settings) -> dict[str, Any]:
                     misses.append({"lang": line.lang, "kind": label.kind, "text": line.text})
     share = {lang: round(sum(k["sent"] for k in kinds.values()) / max(sum(k["n"] for k in kinds.values()), 1), 3)
              for lang, kinds in sorted(facts.items())}
-    return {"reader": "model" if model is not None else "rules", "sent": share,
+    reader = "rules" if model is None else "model (e5) + rules" if embed is not None else "model (lexical) + rules"
+    return {"reader": reader, "sent": share,
             "per_kind": {lang: {k: dict(c) for k, c in sorted(kinds.items())} for lang, kinds in sorted(facts.items())},
             "negatives_sent": {lang: dict(c) for lang, c in sorted(negatives.items())}, "misses": misses}
 

@@ -70,6 +70,19 @@ def _loaded(path: str) -> StatementModel:
     return load(Path(path) if path else None)
 
 
+def lexical_screen(settings: Settings) -> StatementModel | None:
+    """The statement model for the LLM's pre-filter of a memory that does not embed with e5: its
+    lexical weights mark candidates with the rules (on the phrasing set they send 0.81 en / 0.73
+    zh of the facts' clauses where the rules alone send 0.23 / 0.24: ``pmemo eval llmcost``);
+    None when the settings ask for the rules or the file is missing (logged at open)."""
+    if settings.fact_extractor == "rules" or not settings.extract_facts:
+        return None
+    try:
+        return _loaded(settings.statement_model or "")
+    except ModelFileError:
+        return None
+
+
 def statement_reader(model: StatementModel | None, embed: CachedEmbedder | None,
                      settings: Settings) -> tuple[StatementModel | None, Embed | None]:
     """The model and the e5 vectors it reads, as the settings and the memory's embedder allow:
@@ -162,9 +175,15 @@ def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settin
     def cut_of(turn: Turn) -> list[Attributed]:
         return parts[turn.id] if parts and turn.id in parts else statements(turn, people)
 
+    def screen(turn: Turn) -> list[Said] | None:  # the pre-filter's reading: e5's, else the lexical weights'
+        if model is not None:
+            return read_of(turn)
+        lexical = lexical_screen(settings)
+        return read_turn(turn, people, lexical) if lexical is not None else None
+
     offline = said
     if llm is not None and said and settings.llm_prefilter:
-        chosen = {t.id: marked(t, read_of(t) if model is not None else None, cut_of(t)) for t in said}
+        chosen = {t.id: marked(t, screen(t), cut_of(t)) for t in said}
         pairs, failed = _from_clauses(llm, chat_batches(turns, chosen), people)
         offline = [t for t in said if t.id in failed]
     elif llm is not None and said:

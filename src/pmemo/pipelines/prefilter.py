@@ -3,8 +3,9 @@ message either side as context, one batch per chat (pure).
 
 A clause is a candidate when the statement model reads it as a statement at its own threshold
 (``Label.states`` and ``stating`` ≥ ``read.MIN_STATING``) or as a correction, or when a rule
-reads a value from the statement it belongs to; without the model (a memory that does not
-embed with e5, or the model file missing) the rules' candidates alone. Everything else (small
+reads a value from the statement it belongs to. A memory that does not embed with e5 reads with
+the model's lexical weights (``extraction.lexical_screen``); without the model (``fact_extractor``
+"rules", or its file missing) the rules' candidates alone. Everything else (small
 talk, questions, jokes, what the model and the rules both pass over) is never sent: the
 extraction call reads a few clauses instead of every message.
 
