@@ -197,6 +197,7 @@ def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, 
         "completion_tokens": round(sum(c for _, c in facts) * per_k),
         "other_calls": round(len(other) * per_k, 1),
         "other_prompt_tokens": round(sum(p for p, _ in other) * per_k),
+        "other_by_prompt": _by_prompt(llm, per_k),
         "sent": round(len(llm.seen & {t.idx for t in known}) / max(len(known), 1), 3),
         "recall": round(len(recalled) / max(len(known), 1), 3),
         "per_kind": {k: {"n": n, "sent": sent[k], "recalled": got[k]} for k, n in sorted(kinds.items())},
@@ -245,6 +246,18 @@ def phrasing_sent(embedder: Any, settings: Settings) -> dict[str, Any]:
     return {"reader": reader, "sent": share,
             "per_kind": {lang: {k: dict(c) for k, c in sorted(kinds.items())} for lang, kinds in sorted(facts.items())},
             "negatives_sent": {lang: dict(c) for lang, c in sorted(negatives.items())}, "misses": misses}
+
+
+def _by_prompt(llm: ScriptedLLM, per_k: float) -> dict[str, dict[str, float]]:
+    """The other prompts' calls and prompt tokens per 1,000 messages, by their system prompt's opening words."""
+    out: dict[str, dict[str, float]] = {}
+    for (system, _), (prompt, _) in zip(llm.calls, llm.usage, strict=True):
+        if system.startswith(FACTS_SYSTEM):
+            continue
+        row = out.setdefault(" ".join(system.split()[:6]), {"calls": 0.0, "prompt_tokens": 0.0})
+        row["calls"] += per_k
+        row["prompt_tokens"] += prompt * per_k
+    return {k: {n: round(v, 1) for n, v in row.items()} for k, row in sorted(out.items())}
 
 
 def table(report: dict[str, Any]) -> str:
