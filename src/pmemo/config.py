@@ -163,6 +163,10 @@ class Settings:
     # people (issue 17): a private chat's facts stay out of group views unless allowed
     private_facts_in_groups: bool = False
     people_in_context: int = 5  # the asker, then the people the query and recent messages name
+    # the person card (issue 44 §3): the people the question is about first (named, or meant by
+    # 她/he after the recent messages named them), then the asker; facts the query asks about, then
+    # the most telling kinds, each once, whole cards within the section's share; false: as before
+    person_card: bool = True
     facts_per_person: int = 6
     budget_people: float = 0.15
     # names (issue 44 §6): a nickname learned or @-mentioned in one chat names its person only in

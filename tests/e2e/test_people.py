@@ -151,11 +151,11 @@ def test_context_brings_the_asker_and_a_silent_member_by_nickname(mem: SyncMemor
     pack = mem.context("你认识霓霓吗？她对什么过敏？", group_id="study", asker="wt",
                        at=T0 + timedelta(days=121))
     people = sections(pack)["people"]
-    assert people[0].startswith("许文涛") and "在这里发过100+条消息：消息简短，说中文" in people[0]
-    assert "许文涛不吃香菜" in people
-    (ni,) = [line for line in people if line.startswith("周霓（又名霓霓")]
-    assert "最近发言 2026-09-01；在这里发过1条消息：消息简短，说中文" in ni
-    assert "周霓对花生过敏" in people
+    # the person asked about first (issue 44 §3), her allergy right under her line; then the asker
+    assert people[0].startswith("周霓（又名霓霓") and people[1] == "周霓对花生过敏"
+    assert "最近发言 2026-09-01；在这里发过1条消息：消息简短，说中文" in people[0]
+    (wt,) = [line for line in people if line.startswith("许文涛（")]
+    assert "在这里发过100+条消息：消息简短，说中文" in wt and people[people.index(wt) + 1] == "许文涛不吃香菜"
     assert not any("腾讯" in line for line in pack.text.splitlines())
     # search finds the fact by the nickname, with the turn that said it as its source
     (first, *_) = mem.search("霓霓对什么过敏？", group_id="study")

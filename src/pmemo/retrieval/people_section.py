@@ -3,11 +3,18 @@
 Who is in them: the asker, then the people the query and the recent messages name, by any
 of their names (nicknames, old display names). What: the identity line and the facts learned
 about each in this group or chat (never another group's), and their open plans near the day.
+
+The person card (issue 44 §3, the setting ``person_card``): the people the question is about come
+first — the ones it names, or, when it names nobody and says 她 / 他 / she / he, the one the recent
+messages named last (``pronoun_person``) — then the asker, then the others the recent messages
+named, latest first. Each card is whole: the section holds as many whole cards as its share of the
+budget does (``fit_cards``), so a fact never stands under another person's line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
@@ -19,7 +26,14 @@ from ..rules.sentences import unnamed
 from ..stores.base import FullStore
 from ..tiers.people import People, profile_view
 from .asof import epoch, member_at, person_at, stated_by
+from .context import HEADERS_BY_LANGUAGE
 from .people_hits import agenda_hits, person_hits
+
+# a third person the question means without naming (其他, 吉他 and 他们 are none); the gender it says
+_PRONOUNS = ((re.compile(r"她(?!们)|\b(?:she|her|hers|herself)\b", re.I), "f"),
+             (re.compile(r"\b(?:he|him|his|himself)\b", re.I), "m"),
+             (re.compile(r"(?<![其吉])他(?![们人])|(?<![a-z])ta(?![a-z])|\b(?:they|them|their)\b", re.I), ""))
+INPUT_ROOM = 24  # tokens a card's room leaves for the current message and its header (a short IM message)
 
 
 def agenda_window(day: date, settings: Settings) -> tuple[date, date]:
@@ -50,25 +64,112 @@ def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None,
     return {fid: sum(p) / len(p) if p else 0.0 for fid, p in parts.items()}
 
 
+def pronoun_of(query: str) -> str | None:
+    """The third person ``query`` means without naming: "f", "m", "" (either), or None (none).
+
+    >>> [pronoun_of(q) for q in ("她对什么过敏来着", "what's his job?", "他是做什么的", "其他人呢", "who is Sam?")]
+    ['f', 'm', '', None, None]
+    """
+    return next((gender for pattern, gender in _PRONOUNS if pattern.search(query)), None)
+
+
+def pronoun_person(query: str, recent: Sequence[Sequence[str]], genders: Mapping[str, str],
+                   asker: str | None) -> str | None:
+    """Whom a question that names nobody means by 她 / 他 / she / he: the person the recent
+    messages (``recent``: the people each names, oldest message first) named last, not the asker,
+    and not someone known to be of the other sex than the pronoun says.
+
+    >>> pronoun_person("她对什么过敏来着", [["ni"], ["tao"]], {"tao": "m"}, None)
+    'ni'
+    >>> pronoun_person("他干哪一行的", [["ni"], ["tao", "hao"]], {}, "hao"), pronoun_person("在吗", [["ni"]], {}, None)
+    ('tao', None)
+    """
+    gender = pronoun_of(query)
+    if gender is None:
+        return None
+    for names in reversed(recent):
+        for person in reversed(names):
+            if person != asker and not (gender and genders.get(person, gender) != gender):
+                return person
+    return None
+
+
+def people_of(query: str, named: Sequence[str], asker: str | None, recent: Sequence[Sequence[str]],
+              genders: Mapping[str, str], card: bool) -> dict[str, str]:
+    """Who the people section is about, in order, with why (``people_hits.ROLES``). ``card``: the
+    ones the question is about first (it names them, or its pronoun means one: ``pronoun_person``),
+    then the asker, then the others the recent messages named, latest first; else as before issue
+    44 §3: the asker, the named, the recent messages' people in their order.
+
+    >>> people_of("她呢", [], "hao", [["ni"], ["tao"]], {"tao": "m"}, True)
+    {'ni': 'pronoun', 'hao': 'asker', 'tao': 'recent'}
+    >>> people_of("她呢", [], "hao", [["ni"], ["tao"]], {"tao": "m"}, False)
+    {'hao': 'asker', 'ni': 'recent', 'tao': 'recent'}
+    """
+    roles: dict[str, str] = {}
+    if not card:
+        roles = {asker: "asker"} if asker else {}
+        for person in named:
+            roles.setdefault(person, "named")
+        for names in recent:
+            for person in names:
+                roles.setdefault(person, "recent")
+        return roles
+    for person in named:
+        roles.setdefault(person, "named")
+    if not named and (meant := pronoun_person(query, recent, genders, asker)) is not None:
+        roles[meant] = "pronoun"
+    if asker:
+        roles.setdefault(asker, "asker")
+    for names in reversed(recent):
+        for person in names:
+            roles.setdefault(person, "recent")
+    return roles
+
+
+def fit_cards(hits: Sequence[Hit], room: int, cost: Callable[[Hit], int]) -> list[Hit]:
+    """The cards (a person's line, then their facts) that fit ``room`` tokens, in order: a card
+    whose line does not fit is left out whole, and a fact only comes with its person's line.
+
+    >>> h = lambda i, kind: Hit(f"{kind}:{i}", kind, "people", "x" * i, 1.0, "", ())
+    >>> [x.id for x in fit_cards([h(5, "person"), h(2, "fact"), h(3, "fact"), h(6, "person"), h(1, "fact")],
+    ...                          9, lambda x: len(x.text))]  # fact:1 would fit, but not its person's line
+    ['person:5', 'fact:2']
+    """
+    out: list[Hit] = []
+    left, open_card = room, False
+    for hit in hits:
+        if hit.kind == "person":
+            open_card = cost(hit) <= left
+        if open_card and cost(hit) <= left:
+            out.append(hit)
+            left -= cost(hit)
+    return out
+
+
 def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
                    asker: str | None, recent: Sequence[str], today: date, settings: Settings,
                    with_agenda: bool = True, qvec: np.ndarray | None = None,
                    embed: Callable[[list[str]], np.ndarray] | None = None,
-                   at: datetime | None = None, lang: str = "en") -> dict[str, list[Hit]]:
+                   at: datetime | None = None, lang: str = "en", budget: int | None = None,
+                   count: Callable[[str], int] | None = None, stable: bool = True) -> dict[str, list[Hit]]:
     """The people and agenda sections of a context: the asker, then the people the query names
     (``named``, as the retrieval resolved them) and those the recent messages name (any of their
     names), each with what was learned about them in this group or chat, the facts nearest the
     query (``qvec``; ``embed`` embeds passages for ``nearness``) first after the ones it names;
     and, ``with_agenda``, their open plans near ``today``. ``at``: the read is asked then and
     knows nothing said after (``asof``): the facts as they stood, what each had said by then,
-    the plans stated by then. ``lang``: the chat's language, the identity lines' words."""
+    the plans stated by then. ``lang``: the chat's language, the identity lines' words.
+
+    With the setting ``person_card`` and ``stable`` (a context, not a search): person cards, in
+    the order of ``people_of``, their facts in ``people_hits.card_order`` (no order by meaning),
+    and, given the context's ``budget`` and its token ``count``, as many whole cards as the
+    section's share holds (``fit_cards``)."""
     owner = scope.owner_scope()
-    roles: dict[str, str] = {asker: "asker"} if asker else {}
-    for person in named:
-        roles.setdefault(person, "named")
-    for text in recent:
-        for person in people.named(text, owner):
-            roles.setdefault(person, "recent")
+    card = settings.person_card and stable
+    mentioned = [people.named(text, owner) for text in recent]
+    genders = people.genders(owner.tenant_id) if card and not named and recent and pronoun_of(query) else {}
+    roles = people_of(query, named, asker, mentioned, genders, card)
     ids = list(roles)[: settings.people_in_context]
     if not ids:
         return {"people": [], "agenda": []}
@@ -86,11 +187,15 @@ def context_people(store: FullStore, people: People, scope: Scope, query: str, n
     views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
                                settings.private_facts_in_groups, at) for pid in ids if pid in found}
     near = (nearness(store, [f for facts in views.values() for f in facts], qvec, embed)
-            if settings.w_fact_meaning > 0 else {})
+            if settings.w_fact_meaning > 0 and not card else {})
     hits: list[Hit] = []
     for pid, facts in views.items():
         hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
-                                settings.facts_per_person, owner.owner, near, lang))
+                                settings.facts_per_person, owner.owner, near, lang, card))
+    if card and budget is not None and count is not None:
+        header = HEADERS_BY_LANGUAGE[lang]["people"]
+        room = int(settings.budget_people * max(budget - INPUT_ROOM, 0)) - count(header) - 2
+        hits = fit_cards(hits, room, lambda h: count(f"- {h.text}") + 1)
     if not with_agenda:
         return {"people": hits, "agenda": []}
     items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],

@@ -90,7 +90,7 @@ class ContextReader:
         restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
         tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
                                     self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at,
-                                    lang=lang))
+                                    lang=lang, budget=budget, count=self.count))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
         tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
                                     store.get_turns, until)
@@ -114,7 +114,7 @@ class ContextReader:
         found = self.retriever.read(query, where, session_id, limit, asked.date(), asker,
                                     None if at is None else epoch(at))
         known = context_people(self.store, self.people, where, query, found.named, None, [], asked.date(),
-                               self.settings, False, found.qvec, self.retriever.embed.passages, at)
+                               self.settings, False, found.qvec, self.retriever.embed.passages, at, stable=False)
         people = known["people"]
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
