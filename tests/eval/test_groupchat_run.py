@@ -59,6 +59,19 @@ def test_no_context_of_the_replay_shows_filler(report: dict[str, Any]) -> None:
     assert 0.0 <= m["stable_prefix"] <= 1.0
 
 
+def test_person_questions_are_measured_now_and_as_before(report: dict[str, Any], small: Scenario) -> None:
+    """Issue 44 §3, §9: each person question's 600-token context, with the person card and with
+    the people section as before (the same store, person_card=false), in one run; a card never
+    holds another person's fact."""
+    m = report["metrics"]
+    for key in ("person_fact_600", "person_fact_600_before", "person_card_600", "person_card_600_before"):
+        assert 0.0 <= m[key] <= 1.0, key
+    assert m["person_misplaced"] == 0 and m["person_misplaced_before"] >= 0
+    assert report["counts"]["person_questions"] == len(small.person_questions) > 0
+    assert set(report["person_by_kind"]) == {"who", "fact", "pronoun"}
+    assert "## Person questions at 600 tokens, by kind" in markdown(report)
+
+
 def test_nothing_leaks_between_chats(report: dict[str, Any]) -> None:
     assert report["metrics"]["leaks"] == 0, report["failures"]["leaks"]
     assert report["counts"]["leaks_by_search"] == report["counts"]["leaks_by_context"] == 0

@@ -1,7 +1,9 @@
 """What the contexts of a group-chat replay hold (issue 44 §5, §9): tokens per context, the share
 of the questions' evidence messages whose text is in them, filler lines (there should be none),
 and how often consecutive contexts of a chat open with the
-same bytes (blocks, key lines, people: the prefix a provider's prompt cache reuses).
+same bytes (blocks, key lines, people: the prefix a provider's prompt cache reuses). And the
+person card (§3): the share of person questions whose 600-token context holds the asked
+person's fact, and whether each fact stands under its own person's card.
 
 Each chat's questions are asked in time order, by their asker, with the chat's last messages
 as ``recent``, at the default budget: the contexts a bot replying in that chat would get.
@@ -9,16 +11,18 @@ as ``recent``, at the default budget: the contexts a bot replying in that chat w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from statistics import mean
 from typing import Any
 
-from ..models import ContextPack
-from ..retrieval.context import TURN_TIERS, leading
+from ..models import ContextPack, Hit
+from ..retrieval.context import HEADERS_BY_LANGUAGE, TURN_TIERS, leading
 from ..text.filler import content_free
-from .groupchat_scenario import Question, Scenario
+from .groupchat_scenario import PersonQuestion, Question, Scenario
 from .metrics import evidence_in_context
+
+INPUT_HEADERS = tuple(dict.fromkeys(h["input"] for h in HEADERS_BY_LANGUAGE.values()))
 
 
 def filler_lines(pack: ContextPack) -> int:
@@ -83,4 +87,82 @@ async def context_shape(ask: Callable[[Question, list[str]], Any], s: Scenario,
         "pairs_same_people": n_people,
         "stable_prefix_same_people": sum(p["stable_prefix_same_people"] * p["pairs_same_people"] for p in pairs
                                          if p["pairs_same_people"]) / n_people if n_people else None,
+    }
+
+
+# -- the person card (issue 44 §3) ---------------------------------------------------------------
+
+PERSON_BUDGET = 600  # the context a person question is read into (issue 44 §9)
+
+
+def memory_text(pack: ContextPack) -> str:
+    """What a context holds from memory: its text without the current input (the question)."""
+    ends = [pack.text.find("\n\n" + h) for h in INPUT_HEADERS]
+    ends += [0] if any(pack.text.startswith(h) for h in INPUT_HEADERS) else []
+    cut = min((e for e in ends if e >= 0), default=len(pack.text))
+    return pack.text[:cut]
+
+
+def cards(pack: ContextPack) -> dict[str, list[Hit]]:
+    """The people section's lines by the card they stand under: person id → the facts after
+    that person's line (a fact before any card stands under "")."""
+    out: dict[str, list[Hit]] = {}
+    under = ""
+    for h in pack.items:
+        if h.tier != "people":
+            continue
+        if h.kind == "person":
+            under = h.id.removeprefix("person:")
+            out.setdefault(under, [])
+        else:
+            out.setdefault(under, []).append(h)
+    return out
+
+
+def card_checks(pack: ContextPack, q: PersonQuestion, theirs: Mapping[str, set[str]]) -> dict[str, Any]:
+    """One person question's context: whether it holds an answer (anywhere from memory, and as a
+    line of the person's own card), the facts standing under another person's card (``theirs``:
+    person id → the hit ids of their facts), and the facts shown twice."""
+    said = memory_text(pack).lower()
+    by_card = cards(pack)
+    own = by_card.get(q.person_id, [])
+    facts = [h.id for hits in by_card.values() for h in hits]
+    return {
+        "held": any(a.lower() in said for a in q.answers),
+        "in_card": any(a.lower() in h.text.lower() for h in own for a in q.answers),
+        "card": q.person_id in by_card,
+        "misplaced": sum(1 for who, hits in by_card.items() for h in hits if h.id not in theirs.get(who, set())),
+        "twice": len(facts) - len(set(facts)),
+        "tokens": pack.tokens,
+    }
+
+
+async def person_cards(ask: Callable[[PersonQuestion], Any], questions: Sequence[PersonQuestion],
+                       theirs: Callable[[str, str], Any]) -> dict[str, Any]:
+    """The person questions' contexts (``ask(question)``, at ``PERSON_BUDGET``): the share whose
+    context holds the asked person's fact, overall and per kind (who / fact / pronoun), the
+    share with it in their own card, and the facts under another person's card or shown twice.
+    ``theirs(person, group)``: the hit ids of the person's facts in that group."""
+    known: dict[tuple[str, str], set[str]] = {}
+    rows = []
+    for q in questions:
+        pack = await ask(q)
+        for who in cards(pack):
+            if (who, q.group_id) not in known:
+                known[who, q.group_id] = set(await theirs(who, q.group_id)) if who else set()
+        rows.append((q, card_checks(pack, q, {who: known[who, q.group_id] for who in cards(pack)})))
+
+    def shares(mine: list[tuple[PersonQuestion, dict[str, Any]]]) -> dict[str, Any]:
+        return {"n": len(mine), "held": mean(r["held"] for _, r in mine) if mine else None,
+                "in_card": mean(r["in_card"] for _, r in mine) if mine else None}
+
+    kinds = {kind: shares([r for r in rows if r[0].kind == kind]) for kind in dict.fromkeys(q.kind for q in questions)}
+    return {
+        **shares(rows),
+        "by_kind": kinds,
+        "misplaced": sum(r["misplaced"] for _, r in rows),
+        "twice": sum(r["twice"] for _, r in rows),
+        "tokens": mean(r["tokens"] for _, r in rows) if rows else None,
+        "failures": [{"id": q.id, "kind": q.kind, "query": q.query, "recent": list(q.recent), "person": q.person_id,
+                      "answers": list(q.answers), "card": r["card"]} for q, r in rows if not r["held"]],
     }

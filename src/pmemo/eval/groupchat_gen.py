@@ -67,6 +67,7 @@ from .groupchat_data import (
     ScriptFact,
     ScriptPlan,
 )
+from .groupchat_person import person_questions
 from .groupchat_scenario import (
     AliasCheck,
     FollowUp,
@@ -411,6 +412,8 @@ def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenar
         subject_checks=checks.subjects(),
         leak_probes=checks.probes(),
         cues=checks.cues(),  # last: it draws from the random stream after every other check
+        # a stream of their own: these questions change no other check (issue 44 §3)
+        person_questions=person_questions(seed, {k: [s for _, s, _ in v] for k, v in b.stmts.items()}, end),
     )
     if not im:
         return scenario

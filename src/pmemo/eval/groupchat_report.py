@@ -58,6 +58,13 @@ ROWS = (
     Row("tokens per context (budget 2,000)", "context_tokens", unit="rate"),
     Row("evidence messages in those contexts", "context_evidence"),
     Row("filler lines in all contexts", "context_filler_lines", target="0", met=lambda v: v == 0, unit="int"),
+    Row("person questions: their fact in a 600-token context", "person_fact_600", target="≥ 0.95",
+        met=lambda v: v >= 0.95),
+    Row("…, people section as before issue 44 §3", "person_fact_600_before"),
+    Row("…, in their own card", "person_card_600"),
+    Row("…, in their own card, as before", "person_card_600_before"),
+    Row("facts under another person's card", "person_misplaced", target="0", met=lambda v: v == 0, unit="int"),
+    Row("…, as before", "person_misplaced_before", unit="int"),
     Row("consecutive contexts, same leading sections", "stable_prefix"),
     Row("…, of those about the same people", "stable_prefix_same_people"),
     Row("search p50 ms", "search_p50_ms", "bm25_search_p50_ms", unit="ms"),
@@ -99,6 +106,13 @@ NOTES = (
     "sticker, 在吗), and the share of consecutive pairs whose leading sections (blocks, key lines, people) "
     "are the same bytes: the prefix a provider's prompt cache reuses; 'same people': of the pairs whose "
     "people section is about the same people.",
+    "Person questions (issue 44 §3): a member asks about another — who they are, one of their facts, or "
+    "either with a pronoun right after a line that named them — in several phrasings per kind, zh and en; "
+    "the `context` the asker gets at 600 tokens (the question's chat lines as `recent`) holds one of the "
+    "values that person said in that chat (from memory, the question itself not counted), and 'in their own "
+    "card': as a fact line under that person's line in the people section. 'As before': the same store read "
+    "with `person_card=false` (the people section before §3). Facts under another person's card: fact lines "
+    "in the people section standing after the line of someone they are not about.",
     "Context latency: `context` per question with the asker and the chat's last 3 messages as `recent` "
     "vs neither, alternating which goes first.",
     "Ingest: wall time of the `add_many` calls only (batches of 100, one group, a fresh store per round, "
@@ -115,6 +129,7 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
     subj, prof, follow, alias, leak = (parts[k] for k in ("subjects", "profiles", "followups", "aliases", "leaks"))
     people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
     packs = parts.get("packs", {})
+    cards, old_cards = parts.get("person_cards", {}), parts.get("person_cards_before", {})
     metrics = {
         "recall_at_5": q["pmemo"],
         "bm25_recall_at_5": q["bm25"],
@@ -142,6 +157,12 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "context_tokens": packs.get("tokens"),
         "context_evidence": packs.get("evidence"),
         "context_filler_lines": packs.get("filler_lines"),
+        "person_fact_600": cards.get("held"),
+        "person_fact_600_before": old_cards.get("held"),
+        "person_card_600": cards.get("in_card"),
+        "person_card_600_before": old_cards.get("in_card"),
+        "person_misplaced": cards.get("misplaced"),
+        "person_misplaced_before": old_cards.get("misplaced"),
         "stable_prefix": packs.get("stable_prefix"),
         "stable_prefix_same_people": packs.get("stable_prefix_same_people"),
         "ingest_people_turns_per_s": ingest.get("people_turns_per_s"),
@@ -166,15 +187,20 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "leak_probes": leak["n"],
         "leaks_by_search": leak["search"],
         "leaks_by_context": leak["context"],
+        "person_questions": cards.get("n"),
+        "person_facts_twice": [cards.get("twice"), old_cards.get("twice")],
     }
     lists = {"questions": q, "cues": cue, "subjects": subj, "aliases": alias, "profiles": prof, "followups": follow,
-             "leaks": leak}
+             "leaks": leak, "person_questions": {"failures": cards.get("failures", [])}}
     return {
         "dataset": "groupchat",
         "meta": dict(meta),
         "metrics": metrics,
         "counts": counts,
         "by_kind": q["by_kind"],
+        "person_by_kind": {k: {"n": v["n"], "held": v["held"], "held_before": old_cards.get("by_kind", {}).get(
+            k, {}).get("held"), "in_card": v["in_card"], "in_card_before": old_cards.get("by_kind", {}).get(
+            k, {}).get("in_card")} for k, v in cards.get("by_kind", {}).items()},
         "timing": {"replay": parts["replay"], "ingest": ingest},
         "failures_total": {k: len(v["failures"]) for k, v in lists.items()},
         "failures": {k: v["failures"][:SHOWN] for k, v in lists.items()},
@@ -220,6 +246,20 @@ def kind_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     body = [[kind, str(v["n"]), _fmt(v["pmemo"], "share"), _fmt(v["bm25"], "share")]
             for kind, v in report["by_kind"].items()]  # fmt: skip
     return ["kind", "n", "pmemo R@5", "bm25 R@5"], body
+
+
+def person_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Person questions per kind (who, fact, pronoun): their fact in the 600-token context and in
+    their own card, now and as before issue 44 §3.
+
+    >>> person_rows({"person_by_kind": {"who": {"n": 2, "held": 1.0, "held_before": 0.5, "in_card": 1.0,
+    ...                                          "in_card_before": 0.0}}})[1]
+    [['who', '2', '1.000', '0.500', '1.000', '0.000']]
+    """
+    shown = ("held", "held_before", "in_card", "in_card_before")
+    body = [[kind, str(v["n"]), *(_fmt(v.get(m), "share") for m in shown)]
+            for kind, v in report.get("person_by_kind", {}).items()]
+    return ["kind", "n", "in context", "before", "in own card", "before"], body
 
 
 def window_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
@@ -275,7 +315,10 @@ def markdown(report: Mapping[str, Any]) -> str:
     parts += [f"- scenario: {scenario.get('messages')} messages, {scenario.get('people')} people, "
               f"{scenario.get('groups')} groups, {scenario.get('days')} days"] if scenario else []  # fmt: skip
     parts += [f"- timing: {report.get('timing')}", "", "## Overall", "", *table(*table_rows(report))]
-    parts += ["", "## R@5 by question kind", "", *table(*kind_rows(report)), "", *(f"- {n}" for n in NOTES)]
+    parts += ["", "## R@5 by question kind", "", *table(*kind_rows(report))]
+    if report.get("person_by_kind"):
+        parts += ["", "## Person questions at 600 tokens, by kind", "", *table(*person_rows(report))]
+    parts += ["", *(f"- {n}" for n in NOTES)]
     if report.get("windows"):
         parts += ["", "## L2 windows against one embedding per message", "", *table(*window_rows(report["windows"]))]
     if report.get("ablations"):
@@ -296,6 +339,8 @@ def print_report(report: Mapping[str, Any], console: Any = None) -> None:
     console = console or Console()
     for title, (header, body) in (("groupchat", table_rows(report)), ("groupchat: R@5 by kind", kind_rows(report))):
         print_table(console, title, header, body)
+    if report.get("person_by_kind"):
+        print_table(console, "groupchat: person questions at 600 tokens", *person_rows(report))
     if report.get("windows"):
         print_table(console, "groupchat: L2 windows", *window_rows(report["windows"]))
     if report.get("ablations"):

@@ -36,9 +36,9 @@ from ..models import Fact, Hit
 from .baselines import BM25System
 from .datasets import Query, Unit
 from .embedcache import FileCachedEmbedder
-from .groupchat_context import context_shape
+from .groupchat_context import PERSON_BUDGET, context_shape, person_cards
 from .groupchat_report import build_report
-from .groupchat_scenario import LeakProbe, Message, Question, Scenario, generate, summary
+from .groupchat_scenario import LeakProbe, Message, PersonQuestion, Question, Scenario, generate, summary
 from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subject_accuracy
 from .machine import machine
 
@@ -53,6 +53,8 @@ OpenMemory = Callable[..., AbstractAsyncContextManager[Any]]
 Reopen = Callable[[str, dict[str, Any]], AbstractAsyncContextManager[Any]]
 # the names as read before issue 44 §6: every generated form a name, a nickname said anywhere good everywhere
 NAMES_BEFORE = {"alias_guesses": "any", "aliases_per_chat": False}
+# the people section as before issue 44 §3: the asker first, facts by the query's words, meaning, importance
+CARDS_BEFORE = {"person_card": False}
 
 
 def run(
@@ -147,12 +149,16 @@ def _reopener(settings: Settings, embedder: Any) -> Reopen:
 
 async def _measure(s: Scenario, open_memory: OpenMemory, reopen: Reopen) -> dict[str, Any]:
     """Every check on one store: follow-ups while the chat is replayed, the rest after it; then
-    the alias checks again on that store's data with names read as before issue 44 §6."""
+    the alias checks again on that store's data with names read as before issue 44 §6, and the
+    person questions on that data with the people section as it is and as before issue 44 §3."""
     before: dict[str, Any] = {}
 
     async def as_before(where: str) -> None:
         async with reopen(where, NAMES_BEFORE) as old:
             before["aliases_before"] = await _aliases(old, s)
+        for name, changes in (("person_cards", {}), ("person_cards_before", CARDS_BEFORE)):
+            async with reopen(where, changes) as mem:
+                before[name] = await _person_cards(mem, s.person_questions)
 
     async with open_memory(then=as_before) as mem:
         replay = _Replay(mem, s.messages)
@@ -419,6 +425,18 @@ def _last_before(messages: Sequence[Message], q: Question, n: int) -> list[Messa
 
 
 # -- people: names, subjects, profiles ----------------------------------------------------------
+
+
+async def _person_cards(mem: Any, asked: Sequence[PersonQuestion]) -> dict[str, Any]:
+    """The person questions, each asked by its asker with its chat lines as ``recent`` at
+    ``PERSON_BUDGET`` tokens (groupchat_context.person_cards)."""
+
+    async def theirs(person: str, group: str) -> list[str]:
+        return [f"fact:{f.id}" for f in await mem.profile(person, group_id=group, history=True)]
+
+    return await person_cards(
+        lambda q: mem.context(q.query, budget_tokens=PERSON_BUDGET, at=q.at, asker=q.asker, recent=list(q.recent),
+                              group_id=q.group_id), asked, theirs)
 
 
 async def _aliases(mem: Any, s: Scenario) -> dict[str, Any]:

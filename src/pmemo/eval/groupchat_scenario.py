@@ -35,6 +35,7 @@ from .groupchat_data import START
 
 FORMAT = "pmemo-groupchat/1"
 QUESTION_KINDS = ("fact", "nickname", "silent", "rename", "job_change", "who")
+PERSON_KINDS = ("who", "fact", "pronoun")  # person questions (groupchat_person.py)
 IM_KINDS = ("reply",)  # asked only of a scenario with IM shapes (groupchat_im.py): the answer to a question
 
 
@@ -104,6 +105,28 @@ class Question:
     evidence: tuple[int, ...]
     kind: str  # one of QUESTION_KINDS
     answer: str = ""
+
+
+@dataclass(frozen=True)
+class PersonQuestion:
+    """A member asks about another (issue 44 §3): who they are, one of their facts, or either with
+    a pronoun after ``recent`` named them; the context should hold one of ``answers``.
+
+    >>> PersonQuestion("p1", "她对什么过敏来着", "g1", "p2", "2026-01-29T10:00:00+08:00", ("刚看到周霓了",),
+    ...                "p1", "pronoun", ("花生",), "zh").person_id
+    'p1'
+    """
+
+    id: str
+    query: str
+    group_id: str
+    asker: str
+    at: str
+    recent: tuple[str, ...]  # the chat's last lines before the question, oldest first
+    person_id: str  # whom it asks about
+    kind: str  # one of PERSON_KINDS
+    answers: tuple[str, ...]  # what the person said in this chat that answers it: any one
+    lang: str
 
 
 @dataclass(frozen=True)
@@ -191,6 +214,7 @@ class Scenario:
     subject_checks: tuple[SubjectCheck, ...]
     leak_probes: tuple[LeakProbe, ...] = ()
     cues: tuple[Question, ...] = ()  # kind "cue": the chat's last lines as the query
+    person_questions: tuple[PersonQuestion, ...] = ()  # about one member, for the person card (issue 44 §3)
 
 
 def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenario:
@@ -315,6 +339,12 @@ def _validate(s: Scenario) -> None:
             _require(_is_time(q.at), f"{name}[{i}].at", f"ISO 8601 with an offset, got {q.at!r}")
             bad = [e for e in q.evidence if not 0 <= e < len(s.messages)]
             _require(not bad, f"{name}[{i}].evidence", f"message idx, got {bad}")
+    for i, pq in enumerate(s.person_questions):
+        where = f"person_questions[{i}]"
+        _require(pq.kind in PERSON_KINDS, f"{where}.kind", f"one of {PERSON_KINDS}, got {pq.kind!r}")
+        _require(pq.group_id in groups, f"{where}.group_id", f"a known group, got {pq.group_id!r}")
+        _require(pq.person_id in people, f"{where}.person_id", f"a known person, got {pq.person_id!r}")
+        _require(bool(pq.answers), f"{where}.answers", "at least one answer")
     for i, f in enumerate(s.followups):
         _require(_is_time(f.at), f"followups[{i}].at", f"ISO 8601 with an offset, got {f.at!r}")
         _require(f.group_id in groups, f"followups[{i}].group_id", f"a known group, got {f.group_id!r}")
@@ -386,4 +416,5 @@ def summary(s: Scenario) -> dict[str, Any]:
         "subject_checks": len(s.subject_checks),
         "leak_probes": len(s.leak_probes),
         "cues": len(s.cues),
+        "person_questions": len(s.person_questions),
     }
