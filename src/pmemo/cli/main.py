@@ -17,6 +17,7 @@ def _register() -> None:
         eval_cmd,
         forget_cmd,
         import_cmd,
+        jobs_cmd,
         migrate_cmd,
         people_cmds,
         serve_cmd,
@@ -24,7 +25,7 @@ def _register() -> None:
     )
 
     for module in (core_cmds, edit_cmds, import_cmd, people_cmds, eval_cmd, serve_cmd, forget_cmd,
-                   migrate_cmd, worker_cmd):
+                   migrate_cmd, worker_cmd, jobs_cmd):
         module.register(app)
 
 

@@ -1,14 +1,21 @@
-"""The background hook after each turn: profile extraction, episodes, compaction.
+"""What the background learns from new turns, step by step: people and their names, facts,
+agenda items, graph triples, and per turn its episodes and compaction (issue 45 §3).
 
-Called once per new turn from the worker. Each part is guarded: a failure is logged
-and never fails the job (the turn and its embedding are already stored).
+Each step is its own job kind (``enrich.<step>``). A turn job runs them in order right after
+embedding (no queue round trip for the common case); a step that raises is queued as its own
+job for the turns it was about, with the steps that need what it writes ("then"): that job is
+retried with the store's backoff, lands in the failed-jobs list after the last try with its
+error, and can be queued again (``Memory.retry_jobs``, ``pmemo jobs retry``). The turn and its
+embedding are stored before any step runs, so a failing step never loses a turn. Steps are
+idempotent: a re-run adds nothing already learned from the turn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import Unavailable
@@ -24,51 +31,184 @@ from .answers import with_questions
 from .extraction import extract_batch, statement_reader
 
 log = logging.getLogger("pmemo")
+PREFIX = "enrich."
+BATCH_STEPS = ("people", "facts", "agenda", "graph")  # in this order: each may read what one before wrote
+NEEDS = {"facts": {"people"}, "agenda": {"people"}, "graph": {"people", "facts"}}
+EPISODES = "episodes"  # per turn: a session's first turn closes the owner's others; compaction
+JOB_STEPS = (*BATCH_STEPS, EPISODES)
+
+
+def kind_of(step: str) -> str:
+    """The job kind of an enrichment step.
+
+    >>> kind_of("facts"), step_of("enrich.facts"), step_of("turns")
+    ('enrich.facts', 'facts', None)
+    """
+    return PREFIX + step
+
+
+def step_of(kind: str) -> str | None:
+    """The enrichment step a job kind runs, or None for another kind."""
+    step = kind.removeprefix(PREFIX)
+    return step if kind.startswith(PREFIX) and step in JOB_STEPS else None
+
+
+def after(step: str, steps: Sequence[str]) -> list[str]:
+    """The steps of ``steps`` that need ``step``'s output, directly or through another: they wait
+    for it when it fails.
+
+    >>> after("people", ["facts", "agenda", "graph"]), after("agenda", ["graph"]), after("facts", ["agenda", "graph"])
+    (['facts', 'agenda', 'graph'], [], ['graph'])
+    """
+    waiting = {step}
+    for later in steps:
+        if NEEDS.get(later, set()) & waiting:
+            waiting.add(later)
+    return [s for s in steps if s in waiting and s != step]
+
+
+class Batch:
+    """A batch of new turns as the steps read them: the turns read for facts (no notices or
+    media; answers with their questions) and their statements, each worked out once."""
+
+    def __init__(self, worker: Any, turns: list[Turn]) -> None:
+        self.worker, self.turns = worker, turns
+        self.people = worker.tiers.people
+
+    @functools.cached_property
+    def read(self) -> list[Turn]:
+        """The turns whose words are read: "@提问的人 对，我也是" with its question."""
+        kept = [t for t in self.turns if not content_free(t)]
+        return with_questions(self.worker.store, self.people, kept)
+
+    @functools.cached_property
+    def parts(self) -> dict[int, list[Attributed]]:
+        """Each said turn's statements, under the person each is about."""
+        return {t.id: statements(t, self.people) for t in self.read if t.role == "user"}
+
+
+def run(worker: Any, turns: list[Turn], steps: Sequence[str] = BATCH_STEPS) -> None:
+    """Run ``steps`` of ``turns`` in order; a step that raises is queued as its own job with the
+    steps that need it, and the others go on."""
+    if not turns:
+        return
+    batch, todo = Batch(worker, turns), list(steps)
+    if todo[:1] == ["people"]:  # names are learned before the registry is held for the rest
+        todo = _attempt(batch, todo)
+    with batch.people.batch():  # the registry as learning left it, read once for the batch
+        while todo:
+            todo = _attempt(batch, todo)
+
+
+def _attempt(batch: Batch, todo: list[str]) -> list[str]:
+    """Run the first of ``todo``; the steps left to run after it (those that need it go with
+    its job when it fails)."""
+    step, rest = todo[0], todo[1:]
+    try:
+        STEPS[step](batch)
+    except Unavailable:
+        raise  # the database went away: the job runs again once it is back, this step too
+    except Exception:  # a step must never lose or block a turn: it is tried again
+        then = after(step, rest)
+        log.exception("%s of %d turn(s) failed: queued to try again", step, len(batch.turns))
+        queue(batch.worker.store, step, batch.turns, then)
+        return [s for s in rest if s not in then]
+    return rest
+
+
+def run_job(worker: Any, step: str, payload: dict[str, Any]) -> None:
+    """A queued step: run it on the payload's turns that are still stored (raising, so that the
+    job is retried), then the steps that waited for it as ``run`` does."""
+    found = worker.store.get_turns([int(i) for i in payload["turns"]])
+    turns = [found[int(i)] for i in payload["turns"] if int(i) in found]
+    if not turns:
+        return
+    if step == EPISODES:
+        for turn in turns:
+            episodes(worker, turn)
+        return
+    batch = Batch(worker, turns)
+    with contextlib.nullcontext() if step == "people" else batch.people.batch():
+        STEPS[step](batch)
+    run(worker, turns, [s for s in payload.get("then", []) if s in STEPS])
+
+
+def queue(store: Any, step: str, turns: Sequence[Turn], then: Sequence[str]) -> None:
+    """One ``enrich.<step>`` job per chat of ``turns`` (its scope names whose it is)."""
+    chats: dict[tuple[str, str, str], list[int]] = {}
+    for t in turns:
+        chats.setdefault((t.scope.tenant_id, t.scope.agent_id, t.scope.owner), []).append(t.id)
+    for (tenant, agent, chat), ids in chats.items():
+        store.enqueue(kind_of(step), {"tenant": tenant, "agent": agent, "owner": chat, "turns": ids,
+                                      "then": list(then)})
 
 
 def after_turn(worker: Any, turn: Turn) -> None:
+    """A new turn's episodes and compaction; queued as an ``enrich.episodes`` job when it fails."""
+    try:
+        episodes(worker, turn)
+    except Unavailable:
+        raise
+    except Exception:
+        log.exception("episodes of turn %d failed: queued to try again", turn.id)
+        queue(worker.store, EPISODES, [turn], [])
+
+
+def episodes(worker: Any, turn: Turn) -> None:
     """On a session's first turn, close the owner's other sessions as episodes; past the
     compaction budget, fold the oldest turns."""
-    settings, store, tiers = worker.settings, worker.store, worker.tiers
-    episodes = Episodes(store, tiers, settings)
+    settings = worker.settings
+    found = Episodes(worker.store, worker.tiers, settings)
     if turn.step == 1:
-        _guard("session episodes", lambda: episodes.close_others(turn))
+        found.close_others(turn)
     if settings.compact_budget_tokens:
-        _guard("compaction", lambda: episodes.compact(turn))
+        found.compact(turn)
 
 
 def people_batch(worker: Any, turns: list[Turn]) -> None:
-    """What a batch of new turns says about people: nicknames and name forms first (a fact
-    may name someone by the nickname the message before gave), then facts and agenda items,
-    each under the person it is about."""
-    if not turns:
+    """What a batch of new turns says about people: every batch step in order."""
+    run(worker, turns)
+
+
+def _people(batch: Batch) -> None:
+    """Nicknames and name forms first (a fact may name someone by the nickname the message
+    before gave); turns read before these names were known are read again; system notices
+    (renames, joins, leaves) update the registry."""
+    store, people = batch.worker.store, batch.people
+    if people.learn(batch.turns):
+        reread.queue(store, batch.turns)
+    people.notices(batch.turns)
+
+
+def _facts(batch: Batch) -> None:
+    """The facts the batch states, each under the person it is about; their sentences embedded
+    now, so that a context ranks them by meaning from the cache."""
+    worker, settings = batch.worker, batch.worker.settings
+    if not settings.extract_facts:
         return
-    store, people, settings = worker.store, worker.tiers.people, worker.settings
-    learned: list[int] = []
-    _guard("alias learning", lambda: learned.append(people.learn(turns)))
-    if learned and learned[0]:  # turns other batches read before these names were known
-        _guard("re-reading", lambda: reread.queue(store, turns))
-    # system notices update the registry; they and media without words are never read for facts
-    _guard("notices", lambda: people.notices(turns))
-    turns = [t for t in turns if not content_free(t)]
-    turns = with_questions(store, people, turns)  # "@提问的人 对，我也是": read with its question
-    with people.batch():  # the registry as learning left it, read once for the batch
-        parts: dict[int, list[Attributed]] = {}
-        _guard("attribution", lambda: parts.update({t.id: statements(t, people) for t in turns if t.role == "user"}))
-        if settings.extract_facts:
-            facts: list[Fact] = []
-            model, embed = statement_reader(getattr(worker, "statements", None), worker.tiers.embed, settings)
-            _guard("fact extraction", lambda: facts.extend(extract_batch(
-                store, worker.tiers.llm, settings, turns, people, parts, model, embed, _names(people, turns))))
-            if facts and settings.w_fact_meaning > 0:  # a context ranks them by their sentences' meaning:
-                # embedded now, in the background, a context reads them from the cache
-                sentences = sorted({unnamed(f) for f in facts})
-                _guard("fact sentences", lambda: worker.tiers.embed.passages(sentences))
-        for turn in turns:
-            if turn.id in parts:
-                _guard("agenda", functools.partial(agenda.note, store, turn, parts[turn.id]))
-        if settings.extract_graph:  # graph (issue 20): the batch's facts and links as triples
-            _guard("graph", lambda: graph_learn(store, worker.tiers.llm, settings, turns, people, parts))
+    model, embed = statement_reader(getattr(worker, "statements", None), worker.tiers.embed, settings)
+    facts: list[Fact] = extract_batch(worker.store, worker.tiers.llm, settings, batch.read, batch.people,
+                                      batch.parts, model, embed, _names(batch.people, batch.turns))
+    if facts and settings.w_fact_meaning > 0:
+        worker.tiers.embed.passages(sorted({unnamed(f) for f in facts}))
+
+
+def _agenda(batch: Batch) -> None:
+    """The plans each turn states, and the ones it reports on closed."""
+    for turn in batch.read:
+        if turn.id in batch.parts:
+            agenda.note(batch.worker.store, turn, batch.parts[turn.id])
+
+
+def _graph(batch: Batch) -> None:
+    """The batch's facts and links as triples (issue 20)."""
+    worker = batch.worker
+    if worker.settings.extract_graph:
+        graph_learn(worker.store, worker.tiers.llm, worker.settings, batch.read, batch.people, batch.parts)
+
+
+STEPS: dict[str, Callable[[Batch], None]] = {"people": _people, "facts": _facts, "agenda": _agenda,
+                                             "graph": _graph}
 
 
 def _names(people: Any, turns: list[Turn]) -> Callable[[str | None], str]:
@@ -81,12 +221,3 @@ def _names(people: Any, turns: list[Turn]) -> Callable[[str | None], str]:
         return (found.name or "") if found is not None else ""
 
     return name_of
-
-
-def _guard(what: str, action: Callable[[], Any]) -> None:
-    try:
-        action()
-    except Unavailable:
-        raise  # the database went away: the whole job runs again once it is back, this part too
-    except Exception:  # background enrichment must never lose or block a turn
-        log.exception("%s failed", what)

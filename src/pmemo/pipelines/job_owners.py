@@ -19,6 +19,7 @@ from typing import Any
 
 from ..models import Scope
 from ..stores.base import Job, Store
+from .enrich import step_of
 
 TURN_KINDS = ("turns", "embed")  # the payload is a list of turn ids
 
@@ -41,6 +42,7 @@ def job_owners(store: Store, jobs: Iterable[Job]) -> set[str]:
             cluster = store.get_cluster(int(payload["cluster_id"]))
             if cluster is not None:
                 owners.add(cluster.scope.key)
-        elif job.kind in ("diary", "insights"):  # one chat's day, one person in one chat
+        elif job.kind in ("diary", "insights") or step_of(job.kind):  # one chat's day, a person in a chat, turns
+            # of a chat
             owners.add(Scope(payload["tenant"], payload["agent"], payload["owner"]).key)
     return owners | {ref.scope_key for ref in store.turn_refs(turn_ids).values()}

@@ -231,6 +231,9 @@ class Worker:
             HUMAN_JOB: lambda p: self.human_blocks(p),  # memory blocks (issue 20)
             # graph (issue 20): a person's insights in one chat, with an LLM
             "insights": lambda p: graph_insights.refresh(self.store, self.tiers.llm, self.settings, p),  # type: ignore[arg-type]
+            # a step of what turns teach (people, facts, agenda, graph, episodes) that failed in its
+            # turn job, tried again on its own (enrich.py)
+            **{enrich.kind_of(step): functools.partial(enrich.run_job, self, step) for step in enrich.JOB_STEPS},
         }
 
     def _guard(self, jobs: list[Job], action: Any) -> None:

@@ -10,7 +10,8 @@ The server, MCP and the CLI take any ``KeyStore``; ``open_key_store`` picks the 
 
 from __future__ import annotations
 
-from ..stores.api_keys import IssuedKey, KeyInfo, KeyStore, hash_key, open_key_store
+from ..stores.api_keys import IssuedKey, KeyInfo, KeyStore, hash_key
+from ..stores.open_keys import open_key_store
 from ..stores.sqlite.api_keys import SQLiteKeyStore
 
 __all__ = ["IssuedKey", "KeyInfo", "KeyStore", "SQLiteKeyStore", "hash_key", "open_key_store"]

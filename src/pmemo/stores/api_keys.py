@@ -6,10 +6,10 @@ admin key manages tenants and is never a tenant key: it cannot read memory.
 
 The keys live where the memory does: in ``<data>/keys.sqlite3`` beside a SQLite store, in
 the database beside a PostgreSQL store, so that a key made through one server replica is
-known to every other. ``open_key_store`` picks the backend from the store's target, as
-``open_store`` does.
+known to every other. ``open_keys.open_key_store`` picks the backend from the store's target,
+as ``open_store`` does.
 
->>> keys = open_key_store(Settings(data="./pmemo_data"))  # doctest: +SKIP
+>>> keys = open_keys.open_key_store(Settings(data="./pmemo_data"))  # doctest: +SKIP
 >>> keys.verify(keys.create_key("acme")).tenant  # doctest: +SKIP
 'acme'
 """
@@ -24,14 +24,9 @@ import threading
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..errors import AuthError, InvalidInput
-
-if TYPE_CHECKING:
-    from ..config import Settings
-    from .postgres.api_keys import PostgresKeyStore
 
 log = logging.getLogger("pmemo.keys")
 
@@ -170,46 +165,3 @@ class TouchThrottle:
         """The note was not written after all (the database was busy): try at the next use."""
         with self._lock:
             self._at.pop(digest, None)
-
-
-def open_key_store(settings: Settings, *, admin_key: str | None = None) -> KeyStore:
-    """The key store beside the memory store the settings name (``target_of``): the database
-    of a PostgreSQL store, else ``<data>/keys.sqlite3``. On PostgreSQL, the keys of a
-    ``keys.sqlite3`` left in ``data`` (from before keys moved into the database) are copied
-    in, once: they keep working. ``admin_key``: one more admin key, compared by hash.
-
-    >>> keys = open_key_store(Settings.from_env(), admin_key=os.environ.get("PMEMO_ADMIN_KEY"))  # doctest: +SKIP
-    """
-    from . import is_postgres, target_of
-    from .sqlite.api_keys import FILE_NAME, SQLiteKeyStore
-
-    target = target_of(settings)
-    if not is_postgres(target):
-        return SQLiteKeyStore.in_dir(settings.data, admin_key=admin_key)
-    try:
-        from .postgres.api_keys import PostgresKeyStore
-    except ImportError as exc:
-        raise InvalidInput(f"a PostgreSQL store needs the postgres extra: pip install 'pmemo[postgres]'"
-                           f" ({exc.name} is missing)") from exc
-    store = PostgresKeyStore.open(target, admin_key=admin_key)
-    old = Path(settings.data) / FILE_NAME
-    if old.is_file():
-        try:
-            _adopt(store, old)
-        except BaseException:
-            store.close()
-            raise
-    return store
-
-
-def _adopt(store: PostgresKeyStore, path: Path) -> None:
-    from .sqlite.api_keys import SQLiteKeyStore
-
-    source = SQLiteKeyStore(path)
-    try:
-        copied = store.adopt(source.rows())
-    finally:
-        source.close()
-    if copied:
-        log.warning("copied %d API key(s) and their tenants from %s into PostgreSQL, where every"
-                    " replica finds them; that file is no longer read", copied, path)
