@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from .. import errors
+from ..api import CliAPI
 from ..blocks.model import Block
 from ..config import Settings
 from ..models import (
@@ -73,8 +74,9 @@ def error_of(response: httpx.Response) -> errors.PMemoError:
     return kind(detail)
 
 
-class RemoteMemory:
-    """The CLI's calls over REST, for the tenant of one key. Use ``connect``, then ``close``."""
+class RemoteMemory(CliAPI):
+    """The CLI's calls over REST, for the tenant of one key. Use ``connect``, then ``close``.
+    It declares ``api.CliAPI``: mypy checks every method against it, and a test that none is missing."""
 
     def __init__(self, client: httpx.Client, tenant: str, settings: Settings) -> None:
         self._client = client

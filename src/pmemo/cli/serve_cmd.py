@@ -12,13 +12,16 @@ import signal
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .. import errors
 from . import server_file, target
 from .core_cmds import _errors_to_exit
+
+if TYPE_CHECKING:
+    from ..api import MemoryAPI
 
 DEMO_TENANT = "demo"
 DEMO_USER = "demo"
@@ -157,7 +160,7 @@ async def _announce(server: Any, data_dir: str, host: str) -> None:
     server_file.write(data_dir, server_file.client_url(host, port))
 
 
-async def demo_summary(memory: Any) -> str:
+async def demo_summary(memory: MemoryAPI) -> str:
     """What the demo holds: ``tenant demo, user demo: 114 turns in 5 sessions``."""
     sessions = await memory.sessions(tenant_id=DEMO_TENANT, user_id=DEMO_USER)
     turns = sum(int(s["turns"]) for s in sessions)
@@ -191,7 +194,7 @@ def _exit_on_term(signum: int, frame: Any) -> None:
     raise SystemExit(0)
 
 
-async def ensure_demo(memory: Any, keys: Any, data_dir: Path, *, fresh: bool = False) -> str | None:
+async def ensure_demo(memory: MemoryAPI, keys: Any, data_dir: Path, *, fresh: bool = False) -> str | None:
     """On first start: load the sample conversation for user "demo" and make a demo key.
 
     Returns the key only when it is made, so that it is printed once: like every key, only

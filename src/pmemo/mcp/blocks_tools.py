@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from ..api import MemoryAPI
 from ..schemas import owner_kw
 from ..schemas.blocks import BlockOut
 
@@ -20,7 +21,7 @@ Label = Annotated[
 ]
 
 
-def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
     from .server import AgentId, GroupId, UserId, _mapped
 
     @server.tool()
@@ -38,13 +39,13 @@ def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
             return {"blocks": [BlockOut.of(b).model_dump(mode="json") for b in found]}
 
 
-async def append(memory: Any, label: str, text: str, scope: dict[str, Any]) -> dict[str, Any]:
+async def append(memory: MemoryAPI, label: str, text: str, scope: dict[str, Any]) -> dict[str, Any]:
     """``core_memory_append`` with a label: the block with ``text`` added as a line."""
     block = await memory.core_memory_append(label, text, **_given(scope))
     return BlockOut.of(block).model_dump(mode="json")
 
 
-async def replace(memory: Any, label: str, old: str, new: str, version: int | None,
+async def replace(memory: MemoryAPI, label: str, old: str, new: str, version: int | None,
                   scope: dict[str, Any]) -> dict[str, Any]:
     """``core_memory_replace`` with a label: ``old`` (once in the block) becomes ``new``."""
     block = await memory.core_memory_replace(label, old, new, version=version, **_given(scope))

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from ..api import MemoryAPI
 from ..diary.days import parse_day
 from ..errors import InvalidInput
 from ..schemas.diary import DiaryOut
@@ -17,7 +18,7 @@ from ..schemas.diary import DiaryOut
 Day = Annotated[str | None, Field(description="A day as YYYY-MM-DD (in the diary's time zone).", max_length=10)]
 
 
-def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
     from .server import AgentId, GroupId, UserId, _mapped
 
     @server.tool()

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from ..api import MemoryAPI
 from ..graph.read import MAX_NAME, PREDICATE
 from ..schemas.graph import GraphOut, TripleOut
 
@@ -18,7 +19,7 @@ Entity = Annotated[str, Field(description="A person id, or a name or alias of a 
 At = Annotated[str | None, Field(description="ISO date/time: what held then (default: what holds now).")]
 
 
-def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
     from .server import AgentId, GroupId, UserId, _dt, _mapped
 
     async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:

@@ -11,11 +11,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 from pydantic_core import to_jsonable_python
 
+from ..api import MemoryAPI
 from ..errors import InvalidInput
 from ..schemas import PersonForgetOut, owner_kw
 
 
-def register(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
     from .server import AgentId, PersonId, _mapped
 
     @server.tool()

@@ -19,6 +19,7 @@ from pydantic import Field
 from pydantic_core import to_jsonable_python
 
 from .. import errors
+from ..api import MemoryAPI
 from ..schemas import (
     MAX_ID,
     MAX_RECENT,
@@ -146,7 +147,7 @@ def _dump(model: Any) -> dict[str, Any]:
 
 
 def build_server(
-    memory: Any, *, tenant: str | None = "default", keys: KeyStore | None = None
+    memory: MemoryAPI, *, tenant: str | None = "default", keys: KeyStore | None = None
 ) -> MCPServer:
     """An MCPServer whose tools call ``memory``.
 
@@ -497,7 +498,7 @@ def build_server(
     return server
 
 
-def _people_tools(server: MCPServer, memory: Any, tenant_of: Any) -> None:
+def _people_tools(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
     """Who is who in a group chat (issue 17): the registry, members, names, profiles, agenda."""
 
     async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api import MemoryAPI
 from ..errors import NotFound
 from .tiers import FactOut
 
 
-async def profile_of(memory: Any, person_id: str, history: bool, scope: dict[str, Any]) -> list[FactOut]:
+async def profile_of(memory: MemoryAPI, person_id: str, history: bool, scope: dict[str, Any]) -> list[FactOut]:
     """A person's facts, each said as a sentence about them by their display name. NotFound
     when the id is neither a person of the tenant nor the subject of a fact in this view (a
     private chat's user has facts without ever being registered)."""

@@ -17,6 +17,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from .. import errors
+from ..api import MemoryAPI
 from . import (
     docs,
     limits,
@@ -32,7 +33,7 @@ from . import (
     routes_people,
     routes_person,
 )
-from .deps import known_query
+from .deps import known_query, memory_of
 from .headers import SecurityHeaders
 from .keys import KeyStore
 from .observe import Observe
@@ -48,7 +49,7 @@ Errors are JSON problem bodies: `{"status", "code", "detail"}`.
 
 
 def create_app(
-    memory: Any,
+    memory: MemoryAPI,
     keys: KeyStore,
     *,
     cors_origins: Sequence[str] = (),
@@ -126,7 +127,7 @@ def create_app(
     return app
 
 
-async def sweep_forever(memory: Any, every: float) -> None:
+async def sweep_forever(memory: MemoryAPI, every: float) -> None:
     """``memory.sweep(dry_run=False)`` every ``every`` seconds (first after one interval);
     a failed sweep is logged and the next one still runs."""
     while True:
@@ -170,7 +171,7 @@ def _document_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _mcp_server(memory: Any, keys: KeyStore) -> Any:
+def _mcp_server(memory: MemoryAPI, keys: KeyStore) -> Any:
     from ..mcp import build_server
 
     return build_server(memory, tenant=None, keys=keys)
@@ -186,7 +187,7 @@ def _health(app: FastAPI) -> None:
     async def readyz(request: Request) -> JSONResponse:
         """The memory store and the key store answer."""
         try:
-            await request.app.state.memory.stats(tenant_id="default")
+            await memory_of(request).stats(tenant_id="default")
             await asyncio.to_thread(request.app.state.keys.tenants)  # a query on PostgreSQL
         except (errors.PMemoError, OSError, RuntimeError) as exc:
             return problems.problem(503, "not_ready", f"not ready: {type(exc).__name__}")

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..api import MemoryAPI
 from ..errors import Forbidden, InvalidInput
 from ..schemas import ID
 from . import limits
@@ -15,8 +16,10 @@ from .keys import KeyInfo, KeyStore
 bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer pm_...`")
 
 
-def memory_of(request: Request) -> Any:
-    return request.app.state.memory
+def memory_of(request: Request) -> MemoryAPI:
+    """The app's ``Memory``, as the calls the routes may make on it (``api.MemoryAPI``)."""
+    memory: MemoryAPI = request.app.state.memory
+    return memory
 
 
 def keys_of(request: Request) -> KeyStore:
@@ -63,7 +66,7 @@ def owner_scope(
 Tenant = Annotated[str, Depends(tenant)]
 Admin = Annotated[KeyInfo, Depends(admin)]
 Owner = Annotated[dict[str, Any], Depends(owner_scope)]
-Mem = Annotated[Any, Depends(memory_of)]
+Mem = Annotated[MemoryAPI, Depends(memory_of)]
 
 
 def known_query(request: Request) -> None:

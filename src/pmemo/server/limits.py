@@ -24,6 +24,7 @@ from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..api import MemoryAPI
 from ..config import ENV_PREFIX, Settings
 from ..errors import InvalidInput, RateLimited, TooLarge
 from ..redis_link import RedisLink
@@ -38,7 +39,7 @@ def setting(name: str) -> str:
     return ENV_PREFIX + name.upper()
 
 
-def settings_of(memory: Any) -> Settings:
+def settings_of(memory: MemoryAPI) -> Settings:
     """The Settings the server's ``Memory`` was opened with (defaults for a stand-in)."""
     found = getattr(memory, "settings", None)
     return found if isinstance(found, Settings) else Settings()
@@ -109,7 +110,7 @@ def _take(limiter: MovingWindowRateLimiter, items: list[RateLimitItem], key_id: 
     return max(limiter.get_window_stats(item, key_id).reset_time for item in full)
 
 
-def rate_limiter(memory: Any, settings: Settings) -> RateLimiter:
+def rate_limiter(memory: MemoryAPI, settings: Settings) -> RateLimiter:
     """The server's rate limiter: in Redis when ``memory`` has a link to it (``PMEMO_REDIS_URL``)."""
     link = getattr(memory, "redis", None)
     return RateLimiter(settings.rate_limit, link if isinstance(link, RedisLink) else None)

@@ -37,6 +37,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+from ..api import MemoryAPI
 from ..files import sqlite_bytes
 from ..memory import Memory
 from . import deps
@@ -80,7 +81,7 @@ class Metrics:
         self._embed_texts.labels(kind).observe(texts)
         self._embed_seconds.labels(kind).observe(seconds)
 
-    async def render(self, memory: Any, keys: Any) -> bytes:
+    async def render(self, memory: MemoryAPI, keys: Any) -> bytes:
         """The exposition text, with the job and size gauges read now."""
         if isinstance(memory, Memory):  # not a test's stand-in
             now = await memory.vitals()
@@ -94,7 +95,7 @@ class Metrics:
         return await asyncio.to_thread(generate_latest, self.registry)
 
 
-def install(app: FastAPI, memory: Any, access: str) -> Metrics | None:
+def install(app: FastAPI, memory: MemoryAPI, access: str) -> Metrics | None:
     """Add ``GET /metrics`` (outside the OpenAPI document) unless ``access`` is "off", and
     hook the memory's embedder to it; the caller times requests with ``observe.Observe``."""
     if access not in ACCESS:
@@ -111,7 +112,7 @@ def install(app: FastAPI, memory: Any, access: str) -> Metrics | None:
     ) -> Response:
         if not (access == "open" or (access == "loopback" and _from_loopback(request))):
             deps.admin(deps.key_info(request, creds))  # 401 without a key, 403 for a tenant's
-        body = await metrics.render(request.app.state.memory, request.app.state.keys)
+        body = await metrics.render(deps.memory_of(request), request.app.state.keys)
         return Response(body, media_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"})
 
     return metrics

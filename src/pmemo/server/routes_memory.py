@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Header, Query
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic.json_schema import SkipJsonSchema
 
+from ..api import MemoryAPI
+from ..models import Turn
 from ..schemas import (
     ContextIn,
     ContextOut,
@@ -81,14 +83,14 @@ async def add_turns(
     return JSONResponse(jsonable_encoder(out), status_code=201, headers={"Pmemo-Pending-Jobs": str(left)})
 
 
-async def _processed(memory: Any, turns: list[Any], seconds: float) -> int:
+async def _processed(memory: MemoryAPI, turns: list[Turn], seconds: float) -> int:
     """Wait (up to ``seconds``) until the jobs of the turns' owners are done; how many are left."""
     owners = {(t.scope.tenant_id, t.scope.agent_id, t.scope.user_id, t.scope.group_id) for t in turns}
     where = [{"tenant_id": te, "agent_id": a, **({"user_id": u} if u else {"group_id": g})} for te, a, u, g in owners]
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(seconds):
             for scope in where:
-                await memory.drain(**scope)
+                await memory.drain(timeout=None, **scope)  # the block's timeout bounds them all
     return sum([await memory.pending(**scope) for scope in where])
 
 

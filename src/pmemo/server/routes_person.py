@@ -6,11 +6,12 @@ tenant's batch is not found.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 from fastapi.encoders import jsonable_encoder
 
+from ..api import MemoryAPI
 from ..errors import NotFound
 from ..schemas import (
     MAX_ID,
@@ -55,7 +56,7 @@ async def profile(
     return FactsOut(facts=[FactOut.of(f, names.get(f.subject_id or "")) for f in facts])
 
 
-async def _names(memory: Any, tenant: str, people: set[str]) -> dict[str, str]:
+async def _names(memory: MemoryAPI, tenant: str, people: set[str]) -> dict[str, str]:
     out = {}
     for pid in people:
         try:
