@@ -175,3 +175,20 @@ def test_a_card_is_whole_or_out() -> None:
     assert [h.id for h in fit_cards(hits, 80, lambda h: len(h.text))] == ["person:1", "fact:1", "fact:2"]
     assert [h.id for h in fit_cards(hits, 93, lambda h: len(h.text))] == \
         ["person:1", "fact:1", "fact:2", "person:2", "fact:3"]
+
+
+def test_the_fact_asked_about_comes_first_when_not_all_fit(mem: SyncMemory) -> None:
+    """A member who said much: at 600 tokens her card cannot hold it all, and what the question
+    asks about (her favourite food, the least telling kind) is what it holds first."""
+    for n, text in enumerate(["大家好，我是周霓，叫我霓霓就行", "我是华东理工大学心理学专业的", "我在蓝鲸数据实习",
+                              "我住在徐汇", "提前说一声，我花生过敏", "我养了只猫，叫团子", "我12月23日考研",
+                              "我超喜欢螺蛳粉"]):
+        say(mem, "ni", "周霓", text, n * 30)
+    for day in range(1, 36):
+        say(mem, "wt", "许文涛", f"今天第{day}天打卡，第{day % 7 + 1}套真题做完了，错题本又厚了", day * 1440)
+    mem.drain()
+    assert len(mem.profile("ni", group_id="study")) > 7
+    told = cards(mem, mem.context("你认识霓霓吗", group_id="study", asker="wt", budget_tokens=BUDGET, at=ASKED))
+    assert told[0][0] == "ni" and "周霓喜欢螺蛳粉" not in told[0][1]  # the least telling: out at 600
+    asked = cards(mem, mem.context("霓霓最喜欢什么", group_id="study", asker="wt", budget_tokens=BUDGET, at=ASKED))
+    assert asked[0][0] == "ni" and asked[0][1][0] == "周霓喜欢螺蛳粉"
