@@ -89,6 +89,8 @@ class Settings:
     w_money: float = 0.5  # a question about spending or prices: turns that state a sum of money
     w_assistant: float = 0.6  # penalty: the assistant's replies, for a query not asking what it said
     w_facet: float = 1.0  # a question quoting several things: the best match of each
+    w_repeats: float = 1.0  # > 0: the same words said many times are one hit (search.fuse); 0 = each copy its own
+    w_reply: float = 1.0  # a turn tied by a reply to a strong match (its question, its answer): issue 44 §2
     # a word the query says n times counts 1 + w_qtf * (n - 1) times in its keyword search (bm25's
     # query-term frequency): a conversation comes back to its topic; 0 = each word once
     w_qtf: float = 1.0

@@ -272,7 +272,9 @@ def test_a_question_quoting_two_things_finds_each_not_more_of_one(tmp_path):
     def top3(weight: float) -> list[str]:
         # six near-copies of one answer crowd the other out unless they give way to each other:
         # with MMR on (off by default since the ablations of docs/EVALUATION.md), the facet lifts the other
-        with SyncMemory.open(tmp_path / f"w{weight}", settings=Settings(w_facet=weight, w_diversity=1.0),
+        # (w_repeats off: lines the same but for their numbers would give way by themselves)
+        with SyncMemory.open(tmp_path / f"w{weight}", settings=Settings(w_facet=weight, w_diversity=1.0,
+                                                                        w_repeats=0.0),
                              embedder="hashing") as mem:
             for n in range(6):
                 mem.add(user_id="u", session_id=f"r{n}",

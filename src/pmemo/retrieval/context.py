@@ -69,12 +69,13 @@ SECTIONS = (
 )
 LANGUAGES = ("en", "zh")
 # the rest of the scaffolding, per language: the input's header, the header's note when one
-# person said every recalled turn, and a line's note when its words were said several times
+# person said every recalled turn, a line's note when its words were said several times, and
+# what a line's relative dates meant when said
 WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {"input": "## Current input", "one_speaker": " (all said by {who})", "repeats": " (×{n}: {who})",
-           "and": ", "},
+           "and": ", ", "dated": " ({notes})", "notes": "; "},
     "zh": {"input": "## 当前消息", "one_speaker": "（都是{who}说的）", "repeats": "（说了{n}次：{who}）",
-           "and": "、"},
+           "and": "、", "dated": "（{notes}）", "notes": "；"},
 }
 HEADERS_BY_LANGUAGE = {lang: {s.name: s.header[lang] for s in SECTIONS} | {"input": WORDS[lang]["input"]}
                        for lang in LANGUAGES}
@@ -119,15 +120,15 @@ def line(hit: Hit, lang: str = "en") -> str:
     if hit.kind in ("summary", "fact", "episode", "task", "person", "agenda", "triple"):
         return f"- {hit.text}"
     if hit.kind == "window" and hit.sources:  # L2 windows (issue 20): one excerpt, its turns in order
-        said = [f"{t.actor or t.role}: {t.indexed}{_dated(t)}" for t in hit.sources]
+        said = [f"{t.actor or t.role}: {t.indexed}{_dated(t, lang)}" for t in hit.sources]
         return "\n".join([f"- {said[0]}", *(f"  {line}" for line in said[1:])])
     turn = hit.sources[0] if hit.sources else None
     if turn is None:
         return f"- {hit.text}"
     who = turn.actor or turn.role
     if hit.tier == "short_term":
-        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.indexed}{_dated(turn)}"
-    return f"- {who}: {turn.indexed}{_dated(turn)}{_repeated(hit, lang)}"
+        return f"[{turn.timestamp:%Y-%m-%d %H:%M}] {who}: {turn.indexed}{_dated(turn, lang)}"
+    return f"- {who}: {turn.indexed}{_dated(turn, lang)}{_repeated(hit, lang)}"
 
 
 def _repeated(hit: Hit, lang: str) -> str:
@@ -137,11 +138,14 @@ def _repeated(hit: Hit, lang: str) -> str:
     return words["repeats"].format(n=times, who=words["and"].join(by[:5])) if times > 1 else ""
 
 
-def _dated(turn: Turn) -> str:
+def _dated(turn: Turn, lang: str = "en") -> str:
     """What the turn's relative dates meant when it was said, after its words (which stay
-    verbatim): " (yesterday = 7 May 2023)"."""
-    notes = resolve_relative(turn.content, turn.timestamp.date())
-    return f" ({'; '.join(f'{said} = {meant}' for said, meant in notes)})" if notes else ""
+    verbatim), in the chat's language: " (yesterday = 7 May 2023)", "（明天 = 2023年5月8日）"."""
+    notes = resolve_relative(turn.content, turn.timestamp.date(), lang)
+    if not notes:
+        return ""
+    words = WORDS[lang]
+    return words["dated"].format(notes=words["notes"].join(f"{said} = {meant}" for said, meant in notes))
 
 
 def _day(hit: Hit) -> str | None:

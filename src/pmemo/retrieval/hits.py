@@ -25,7 +25,7 @@ def tier_of(turn: Turn, last_steps: dict[str, int], short_term: int) -> str:
 
 def turn_hits(scored: list[Scored], last_steps: dict[str, int], short_term: int) -> list[Hit]:
     return [Hit(f"turn:{s.turn.id}", "turn", tier_of(s.turn, last_steps, short_term),  # type: ignore[arg-type]
-                s.turn.content, round(s.score, 6), s.why, (s.turn,), s.turn.timestamp) for s in scored]
+                s.turn.content, round(s.score, 6), s.why, (s.turn, *s.also), s.turn.timestamp) for s in scored]
 
 
 def _relative(cosine: float, low: float, high: float) -> float:

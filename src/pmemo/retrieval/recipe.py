@@ -39,6 +39,8 @@ SIGNALS = (
     Signal("vector", "w_vector", "meaning in other words than the query's", "query and turn embeddings"),
     Signal("vector2", "w_vector2", "a second encoder errs elsewhere than the first (off without one)",
            "the second encoder's embeddings"),
+    Signal("reply", "w_reply", "an answer is tied to its question, however far apart and however few words "
+           "they share (\"@提问的人 四十\")", "the turns' reply links (reply_to, both ways)"),
     Signal("neighbour", "w_neighbour", "a fact is often told over a question, its answer and a follow-up",
            "the turn's session and step"),
     Signal("cluster", "w_cluster", "turns of a recalled topic cluster", "cluster centroids"),
@@ -61,6 +63,8 @@ SIGNALS = (
            "quoted spans in the query"),
     Signal("qtf", "w_qtf", "a word the query says again is what it is about (bm25's query-term frequency)",
            "how often the query says each term"),
+    Signal("repeats", "w_repeats", "the same words said many times are one hit: copies of one line take no "
+           "other evidence's place", "the turn's words without case, spaces or punctuation"),
     Signal("diversity", "w_diversity", "a turn repeating a better one gives way (MMR)",
            "the head's embeddings"),
     # not fused: they order what is known of the people a query names (people_section, hits.merge)

@@ -81,7 +81,7 @@ def once(hits: Sequence[Hit]) -> list[Hit]:
     groups: dict[str, list[Hit]] = {}
     out: list[Hit | str] = []
     for hit in hits:
-        if hit.kind != "turn" or len(hit.sources) != 1:
+        if hit.kind != "turn" or not hit.sources:
             out.append(hit)
             continue
         key = said_key(hit.sources[0].content) or hit.id
@@ -95,13 +95,13 @@ def once(hits: Sequence[Hit]) -> list[Hit]:
             kept.append(item)
             continue
         group = groups[item]
-        days = {h.sources[0].timestamp.date() for h in group}
+        said = tuple({t.id: t for h in group for t in h.sources}.values())  # a search hit may hold repeats already
+        days = {t.timestamp.date() for t in said}
         if len(days) >= CHATTER_DAYS and len(item) <= CHATTER_CHARS:
             continue
         first = group[0]
         kept.append(first if len(group) == 1 else
-                    replace(first, sources=tuple(h.sources[0] for h in group),
-                            why=f"{first.why}; said {len(group)} times"))
+                    replace(first, sources=said, why=f"{first.why}; said {len(said)} times"))
     return kept
 
 

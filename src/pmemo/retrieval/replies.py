@@ -2,15 +2,20 @@
 even one that is only "@提问的人 对", and the answer brings its question.
 
 The best few turn candidates each bring the turns their ``reply_to`` links tie them to (both
-ways), right after them at their score, unless a link is content-free or outside the session
-asked about. One store read for the links and one for the turns.
+ways), right after them at their score (an answered question after its answers: the answer
+holds what was asked), unless a link is content-free or outside the session asked about. A
+candidate that stands for the same words said several times (``Scored.also``) brings the links
+of each of them, and linked turns with the same words are one, as in fusion: a question asked
+twice and answered twice in the same words is one question and one answer. One store read for
+the links and one for the turns.
 """
 
 from __future__ import annotations
 
-from ..models import epoch_of
+from ..models import Turn, epoch_of
 from ..stores.base import Store
-from ..text.filler import content_free
+from ..text.filler import content_free, said_key
+from ..text.quotes import asks
 from .search import Scored
 
 LINKED = 10  # the candidates whose replies and questions come along: those a context shows
@@ -21,25 +26,33 @@ def threaded(scored: list[Scored], store: Store, session_id: str | None, until: 
     """``scored`` with each of its best ``top`` followed by the turns tied to it by a reply (said
     by ``until``, epoch seconds, when the search is asked at a time: an answer given later is not known)."""
     head = scored[:top]
-    links = store.reply_links(s.turn.id for s in head)
+    links = store.reply_links(t.id for s in head for t in (s.turn, *s.also))
     if not links:
         return scored
-    wanted = {i for s in head for i in links.get(s.turn.id, ())}
+    wanted = {i for s in head for t in (s.turn, *s.also) for i in links.get(t.id, ())}
     found = store.get_turns(wanted)
     out: list[Scored] = []
     placed: set[int] = set()
     for s in head:
         if s.turn.id in placed:
             continue
-        out.append(s)
-        placed.add(s.turn.id)
-        for i in links.get(s.turn.id, ()):
-            turn = found.get(i)
-            if turn is None or i in placed or content_free(turn) or session_id not in (None, turn.session_id):
-                continue
-            if until is not None and epoch_of(turn.timestamp) > until:
-                continue
-            why = "answers it" if turn.reply_to == s.turn.id else "what it answers"
-            out.append(Scored(turn, s.score, f"{s.why}; {why}", s.cluster))
-            placed.add(i)
+        said = (s.turn, *s.also)
+        placed.update(t.id for t in said)
+        tied: dict[str, list[Turn]] = {}  # the same words once, in the order their links come
+        for t in said:
+            for i in links.get(t.id, ()):
+                turn = found.get(i)
+                if turn is None or i in placed or content_free(turn) or session_id not in (None, turn.session_id):
+                    continue
+                if until is not None and epoch_of(turn.timestamp) > until:
+                    continue
+                tied.setdefault(said_key(turn.content) or str(i), []).append(turn)
+                placed.add(i)
+        ids = {t.id for t in said}
+        answers = [Scored(first, s.score, f"{s.why}; answers it", s.cluster, tuple(again))
+                   for first, *again in tied.values() if first.reply_to in ids]
+        others = [Scored(first, s.score, f"{s.why}; what it answers", s.cluster, tuple(again))
+                  for first, *again in tied.values() if first.reply_to not in ids]
+        # a question holds no fact, its answer does: an answered question comes after its answers
+        out.extend([*answers, s, *others] if answers and asks(s.turn.content) else [s, *answers, *others])
     return out + [s for s in scored[top:] if s.turn.id not in placed]

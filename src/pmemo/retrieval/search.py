@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -15,8 +16,9 @@ from ..stores import parts
 from ..stores.base import Store, TurnRef, TurnStore, VectorStore
 from ..text.dates import date_ranges, relative_ranges
 from ..text.dialogue import says_something
+from ..text.filler import filler, said_key, said_shape
 from ..text.segment import term_counts
-from .fusion import best_first, mmr, weighted
+from .fusion import best_first, give_way, mmr, once, weighted
 from .recipe import weights
 from .signals import (
     addresses_assistant,
@@ -51,6 +53,7 @@ class Scored:
     score: float
     why: str
     cluster: int | None = None  # the turn's cluster, when fusion read it (clusters were recalled)
+    also: tuple[Turn, ...] = ()  # the lower-ranked turns that said the same words (``fusion.once``)
 
 
 @dataclass(frozen=True)
@@ -204,11 +207,20 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     the others' answers out. ``until`` (epoch seconds): only turns said by then are candidates
     or neighbours (a search asked then knows nothing said after). The best ``limit`` are returned
     (all by default); the whole pool is scored either way, on light turn refs: only the turns
-    returned are read whole."""
+    returned are read whole. Filler ("哈哈", "在吗", "[图片]": ``text.filler``) is never a hit,
+    and a query that is filler finds none; with ``w_repeats`` the same words said many times are
+    one hit, the best-ranked, with the others in its ``also`` (``fusion.once``)."""
+    if filler(query):  # "在吗", "hi", "哈哈" ask about nothing: no turn is relevant to them
+        return []
     vector2 = second.found if second is not None else []
-    # one read: the candidates, and the turns around the best of them (NEIGHBOUR_REACH)
-    refs = store.turn_refs([i for found in (lexical, vector, vector2) for i, _ in found]
-                           + [i for found in facets for i, _ in found[:FACET_DEPTH]],
+    found = ([i for found in (lexical, vector, vector2) for i, _ in found]
+             + [i for found in facets for i, _ in found[:FACET_DEPTH]])
+    # the turns tied to a candidate by a reply are candidates too: an answer that is only
+    # "@提问的人 四十" is found through its question (issue 44 §2)
+    replies = store.reply_links(found) if settings.w_reply > 0 else {}
+    # one read: the candidates, the turns they answer or that answer them, and the turns around
+    # the best of them (NEIGHBOUR_REACH)
+    refs = store.turn_refs(found + [i for tied in replies.values() for i in tied],
                            radius=max(NEIGHBOUR_REACH),
                            around=[i for i, _ in lexical[:SEEDS] + vector[:SEEDS] + vector2[:SEEDS]])
     if session_id is not None:
@@ -230,7 +242,7 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     base = weighted(signals, len(ids))
     ranges = date_ranges(query) + (relative_ranges(query, asked) if asked else [])
     bonus, membership = _bonuses(query, [refs[i] for i in ids], base, clusters, summaries,
-                                 cosine, settings, ranges, speakers, asker)
+                                 cosine, settings, ranges, speakers, asker, replies)
     bonus["facet"] = (settings.w_facet, facet_bonus(ids, facets, FACET_DEPTH))
     final = weighted([(1.0, base), *bonus.values()], len(ids))
     order = best_first(final, best_first(base))
@@ -238,12 +250,19 @@ def fuse(store: Store, vectors: VectorLookup, query: str, qvec: np.ndarray | Non
     # with L2 windows a turn's vector is its window's: the turns of one window are not repeats
     if settings.w_diversity > 0 and qvec is not None and not settings.window_tokens:
         ranked = _diversify(vectors, ranked, same_topic, settings.w_diversity)
+    # laughter, greetings, "在吗" are never a hit: they leave their places to turns that say something
+    ranked = [(i, score) for i, score in ranked if not filler(refs[i].content)]
+    again: dict[int, list[int]] = {}
+    if settings.w_repeats > 0:  # the same words said many times are one hit, the others its sources;
+        ranked, again = once(ranked, lambda i: said_key(refs[i].content))  # the same but for numbers give way
+        ranked = give_way(ranked, lambda i: said_shape(refs[i].content), settings.w_repeats)
     head = ranked[:limit]
-    turns = store.get_turns([i for i, _ in head])
+    turns = store.get_turns([j for i, _ in head for j in (i, *again.get(i, ()))])
     position = {i: k for k, i in enumerate(ids)}
     ranks = ({i: r for r, (i, _) in enumerate(lexical, 1)}, {i: r for r, (i, _) in enumerate(vector, 1)})
-    return [Scored(turns[i], _squash(score), _why(i, position[i], ranks, cosine, bonus),
-                   membership.get(i)) for i, score in head if i in turns]
+    return [Scored(turns[i], _squash(score), _why(i, position[i], ranks, cosine, bonus, len(again.get(i, ()))),
+                   membership.get(i), tuple(turns[j] for j in again.get(i, ()) if j in turns))
+            for i, score in head if i in turns]
 
 
 def _cosines(vectors: VectorLookup, qvec: np.ndarray, cosine: dict[int, float], ids: list[int]) -> np.ndarray:
@@ -272,9 +291,11 @@ def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
              clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
              cosine: dict[int, float], settings: Settings, ranges: list[tuple[date, date]],
              speakers: frozenset[str] = frozenset(), asker: str | None = None,
+             replies: dict[int, list[int]] | None = None,
              ) -> tuple[dict[str, tuple[float, np.ndarray]], dict[int, int]]:
     """Each bonus's weight and per-candidate scores (in ``refs``' order), and the cluster of
-    each candidate in one (when clusters were recalled)."""
+    each candidate in one (when clusters were recalled). ``replies``: turn id → the turns a reply
+    ties it to (``Store.reply_links``)."""
     n = len(refs)
     recalled = {c.cluster_id: 1.0 - rank / max(len(clusters), 1) for rank, c in enumerate(clusters)}
     membership = {t.id: t.cluster for t in refs if t.cluster is not None} if recalled else {}
@@ -290,18 +311,23 @@ def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
     position = {t[1:4]: k for k, t in enumerate(refs)}  # (scope key, session, step) → position
     neighbours = np.array([[position.get((t.scope_key, t.session, t.step + d), -1)
                             for d in NEIGHBOUR_REACH] for t in refs])
+    texts = [t.content for t in refs]
+    passed = np.maximum(base, 0.0)
+    if settings.w_repeats > 0:  # words said n times in the pool pass on 1/n to each one's neighbours:
+        words = [said_key(text) for text in texts]  # a line said everywhere makes no place relevant
+        copies = Counter(words)
+        passed = passed / np.array([copies[k] if k else 1 for k in words])
     # the speaker: a person the query names (any of their names), or for turns without a
     # person id, a display name the query says
     named = mentioned({t.actor for t in refs if t.actor and t.actor_id is None}, query)
     said = (np.array([float(t.actor_id in speakers if t.actor_id is not None else t.actor in named)
                       for t in refs]) if named or speakers else np.zeros(n))
-    texts = [t.content for t in refs]
     return {
         "cluster": (settings.w_cluster, in_cluster),
         "summary": (settings.w_summary, np.array([covered.get(t.id, 0.0) for t in refs]) if covered
                     else np.zeros(n)),
-        "neighbour": (settings.w_neighbour, neighbour_bonus(np.maximum(base, 0.0), neighbours,
-                                                            list(NEIGHBOUR_REACH.values()))),
+        "neighbour": (settings.w_neighbour, neighbour_bonus(passed, neighbours, list(NEIGHBOUR_REACH.values()))),
+        "reply": (settings.w_reply, neighbour_bonus(np.maximum(base, 0.0), _tied(refs, replies or {}))),
         "recency": (settings.w_recency, recency(np.array([t.epoch for t in refs]))),
         "speaker": (settings.w_speaker, said),
         "asker": (settings.w_speaker, np.array([float(t.actor_id == asker and says_something(t.content))
@@ -317,13 +343,28 @@ def _bonuses(query: str, refs: list[TurnRef], base: np.ndarray,
     }, membership
 
 
+def _tied(refs: list[TurnRef], replies: dict[int, list[int]], most: int = 4) -> np.ndarray:
+    """Each candidate's reply links as positions in ``refs`` (-1: none), at most ``most``: the
+    question an answer answers, the answers to a question (``neighbour_bonus``'s neighbours).
+
+    >>> from pmemo.stores.base import TurnRef
+    >>> refs = [TurnRef(i, "k", "s", i, None, 0.0, None, "", "user", None, None) for i in (5, 6, 9)]
+    >>> _tied(refs, {5: [9], 9: [5, 44]}).tolist()
+    [[2], [-1], [0]]
+    """
+    position = {t.id: k for k, t in enumerate(refs)}
+    rows = [[position[i] for i in replies.get(t.id, ()) if i in position][:most] for t in refs]
+    width = max((len(r) for r in rows), default=0)
+    return np.array([r + [-1] * (width - len(r)) for r in rows], dtype=np.intp).reshape(len(refs), width)
+
+
 def _squash(score: float) -> float:
     """A 0..1 display score (logistic of the fused z-score sum); the ranking is unchanged."""
     return 1.0 / (1.0 + math.exp(-max(min(score, 30.0), -30.0)))
 
 
 def _why(turn_id: int, position: int, ranks: tuple[dict[int, int], dict[int, int]],
-         cosine: dict[int, float], bonus: dict[str, tuple[float, np.ndarray]]) -> str:
+         cosine: dict[int, float], bonus: dict[str, tuple[float, np.ndarray]], repeats: int = 0) -> str:
     lex_rank, vec_rank = ranks[0].get(turn_id), ranks[1].get(turn_id)
     why = []
     if lex_rank:
@@ -331,7 +372,10 @@ def _why(turn_id: int, position: int, ranks: tuple[dict[int, int], dict[int, int
     if turn_id in cosine:
         why.append(f"meaning (cosine {cosine[turn_id]:.3f}" + (f", rank {vec_rank})" if vec_rank else ")"))
     for name, text in (("cluster", "in a recalled cluster"), ("summary", "covered by a matching summary"),
-                       ("neighbour", "next to a strong match"), ("asker", "said by the asker")):
+                       ("neighbour", "next to a strong match"), ("asker", "said by the asker"),
+                       ("reply", "a reply ties it to a strong match")):
         if bonus[name][1][position] > 0.5:
             why.append(text)
+    if repeats:
+        why.append(f"said {repeats + 1} times")
     return "; ".join(why)

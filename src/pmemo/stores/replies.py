@@ -39,6 +39,7 @@ def link(new: NewTurn, batch: Sequence[Turn], chat_of: Callable[[int], str | Non
         earlier = [*recent(), *(t for t in batch if t.scope.key == chat)]
         i = answered(new.quote, earlier) if new.quote is not None else None
         if i is None and new.address is not None:
-            i = addressee(new.address, earlier[-RECENT:])
+            earlier = earlier[-RECENT:]  # the index addressee gives is one into this list
+            i = addressee(new.address, earlier)
         return earlier[i].id if i is not None else None
     return None

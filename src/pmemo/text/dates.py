@@ -137,8 +137,12 @@ def _resolve(match: re.Match[str], said: date) -> Span:
     return _shifted(said, match.group("ago_unit").lower(), -n)
 
 
-def _written(span: Span) -> str:
+def _written(span: Span, lang: str = "en") -> str:
     unit, first, _ = span
+    if lang == "zh":  # a Chinese chat's note: "2023年5月7日", "2023年12月25日那一周", "2023年12月", "2023年"
+        day = f"{first.year}年{first.month}月{first.day}日"
+        month = f"{first.year}年{first.month}月"
+        return {"day": day, "week": f"{day}那一周", "month": month}.get(unit, f"{first.year}年")
     if unit == "day":
         return _fmt(first)
     if unit == "week":
@@ -148,16 +152,18 @@ def _written(span: Span) -> str:
     return str(first.year)
 
 
-def resolve_relative(text: str, said: date) -> list[tuple[str, str]]:
+def resolve_relative(text: str, said: date, lang: str = "en") -> list[tuple[str, str]]:
     """The relative dates in ``text`` ("yesterday", "last week", "3 days ago", "上个月"),
-    each with the date it meant when said on ``said``.
+    each with the date it meant when said on ``said``, written in ``lang`` ("en", "zh").
 
     >>> resolve_relative("I went yesterday, and last Friday too", date(2023, 5, 8))
     [('yesterday', '7 May 2023'), ('last Friday', '5 May 2023')]
     >>> resolve_relative("我们上个月见过, two weeks ago", date(2024, 1, 10))
     [('上个月', 'December 2023'), ('two weeks ago', 'the week of 25 December 2023')]
+    >>> resolve_relative("我明天带给你，上周说过", date(2024, 1, 10), "zh")
+    [('明天', '2024年1月11日'), ('上周', '2024年1月1日那一周')]
     """
-    return list(dict.fromkeys((words, _written(span)) for words, span in _spans(text, said)))
+    return list(dict.fromkeys((words, _written(span, lang)) for words, span in _spans(text, said)))
 
 
 def relative_ranges(text: str, said: date) -> list[tuple[date, date]]:

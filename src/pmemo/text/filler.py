@@ -117,3 +117,21 @@ def said_key(text: str) -> str:
     """The words of ``text`` without case, spaces, punctuation or emoji: two turns with the same
     key said the same thing."""
     return _NOISE.sub("", unicodedata.normalize("NFKC", text[:500]).lower())
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def said_shape(text: str) -> str | None:
+    """``said_key`` with every number as "#": two turns with the same shape said the same words
+    but for their numbers (a routine line: "AA一下，每人6块", "打卡 今日学习4小时"); None for a text
+    without a number, or with too few other words (two characters) to be a routine line.
+
+    >>> said_shape("AA一下，每人6块") == said_shape("AA 一下, 每人 12 块")
+    True
+    >>> said_shape("我下周考雅思"), said_shape("3点")
+    (None, None)
+    """
+    key = said_key(text)
+    shape = _DIGITS.sub("#", key)
+    return shape if shape != key and len(shape.replace("#", "")) > 2 else None

@@ -91,6 +91,13 @@ class Address:
 
 
 _ASKS = re.compile(r"[?？]|(?:吗|呢|么|没有|不)[\s\W]*$")
+# a question without a question mark: an interrogative in its last clause ("AA费用是多少啊",
+# "图书馆几点关门来着"), or in English a last clause that opens like one ("anyone up for lunch")
+_WH_ZH = re.compile(r"谁|什么|啥|哪|几[点个号天时次位]|多少|多久|多长|怎么|咋|为什么|为啥|如何|"
+                    r"是不是|有没有|要不要|能不能")
+_WH_EN = re.compile(r"^(?:who|what|when|where|which|whose|how|why|is|are|do|does|did|can|could|will|would|"
+                    r"should|has|have|any|anyone|anybody)\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[，,。.!！；;\n]")
 
 
 def addressed(text: str, tagged: Sequence[str] = ()) -> Address | None:
@@ -104,12 +111,20 @@ def addressed(text: str, tagged: Sequence[str] = ()) -> Address | None:
 
 
 def asks(text: str) -> bool:
-    """Whether a message asks something: a question mark, or a sentence-final 吗 / 呢 / 么.
+    """Whether a message asks something: a question mark, a sentence-final 吗 / 呢 / 么, or an
+    interrogative in its last clause (a question mark is often left out in a chat).
 
     >>> asks("周末谁能帮我搬家？"), asks("明天去吗"), asks("我明天去")
     (True, True, False)
+    >>> asks("下次活动的AA费用是多少啊"), asks("图书馆几点关门来着"), asks("anyone up for lunch"), asks("确实")
+    (True, True, True, False)
+    >>> asks("好的，我明天去"), asks("我知道了")
+    (False, False)
     """
-    return bool(_ASKS.search(text))
+    if _ASKS.search(text):
+        return True
+    last = [c.strip() for c in _CLAUSE.split(text[-200:]) if c.strip()]
+    return bool(last) and bool(_WH_ZH.search(last[-1]) or _WH_EN.match(last[-1]))
 
 
 def addressee(address: Address, earlier: Sequence[Any]) -> int | None:
