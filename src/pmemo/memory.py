@@ -79,7 +79,7 @@ from .pipelines.recalls import Recalls
 from .pipelines.second_encoder import second_channel
 from .pipelines.worker import Worker
 from .redis_link import RedisLink, open_link
-from .retrieval.asker import first_person, own_first
+from .retrieval.asker import first_person
 from .retrieval.asof import epoch, stated_by
 from .retrieval.people_section import agenda_window
 from .retrieval.reader import ContextReader
@@ -89,7 +89,6 @@ from .stores.base import FullStore, NewTurn, Once, TripleView
 from .stores.recent_cache import cached as recent_cached
 from .tenant_lock import TenantLock
 from .text import attachments
-from .text.contains import containing
 from .text.quotes import addressed, quoted
 from .text.segment import segment
 from .tiers import records
@@ -418,17 +417,10 @@ class Memory:
                "actor": None if actor is None else validate.text("actor", actor)}
         if asker is not None:
             check_id("asker", asker)
-        if text is None:
-            return await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
-                                           session_id=session_id, limit=limit, offset=offset,
-                                           since=lo, until=hi, **who)
-        found = await asyncio.to_thread(self._store.list_turns, where.owner_scope(),
-                                        session_id=session_id, limit=1_000_000, offset=0,
-                                        since=lo, until=hi, **who)
-        found = containing(found, text)
-        if asker is not None and first_person(text):
-            found = own_first(found, asker)
-        return found[offset : offset + limit]
+        first = asker if asker is not None and text is not None and first_person(text) else None
+        return await asyncio.to_thread(self._store.list_turns, where.owner_scope(), session_id=session_id,
+                                       limit=limit, offset=offset, since=lo, until=hi, text=text,
+                                       first=first, **who)
 
     async def sessions(self, **scope: Any) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self._store.sessions, _scope(scope))
@@ -687,9 +679,7 @@ class Memory:
                 raise NotFound(f"turn(s) {missing} do not exist in tenant {tenant_id!r}")
             return sorted(found)
         where = _scope({**scope, "tenant_id": tenant_id}).owner_scope()
-        turns = await asyncio.to_thread(self._store.list_turns, where, session_id=None,
-                                        limit=10_000_000, offset=0, since=None, until=None)
-        return self._forgetter.matching_turns(turns, validate.query(query))
+        return await asyncio.to_thread(self._forgetter.matching_turns, where, validate.query(query))
 
     async def restore(self, batch: int | None = None, *, turn_ids: list[int] | None = None,
                       tenant_id: str | None = "default") -> dict[str, Any]:

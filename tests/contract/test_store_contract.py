@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta, timezone
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -116,6 +117,27 @@ def test_turn_refs_carry_what_ranking_needs_and_reach_neighbours(store: Store):
     assert set(both) == {other[0].id, a[1].id, a[2].id, a[3].id}
     assert set(store.turn_refs([other[0].id], around=[a[2].id])) == {other[0].id}
     assert store.turn_refs([]) == {} and store.turn_refs([], radius=1) == {}
+
+
+def test_turns_by_text_and_words_are_queries_of_the_store(store: Store):
+    """list_turns(text=): a substring in any case (not only ASCII), the asker's own first with
+    ``first``; turns_with_terms: the turns whose own words hold every term, in one scope."""
+    said = [("ni", "Mon Budget ÉTÉ 预算不能超过10万元"), ("bo", "the budget is tight"), ("ni", "plan B"),
+            ("bo", "预算 again, été")]
+    turns = store.add_turns([replace(new(ALICE, text, i), actor_id=who) for i, (who, text) in enumerate(said)]
+                            + [new(BOB, "budget of bob", 9)])
+    ids = [t.id for t in turns]
+    listed = partial(store.list_turns, owner(ALICE), session_id=None, limit=100, offset=0, since=None, until=None)
+    assert [t.id for t in listed(text="BUDGET")] == [ids[0], ids[1]]
+    assert [t.id for t in listed(text="été")] == [ids[0], ids[3]]  # É is é, as str.lower has it
+    assert [t.id for t in listed(text="预算")] == [ids[0], ids[3]]
+    assert [t.id for t in listed(text="预算", first="bo")] == [ids[3], ids[0]]
+    assert [t.id for t in listed(text="budget", first="bo", limit=1, offset=1)] == [ids[0]]
+    assert listed(text="nothing like it") == []
+    assert sorted(store.turns_with_terms(owner(ALICE), list(query_terms("budget tight")))) == [ids[1]]
+    assert sorted(store.turns_with_terms(owner(ALICE), list(query_terms("预算")))) == [ids[0], ids[3]]
+    assert store.turns_with_terms(owner(BOB), list(query_terms("tight"))) == []
+    assert store.turns_with_terms(owner(ALICE), []) == []
 
 
 def test_list_last_turn_at(store: Store):

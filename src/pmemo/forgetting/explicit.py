@@ -33,6 +33,8 @@ from ..text.segment import query_terms, tokens
 from ..tiers.episodes import Episodes, episode_text
 from ..tiers.services import Tiers
 
+MATCH_LIMIT = 10_000_000  # a forget by query takes every turn that matches, as many as they are
+
 
 class Forgetter:
     def __init__(
@@ -333,19 +335,19 @@ class Forgetter:
         self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
         return {"batch": batch, "purged_rows": removed}
 
-    def matching_turns(self, scope_turns: list[Turn], query: str) -> list[int]:
-        """Turns that mention ``query``: all its content words, or the phrase itself."""
+    def matching_turns(self, scope: Scope, query: str) -> list[int]:
+        """The scope's turns that mention ``query``: the phrase itself (any case), or all its
+        content words. The store finds both (a text filter, its word index); only the turns
+        whose index holds every word are read, to check that their own words do."""
         terms = query_terms(query)
         if not terms and not query.strip():
             raise InvalidInput("forget(query=...) needs the words of what to forget")
-        needle = query.strip().casefold()
-        out = []
-        for turn in scope_turns:
-            words = set(tokens(turn.content))
-            if needle in turn.content.casefold() or (terms and all(t in words for t in terms)):
-                out.append(turn.id)
-        return out
-
+        found = {t.id for t in self.store.list_turns(scope, session_id=None, limit=MATCH_LIMIT, offset=0,
+                                                      since=None, until=None, text=query.strip())}
+        if terms:
+            maybe = self.store.get_turns([i for i in self.store.turns_with_terms(scope, terms) if i not in found])
+            found |= {i for i, turn in maybe.items() if set(terms) <= set(tokens(turn.content))}
+        return sorted(found)
 
 def _predecessor(fact: Fact, history: list[Fact]) -> Fact | None:
     older = [

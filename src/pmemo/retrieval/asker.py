@@ -9,15 +9,9 @@ asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TypeVar
 
-from ..models import Turn
 from ..text import dialogue
 from .signals import unquoted
-
-T = TypeVar("T", bound=Turn)
-
 
 # the asker themself: 我 / 俺 (not 我们, 我俩: a group that holds others too; not 自我, "self"), 本人;
 # I, me, my, mine, myself (I'm, I've: the apostrophe ends the word)
@@ -39,16 +33,3 @@ def first_person(query: str) -> bool:
     if dialogue.lines(query):
         return False
     return bool(_FIRST_PERSON.search(unquoted(query)))
-
-
-def own_first(turns: Sequence[T], asker: str) -> list[T]:
-    """``turns`` with the asker's own (by person id) first, each part in its order.
-
-    >>> from datetime import datetime
-    >>> from pmemo.models import Scope
-    >>> said = [Turn(i, Scope(), i, "user", t, None, datetime(2026, 1, 1), actor_id=who)
-    ...         for i, (who, t) in enumerate([("bo", "a"), ("ni", "b"), ("bo", "c")], 1)]
-    >>> [t.content for t in own_first(said, "ni")]
-    ['b', 'a', 'c']
-    """
-    return [t for t in turns if t.actor_id == asker] + [t for t in turns if t.actor_id != asker]

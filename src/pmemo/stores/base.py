@@ -148,8 +148,13 @@ class TurnStore(Protocol):
 
     def list_turns(self, scope: Scope, *, session_id: str | None, limit: int, offset: int,
                    since: datetime | None, until: datetime | None, actor_id: str | None = None,
-                   actor: str | None = None) -> list[Turn]:
-        """Oldest first; ``actor_id`` / ``actor``: only what that person id / display name said."""
+                   actor: str | None = None, text: str | None = None, first: str | None = None) -> list[Turn]:
+        """Oldest first; ``actor_id`` / ``actor``: only what that person id / display name said;
+        ``text``: only the turns whose content holds it, in any case; ``first``: that person id's
+        turns before the others'."""
+        ...
+    def turns_with_terms(self, scope: Scope, terms: Sequence[str]) -> list[int]:
+        """The scope's turns whose own indexed words (``segment``) hold every one of ``terms``."""
         ...
     def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
         """The session's last ``n`` turns, oldest first; with ``until`` (epoch seconds), the last

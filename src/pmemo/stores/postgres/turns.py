@@ -166,7 +166,7 @@ class TurnRows:
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
-                   actor: str | None = None) -> list[Turn]:
+                   actor: str | None = None, text: str | None = None, first: str | None = None) -> list[Turn]:
         sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s"
         args: list[Any] = [scope.key]
         for column, value in (("session", session_id), ("actor_id", actor_id), ("actor", actor)):
@@ -176,8 +176,21 @@ class TurnRows:
             sql, args = sql + " AND ts>=%s", [*args, codec.to_epoch(since)[0]]
         if until is not None:
             sql, args = sql + " AND ts<=%s", [*args, codec.to_epoch(until)[0]]
-        sql += " ORDER BY ts, session, step LIMIT %s OFFSET %s"
+        if text is not None:
+            sql, args = sql + " AND strpos(lower(content), %s) > 0", [*args, text.lower()]
+        if first is not None:
+            sql, args = sql + " ORDER BY actor_id IS NOT DISTINCT FROM %s DESC,", [*args, first]
+        else:
+            sql += " ORDER BY"
+        sql += " ts, session, step LIMIT %s OFFSET %s"
         return [codec.turn(r) for r in self._db.rows(sql, [*args, limit, offset])]
+
+    def turns_with_terms(self, scope: Scope, terms: Sequence[str]) -> list[int]:
+        query = " & ".join(f"{lexical.tsquery([t])}:A" for t in terms if t.strip())
+        if not query:
+            return []
+        return [r[0] for r in self._db.rows("SELECT id FROM turns WHERE scope_key=%s AND lexemes @@ %s::tsquery",
+                                            (scope.key, query))]
 
     def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
         before = "" if until is None else " AND ts<=%s"

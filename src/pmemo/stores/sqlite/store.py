@@ -121,6 +121,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         conn.execute("PRAGMA synchronous=NORMAL")  # durable across process crashes in WAL mode
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
+        # Python's lower(): SQLite's own lower() leaves every letter outside ASCII as it is
+        conn.create_function("py_lower", 1, lambda text: None if text is None else str(text).lower(),
+                             deterministic=True)
         return conn
 
     @property
@@ -289,21 +292,28 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
-                   actor: str | None = None) -> list[Turn]:
+                   actor: str | None = None, text: str | None = None, first: str | None = None) -> list[Turn]:
         sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=?"
         args: list[Any] = [scope.key]
-        if session_id is not None:
-            sql, args = sql + " AND session=?", [*args, session_id]
-        if actor_id is not None:
-            sql, args = sql + " AND actor_id=?", [*args, actor_id]
-        if actor is not None:
-            sql, args = sql + " AND actor=?", [*args, actor]
+        for column, value in (("session", session_id), ("actor_id", actor_id), ("actor", actor)):
+            if value is not None:
+                sql, args = sql + f" AND {column}=?", [*args, value]
         if since is not None:
             sql, args = sql + " AND ts>=?", [*args, codec.to_epoch(since)[0]]
         if until is not None:
             sql, args = sql + " AND ts<=?", [*args, codec.to_epoch(until)[0]]
-        sql += " ORDER BY ts, session, step LIMIT ? OFFSET ?"
-        return [codec.turn(r) for r in self._read.execute(sql, [*args, limit, offset])]
+        if text is not None:
+            sql, args = sql + " AND instr(py_lower(content), ?) > 0", [*args, text.lower()]
+        order = "ts, session, step" if first is None else "actor_id IS ? DESC, ts, session, step"
+        sql += f" ORDER BY {order} LIMIT ? OFFSET ?"
+        return [codec.turn(r) for r in self._read.execute(sql, [*args, *([] if first is None else [first]),
+                                                                 limit, offset])]
+
+    def turns_with_terms(self, scope: Scope, terms: Sequence[str]) -> list[int]:
+        if not terms:
+            return []
+        query = "body : (" + " AND ".join(fts.match(fts.scope_token(scope.key), [t]) for t in terms) + ")"
+        return [r[0] for r in self._read.execute("SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?", (query,))]
 
     def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
         before = "" if until is None else " AND ts<=?"
