@@ -114,6 +114,20 @@ def test_the_remote_client_serves_every_call_of_the_cli_api() -> None:
         client.close()
 
 
+def test_every_call_a_command_makes_on_its_memory_is_in_the_cli_api() -> None:
+    """A command's ``mem`` is a ``SyncMemory`` or, beside a server, a ``RemoteMemory``: a call
+    left out of ``CliAPI`` would be one the remote client need not serve."""
+    used: dict[str, set[str]] = {}
+    for path in sorted(set((SRC / "cli").glob("*.py")) - {SRC / "cli" / "remote.py"}):  # its own mem
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "mem":
+                used.setdefault(node.attr, set()).add(path.name)
+    remote_only = {"tenant", "url"}  # RemoteMemory's own, read after target.is_remote(mem)
+    served = set(calls(CliAPI)) | set(CliAPI.__annotations__)
+    assert {name: files for name, files in used.items() if name not in served | remote_only} == {}
+    assert served - set(used) == set()  # and no call the CLI no longer makes
+
+
 def test_a_remote_client_without_a_call_or_a_parameter_fails_the_check() -> None:
     own = {n: v for n, v in vars(RemoteMemory).items() if inspect.isfunction(v)}
     stripped = type("Stripped", (CliAPI,), {n: v for n, v in own.items() if n != "delete_key"})

@@ -338,6 +338,18 @@ class RemoteMemory(CliAPI):
     def sweep(self, *, dry_run: bool = True, tenant_id: str | None = None) -> dict[str, Any]:
         return dict(self._call("POST", "/v1/sweep", json={"dry_run": dry_run}))
 
+    # ---- background jobs that failed every try ------------------------------------------------
+    def failed_jobs(self, *, limit: int = 100, **scope: Any) -> list[dict[str, Any]]:
+        """The key's tenant's, as the library lists them (``updated`` in epoch seconds)."""
+        params = {"limit": limit, "agent_id": scope.get("agent_id")}
+        return [{"id": j["id"], "kind": j["kind"], "payload": j["payload"], "attempts": j["attempts"],
+                 "error": j["error"], "updated": _at(j["updated_at"]).timestamp()}
+                for j in self._call("GET", "/v1/jobs/failed", params=params)["jobs"]]
+
+    def retry_jobs(self, job_ids: list[int] | None = None, **scope: Any) -> int:
+        body = None if job_ids is None else {"job_ids": job_ids}
+        return int(self._call("POST", "/v1/jobs/retry", json=body)["retried"])
+
     # ---- the models, from the REST bodies -----------------------------------------------------
     def _turn(self, t: dict[str, Any]) -> Turn:
         return Turn(id=t["id"], scope=self._scope(t, t["session_id"]), step=t["step"],
