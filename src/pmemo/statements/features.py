@@ -28,6 +28,23 @@ _FIRST = re.compile(r"我(?!们)|\bi\b|\bi'm\b|\bmy\b|\bme\b")
 _YOU = re.compile(r"你|您|\byou\b|\byour\b")
 _THIRD = re.compile(r"[他她]|\bhe\b|\bshe\b|\bhis\b|\bher\b")
 _ASK = re.compile(r"[?？]|[吗嘛呢][\W]*$")
+# the words that say how a clause is meant, across the phrasings a template list happens to hold
+_QWORD = re.compile(r"什么|啥|哪|谁|几|怎么|多少|是不是|有没有|要不要|[吗嘛][\W]*|[不没][\W]*$|是吧|对吧"
+                    r"|^(?:what|where|who|when|how|why|which|do|does|did|are|is|can|have|has|u|any|anyone)\b"
+                    r"|\b(?:right|or not|huh)\W*$")
+_WISH = re.compile(r"如果|要是|假如|万一|假设|想|希望|打算|考虑|梦|等以后|巴不得|说不定|哪天|下辈子"
+                   r"|\b(?:if|wish|would|i'd|want|hope|hopefully|maybe|someday|imagine|dream\w*|pretend|could)\b")
+_REPORT = re.compile(r"说|听说|据说|讲|转述|[\u201c\u201d\"]|\b(?:said|says|told|heard|mentioned|apparently|rumou?r"
+                     r"|according|word is|was like)\b")
+_JOKE = re.compile(r"开玩笑|玩笑|狗头|doge|骗你|骗你们|做梦|梦里|才怪|想得美|bushi|怎么可能|假的"
+                   r"|\b(?:jk|kidding|/s|as if|yeah right|not really|said no one)\b")
+_NEG = re.compile(r"[不没别非]|\b(?:not|never|no|don't|doesn't|didn't|isn't|aren't|wasn't|dont|didnt|nah)\b|n't")
+_KIN = re.compile(r"[妈爸]|老公|老婆|媳妇|对象|男朋友|女朋友|[姐妹哥弟]|儿子|女儿|爷爷|奶奶|外婆|外公|舅|姑|姨"
+                  r"|\bmy (?:mom|mum|dad|wife|husband|sister|brother|son|daughter|cousin|partner|girlfriend|boyfriend"
+                  r"|parents|grand\w+|uncle|aunt|fianc\w+)")
+_ACQ = re.compile(r"同事|室友|舍友|朋友|闺蜜|邻居|领导|老板|同学|发小|学长|网友"
+                  r"|\bmy (?:friend|roommate|coworker|colleague|boss|neighbou?r|classmate|flatmate|buddy|manager"
+                  r"|teammate|best friend)")
 
 
 def masked(text: str, names: Sequence[tuple[int, int]]) -> str:
@@ -55,6 +72,9 @@ def _tokens(text: str) -> list[str]:
     flags = {
         "first": bool(_FIRST.search(text)), "you": bool(_YOU.search(text)), "third": bool(_THIRD.search(text)),
         "ask": bool(_ASK.search(text)), "name": NAME in text, "name0": NAME in text[:6],
+        "qword": bool(_QWORD.search(text)), "wish": bool(_WISH.search(text)), "report": bool(_REPORT.search(text)),
+        "joke": bool(_JOKE.search(text)), "neg": bool(_NEG.search(text)), "kin": bool(_KIN.search(text)),
+        "acq": bool(_ACQ.search(text)),
     }  # fmt: skip
     out += [f"f:{k}" for k, on in flags.items() if on]
     out.append(f"len:{min(len(text) // 6, 8)}")

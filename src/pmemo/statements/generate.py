@@ -27,8 +27,10 @@ from .labels import Label
 from .shapes import im_shape
 
 SPLITS = ("train", "dev")
-_RELATIVE = re.compile(r"我(?:的)?(?:表姐|表哥|妹妹|姐姐|哥哥|弟弟|妈|爸|朋友|同事|室友)"
-                       r"|\bmy (?:cousin|sister|brother|mom|dad|friend)")
+# family and partners: their facts go on the speaker's card; a friend's, a colleague's or a
+# roommate's are nobody's here (``lexicon`` "acq")
+_RELATIVE = re.compile(r"我(?:的)?(?:表姐|表哥|妹妹|姐姐|哥哥|弟弟|妈|爸|老公|老婆|对象|男朋友|女朋友|儿子|女儿)"
+                       r"|\bmy (?:cousin|sister|brother|mom|dad|wife|husband|son|daughter)")
 _SLOT = re.compile(r"\{([^{}]+)\}")
 
 NAMED_NONE = {
@@ -94,10 +96,11 @@ class _Render:
         return self.rng.choice(dev if self.split == "dev" else train)
 
     def fill(self, template: str, subject: str, name_seen: bool = True) -> tuple[str, list[tuple[int, int]]]:
-        """``template`` with ``{I}`` as ``subject`` ("speaker", "named", "relative", "you", "pronoun")."""
+        """``template`` with ``{I}`` as ``subject`` ("speaker", "named", "relative", "acq": a friend or
+        colleague of the speaker, "you", "pronoun")."""
         rng, zh = self.rng, self.lang == "zh"
         named = self.word("name") if subject == "named" else ""
-        rel = self.word("rel") if subject == "relative" else ""
+        rel = self.word("rel") if subject == "relative" else self.word("acq") if subject == "acq" else ""
         person = {"speaker": 0, "you": 2}.get(subject, 1)
         out: list[str] = []
         names: list[tuple[int, int]] = []
@@ -132,11 +135,12 @@ class _Render:
         if zh:
             if subject == "speaker":
                 return "" if first and not possessive and rng.random() < 0.25 else "我"
-            return {"named": named, "relative": f"我{rel}", "you": "你", "pronoun": rng.choice("她他")}[subject]
+            mine = f"我{rel}" if rng.random() < 0.7 else f"我的{rel}"
+            return {"named": named, "relative": mine, "acq": mine, "you": "你", "pronoun": rng.choice("她他")}[subject]
         if possessive:
-            return {"speaker": "my", "named": f"{named}'s", "relative": f"my {rel}'s", "you": "your",
-                    "pronoun": rng.choice(("her", "his"))}[subject]
-        return {"speaker": "I", "named": named, "relative": f"my {rel}", "you": "you",
+            return {"speaker": "my", "named": f"{named}'s", "relative": f"my {rel}'s", "acq": f"my {rel}'s",
+                    "you": "your", "pronoun": rng.choice(("her", "his"))}[subject]
+        return {"speaker": "I", "named": named, "relative": f"my {rel}", "acq": f"my {rel}", "you": "you",
                 "pronoun": rng.choice(("she", "he"))}[subject]
 
 
@@ -168,7 +172,7 @@ def _one(rng: random.Random, lang: str, split: str) -> Example:
         return _done(rng, text, names, Label("none", "other", "plain", "asserted"), lang, f"{lang}:none:{i}")
     if roll < 0.62:  # a plain statement: about the speaker most, someone else often
         text, names, subject, change, tid = statement(
-            ("speaker", "named", "relative", "you", "pronoun"), (0.5, 0.2, 0.14, 0.08, 0.08))
+            ("speaker", "named", "relative", "acq", "you", "pronoun"), (0.46, 0.18, 0.13, 0.09, 0.07, 0.07))
         label = Label(kind, _subject_label(subject), "plain", "asserted", "change" if change else "same")
         return _done(rng, text, names, label, lang, tid)
     if roll < 0.71:  # denied
@@ -186,8 +190,11 @@ def _one(rng: random.Random, lang: str, split: str) -> Example:
             label = Label(kind, "named" if names else "other", "question", "asserted")
             return _done(rng, text, names, label, lang, f"{lang}:{kind}:ASK:{i}")
         text, names, subject, _, tid = statement(("you", "named"), (0.7, 0.3))
-        wrap = rng.choice(("{S}吗？", "是不是{S}？", "{S}？", "{S}吗", "{S}了吗") if lang == "zh"
-                          else ("{S}?", "wait, {S}?", "is it true that {S}?", "so {S}??"))
+        # many a question has no question mark: "你在腾讯上班啊", "u still at google"
+        wrap = rng.choice(("{S}吗？", "是不是{S}？", "{S}？", "{S}吗", "{S}了吗", "{S}啊", "{S}不", "真的{S}啊",
+                           "{S}是吧", "{S}对吧", "{S}没") if lang == "zh"
+                          else ("{S}?", "wait, {S}?", "is it true that {S}?", "so {S}??", "{S} right", "wait {S}",
+                                "{S} or not", "so {S} huh", "is it true {S}"))
         return _done(rng, wrap.replace("{S}", text), _shift(names, wrap.find("{S}")),
                      Label(kind, _subject_label(subject), "question", "asserted"), lang, tid + ":q")
     if roll < 0.94:  # a wish, a joke, a report

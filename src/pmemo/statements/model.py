@@ -25,6 +25,11 @@ from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
 
 FORMAT = 1
 E5_MODEL_ID = "multilingual-e5-small-q4"  # the embedder whose vectors the dense weights read
+# a fact no rule normalises (its value is the clause) asks this much of ``Reading.stating`` unless the
+# file carries a threshold per kind (calibrated on the generator's dev split at training)
+MIN_OWN = 0.5
+# an optional sixth head, trained on ``Label.states`` itself: "does this clause state a fact?"
+STATES = ("no", "yes")
 
 
 def default_path() -> Path:
@@ -38,6 +43,7 @@ class Reading:
     label: Label
     sure: dict[str, float]
     stating: float = 0.0  # the chance that the clause states something about a known person
+    threshold: float = MIN_OWN  # the ``stating`` a fact of this clause's kind asks for when no rule gives its value
 
     @property
     def confidence(self) -> float:
@@ -59,9 +65,16 @@ class StatementModel:
     ('health', 'speaker', 'plain', 'asserted')
     """
 
-    def __init__(self, path: Path, heads: dict[str, _Head], dense_heads: dict[str, _Head], meta: dict[str, str]):
+    def __init__(self, path: Path, heads: dict[str, _Head], dense_heads: dict[str, _Head], meta: dict[str, str],
+                 mix: float = 0.0, own: dict[str, float] | None = None):
         self.path, self.meta = path, meta
         self._lexical, self._dense = heads, dense_heads
+        self.mix = mix  # how much ``stating`` leans on the states head (0: the five heads' product alone)
+        self.own = own or {}
+
+    def min_own(self, kind: str) -> float:
+        """The ``stating`` a fact of ``kind`` whose value is its clause asks for."""
+        return self.own.get(kind, MIN_OWN)
 
     def read(self, texts: Sequence[str], names: Sequence[Sequence[tuple[int, int]]],
              vectors: np.ndarray | None = None) -> list[Reading]:
@@ -76,7 +89,7 @@ class StatementModel:
         heads = self._dense if vectors is not None else self._lexical
         out: dict[str, tuple[list[str], np.ndarray]] = {}
         probs: dict[str, np.ndarray] = {}
-        for name, head in heads.items():
+        for name, head in heads.items():  # the five label heads, and the states head when the file has one
             logits = x @ head.lex.T.astype(np.float32) + head.bias
             if vectors is not None and head.dense is not None:
                 logits += np.asarray(vectors, dtype=np.float32) @ head.dense.T.astype(np.float32)
@@ -87,8 +100,12 @@ class StatementModel:
             out[name] = ([head.classes[j] for j in best], p[np.arange(len(texts)), best])
             probs[name] = p
         stating = _stating(probs)
-        return [Reading(Label(*(out[h][0][i] for h in HEADS)), {h: float(out[h][1][i]) for h in HEADS},
-                        float(stating[i])) for i in range(len(texts))]
+        if "states" in probs and self.mix > 0:  # the geometric blend of the product and the direct head
+            direct = probs["states"][:, STATES.index("yes")]
+            stating = stating ** (1.0 - self.mix) * direct**self.mix
+        labels = [Label(*(out[h][0][i] for h in HEADS)) for i in range(len(texts))]
+        return [Reading(labels[i], {h: float(out[h][1][i]) for h in HEADS}, float(stating[i]),
+                        self.min_own(labels[i].kind)) for i in range(len(texts))]
 
 
 def _stating(p: dict[str, np.ndarray]) -> np.ndarray:
@@ -127,9 +144,19 @@ def load(path: Path | None = None) -> StatementModel:
             for head in (lex[name], dense[name]):
                 if head.lex.shape != (len(classes), DIM) or not np.isfinite(head.lex).all():
                     raise ValueError(f"head {name}: weights of shape {head.lex.shape} or not finite")
+        if "lex.states.w" in data:  # optional: files before it read ``stating`` from the five heads alone
+            lex["states"] = _Head(STATES, data["lex.states.w"], None, data["lex.states.b"].astype(np.float32))
+            w = data["e5.states.w"]
+            dense["states"] = _Head(STATES, w[:, :DIM], w[:, DIM:], data["e5.states.b"].astype(np.float32))
+        mix = float(data["stating.mix"]) if "stating.mix" in data else 0.0
+        own = {}
+        if "own.min" in data:
+            own = {k: float(v) for k, v in zip(KINDS, data["own.min"], strict=True)}
+            if not all(0.0 <= v <= 1.0 for v in own.values()):
+                raise ValueError("thresholds outside [0, 1]")
         meta = {k[5:]: str(v) for k, v in data.items() if k.startswith("meta.")}
     except (KeyError, ValueError, IndexError) as exc:
         raise ModelFileError(f"the statement model file {path} is not a statement model pmemo can read ({exc}): "
                              "rebuild it with `make statements`; facts are extracted with the rules meanwhile"
                              ) from exc
-    return StatementModel(path, lex, dense, meta)
+    return StatementModel(path, lex, dense, meta, mix, own)

@@ -17,7 +17,14 @@ OPENERS_EN = ("lol ", "omg ", "btw ", "haha ", "ok so ", "guess what ", "update:
 TAILS_ZH = ("😂", "🤣", "👍", "🙏", "😭", "🎉", "✨", "[图片]", "~", "！！", "啦", "哈哈", "hhh", "233", "[捂脸]", "。",
             "！", "～～", " [表情]", "呢", "了")
 TAILS_EN = ("😂", "👍", "🎉", "🙏", " lol", "!!", " haha", " :)", ".", "!", " [image]", " 😅", "...", " xD", " tbh")
-_TYPO_ZH = {"在": "再", "的": "得", "了": "啦", "么": "嘛", "吗": "嘛", "他": "她", "做": "作", "那": "哪"}
+_TYPO_ZH = {"在": "再", "的": "得", "了": "啦", "么": "嘛", "吗": "嘛", "他": "她", "做": "作", "那": "哪", "友": "有",
+            "已": "以", "到": "道", "像": "象", "账": "帐", "带": "代", "想": "相", "候": "后", "作": "做", "是": "事"}
+# the chat spellings of English: "im", "u", "ur", "dont"
+_SLANG_EN = ((r"\bI'm\b", "im"), (r"\byou\b", "u"), (r"\byour\b", "ur"), (r"\bdon't\b", "dont"), (r"\bI've\b", "ive"),
+             (r"\bcan't\b", "cant"), (r"\bgoing to\b", "gonna"), (r"\bright now\b", "rn"), (r"\bbecause\b", "cuz"))
+# chatter glued on after the statement with no mark between
+FILLERS_ZH = (" 哈哈哈哈", "好开心", " 累死了", "哈哈", " 冲", " 嘿嘿", "呜呜", " 绝了", " 救命", "嘻嘻")
+FILLERS_EN = (" so yeah", " anyway", " lol", " haha", " ngl", " tbh", " fml", " yay", " finally")
 _MIX = ("哈哈", "真的", "[图片]", "ok", "emmm", "lol")
 _CONTRACTIONS = ((r"\bI am\b", "I'm"), (r"\bI have\b", "I've"), (r"\bdo not\b", "don't"), (r"\bdoes not\b", "doesn't"),
                  (r"\bis not\b", "isn't"), (r"\bare not\b", "aren't"), (r"\b(she|he|it) is\b", r"\1's"),
@@ -54,6 +61,13 @@ def im_shape(rng: random.Random, text: str, lang: str) -> str:
     if not zh and rng.random() < 0.5:  # chats contract: "I'm", "I've", "don't"
         for full, short in _CONTRACTIONS:
             text = re.sub(full, short, text)
+        if rng.random() < 0.3:
+            for full, short in _SLANG_EN:
+                text = re.sub(full, short, text)
+    if not zh and rng.random() < 0.12 and re.match(r"I (?!am\b)\w", text):  # "started at Stripe monday"
+        text = text[2:]
+    if rng.random() < 0.08:
+        text += rng.choice(FILLERS_ZH if zh else FILLERS_EN)
     if not zh:
         r = rng.random()
         text = text.lower() if r < 0.35 else (text[:1].upper() + text[1:] if r < 0.7 else text)

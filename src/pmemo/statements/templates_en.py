@@ -99,16 +99,16 @@ ASK: dict[str, tuple[str, ...]] = {
     "opinion": ("what do you think of {topic}?", "thoughts on {topic}?"),
 }
 
-HYPOTHETICAL = ("if {S}", "I wish {S}", "imagine if {S}", "what if {S}", "someday maybe {S}", "if only {S}",
+HYPOTHETICAL: tuple[str, ...] = ("if {S}", "I wish {S}", "imagine if {S}", "what if {S}", "someday maybe {S}", "if only {S}",
                 "I'd love it if {S}", "I dreamt that {S}", "thinking about whether {S}", "hopefully {S} one day")
-JOKE = ("{S} lol jk", "{S}, just kidding", "{S} (not really)", "in my dreams {S}", "{S} haha as if", "{S} /s",
+JOKE: tuple[str, ...] = ("{S} lol jk", "{S}, just kidding", "{S} (not really)", "in my dreams {S}", "{S} haha as if", "{S} /s",
         "{S}... said no one ever")
-REPORT = ("{name} said {S}", "{name} told me {S}", "he said \u201c{S}\u201d", "she says {S}", "apparently {S}",
+REPORT: tuple[str, ...] = ("{name} said {S}", "{name} told me {S}", "he said \u201c{S}\u201d", "she says {S}", "apparently {S}",
           "someone said {S}", "the email says {S}", "rumor is {S}")
-CORRECT = ("no wait, it's {when}", "sorry, I meant {when}", "correction: {S}", "actually no, {city}",
+CORRECT: tuple[str, ...] = ("no wait, it's {when}", "sorry, I meant {when}", "correction: {S}", "actually no, {city}",
            "my bad, it's {company} not the other one", "oops, {when} not {when}", "wait I mean {S}")
 
-NONE = ("lol", "hahaha", "ok", "thanks!", "good morning", "gn", "[image]", "[sticker]", "anyone here?", "same",
+NONE: tuple[str, ...] = ("lol", "hahaha", "ok", "thanks!", "good morning", "gn", "[image]", "[sticker]", "anyone here?", "same",
         "nice", "omg", "lmao", "see you tomorrow", "this link is broken", "anyone up for a game?", "is it raining",
         "let's grab dinner friday", "wifi is so slow", "+1", "true", "fair enough", "brb", "on my way", "just saw this",
         "what time is it", "congrats!", "happy birthday!", "good luck on the exam", "the file is in the drive",
@@ -124,3 +124,108 @@ NONE = ("lol", "hahaha", "ok", "thanks!", "good morning", "gn", "[image]", "[sti
         "agree with {name}", "just ran into {name}", "we still need to book the court", "long day at work",
         "a new {shop} opened downstairs", "I had {dish} yesterday", "I'm off today", "I'm at the {shop}",
         "I'll be late", "I overslept", "I'm starving", "I brought snacks", "I'm heading out", "I'm on call tomorrow")
+
+# ---- more phrasings (issue 44 §1, second round): appended, so the earlier templates keep their split
+_MORE_STATE: dict[str, tuple[str, ...]] = {
+    "name": ("name's {name}", "people call me {name}", "hey all, {name} here", "I'm {name}, nice to meet everyone",
+             "{name} is my nickname", "please call me {name}", "you can just say {name}", "it's me, {name}"),
+    "work": ("{I} {am|is|are} a {job} at {company}", "{I}'m with {company} now", "{I} {do|does} {job} work for {company}",
+             "~{I} started at {company} last week", "~{I} took the job at {company}", "~{I} accepted an offer from {company}",
+             "~{I} left {company} for {company}", "~{I} quit {company} and joined {company}", "{I}'ve been a {job} for ten years",
+             "{I} {pick|picks} up shifts as a {parttime}", "{I} {work|works} nights as a {parttime}", "{my} day job is {job}",
+             "~{I} got fired last week", "~{I} {am|is|are} between jobs right now", "{I} {am|is|are} self-employed",
+             "{I} {manage|manages} a team at {company}", "~starting at {company} on monday", "{I} {am|is|are} a {job} by trade",
+             "{I} {work|works} for {company} remotely", "~{I} switched teams, {am|is|are} a {job} now", "currently at {company}",
+             "{I} {do|does} some {parttime} work on the side", "~{I} retired last year", "{I} {teach|teaches} at {school}"),
+    "study": ("{I}'m a {major} major", "{I} {am|is|are} studying {major}", "{I} {go|goes} to {school}",
+              "~{I} start at {school} in the fall", "{I} {am|is|are} a grad student at {school}", "{I} {did|did|did} my masters at {school}",
+              "~{I} just finished my degree", "{I} {am|is|are} taking an online course in {major}", "{I} {am|is|are} a senior at {school}",
+              "~{I} got my acceptance letter from {school}", "{I} {am|is|are} doing a bootcamp in {major}"),
+    "home": ("{I} {am|is|are} in {city} these days", "{I} {live|lives} near {city}", "{I} {call|calls} {city} home",
+             "~{I} just relocated to {city}", "~{I} {am|is|are} moving back to {city}", "{I} {am|is|are} a {city} native",
+             "{I} {have|has} lived in {city} all my life", "~{I} moved out of {city} last year", "{I} {own|owns} a place in {city}",
+             "~{I} found an apartment in {city}", "born and raised in {city}", "~{I} {am|is|are} relocating to {city} in the spring"),
+    "family": ("{my} {rel} lives in {city}", "{my} {rel} works at {company}", "{my} {rel} is a {job}", "{I} {have|has} three kids",
+               "{I} {am|is|are} engaged", "~{I} {am|is|are} expecting a baby", "{my} {rel} just started college",
+               "{I} {have|has} a twin {rel}", "{my} husband is a {job}", "{I}'ve been married for ten years",
+               "~{I} {am|is|are} getting married next year", "{my} kids are in middle school", "~{I} split up with my {rel}",
+               "{my} {rel} is from {city}"),
+    "pet": ("{I} {have|has} a {pet} named {petname}", "{my} {pet} is {petname}", "~{I} rescued a {pet}", "{I} {am|is|are} a {pet} person, have two",
+            "{petname} is {my} {pet}", "~{I} brought home a {pet} last week", "{my} {pet} is 5 years old", "{I} {foster|fosters} {pet}s",
+            "{I} {have|has} a senior {pet}"),
+    "health": ("{I} {am|is|are} allergic to {allergen} btw", "{I} {react|reacts} badly to {allergen}", "{I} {have|has} celiac",
+               "{allergen} allergy here", "{I} {am|is|are} diabetic", "{I} {have|has} had {illness} since I was a kid",
+               "~{I} just got diagnosed with {illness}", "{I} {am|is|are} on a keto diet", "{I} don't drink alcohol",
+               "{I} {carry|carries} an inhaler for my {illness}", "{I} {am|is|are} intolerant to {allergen}", "{I} {wear|wears} glasses",
+               "{I} {am|is|are} pescatarian", "{I} {break|breaks} out in hives from {allergen}"),
+    "like": ("{I} {adore|adores} {food}", "{I} {am|is|are} a big {hobby} person", "{I} can't get enough of {food}",
+             "{I} {am|is|are} not a fan of {food}", "{I} {despise|despises} {food}", "~{I}'ve been getting into {hobby}",
+             "{hobby} is my favorite hobby", "{I} {spend|spends} every weekend {hobby}", "{I} {love|loves} {food} so much",
+             "~{I} took up {hobby} last month", "{I} {am|is|are} crazy about {hobby}", "{I}'d pick {food} over anything",
+             "{food} is gross, {I} never eat it", "{I} {am|is|are} hooked on {hobby}"),
+    "habit": ("{I} {habit} most days", "{I} {am|is|are} an early riser", "{I} {keep|keeps} my notes in {tool}",
+              "{I} {do|does} everything in {tool}", "~{I}'ve switched over to {tool}", "{I} {habit} before work",
+              "{I} {write|writes} all my code in {tool}", "{I} {habit} every weekend", "{I} {am|is|are} in bed by 10 every night",
+              "{I} {walk|walks} the dog every morning", "{I} {habit} three times a week", "{I} {budget|budgets} everything in {tool}",
+              "~{I} started to {habit} this year", "{I} {am|is|are} a {tool} user"),
+    "event": ("{I} {have|has} a {race} {when}", "{I} {am|is|are} doing {race} {when}", "{I} {am|is|are} sitting {exam} {when}",
+              "{I} {have|has} {exam} {when}", "{I}'ll be in {city} {when}", "{I} {am|is|are} off to {city} {when}",
+              "{I} {have|has} {event} scheduled {when}", "{I} signed up for {race} {when}", "{I} {am|is|are} flying out to {city} {when}",
+              "{I} {am|is|are} having {event} {when}", "{my} {event} is {when}", "{I} booked a trip to {city} {when}",
+              "{I} {am|is|are} registered for {exam} {when}", "{I} {am|is|are} moving {when}"),
+    "opinion": ("{I} honestly think {topic} is a scam", "{topic} is underrated, {I} love it", "{I} {am|is|are} all for {topic}",
+                "{I} {believe|believes} {topic} won't last", "{I} {am|is|are} skeptical of {topic}", "{topic} is overhyped imo",
+                "{I} really {like|likes} {topic}", "{I} {think|thinks} {topic} is a bad idea", "imo {topic} is worth it",
+                "{I} {hate|hates} {topic} tbh"),
+}
+STATE = {kind: items + _MORE_STATE.get(kind, ()) for kind, items in STATE.items()}
+
+_MORE_DENY: dict[str, tuple[str, ...]] = {
+    "name": ("nah I'm not {name}, wrong person",),
+    "work": ("{I} never applied to {company}",
+             "{I} didn't get fired", "{I} don't work in {job}"),
+    "study": ("{I} didn't go to college", "{I} {am|is|are} not a student", "{I} never studied {major}"),
+    "home": ("{I} {am|is|are} not moving", "{I} never moved to {city}", "{I} {am|is|are} not in {city}"),
+    "family": ("{I} {am|is|are} not engaged", "{I} never had a {rel}", "{I} {am|is|are} not seeing anyone", "{I} don't have a boyfriend"),
+    "pet": ("{I} don't have pets", "that {pet} belongs to my neighbor", "{I} {am|is|are} just pet-sitting for a friend",
+            "not my {pet}, it's my coworker's", "{I} don't own a {pet}, just visiting"),
+    "health": ("{I} {am|is|are} not allergic to anything", "{I} don't have any allergies", "{I} {am|is|are} not sick, just tired"),
+    "like": ("{I} never said I liked {food}", "{I} don't actually like {hobby} that much"),
+    "habit": ("{I} never use {tool}", "{I} don't {habit}"),
+    "event": ("{I} {am|is|are} not going to {event} {when}", "{I} didn't register for {exam}"),
+    "opinion": ("{I} don't hate {topic}",),
+}
+DENY = {kind: items + _MORE_DENY.get(kind, ()) for kind, items in DENY.items()}
+
+_MORE_ASK: dict[str, tuple[str, ...]] = {
+    "name": ("what should we call u", "what's ur name again", "is it {name} or something else"),
+    "work": ("where u working now", "u still at {company}", "what's your job these days", "did {name} quit",
+             "are you a {job}", "how's the new job at {company}", "who do you work for"),
+    "study": ("what's ur major", "which school did you go to", "are u still in school", "is {name} at {school}"),
+    "home": ("where u based", "which city are you in", "did you move to {city} or not", "does {name} live in {city}"),
+    "family": ("u married", "do u have siblings", "how old are your kids", "is {name} seeing anyone"),
+    "pet": ("do u have a {pet}", "whose {pet} is that", "what breed is your {pet}"),
+    "health": ("any allergies", "are u allergic to {allergen} or not", "can {name} eat {food}", "is {name} ok"),
+    "like": ("u like {food}", "anyone else love {hobby}", "do you even like {hobby}"),
+    "habit": ("what do u use for todo lists", "do you still {habit}", "anyone here use {tool}"),
+    "event": ("when's ur {exam}", "u doing {race} {when}", "is {name} going to {city} {when}", "who's going {when}"),
+    "opinion": ("how do u feel about {topic}", "is {topic} worth it", "anyone tried {topic}"),
+}
+ASK = {kind: items + _MORE_ASK.get(kind, ()) for kind, items in ASK.items()}
+
+HYPOTHETICAL += ("if I were you {S}", "would be nice if {S}", "I want to be able to say {S}", "maybe someday {S}",
+                 "one day {S}", "if I could {S}", "I hope {S}", "what would happen if {S}", "pretend {S}",
+                 "I'm thinking maybe {S}", "in another life {S}", "I'd kill for a world where {S}")
+JOKE += ("{S} lmao no", "{S}, yeah right", "{S} (I wish)", "{S} haha kidding", "{S}... not", "{S} in my dreams lol")
+REPORT += ("my {acq} said {S}", "my {rel} says {S}", "I heard {S}", "{name} mentioned {S}", "word is {S}",
+           "my {acq} told me {S}", "the article says {S}", "according to {name}, {S}", "my {acq} was like \u201c{S}\u201d")
+CORRECT += ("sorry typo, {city}", "I meant {when}, not {when}", "correction, {S}", "ugh autocorrect, {company}")
+NONE += ("wanna hike saturday", "who's in for tonight", "are we still on for {when}", "dinner {when}?", "event's canceled",
+         "anyone got a {tool} invite", "any good {hobby} tutorials", "this {dish} place is good", "I'm dead", "bruh",
+         "lmaooo", "help", "nope", "yesss", "going to sleep", "so sleepy", "same here lol", "meh", "whatever works",
+         "depends", "we'll see", "talk later", "just got off work", "nice weather today", "meet at 8 tomorrow",
+         "don't forget the homework", "thanks boss", "you're a legend", "big W", "I'm done", "{name}'s pics are great",
+         "this video lol", "package still not here", "couldn't get tickets again", "send me the link", "np",
+         "makes sense", "good point", "oh I see", "long meeting today", "what's for lunch", "elevator's broken again",
+         "jealous", "got it", "gotta run", "let's talk tomorrow", "rest up everyone", "happy new year", "any plans this weekend",
+         "does anyone know {tool}", "lol what", "wait what", "can't believe it")
