@@ -9,8 +9,8 @@ read the content alone.
 >>> meta = {"attachments": [{"type": "image", "caption": "a dog on grass"}]}
 >>> indexed("Look at him!", meta)
 'Look at him! [image: a dog on grass]'
->>> indexed("Look at him!", {}), captions(meta)
-('Look at him!', ['a dog on grass'])
+>>> indexed("Look at him!", {}), of(meta)
+('Look at him!', [('image', 'a dog on grass')])
 """
 
 from __future__ import annotations
@@ -43,10 +43,6 @@ def of(metadata: Mapping[str, Any]) -> list[tuple[str, str]]:
         return []
     return [(str(a.get("type", "")), a["caption"].strip()) for a in found
             if isinstance(a, dict) and isinstance(a.get("caption"), str) and a["caption"].strip()]
-
-
-def captions(metadata: Mapping[str, Any]) -> list[str]:
-    return [caption for _, caption in of(metadata)]
 
 
 def indexed(content: str, metadata: Mapping[str, Any]) -> str:

@@ -127,11 +127,6 @@ def decide(
     return Decision("conflict", key, conf, current, reinforce=rival)
 
 
-def merged_importance(a: float, b: float) -> float:
-    """Merging two statements of one fact keeps the larger importance."""
-    return max(a, b)
-
-
 # which way a fact about a thing goes: liking, eating or drinking it, or not (any other value: neither)
 _POLARITY = {
     "likes": 1, "loves": 1, "enjoys": 1, "eats": 1, "drinks": 1,
