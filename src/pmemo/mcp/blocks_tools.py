@@ -13,6 +13,7 @@ from pydantic import Field
 from ..api import MemoryAPI
 from ..schemas import owner_kw
 from ..schemas.blocks import BlockOut
+from .common import AgentId, GroupId, UserId, _mapped
 
 Label = Annotated[
     str | None,
@@ -22,8 +23,6 @@ Label = Annotated[
 
 
 def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    from .server import AgentId, GroupId, UserId, _mapped
-
     @server.tool()
     async def blocks(
         ctx: Context,

@@ -14,13 +14,12 @@ from ..api import MemoryAPI
 from ..diary.days import parse_day
 from ..errors import InvalidInput
 from ..schemas.diary import DiaryOut
+from .common import AgentId, GroupId, UserId, _mapped
 
 Day = Annotated[str | None, Field(description="A day as YYYY-MM-DD (in the diary's time zone).", max_length=10)]
 
 
 def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    from .server import AgentId, GroupId, UserId, _mapped
-
     @server.tool()
     async def diary(
         ctx: Context,

@@ -13,6 +13,7 @@ from pydantic import Field
 from ..api import MemoryAPI
 from ..graph.read import MAX_NAME, PREDICATE
 from ..schemas.graph import GraphOut, TripleOut
+from .common import AgentId, GroupId, UserId, _dt, _mapped
 
 Entity = Annotated[str, Field(description="A person id, or a name or alias of a person, place, organisation or"
                                           " thing (霓霓, 腾讯, 年糕).", min_length=1, max_length=MAX_NAME)]
@@ -20,8 +21,6 @@ At = Annotated[str | None, Field(description="ISO date/time: what held then (def
 
 
 def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    from .server import AgentId, GroupId, UserId, _dt, _mapped
-
     async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
         return {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
 

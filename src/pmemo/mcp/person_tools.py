@@ -14,11 +14,10 @@ from pydantic_core import to_jsonable_python
 from ..api import MemoryAPI
 from ..errors import InvalidInput
 from ..schemas import PersonForgetOut, owner_kw
+from .common import AgentId, PersonId, _mapped
 
 
 def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    from .server import AgentId, PersonId, _mapped
-
     @server.tool()
     async def forget_person(
         ctx: Context,
