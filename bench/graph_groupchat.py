@@ -27,8 +27,8 @@ from typing import Any
 
 from pmemo import Settings, SyncMemory
 from pmemo.eval.groupchat_data import FACTS, LANG
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_run import chat_runs, turn_item, where_of
-from pmemo.eval.groupchat_scenario import generate
 
 # a scripted fact's kind → the predicates that say it (a dislike said as "不吃" is an avoidance)
 PREDICATES = {"allergy": {"allergic_to"}, "diet": {"diet", "avoids"}, "likes": {"likes", "favorite"},

@@ -26,8 +26,9 @@ from typing import Any
 from pmemo.config import Settings
 from pmemo.embedders import make_embedder
 from pmemo.eval.embedcache import FileCachedEmbedder
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_run import _opener, _reopener, _Replay, where_of
-from pmemo.eval.groupchat_scenario import Scenario, generate
+from pmemo.eval.groupchat_scenario import Scenario
 from pmemo.eval.groupchat_score import recall_at
 
 KS = (1, 3, 5)

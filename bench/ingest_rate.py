@@ -53,8 +53,9 @@ from pathlib import Path
 from typing import Any
 
 from pmemo import Memory, Settings
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_run import chat_runs, turn_item
-from pmemo.eval.groupchat_scenario import Message, generate
+from pmemo.eval.groupchat_scenario import Message
 from pmemo.pipelines import enrich
 
 STAGES = ("embed", "people_batch", "overflow", "summaries", "after_turn")

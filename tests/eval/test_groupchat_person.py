@@ -8,8 +8,9 @@ from collections import Counter
 
 from pmemo.eval.groupchat_context import card_checks, memory_text
 from pmemo.eval.groupchat_data import BY_ID, FACTS
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_person import ASKS, NAMING
-from pmemo.eval.groupchat_scenario import PersonQuestion, Scenario, from_json, generate, to_json
+from pmemo.eval.groupchat_scenario import PersonQuestion, Scenario, from_json, to_json
 from pmemo.models import ContextPack, Hit
 
 

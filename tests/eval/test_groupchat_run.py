@@ -14,6 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from pmemo.cli import eval_cmd
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_report import ROWS, SHOWN, markdown, table_rows
 from pmemo.eval.groupchat_run import (
     chat_runs,
@@ -23,7 +24,7 @@ from pmemo.eval.groupchat_run import (
     throughput_messages,
     turn_item,
 )
-from pmemo.eval.groupchat_scenario import QUESTION_KINDS, Message, Scenario, generate
+from pmemo.eval.groupchat_scenario import QUESTION_KINDS, Message, Scenario
 
 SHARES = ("recall_at_5", "bm25_recall_at_5", "cue_recall_at_5", "bm25_cue_recall_at_5", "cue_first_fact",
           "cue_context_2k", "subject_accuracy", "subject_extracted", "alias_precision", "alias_recall",

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pmemo.errors import InvalidInput
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_scenario import (
     FORMAT,
     QUESTION_KINDS,
@@ -25,7 +26,6 @@ from pmemo.eval.groupchat_scenario import (
     Scenario,
     SubjectCheck,
     from_json,
-    generate,
     summary,
     to_json,
 )

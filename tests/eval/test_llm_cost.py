@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from pmemo.cli import eval_cmd
-from pmemo.eval.groupchat_scenario import generate
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.llm_cost import Truth, TruthLLM, replay_cost, table, truths
 from pmemo.prompts.facts import CLAUSES_SYSTEM, MESSAGES_SYSTEM
 from pmemo.prompts.summary import SUMMARY_SYSTEM

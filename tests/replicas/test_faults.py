@@ -30,8 +30,8 @@ import psycopg
 import pytest
 
 from pmemo import Settings, SyncMemory
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_run import chat_runs, turn_item
-from pmemo.eval.groupchat_scenario import generate
 
 from .conftest import OwnPostgres, OwnRedis
 from .derived import Derived, derived

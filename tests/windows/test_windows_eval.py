@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pmemo.cli import eval_cmd
 from pmemo.eval.datasets import load
-from pmemo.eval.groupchat_scenario import generate
+from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.harness import evaluate
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

@@ -208,7 +208,8 @@ def _signals(text: str | None) -> list[str]:
 
 
 def _write_scenario(path: Path, seed: int, messages: int, im: bool = False) -> None:
-    from ..eval.groupchat_scenario import generate, summary, to_json
+    from ..eval.groupchat_gen import generate
+    from ..eval.groupchat_scenario import summary, to_json
 
     scenario = generate(seed, messages=messages, im=im)
     path.parent.mkdir(parents=True, exist_ok=True)

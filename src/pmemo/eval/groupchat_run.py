@@ -11,7 +11,7 @@ before each read, every read made at the time the scenario asks it. Nothing is r
 hand: the people registry learns only what turns carry (``actor_id`` and the display name).
 Scoring is ``groupchat_score``'s; the report is a plain dict from ``groupchat_report.build_report``.
 
->>> from pmemo.eval.groupchat_scenario import generate
+>>> from pmemo.eval.groupchat_gen import generate
 >>> report = run(generate(0, messages=400), data_dir=tempfile.mkdtemp(), ingest_turns=300)  # doctest: +SKIP
 >>> report["metrics"]["leaks"]  # doctest: +SKIP
 0
@@ -37,8 +37,9 @@ from .baselines import BM25System
 from .datasets import Query, Unit
 from .embedcache import FileCachedEmbedder
 from .groupchat_context import PERSON_BUDGET, context_shape, person_cards
+from .groupchat_gen import generate
 from .groupchat_report import build_report
-from .groupchat_scenario import LeakProbe, Message, PersonQuestion, Question, Scenario, generate, summary
+from .groupchat_scenario import LeakProbe, Message, PersonQuestion, Question, Scenario, summary
 from .groupchat_score import alias_prf, followups_right, leaks, recall_at, subject_accuracy
 from .machine import machine
 

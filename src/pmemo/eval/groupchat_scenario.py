@@ -14,6 +14,7 @@ re-exported here). Pure: ``random.Random(seed)`` is the only source of variation
 is read or written; files are the caller's business
 (``json.dump(to_json(s), f, ensure_ascii=False)``).
 
+>>> from pmemo.eval.groupchat_gen import generate
 >>> s = generate(0, messages=500)
 >>> len(s.messages) >= 500 and len(s.people) >= 20
 True
@@ -217,25 +218,13 @@ class Scenario:
     person_questions: tuple[PersonQuestion, ...] = ()  # about one member, for the person card (issue 44 §3)
 
 
-def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenario:
-    """Build the scenario for ``seed`` (see ``groupchat_gen.generate``; ``im``: with real IM shapes).
-
-    >>> generate(0, messages=300) == generate(0, messages=300)
-    True
-    """
-    # groupchat_gen builds these models, so it is imported here on first use: the import
-    # graph stays one way (gen -> scenario) and either module can be imported first
-    from .groupchat_gen import generate as build
-
-    return build(seed, messages=messages, im=im)
-
-
 # -- JSON ---------------------------------------------------------------------------------------
 
 
 def to_json(s: Scenario) -> dict[str, Any]:
     """The scenario as plain JSON data (lists, dicts, str, int, None), tagged with ``FORMAT``.
 
+    >>> from pmemo.eval.groupchat_gen import generate
     >>> to_json(generate(0, messages=0))["format"]
     'pmemo-groupchat/1'
     """
@@ -382,6 +371,7 @@ def _is_time(text: str) -> bool:
 def summary(s: Scenario) -> dict[str, Any]:
     """Counts a reviewer reads first: messages per group, renames, silent members, checks.
 
+    >>> from pmemo.eval.groupchat_gen import generate
     >>> summary(generate(0, messages=300))["groups"]
     3
     """

@@ -1,6 +1,6 @@
 """Scoring for the group-chat scenario: pure functions over plain data, no pmemo objects.
 
-A harness runs pmemo on ``groupchat_scenario.generate()`` and hands what it saw here: the
+A harness runs pmemo on ``groupchat_gen.generate()`` and hands what it saw here: the
 message idx behind each hit, the people it resolved, the subjects it attributed, whether a
 plan surfaced. Each function checks that it got one answer per check.
 

@@ -20,11 +20,12 @@ from ..errors import InvalidInput
 from ..retrieval.recipe import SIGNALS as RECIPE
 from .datasets import load
 from .embedcache import FileCachedEmbedder
+from .groupchat_gen import generate
 from .groupchat_report import print_report as print_groupchat
 from .groupchat_report import write as write_groupchat
 from .groupchat_run import INGEST_TURNS
 from .groupchat_run import run as run_groupchat
-from .groupchat_scenario import Scenario, from_json, generate
+from .groupchat_scenario import Scenario, from_json
 from .groupchat_windows import compare as compare_windows
 from .groupchat_windows import variants as scenario_variants
 from .machine import machine

@@ -43,8 +43,9 @@ from ..prompts.facts import FACTS_SYSTEM
 from ..statements.clauses import clauses
 from .embedcache import FileCachedEmbedder
 from .groupchat_data import FACTS, PLANS
+from .groupchat_gen import generate
 from .groupchat_run import chat_runs, turn_item, where_of
-from .groupchat_scenario import Scenario, generate
+from .groupchat_scenario import Scenario
 
 MODES = {"prefilter": True, "every message": False}
 # messages between drains of the background: 1, the worker keeps up with a live chat (each run of
