@@ -17,6 +17,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
@@ -66,3 +68,64 @@ def test_a_planted_upward_import_breaks_the_contracts(tmp_path: Path) -> None:
                    "pmemo.stores is not allowed to import pmemo.tiers",
                    "pmemo.tiers is not allowed to import pmemo.retrieval"):
         assert broken in done.stdout, (broken, done.stdout)
+
+
+def cycles(package: str) -> list[list[str]]:
+    """The groups of modules that import one another round (file level, lazy imports too)."""
+    import grimp
+
+    graph = grimp.build_graph(package)
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(start: str) -> None:  # Tarjan's strongly connected components, without recursion
+        work = [(start, iter(sorted(edges[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, todo = work[-1]
+            step = next(todo, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    work.append((step, iter(sorted(edges[step]))))
+                elif step in stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    return out
+
+
+def test_no_modules_import_one_another_round() -> None:
+    """Issue 45 §6: no file-level import cycle (the layers contract sees packages, not files)."""
+    assert cycles("pmemo") == []
+
+
+def test_a_planted_cycle_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "roundabout"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from . import b\n")
+    (package / "b.py").write_text("def later():\n    from . import a\n")  # lazy, still a cycle
+    (package / "c.py").write_text("from . import a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert cycles("roundabout") == [["roundabout.a", "roundabout.b"]]
