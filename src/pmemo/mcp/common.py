@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, time
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
@@ -53,3 +53,25 @@ def _dt(value: str | None, *, end: bool = False) -> datetime | None:
     if end and len(value) == 10:
         parsed = datetime.combine(parsed.date(), time.max)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _offset(page: int, limit: int) -> int:
+    offset = page * limit
+    if offset > MAX_OFFSET:
+        raise errors.InvalidInput(
+            f"page {page} of {limit} is past the {MAX_OFFSET:,}th message: narrow the search (query, dates) instead"
+        )
+    return offset
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    return model.model_dump(mode="json")  # type: ignore[no-any-return]
+
+
+def scoped(tenant_of: Any) -> Any:
+    """``await scope(ctx, user_id, group_id, agent_id)``: the caller's tenant and the owner given."""
+
+    async def scope(ctx: Any, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
+        return {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+
+    return scope

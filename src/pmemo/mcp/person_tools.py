@@ -1,9 +1,10 @@
-"""Forgetting a person over MCP (issue 44 §7): ``forget_person``, as ``DELETE /v1/people/{id}``
-answers it; what it returns is undone by the ``restore`` tool with its ``batch``.
+"""Who is who in a group chat over MCP (issue 17): the registry (``add_person``, ``person``,
+``remove_alias``), a chat's members (``people``), names in a text (``resolve_people``), what was
+learned about a person (``person_profile``) and dated plans (``agenda``); and forgetting a person
+(issue 44 §7): ``forget_person``, as ``DELETE /v1/people/{id}`` answers it, undone by the
+``restore`` tool with its ``batch``."""
 
-No ``from __future__ import annotations`` here: the tool's annotations use names imported from
-``server`` inside ``register`` (a top-level import would be circular), and the MCP SDK reads
-them from the function, so they must be evaluated where those names are in scope."""
+from __future__ import annotations
 
 from typing import Annotated, Any
 
@@ -13,8 +14,17 @@ from pydantic_core import to_jsonable_python
 
 from ..api import MemoryAPI
 from ..errors import InvalidInput
-from ..schemas import PersonForgetOut, owner_kw
-from .common import AgentId, PersonId, _mapped
+from ..schemas import AgendaItemOut, MatchOut, MemberOut, PersonForgetOut, PersonOut, owner_kw
+from ..schemas.profile import profile_of
+from .common import (
+    AgentId,
+    GroupId,
+    PersonId,
+    UserId,
+    _dt,
+    _dump,
+    _mapped,
+)
 
 
 def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
@@ -38,3 +48,113 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
             report = await memory.forget(person_id=person_id, hard=hard, dry_run=dry_run,
                                          tenant_id=await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id))
             return PersonForgetOut.of(person_id, report, to_jsonable_python(report)).model_dump(mode="json")
+
+    async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
+        """The scope with an owner only when one is given (no owner: the whole tenant)."""
+        return {"tenant_id": await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}
+
+    @server.tool()
+    async def add_person(
+        ctx: Context,
+        person_id: PersonId,
+        name: Annotated[str | None, Field(description="Their display name now.")] = None,
+        aliases: Annotated[
+            list[str] | None,
+            Field(description="Other names they go by (merged with the ones known).", max_length=100),
+        ] = None,
+        user_id: Annotated[str | None, Field(description="A private chat they belong to.")] = None,
+        group_id: Annotated[str | None, Field(description="A group they belong to.")] = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Register a person or update them: idempotent, aliases are merged. With a group they
+        are a member there before they speak. Returns the person with every alias."""
+        with _mapped():
+            person = await memory.add_person(
+                person_id, name=name, aliases=aliases or [], **await where(ctx, user_id, group_id, agent_id)
+            )
+            return _dump(PersonOut.of(person))
+
+    @server.tool()
+    async def person(ctx: Context, person_id: PersonId) -> dict[str, Any]:
+        """One person: display names (oldest first) and aliases, each with its source
+        (registered, name, learned, mention, generated)."""
+        with _mapped():
+            return _dump(PersonOut.of(await memory.person(person_id, tenant_id=await tenant_of(ctx))))
+
+    @server.tool()
+    async def people(
+        ctx: Context,
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """The members of a group or private chat, latest speaker first: names, aliases, when
+        they spoke first and last here and how often."""
+        with _mapped():
+            members = await memory.people(**await where(ctx, user_id, group_id, agent_id))
+            return {"members": [_dump(MemberOut.of(m)) for m in members]}
+
+    @server.tool()
+    async def remove_alias(
+        ctx: Context,
+        person_id: PersonId,
+        alias: Annotated[str, Field(description="The name to stop resolving to them.")],
+    ) -> dict[str, Any]:
+        """Stop resolving a name to a person (it is not learned again). Returns the person."""
+        with _mapped():
+            return _dump(PersonOut.of(await memory.remove_alias(person_id, alias, tenant_id=await tenant_of(ctx))))
+
+    @server.tool()
+    async def resolve_people(
+        ctx: Context,
+        text: Annotated[str, Field(description="A message that may name people.")],
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """The people a text names, by any of their names (nicknames, old display names):
+        each match with its span and person id(s); `ambiguous` when two people share it."""
+        with _mapped():
+            matches = await memory.resolve_people(text, **await where(ctx, user_id, group_id, agent_id))
+            return {"matches": [_dump(MatchOut.of(m)) for m in matches]}
+
+    @server.tool()
+    async def person_profile(
+        ctx: Context,
+        person_id: PersonId,
+        group_id: Annotated[
+            str | None, Field(description="Only what was learned in this group (default: everywhere).")
+        ] = None,
+        history: Annotated[
+            bool, Field(description="Also superseded, conflicting and expired facts.")
+        ] = False,
+        user_id: Annotated[
+            str | None, Field(description="Or: only what was learned in this private chat.")
+        ] = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """What is known about one person: facts whose subject they are, each with a
+        `sentence` in words; with `group_id`, only what was learned in that group."""
+        with _mapped():
+            facts = await profile_of(memory, person_id, history, await where(ctx, user_id, group_id, agent_id))
+            return {"facts": [_dump(f) for f in facts]}
+
+    @server.tool()
+    async def agenda(
+        ctx: Context,
+        person_id: Annotated[str | None, Field(description="Only this person's plans.")] = None,
+        at: Annotated[
+            str | None,
+            Field(description="ISO date/time: only the open plans near it (default: all plans)."),
+        ] = None,
+        user_id: UserId = None,
+        group_id: GroupId = None,
+        agent_id: AgentId = "default",
+    ) -> dict[str, Any]:
+        """Dated plans people mentioned in a group or chat ("12月23日考研"), by day, with their
+        status ("open" until someone says how it went). Without user_id or group_id: those of
+        every chat, each with its own, to bring a plan up unasked (an exam the evening before)
+        in the chat where it was said, and only there."""
+        with _mapped():
+            items = await memory.agenda(person_id, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
+            return {"items": [_dump(AgendaItemOut.of(i)) for i in items]}
