@@ -603,10 +603,9 @@ class Memory:
         if version is not None:
             validate.positive_int("version", version, 2**62)
         at = time.time()
-        fact = await asyncio.to_thread(self._store.edit_fact, fact_id, validate.fact_value(value), version, at)
-        if fact.value != before.value and self.settings.extract_graph:  # the graph says the new value too
-            await asyncio.to_thread(graph_learn.fact_edited, self._store, fact, at)
-        return fact
+        graph = self._store.graph if self.settings.extract_graph else None  # the graph says the new value too
+        return await asyncio.to_thread(graph_learn.correct_fact, self._store, self._store, graph, fact_id,
+                                       validate.fact_value(value), version, at, before.value)
 
     async def delete_fact(self, fact_id: int, *, hard: bool = False, reason: str = "",
                           tenant_id: str = "default") -> dict[str, Any]:
@@ -978,8 +977,8 @@ class Memory:
         >>> [(t.subject, t.predicate, t.object) for t in g.triples]  # doctest: +SKIP
         """
         when = None if at is None else validate.timestamp(at, "at")
-        return await asyncio.to_thread(graph_read.graph, self._store, self._people, self._view(scope), entity, hops,
-                                       when)
+        return await asyncio.to_thread(graph_read.graph, self._store.graph, self._store, self._people,
+                                       self._view(scope), entity, hops, when)
 
     async def triples(self, subject: str | None = None, *, predicate: str | None = None,
                       at: datetime | str | None = None, history: bool = False, **scope: Any) -> list[Triple]:
@@ -991,21 +990,21 @@ class Memory:
         >>> [(t.object, t.valid_to) for t in found]  # doctest: +SKIP
         """
         when = None if at is None else validate.timestamp(at, "at")
-        return await asyncio.to_thread(graph_read.triples, self._store, self._people, self._view(scope), subject,
-                                       predicate, when, bool(history))
+        return await asyncio.to_thread(graph_read.triples, self._store.graph, self._store, self._people,
+                                       self._view(scope), subject, predicate, when, bool(history))
 
     async def insights(self, person_id: str, **scope: Any) -> list[Insight]:
         """What a language model inferred about a person from what they said in a group or chat,
         with the turns it rests on: labelled inferred, never among the facts."""
         where = _scope(scope).owner_scope()
-        return await asyncio.to_thread(self._store.insights, where, check_id("person_id", person_id))
+        return await asyncio.to_thread(self._store.graph.insights, where, check_id("person_id", person_id))
 
     async def synthesize_profile(self, person_id: str, **scope: Any) -> PersonSummary:
         """A short portrait of a person as a group or chat knows them: from their facts and
         insights with a language model; offline, their facts, and it says so (``method``)."""
         where = _scope(scope).owner_scope()
-        return await asyncio.to_thread(graph_insights.portrait, self._store, self._tiers.llm, self.settings, where,
-                                       check_id("person_id", person_id))
+        return await asyncio.to_thread(graph_insights.portrait, self._store.graph, self._store, self._tiers.llm,
+                                       self.settings, where, check_id("person_id", person_id))
 
     # ---- L2 windows (issue 20) ---------------------------------------------------------------
     async def windows(self, *, session_id: str | None = None, **scope: Any) -> list[Window]:

@@ -249,34 +249,34 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     a, b = say(s, team, "ni works at Tencent", "ni moved to Alibaba")
     ni, tencent = EntityRef("person", "ni", "ni"), EntityRef("org", "Tencent", aliases=("腾讯",))
     alibaba = EntityRef("org", "Alibaba")
-    [(old, _)] = s.add_triples(team.owner_scope(), [NewTriple(ni, "works_at", tencent, "Tencent", None, AT, 0.8,
+    [(old, _)] = s.graph.add_triples(team.owner_scope(), [NewTriple(ni, "works_at", tencent, "Tencent", None, AT, 0.8,
                                                               a.id, functional=True)])
-    [(new, _)] = s.add_triples(team.owner_scope(), [NewTriple(ni, "works_at", alibaba, "Alibaba", None, AT + 60,
+    [(new, _)] = s.graph.add_triples(team.owner_scope(), [NewTriple(ni, "works_at", alibaba, "Alibaba", None, AT + 60,
                                                               0.8, b.id, functional=True)])
     plan = s.add_agenda(team, "ni", date(2024, 12, 23), "exam", "exam on the 23rd", b.id)
     assert plan is not None
-    s.replace_insights(team.owner_scope(), "ni", [("changes jobs often", 0.6, [a.id, b.id])])
-    (insight,) = s.insights_with([b.id])
+    s.graph.replace_insights(team.owner_scope(), "ni", [("changes jobs often", 0.6, [a.id, b.id])])
+    (insight,) = s.graph.insights_with([b.id])
     batch = s.new_batch("forget", "soft", team.owner_scope().key, "asked", "default")
-    said = s.triples_with([b.id])
+    said = s.graph.triples_with([b.id])
     s.snapshot(batch, "turn", [b.id])
     s.snapshot(batch, "agenda", s.agenda_with([b.id]))
-    s.snapshot(batch, "entity", s.graph_entities_with(said))
+    s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
     s.snapshot(batch, "triple", said)
     s.snapshot(batch, "insight", [insight])
     s.delete_turns([b.id])
     s.agenda_forget([b.id])
-    assert s.triples_forget([b.id]) == {new: "deleted", old: "reopened"}
-    s.insights_forget([b.id])
-    assert s.find_entities("default", "default", name="Alibaba") == []
-    version = s.entity_version("default")
+    assert s.graph.triples_forget([b.id]) == {new: "deleted", old: "reopened"}
+    s.graph.insights_forget([b.id])
+    assert s.graph.find_entities("default", "default", name="Alibaba") == []
+    version = s.graph.entity_version("default")
 
     s.restore_snapshot(batch)
-    got = {t.id: t for t in s.get_triples([old, new])}
+    got = {t.id: t for t in s.graph.get_triples([old, new])}
     assert got[new].current and got[new].sources == (b.id,) and got[new].object == "Alibaba"
     assert got[old].valid_to == T0 + timedelta(minutes=1)  # closed again, as it was
-    assert [e.name for e in s.find_entities("default", "default", name="alibaba")] == ["Alibaba"]
-    assert [e.aliases for e in s.find_entities("default", "default", name="腾讯")] == [("腾讯",)]
-    assert s.entity_version("default") > version  # a name index built meanwhile is stale
+    assert [e.name for e in s.graph.find_entities("default", "default", name="alibaba")] == ["Alibaba"]
+    assert [e.aliases for e in s.graph.find_entities("default", "default", name="腾讯")] == [("腾讯",)]
+    assert s.graph.entity_version("default") > version  # a name index built meanwhile is stale
     assert [i.id for i in s.agenda("default", "default")] == [plan.id]
-    assert [(i.id, set(i.sources)) for i in s.insights(team, "ni")] == [(insight, {a.id, b.id})]
+    assert [(i.id, set(i.sources)) for i in s.graph.insights(team, "ni")] == [(insight, {a.id, b.id})]

@@ -72,14 +72,14 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     employer = state(s, TEAM, "employer", "字节", hello, "wt", (NI,))
     partner = state(s, TEAM, "partner", "周霓", said, "wt", (NI,))
     diet = state(s, CLUB, "diet:香菜", "does not eat", club, NI)
-    team = [i for i, _ in s.add_triples(TEAM.owner_scope(), [
+    team = [i for i, _ in s.graph.add_triples(TEAM.owner_scope(), [
         triple(NI_REF, "works_at", TENCENT, mine), triple(WT_REF, "works_at", EntityRef("org", "字节"), hello,
                                                           fact=employer.id)])]
-    clubs = [i for i, _ in s.add_triples(CLUB.owner_scope(), [triple(NI_REF, "avoids", None, club, "香菜")])]
+    clubs = [i for i, _ in s.graph.add_triples(CLUB.owner_scope(), [triple(NI_REF, "avoids", None, club, "香菜")])]
     exam = s.add_agenda(TEAM.owner_scope(), NI, date(2024, 12, 23), "exam", "12月23日考研", said.id)
     theirs = s.add_agenda(TEAM.owner_scope(), "wt", date(2024, 12, 30), "interview", "面试", hello.id)
-    s.replace_insights(TEAM.owner_scope(), NI, [("喜欢猫", 0.7, [mine.id])])
-    s.queue_insights(TEAM.owner_scope(), NI, 1, 5)  # a counter about them in meta
+    s.graph.replace_insights(TEAM.owner_scope(), NI, [("喜欢猫", 0.7, [mine.id])])
+    s.graph.queue_insights(TEAM.owner_scope(), NI, 1, 5)  # a counter about them in meta
     s.add_person("t2", NI, "别人", ["霓霓"])
     spoke(s, FOREIGN, NI, "别人", "我在腾讯上班")
     foreign = state(s, FOREIGN, "employer", "腾讯", s.get_turns(s.turns_by("t2", NI))[s.turns_by("t2", NI)[0]], NI)
@@ -131,10 +131,10 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert s.facts_about("default", "default", NI, history=True) == []
     assert {f.key for f in s.facts_about("default", "default", "wt", history=True)} == {"employer"}
     assert s.get_fact(c["employer"].id).mentioned == ()  # type: ignore[union-attr]
-    assert s.find_entities("default", "default", persons=[NI]) == []
-    assert [t.predicate for t in s.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
+    assert s.graph.find_entities("default", "default", persons=[NI]) == []
+    assert [t.predicate for t in s.graph.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
     assert s.agenda("default", "default") == [c["theirs"]]
-    assert s.insights(TEAM.owner_scope(), NI) == []
+    assert s.graph.insights(TEAM.owner_scope(), NI) == []
     # nothing left but the notice, a turn: it goes with their turns (the forget of turns)
     assert s.person_rows("default", NI) == HeldRows(person=False, notices=(c["notice"].id,))
     assert s.get_people("t2", [NI]) and [f.id for f in s.facts_about("t2", "default", NI)] == [c["foreign"].id]
@@ -159,8 +159,8 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     assert {a.alias for a in person.aliases} == {"周霓", "霓霓", "霓宝"}
     assert NI not in s.member_ids(TEAM) and NI in s.member_ids(CLUB)
     assert [f.id for f in s.facts_about("default", "default", NI)] == [c["diet"].id]
-    assert [t.id for t in s.get_triples([*c["team"], *c["clubs"]]) if t.subject == NI] == c["clubs"]
-    assert s.find_entities("default", "default", persons=[NI])  # the club's triple still names them
+    assert [t.id for t in s.graph.get_triples([*c["team"], *c["clubs"]]) if t.subject == NI] == c["clubs"]
+    assert s.graph.find_entities("default", "default", persons=[NI])  # the club's triple still names them
     assert s.agenda("default", "default", people=[NI]) == []
     assert s.person_rows("default", NI, team).empty and not s.person_rows("default", NI).empty
 

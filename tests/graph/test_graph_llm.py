@@ -159,7 +159,7 @@ def test_a_portrait_from_facts_offline_and_with_insights_online(tmp_path: Path) 
     with open_mem(tmp_path / "on", llm=llm) as m:
         turn = say(m, "g", "ni", "周霓", "我在腾讯上班，我家猫叫年糕", 0)
         m.drain()
-        m._memory._store.replace_insights(Scope.of(group_id="g"), "ni", [("probably a student", 0.6, [turn.id])])
+        m._memory._store.graph.replace_insights(Scope.of(group_id="g"), "ni", [("probably a student", 0.6, [turn.id])])
         online = m.synthesize_profile("ni", group_id="g")
         assert online.method == "llm" and online.text.startswith("周霓在腾讯工作") and len(online.insights) == 1
         asked = [c for c in llm.calls if c[0].startswith(PORTRAIT_SYSTEM)][0][1]

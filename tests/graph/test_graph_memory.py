@@ -274,11 +274,11 @@ def test_insight_jobs_are_coalesced(tmp_path: Path) -> None:
     scope = Scope.of(group_id="g")
     with open_mem(tmp_path / "data", run_jobs=False) as idle:  # no worker takes the job meanwhile
         store = idle._memory._store
-        assert not store.queue_insights(scope, "ni", 1, 2)  # one new triple of two
-        assert store.queue_insights(scope, "ni", 1, 2)  # the second: a job
-        assert not store.queue_insights(scope, "ni", 5, 2)  # one is still waiting: it will read these too
-        assert not store.queue_insights(scope, "wt", 1, 2)  # another person counts apart
+        assert not store.graph.queue_insights(scope, "ni", 1, 2)  # one new triple of two
+        assert store.graph.queue_insights(scope, "ni", 1, 2)  # the second: a job
+        assert not store.graph.queue_insights(scope, "ni", 5, 2)  # one is still waiting: it will read these too
+        assert not store.graph.queue_insights(scope, "wt", 1, 2)  # another person counts apart
         assert idle.pending(tenant_id="default", group_id="g") == 1  # the job is the group's (stats, drain)
     with open_mem(tmp_path / "data") as gm:
         gm.drain()  # offline, the job writes nothing
-        assert gm._memory._store.queue_insights(scope, "ni", 2, 2) and gm.insights("ni", group_id="g") == []
+        assert gm._memory._store.graph.queue_insights(scope, "ni", 2, 2) and gm.insights("ni", group_id="g") == []

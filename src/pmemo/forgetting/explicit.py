@@ -177,13 +177,13 @@ class Forgetter:
             self.store.secure_delete()
         batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
         self.store.snapshot(batch, "fact", [fact.id])
-        said = self.store.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
-        self.store.snapshot(batch, "entity", self.store.graph_entities_with(said))
+        said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
+        self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
         self.store.snapshot(batch, "triple", said)
         self.store.delete_fact(fact.id)
         self.embed.forget([unnamed(fact)])
         report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
-                                  "triples": self.store.drop_triples(said)}
+                                  "triples": self.store.graph.drop_triples(said)}
         self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
                                         {"category": fact.category})])
         self.store.set_batch(batch, "active", report)
@@ -213,10 +213,10 @@ class Forgetter:
         s.snapshot(batch, "fact", sorted(related))
         s.snapshot(batch, "episode", [x.id for x in episodes])
         s.snapshot(batch, "agenda", s.agenda_with(ids))
-        said = s.triples_with(ids)  # graph (issue 20): what the turns said, the triples they closed
-        s.snapshot(batch, "entity", s.graph_entities_with(said))
+        said = s.graph.triples_with(ids)  # graph (issue 20): what the turns said, the triples they closed
+        s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
         s.snapshot(batch, "triple", said)
-        s.snapshot(batch, "insight", s.insights_with(ids))
+        s.snapshot(batch, "insight", s.graph.insights_with(ids))
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
@@ -232,7 +232,7 @@ class Forgetter:
                 "agenda": self.store.agenda_forget(ids),
                 "diaries": self.diary.rebuild(ids) if self.diary is not None else {},  # diary (issue 20)
                 # graph (issue 20): triples only they said go, the ones those closed reopen
-                "triples": self.store.triples_forget(ids), "insights": self.store.insights_forget(ids)}
+                "triples": self.store.graph.triples_forget(ids), "insights": self.store.graph.insights_forget(ids)}
 
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}

@@ -20,6 +20,7 @@ from ..config import Settings
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Fact, PersonSummary, Scope, Turn
+from ..ports.graph import GraphPort
 from ..rules.sentences import fact_sentence
 from ..stores.base import FullStore
 from ..tiers.people import profile_view
@@ -63,9 +64,10 @@ def insights_prompt(name: str, facts: Sequence[str], turns: Sequence[Turn]) -> t
     return INSIGHTS_SYSTEM, f"Person: {name}\nKnown facts:\n{known}\n\nWhat they said:\n{said}"
 
 
-def refresh(store: FullStore, llm: LLM | None, settings: Settings, payload: dict[str, Any]) -> int:
+def refresh(graph: GraphPort, store: FullStore, llm: LLM | None, settings: Settings, payload: dict[str, Any]) -> int:
     """The ``insights`` job: infer a person's insights in one chat afresh; how many there are now.
-    A failed or invalid reply leaves the ones there were (logged)."""
+    A failed or invalid reply leaves the ones there were (logged). ``store``: the person's turns,
+    facts and name."""
     scope = Scope(payload["tenant"], payload["agent"], payload["owner"])
     person = str(payload["person"])
     if llm is None:
@@ -81,21 +83,22 @@ def refresh(store: FullStore, llm: LLM | None, settings: Settings, payload: dict
         reply = llm.complete_json(*insights_prompt(name, [_sentence(name, f) for f in facts], turns), InsightsOut)
     except LLMError as exc:
         log.warning("insights for %s left as they were: %s", person, exc)
-        return len(store.insights(scope, person))
+        return len(graph.insights(scope, person))
     rows = []
     for item in reply.insights:
         evidence = sorted({turns[n].id for n in item.evidence if 0 <= n < len(turns)})
         if evidence:  # an insight resting on no message it was shown is a guess about nothing
             rows.append((item.text.strip(), item.confidence, evidence))
-    store.replace_insights(scope, person, rows)
+    graph.replace_insights(scope, person, rows)
     return len(rows)
 
 
-def portrait(store: FullStore, llm: LLM | None, settings: Settings, scope: Scope, person: str) -> PersonSummary:
+def portrait(graph: GraphPort, store: FullStore, llm: LLM | None, settings: Settings, scope: Scope,
+             person: str) -> PersonSummary:
     """A short portrait of ``person`` as the chat of ``scope`` knows them: from facts and insights
     with a language model; from the facts alone without one (or when it fails), saying so."""
     facts = _facts(store, settings, scope, person)
-    found = store.insights(scope.owner_scope(), person)
+    found = graph.insights(scope.owner_scope(), person)
     name = _name(store, scope, person)
     said = [_sentence(name, f) for f in facts]
     if llm is not None and (said or found):

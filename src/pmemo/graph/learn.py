@@ -5,6 +5,9 @@ mapped by ``predicates.from_fact``), and the links facts do not hold, from a lan
 (one call per batch) or, without one or when it fails, from the rules (relations between
 people, origins). Every triple keeps the turn that said it. With a language model, a person
 about whom ``insight_every`` new triples were learned in a chat gets an ``insights`` job.
+
+A fact corrected by hand (``correct_fact``) changes its value and its triples in one
+transaction: both are written, or neither.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..people.statements import statements
+from ..ports.graph import EntityRef, GraphPort, NewTriple
+from ..ports.unit import UnitOfWork
 from ..rules.attribution import Attributed
-from ..stores.base import EntityRef, FullStore, NewTriple
+from ..stores.base import ProfileStoreProtocol
 from . import llm as llm_triples
 from .predicates import Said, from_fact, person, predicate
 from .rules import origins, relations
@@ -31,14 +36,14 @@ RULES_CONFIDENCE = 0.8
 Found = tuple[Turn, EntityRef, Said, float, int | None]  # turn, subject, what, confidence, fact id
 
 
-def learn(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence[Turn], people: Resolver,
-          parts: Mapping[int, list[Attributed]] | None = None) -> int:
-    """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them);
-    returns how many triples are new."""
+def learn(graph: GraphPort, facts: ProfileStoreProtocol, llm: LLM | None, settings: Settings,
+          turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]] | None = None) -> int:
+    """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them;
+    ``facts``: where the batch's facts are); returns how many triples are new."""
     said = [t for t in turns if t.role == "user"]
     if not said:
         return 0
-    found = _from_facts(store, said)
+    found = _from_facts(facts, said)
     if llm is not None:
         try:
             found += [(*said_so, None) for said_so in llm_triples.extract(llm, said, people)]
@@ -53,21 +58,33 @@ def learn(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence
             _triple(subject, what, epoch_of(turn.timestamp), confidence, turn.id, fact))
     added = 0
     for scope, items in by_scope.items():
-        done = store.add_triples(scope, items)
+        done = graph.add_triples(scope, items)
         new = Counter(item.subject.person for item, (_, action) in zip(items, done, strict=True)
                       if action == "added" and item.subject.person is not None)
         added += sum(1 for _, action in done if action == "added")
         if llm is not None and settings.insight_every:
-            _schedule(store, scope, new, settings.insight_every)
+            _schedule(graph, scope, new, settings.insight_every)
     return added
 
 
-def fact_edited(store: FullStore, fact: Fact, at: float) -> None:
+def correct_fact(unit: UnitOfWork, facts: ProfileStoreProtocol, graph: GraphPort | None, fact_id: int, value: str,
+                 version: int | None, at: float, before: str) -> Fact:
+    """Correct a fact's value by hand (``edit_fact``; ``before``: the value it had) and, with a
+    ``graph``, its triples (``fact_edited``), in one transaction of ``unit``: a failure between
+    the two leaves neither."""
+    with unit.tx():
+        fact = facts.edit_fact(fact_id, value, version, at)
+        if graph is not None and fact.value != before:  # the graph says the new value too
+            fact_edited(graph, fact, at)
+    return fact
+
+
+def fact_edited(graph: GraphPort, fact: Fact, at: float) -> None:
     """A fact corrected by hand: the triples saying its old value end at ``at`` and its new
     value starts there (provenance: the fact), as a restatement would."""
-    store.end_fact_triples(fact.id, at)
+    graph.end_fact_triples(fact.id, at)
     if fact.subject_id is not None and fact.status == "current":
-        store.add_triples(fact.scope, [_triple(person(fact.subject_id), what, at, fact.confidence, None, fact.id)
+        graph.add_triples(fact.scope, [_triple(person(fact.subject_id), what, at, fact.confidence, None, fact.id)
                                        for what in from_fact(fact.key, fact.value)])
 
 
@@ -78,11 +95,11 @@ def _triple(subject: EntityRef, what: Said, at: float, confidence: float, turn_i
                      fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ())
 
 
-def _from_facts(store: FullStore, turns: Sequence[Turn]) -> list[Found]:
+def _from_facts(facts: ProfileStoreProtocol, turns: Sequence[Turn]) -> list[Found]:
     """The batch's facts (new, reinforced or superseded by it) as triples, once per source turn."""
     by_id = {t.id: t for t in turns}
     out: list[Found] = []
-    for fact in store.facts_with(list(by_id)):
+    for fact in facts.facts_with(list(by_id)):
         if fact.subject_id is None or fact.status not in ("current", "superseded"):
             continue
         for turn_id in (i for i in fact.sources if i in by_id):
@@ -105,7 +122,7 @@ def _from_rules(turns: Sequence[Turn], people: Resolver, parts: Mapping[int, lis
     return out
 
 
-def _schedule(store: FullStore, scope: Scope, new: Counter[str], every: int) -> None:
+def _schedule(graph: GraphPort, scope: Scope, new: Counter[str], every: int) -> None:
     """An insights job for each person about whom ``every`` new triples were learned here."""
     for who, count in new.items():
-        store.queue_insights(scope, who, count, every)
+        graph.queue_insights(scope, who, count, every)

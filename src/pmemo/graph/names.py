@@ -11,23 +11,23 @@ from __future__ import annotations
 import threading
 
 from ..people.resolve import AliasEntry, AliasIndex
-from ..stores.base import GraphStore
+from ..ports.graph import GraphPort
 
 
 class EntityNames:
     """The tenant and agent's entity names in one automaton each, shared by every read."""
 
-    def __init__(self, store: GraphStore) -> None:
-        self.store = store
+    def __init__(self, graph: GraphPort) -> None:
+        self.graph = graph
         self._lock = threading.Lock()
         self._indexes: dict[tuple[str, str], tuple[int, AliasIndex]] = {}
 
     def index(self, tenant: str, agent: str) -> AliasIndex:
-        version = self.store.entity_version(tenant)
+        version = self.graph.entity_version(tenant)
         cached = self._indexes.get((tenant, agent))
         if cached is None or cached[0] != version:
             with self._lock:
-                entries = [AliasEntry(alias, str(eid), "name") for alias, eid in self.store.entity_names(tenant, agent)]
+                entries = [AliasEntry(alias, str(eid), "name") for alias, eid in self.graph.entity_names(tenant, agent)]
                 cached = (version, AliasIndex(entries, of_people=False))  # places and things
                 self._indexes[(tenant, agent)] = cached
         return cached[1]

@@ -19,7 +19,8 @@ from datetime import datetime
 from ..errors import InvalidInput, NotFound
 from ..models import Entity, Graph, Scope, Triple, epoch_of
 from ..people.resolve import Resolver
-from ..stores.base import FullStore, TripleView
+from ..ports.graph import GraphPort, TripleView
+from ..stores.base import PeopleStore
 from .predicates import predicate
 
 PREDICATE = re.compile(r"^[a-z][a-z_]{1,39}$")
@@ -30,47 +31,48 @@ def view_of(scope: Scope, private_in_groups: bool) -> TripleView:
     return TripleView(scope.owner_scope(), private_in_groups and scope.group_id is not None)
 
 
-def resolve(store: FullStore, people: Resolver, view: TripleView, name: str) -> list[Entity]:
+def resolve(graph: GraphPort, registry: PeopleStore, people: Resolver, view: TripleView,
+            name: str) -> list[Entity]:
     """The entities ``name`` stands for in the view: a person (by id, or by a name the resolver
-    knows them by), else the places, organisations and things of that name or alias that a
-    triple of the view names. NotFound naming it otherwise."""
+    knows them by; ``registry``: who is registered), else the places, organisations and things
+    of that name or alias that a triple of the view names. NotFound naming it otherwise."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise InvalidInput(f"an entity is a person id or a name of 1-{MAX_NAME} characters, got {str(name)[:40]!r}")
     name = name.strip()
     scope = view.scope
     tenant, agent = scope.tenant_id, scope.agent_id
-    people_ = store.find_entities(tenant, agent, persons=[name])
-    if people_ or store.get_people(tenant, [name]):
+    people_ = graph.find_entities(tenant, agent, persons=[name])
+    if people_ or registry.get_people(tenant, [name]):
         return people_ or [Entity(0, "person", name, name)]
-    things = [e for e in store.find_entities(tenant, agent, name=name) if e.person_id is None]
-    seen = store.touches(view, [e.id for e in things])
+    things = [e for e in graph.find_entities(tenant, agent, name=name) if e.person_id is None]
+    seen = graph.touches(view, [e.id for e in things])
     if seen:
         return [e for e in things if e.id in seen]
     found = [m for m in people.resolve(name, scope) if not m.ambiguous and m.end - m.start == len(name)]
     if len(found) == 1:
         pid = found[0].person_ids[0]
-        return store.find_entities(tenant, agent, persons=[pid]) or [Entity(0, "person", pid, pid)]
+        return graph.find_entities(tenant, agent, persons=[pid]) or [Entity(0, "person", pid, pid)]
     raise NotFound(f"no person or entity {name!r} is known in {scope.owner}")
 
 
-def graph(store: FullStore, people: Resolver, view: TripleView, name: str, hops: int,
+def graph(graph: GraphPort, registry: PeopleStore, people: Resolver, view: TripleView, name: str, hops: int,
           at: datetime | None) -> Graph:
     """``name``'s entity and every triple within ``hops`` (1 or 2) of it holding at ``at``
     (None: now), with the entities they connect."""
     if isinstance(hops, bool) or hops not in (1, 2):
         raise InvalidInput(f"hops must be 1 or 2, got {hops!r}")
-    roots = resolve(store, people, view, name)
+    roots = resolve(graph, registry, people, view, name)
     ids = [e.id for e in roots if e.id]
-    found = settle(store.neighbourhood(view, ids, hops, _epoch(at))) if ids else []
-    triples = named(store, view.scope.tenant_id, found)
+    found = settle(graph.neighbourhood(view, ids, hops, _epoch(at))) if ids else []
+    triples = named(registry, view.scope.tenant_id, found)
     wanted = {i for t in found for i in (t.subject_entity, t.object_entity) if i} - set(ids)
-    nodes = _named_entities(store, view.scope, [*roots, *store.find_entities(
+    nodes = _named_entities(registry, view.scope, [*roots, *graph.find_entities(
         view.scope.tenant_id, view.scope.agent_id, ids=sorted(wanted))])
     return Graph(nodes[0], tuple(nodes), tuple(triples))
 
 
-def triples(store: FullStore, people: Resolver, view: TripleView, subject: str | None, name: str | None,
-            at: datetime | None, history: bool) -> list[Triple]:
+def triples(graph: GraphPort, registry: PeopleStore, people: Resolver, view: TripleView, subject: str | None,
+            name: str | None, at: datetime | None, history: bool) -> list[Triple]:
     """The view's triples about ``subject`` (None: anyone), of predicate ``name`` (None: any),
     holding at ``at`` (None: now), or every one said (``history``; with ``at``: said by then),
     oldest first."""
@@ -78,11 +80,11 @@ def triples(store: FullStore, people: Resolver, view: TripleView, subject: str |
         raise InvalidInput(f"predicate {str(name)[:40]!r} is invalid: use a snake_case name like works_at")
     ids = None
     if subject is not None:
-        ids = [e.id for e in resolve(store, people, view, subject) if e.id]
+        ids = [e.id for e in resolve(graph, registry, people, view, subject) if e.id]
         if not ids:
             return []
-    found = store.triples_about(view, ids, name, _epoch(at), history)
-    return named(store, view.scope.tenant_id, found if history else settle(found))
+    found = graph.triples_about(view, ids, name, _epoch(at), history)
+    return named(registry, view.scope.tenant_id, found if history else settle(found))
 
 
 def settle(found: Sequence[Triple]) -> list[Triple]:
@@ -103,24 +105,24 @@ def settle(found: Sequence[Triple]) -> list[Triple]:
     return out
 
 
-def named(store: FullStore, tenant: str, found: Sequence[Triple]) -> list[Triple]:
+def named(registry: PeopleStore, tenant: str, found: Sequence[Triple]) -> list[Triple]:
     """The triples with the display names of the people in them (their name now)."""
     ids = {k for t in found for k, kind in ((t.subject, t.subject_kind), (t.object, t.object_kind)) if kind == "person"}
-    names = person_names(store, tenant, ids)
+    names = person_names(registry, tenant, ids)
     return [dataclasses.replace(t, subject_name=names.get(t.subject, t.subject_name),
                                 object_name=names.get(t.object, t.object_name) if t.object_kind == "person"
                                 else t.object_name) for t in found]
 
 
-def person_names(store: FullStore, tenant: str, ids: set[str]) -> dict[str, str]:
+def person_names(registry: PeopleStore, tenant: str, ids: set[str]) -> dict[str, str]:
     """A person's display name now; one never registered (a private chat's user, a speaker known
     only by a display name: ``name:<actor>``) by what is known."""
-    known = store.get_people(tenant, sorted(ids))
+    known = registry.get_people(tenant, sorted(ids))
     return {i: known[i].name or i if i in known else i.removeprefix("name:") for i in ids}
 
 
-def _named_entities(store: FullStore, scope: Scope, entities: Sequence[Entity]) -> list[Entity]:
-    names = person_names(store, scope.tenant_id, {e.person_id for e in entities if e.person_id})
+def _named_entities(registry: PeopleStore, scope: Scope, entities: Sequence[Entity]) -> list[Entity]:
+    names = person_names(registry, scope.tenant_id, {e.person_id for e in entities if e.person_id})
     return [dataclasses.replace(e, name=names[e.person_id]) if e.person_id else e for e in entities]
 
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ..config import Settings
 from ..models import Hit, Scope, Turn
-from ..stores.base import FullStore
+from ..ports.graph import GraphPort
+from ..stores.base import PeopleStore
 from ..text.overlap import overlap
 from .names import EntityNames
 from .read import named, settle, view_of
@@ -24,8 +25,8 @@ from .sentences import triple_sentence
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 
 
-def graph_hits(store: FullStore, names: EntityNames, scope: Scope, query: str, people: Sequence[str],
-               shown_facts: Collection[int], settings: Settings, lookup: TurnLookup,
+def graph_hits(graph: GraphPort, registry: PeopleStore, names: EntityNames, scope: Scope, query: str,
+               people: Sequence[str], shown_facts: Collection[int], settings: Settings, lookup: TurnLookup,
                until: float | None = None) -> list[Hit]:
     """Up to ``graph_in_context`` hits for the triples around the people (``people``, person ids)
     and the entities ``query`` names; none whose fact ``shown_facts`` holds. ``until`` (epoch
@@ -34,18 +35,18 @@ def graph_hits(store: FullStore, names: EntityNames, scope: Scope, query: str, p
         return []
     owner = scope.owner_scope()
     tenant, agent = owner.tenant_id, owner.agent_id
-    roots = [e.id for e in store.find_entities(tenant, agent, persons=people)] if people else []
+    roots = [e.id for e in graph.find_entities(tenant, agent, persons=people)] if people else []
     roots += names.find(query, tenant, agent)
     if not roots:
         return []
     view = view_of(owner, settings.private_facts_in_groups)
     about = set(roots)
-    held = store.neighbourhood(view, roots, 1, until)
+    held = graph.neighbourhood(view, roots, 1, until)
     if until is not None:
         held = [dataclasses.replace(t, valid_to=None) if t.valid_to is not None and t.valid_to.timestamp() > until
                 else t for t in held]
     found = [t for t in settle(held) if t.current and (t.fact_id is None or t.fact_id not in shown_facts)]
-    said = {t.id: triple_sentence(t) for t in named(store, tenant, found)}
+    said = {t.id: triple_sentence(t) for t in named(registry, tenant, found)}
     score = {t.id: round((1.0 if t.subject_entity in about else 0.7) + 0.3 * overlap(query, said[t.id]), 6)
              for t in found}
     kept = sorted(found, key=lambda t: (-score[t.id], -t.confidence, -t.valid_from.timestamp(), t.id))

@@ -204,7 +204,8 @@ def _graph(batch: Batch) -> None:
     """The batch's facts and links as triples (issue 20)."""
     worker = batch.worker
     if worker.settings.extract_graph:
-        graph_learn(worker.store, worker.tiers.llm, worker.settings, batch.read, batch.people, batch.parts)
+        graph_learn(worker.store.graph, worker.store, worker.tiers.llm, worker.settings, batch.read, batch.people,
+                    batch.parts)
 
 
 STEPS: dict[str, Callable[[Batch], None]] = {"people": _people, "facts": _facts, "agenda": _agenda,

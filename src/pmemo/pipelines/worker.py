@@ -230,7 +230,8 @@ class Worker:
             "diary": lambda p: self.diary.run(p),  # one day's entry of one chat (issue 20)
             HUMAN_JOB: lambda p: self.human_blocks(p),  # memory blocks (issue 20)
             # graph (issue 20): a person's insights in one chat, with an LLM
-            "insights": lambda p: graph_insights.refresh(self.store, self.tiers.llm, self.settings, p),  # type: ignore[arg-type]
+            "insights": lambda p: graph_insights.refresh(self.store.graph, self.store,  # type: ignore[attr-defined,arg-type]
+                                                         self.tiers.llm, self.settings, p),
             # a step of what turns teach (people, facts, agenda, graph, episodes) that failed in its
             # turn job, tried again on its own (enrich.py)
             **{enrich.kind_of(step): functools.partial(enrich.run_job, self, step) for step in enrich.JOB_STEPS},

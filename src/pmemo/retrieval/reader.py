@@ -57,7 +57,7 @@ class ContextReader:
                  settings: Settings, count: Callable[[str], int],
                  blocks: Callable[[], Sequence[Block]] = tuple) -> None:
         self.blocks = blocks  # the memory blocks of every scope, as the folder holds them now
-        self.entities = EntityNames(store)  # graph (issue 20): the names of places, orgs and things
+        self.entities = EntityNames(store.graph)  # graph (issue 20): the names of places, orgs and things
         self.store = store
         self.retriever = retriever
         self.people = people
@@ -92,7 +92,7 @@ class ContextReader:
                                     self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at,
                                     lang=lang, budget=budget, count=self.count))
         told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
-        tiers["graph"] = graph_hits(store, self.entities, owner, query, found.named, told, self.settings,
+        tiers["graph"] = graph_hits(store.graph, store, self.entities, owner, query, found.named, told, self.settings,
                                     store.get_turns, until)
         blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
         tiers["blocks"] = block_hits(blocks)

@@ -1,5 +1,8 @@
 """Store Protocols: what the tiers need from a database.
 
+Being split into ports, one per concern (issue 45 §1, ``pmemo.ports``): the graph's is there,
+and ``EntityRef``, ``NewTriple`` and ``TripleView`` are re-exported from it here.
+
 One contract test suite (tests/contract) runs against every implementation; SQLite is
 the embedded default, Postgres the scale-out one. Methods are blocking; the async core
 calls them off the event loop.
@@ -19,10 +22,8 @@ from ..models import (
     AgendaItem,
     Cluster,
     Diary,
-    Entity,
     Episode,
     Fact,
-    Insight,
     KeyLine,
     Member,
     Person,
@@ -31,10 +32,13 @@ from ..models import (
     Summary,
     Task,
     TaskStep,
-    Triple,
     Turn,
     Window,
 )
+from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
+from ..ports.graph import GraphPort
+from ..ports.graph import NewTriple as NewTriple
+from ..ports.graph import TripleView as TripleView
 from ..text.quotes import Address, Quote
 from .person_forget import HeldRows
 
@@ -616,75 +620,6 @@ class DiaryStore(Protocol):
     def next_waiting(self) -> float | None: ...  # when the first waiting day is due
 
 
-# ---- graph (issue 20) ------------------------------------------------------------------------
-class EntityRef(NamedTuple):
-    """An entity as a statement names it: a person by id, anything else by kind and name."""
-
-    kind: str  # models.ENTITY_KINDS
-    name: str
-    person: str | None = None
-    aliases: tuple[str, ...] = ()
-
-
-class NewTriple(NamedTuple):
-    """A triple to record, learned at ``at`` (epoch seconds) from ``turn_id``. ``functional``:
-    one value at a time (a new one closes the old); ``symmetric``: the same either way round;
-    ``ends``: the statement ends the open triple saying this ("no longer likes cats")."""
-
-    subject: EntityRef
-    predicate: str
-    object: EntityRef | None  # None: ``value`` is a literal
-    value: str
-    qualifier: str | None
-    at: float
-    confidence: float
-    turn_id: int | None
-    fact_id: int | None = None
-    functional: bool = False
-    symmetric: bool = False
-    ends: bool = False
-    closes: tuple[str, ...] = ()  # predicates whose open triple about the same object this one ends
-
-
-class TripleView(NamedTuple):
-    """Whose triples a read sees: those learned in ``scope``'s owner, and from a group, when
-    ``private``, what people said about themselves in their own private chat."""
-
-    scope: Scope
-    private: bool = False
-
-
-class GraphStore(Protocol):
-    """Entities, triples with validity times and sources, and insights (issue 20)."""
-
-    def add_triples(self, scope: Scope, items: Sequence[NewTriple]) -> list[tuple[int, str]]: ...
-    def entity_version(self, tenant: str) -> int: ...
-    def entity_names(self, tenant: str, agent: str) -> list[tuple[str, int]]: ...
-    def find_entities(self, tenant: str, agent: str, *, name: str | None = None, persons: Sequence[str] = (),
-                      ids: Sequence[int] = ()) -> list[Entity]:
-        """By a name or alias (any case), by person ids, or by ids."""
-        ...
-    def touches(self, view: TripleView, entities: Sequence[int]) -> set[int]: ...
-    def triples_about(self, view: TripleView, subjects: Sequence[int] | None, predicate: str | None,
-                      at: float | None, history: bool) -> list[Triple]: ...
-    def neighbourhood(self, view: TripleView, roots: Sequence[int], hops: int, at: float | None) -> list[Triple]: ...
-    def get_triples(self, ids: Sequence[int]) -> list[Triple]: ...
-    def triples_with(self, turn_ids: list[int]) -> list[int]: ...
-    def triples_forget(self, turn_ids: list[int]) -> dict[int, str]: ...
-    def end_fact_triples(self, fact_id: int, at: float) -> None: ...
-    def fact_triples(self, fact_id: int) -> list[int]: ...
-    def drop_triples(self, ids: list[int]) -> dict[int, str]: ...
-    def graph_entities_with(self, triple_ids: list[int]) -> list[int]: ...
-    def replace_insights(self, scope: Scope, person: str,
-                         rows: Sequence[tuple[str, float, Sequence[int]]]) -> None: ...
-    def insights(self, scope: Scope, person: str | None = None) -> list[Insight]: ...
-    def insights_with(self, turn_ids: list[int]) -> list[int]: ...
-    def insights_forget(self, turn_ids: list[int]) -> list[int]: ...
-    def queue_insights(self, scope: Scope, person: str, new: int, every: int) -> bool:
-        """Count new triples about a person; past ``every``, queue one ``insights`` job (coalesced)."""
-        ...
-
-
 # ---- L2 windows (issue 20) -------------------------------------------------------------------
 class WindowStore(Protocol):
     """Windows of consecutive turns of a user or group embedded as one unit; a window's members
@@ -733,6 +668,12 @@ class PersonForgetStore(Protocol):
         ...
 
 
-class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore, GraphStore,
+class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
                 WindowStore, BlockJobStore, PersonForgetStore, Protocol):
-    """Everything the engine uses, tiers of issue 5 included."""
+    """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
+    port (``pmemo.ports``) are its attributes: ``graph``. ``tx()`` makes the calls in its block
+    one transaction (``ports.unit``)."""
+
+    @property
+    def graph(self) -> GraphPort: ...
+    def tx(self) -> AbstractContextManager[None]: ...

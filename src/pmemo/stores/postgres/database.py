@@ -1,8 +1,10 @@
 """The connection pool every mixin of ``PostgresStore`` reads and writes through.
 
 Connections are in autocommit mode: a read is one statement and needs no transaction; a
-write that must be atomic runs in ``tx()``. Each pooled connection knows pgvector's type, so
-numpy arrays go in and come out as ``vector`` values.
+write that must be atomic runs in ``tx()``. A ``tx()`` inside another, in the same context and
+thread, joins it (one connection, one transaction: a context variable holds it); inside
+``unit()``, the store's unit of work, reads go through that connection too. Each pooled
+connection knows pgvector's type, so numpy arrays go in and come out as ``vector`` values.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -24,6 +27,7 @@ from psycopg.types import TypeInfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ...errors import Unavailable
+from ..unit import Unit
 
 POOL_SIZE = 10  # connections at most: a server's request threads, a worker, the inspector
 CONNECT_TIMEOUT_S = 10.0
@@ -34,6 +38,8 @@ WAIT_S = 5.0
 # is checked first (a round trip), so one broken by a server restart meanwhile is replaced
 # unseen. Checking every one cost a round trip per store call: 13 % of a Postgres ingest.
 FRESH_S = 1.0
+# the open transaction of this context: its database, connection and unit (``tx``, ``unit``)
+_OPEN: ContextVar[tuple[Database, psycopg.Connection[Any], Unit] | None] = ContextVar("pmemo_pg_tx", default=None)
 
 
 def lock_key(*parts: str) -> int:
@@ -113,8 +119,22 @@ class Database:
     def close(self) -> None:
         self._pool.close()
 
+    def _open(self) -> tuple[psycopg.Connection[Any], Unit] | None:
+        """This context's open transaction on this database, if this thread holds one."""
+        held = _OPEN.get()
+        return (held[1], held[2]) if held is not None and held[0] is self and held[2].mine else None
+
     @contextmanager
     def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        held = self._open()
+        if held is not None and held[1].reads:  # inside unit(): read what it wrote
+            yield held[0]
+        else:
+            with self._pooled() as conn:
+                yield conn
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
         try:
             with self._pool.connection() as conn:
                 yield conn
@@ -139,11 +159,41 @@ class Database:
     def session(self) -> Iterator[psycopg.Connection[Any]]:
         """One pooled connection kept for the block: where session state lives (an advisory
         lock held across many transactions, ``locks.py``); back in the pool after it."""
+        with self._pooled() as conn:
+            yield conn
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection for a few reads (the unit's, inside ``unit()``)."""
         with self._conn() as conn:
             yield conn
 
     @contextmanager
     def tx(self) -> Iterator[psycopg.Cursor[Any]]:
-        """A cursor in one transaction: committed when the block ends, rolled back if it raises."""
-        with self._conn() as conn, conn.transaction(), conn.cursor() as cur:
+        """A cursor in one transaction: committed when the block ends, rolled back if it raises.
+        Inside another ``tx()`` or ``unit()`` of this context, a cursor in that one."""
+        with self._transaction(reads=False) as conn, conn.cursor() as cur:
             yield cur
+
+    @contextmanager
+    def unit(self) -> Iterator[None]:
+        """The store's unit of work (``ports.unit``): every call in the block, in this context
+        and thread, is one transaction on one connection, its reads included."""
+        with self._transaction(reads=True):
+            yield
+
+    @contextmanager
+    def _transaction(self, reads: bool) -> Iterator[psycopg.Connection[Any]]:
+        held = self._open()
+        if held is not None:
+            with held[1].step():
+                yield held[0]
+            return
+        with self._pooled() as conn, conn.transaction():
+            unit = Unit(reads=reads)
+            token = _OPEN.set((self, conn, unit))
+            try:
+                yield conn
+                unit.check()
+            finally:
+                _OPEN.reset(token)

@@ -11,6 +11,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ...models import Scope
+from ...ports.graph import GraphPort
 from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_person
 from .forget import _capture, _Columns, _put_row, registry_tables
 from .people import bump
@@ -25,8 +26,7 @@ class PersonForgetRows:
     if TYPE_CHECKING:  # what the store's other mixins give
         _db: Database
 
-        @staticmethod
-        def _drop(cur: psycopg.Cursor[Any], ids: list[int], reopen: bool = True) -> dict[int, str]: ...
+        graph: GraphPort
 
     def person_rows(self, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
         """What a forget of ``person`` (everywhere, or in ``where``'s owner) would take besides their turns."""
@@ -63,7 +63,7 @@ class PersonForgetRows:
             cur.execute("DELETE FROM jobs WHERE kind='insights' AND status<>'running'"
                         " AND payload->>'tenant'=%(tenant)s AND payload->>'person'=%(person)s"
                         " AND (%(owner)s::text IS NULL OR payload->>'owner'=%(owner)s)", args)
-            self._drop(cur, list(held.triples), reopen=False)
+            self.graph.drop_triples(list(held.triples))  # in this transaction: it joins
             cur.execute("DELETE FROM entity_aliases WHERE entity = ANY(%s::bigint[])", (list(held.entities),))
             cur.execute("DELETE FROM entities WHERE id = ANY(%s::bigint[])", (list(held.entities),))
             bump(cur, f"aliases:{tenant}")  # resolvers and name indexes built before are stale

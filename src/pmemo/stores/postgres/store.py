@@ -11,15 +11,18 @@ server replica, a worker) is read by all.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 from .agenda import AgendaRows
 from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
 from .database import Database
+from .dialect import POSTGRES, PostgresLink
 from .diary import DiaryRows
 from .episodes import EpisodeRows
 from .facts import FactRows
 from .forget import ForgetRows
-from .graph import GraphRows
+from .graph import PostgresGraph
 from .jobs import JobRows, jobs_of
 from .keys import KeyRows
 from .locks import LockRows
@@ -36,13 +39,19 @@ from .windows import WindowRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, AgendaRows, DiaryRows, GraphRows, WindowRows, BlockJobRows,
+class PostgresStore(PeopleRows, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self.graph = PostgresGraph(PostgresLink(db), POSTGRES)
+
+    def tx(self) -> AbstractContextManager[None]:
+        """The unit of work (``ports.unit``): the calls in the block, in this context and
+        thread, share one connection and one transaction."""
+        return self._db.unit()
 
     @classmethod
     def open(cls, url: str) -> PostgresStore:

@@ -18,6 +18,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from ...models import Scope
+from ...ports.graph import GraphPort
 from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_person
 
 _MENTIONS = "EXISTS(SELECT 1 FROM json_each(f.mentioned) WHERE value = :person)"
@@ -33,8 +34,7 @@ class PersonForgetRows:
         @staticmethod
         def _capture(conn: sqlite3.Connection, kind: str, ref: int) -> dict[str, Any] | None: ...
 
-        @staticmethod
-        def _drop(conn: sqlite3.Connection, ids: list[int], reopen: bool = True) -> dict[int, str]: ...
+        graph: GraphPort
 
     def person_rows(self, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
         """What a forget of ``person`` (everywhere, or in ``where``'s owner) would take besides their turns."""
@@ -60,7 +60,7 @@ class PersonForgetRows:
             for table, columns in _registry_tables(conn).items():
                 conn.execute(f"DELETE FROM {table} WHERE {_registry_where(table, columns, where)}", args)
             conn.executemany("DELETE FROM meta WHERE key=?", [(r["key"],) for r in registry["meta"]])
-            self._drop(conn, list(held.triples), reopen=False)
+            self.graph.drop_triples(list(held.triples))  # in this transaction: it joins
             conn.executemany("DELETE FROM entity_aliases WHERE entity=?", [(e,) for e in held.entities])
             conn.executemany("DELETE FROM entities WHERE id=?", [(e,) for e in held.entities])
             for key in (f"aliases:{tenant}", f"entities:{tenant}"):  # resolvers and name indexes are stale

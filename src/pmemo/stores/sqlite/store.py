@@ -26,12 +26,14 @@ from .. import parts, replies
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..fair_share import job_batches, ranked
+from ..unit import Unit
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
+from .dialect import SQLITE, SQLiteLink
 from .diary_store import DiaryRows
-from .graph_store import GraphRows
+from .graph_store import SQLiteGraph
 from .locks import NamedLocks
 from .people_store import PeopleRows
 from .person_forget import PersonForgetRows
@@ -48,7 +50,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, GraphRows, WindowRows,
+class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, WindowRows,
                   BlockJobRows, PersonForgetRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -59,6 +61,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         self._write_lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self._unit: Unit | None = None  # the open write transaction, which a nested one joins
         self._locks = NamedLocks()  # hold(): this process's threads; the directory lock, other processes
         self._writer = self._connect()
         migrate(self._writer)
@@ -70,6 +73,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
         # the directory lock keeps other processes out, so every write goes through _writer
         self.centroid_cache = CentroidCache(CENTROID_SCOPES)
         self.centroid_cache.watch(self._writer)
+        self.graph = SQLiteGraph(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.requeue_running()
@@ -128,6 +132,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
 
     @property
     def _read(self) -> sqlite3.Connection:
+        unit = self._unit
+        if unit is not None and unit.reads and unit.mine:  # inside tx(): read what it wrote
+            return self._writer
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._connect()
@@ -143,21 +150,37 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Gr
             yield from self._read.execute(sql.format(",".join("?" * len(chunk))), [*args, *chunk])
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction; the read caches hear of what it changed once it commits."""
+    def _tx(self, reads: bool = False) -> Iterator[sqlite3.Connection]:
+        """A write transaction; the read caches hear of what it changed once it commits. One
+        opened inside another on the same thread joins it (``stores.unit``)."""
         with self._write_lock:
-            conn = self._writer
+            conn, unit = self._writer, self._unit
+            if unit is not None:  # the lock is this thread's: it is in a transaction already
+                with unit.step():
+                    yield conn
+                return
             conn.execute("BEGIN IMMEDIATE")
             self.vector_cache.begin()
             self.centroid_cache.begin()
+            self._unit = Unit(reads=reads)
             try:
                 yield conn
+                self._unit.check()
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._unit = None
             conn.execute("COMMIT")
             self.vector_cache.commit()
             self.centroid_cache.commit()
+
+    @contextmanager
+    def tx(self) -> Iterator[None]:
+        """The unit of work (``ports.unit``): every call on this thread in the block is one
+        write transaction, and reads in it see its writes."""
+        with self._tx(reads=True):
+            yield
 
     def hold(self, names: Iterable[str], *, shared: bool = False,
              wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:

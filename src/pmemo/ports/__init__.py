@@ -1,0 +1,14 @@
+"""Store ports: one small Protocol per concern, and the unit of work that spans them (issue 45 §1).
+
+A consumer takes the ports it uses (``graph: GraphPort``), not the whole store; a store gives
+each port as an attribute (``store.graph``) and ``tx()`` to make several calls one transaction.
+This package imports only the models: what a port says is the store's contract, never a
+backend's. docs/STORE_PORTS.md has the shape and how the next port moves here.
+"""
+
+from __future__ import annotations
+
+from .graph import EntityRef, GraphPort, NewTriple, TripleView
+from .unit import UnitOfWork
+
+__all__ = ["EntityRef", "GraphPort", "NewTriple", "TripleView", "UnitOfWork"]

@@ -1,0 +1,110 @@
+"""What a port's SQL needs of a backend, written once: a dialect and a link (issue 45 §1).
+
+A port written in SQL once (``graph_sql.py``) names its parameters ``:name`` and asks the
+``Dialect`` for the few fragments the two databases spell apart: a list parameter, a table of
+values, a case-blind comparison, a NULL-safe one, a typed parameter, the larger of two values.
+The backend's ``Link`` runs it: ``read()`` gives an ``Exec`` for reads, ``write()`` one in a
+transaction (the store's unit of work, when one is open, is that transaction). An ``Exec``
+turns ``:name`` into its driver's placeholders and gives rows by column name.
+
+>>> d = Dialect("{col} IN (SELECT value FROM json_each(:{name}))", "(SELECT value AS v FROM json_each(:{name}))",
+...             "{col} = {value} COLLATE NOCASE", "{col} IS {value}", "{value}", "MAX", list)
+>>> d.in_("t.id", "ids")
+'t.id IN (SELECT value FROM json_each(:ids))'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Row = Mapping[str, Any]  # a row by column name (sqlite3.Row, psycopg's dict_row)
+Args = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one database spells the fragments a shared query needs: templates over ``col``,
+    ``name`` (a parameter's name), ``value`` (a parameter or column) and ``type`` (an SQL type
+    of the target: bigint or text), and how a list parameter is passed."""
+
+    in_list: str  # col is one of the list parameter name
+    values: str  # the list parameter name as a table with one column, v
+    nocase: str  # col equals value in any (ASCII) case
+    same: str  # col equals value, NULL equal to NULL
+    typed: str  # the parameter value of a type (a NULL needs one on Postgres)
+    greatest: str  # the function giving the larger of two values
+    pack: Callable[[list[Any]], Any]  # a list as the driver takes it for ``in_list`` / ``values``
+
+    def in_(self, col: str, name: str, type_: str = "bigint") -> str:
+        return self.in_list.format(col=col, name=name, type=type_)
+
+    def each(self, name: str, type_: str = "bigint") -> str:
+        return self.values.format(name=name, type=type_)
+
+    def same_text(self, col: str, value: str) -> str:
+        return self.nocase.format(col=col, value=value)
+
+    def is_(self, col: str, value: str, type_: str) -> str:
+        return self.same.format(col=col, value=value, type=type_)
+
+    def cast(self, value: str, type_: str) -> str:
+        return self.typed.format(value=value, type=type_)
+
+    def ids(self, values: Iterable[Any]) -> Any:
+        """A list of ids as a parameter (numpy integers made plain)."""
+        return self.pack([int(v) for v in values])
+
+    def texts(self, values: Iterable[str]) -> Any:
+        return self.pack([str(v) for v in values])
+
+
+class Exec(Protocol):
+    """Runs SQL with ``:name`` parameters on one connection."""
+
+    def rows(self, sql: str, args: Args | None = None) -> list[Row]: ...
+    def one(self, sql: str, args: Args | None = None) -> Row | None: ...
+    def run(self, sql: str, args: Args | None = None) -> int:
+        """A write; how many rows it changed."""
+        ...
+
+
+class Link(Protocol):
+    """A backend's connections: ``read()`` for reads, ``write()`` for one transaction."""
+
+    def read(self) -> AbstractContextManager[Exec]: ...
+    def write(self) -> AbstractContextManager[Exec]: ...
+
+
+# ---- provenance: the source turns of derived rows (table ``sources``) -----------------------
+def sources_of(x: Exec, d: Dialect, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]:
+    """The source turns of each of ``refs`` (rows of one ``kind``), in one query, in turn order."""
+    if not refs:
+        return {}
+    found: dict[int, list[int]] = {}
+    for r in x.rows(f"SELECT ref, turn_id FROM sources WHERE kind=:kind AND {d.in_('ref', 'refs')} ORDER BY turn_id",
+                    {"kind": kind, "refs": d.ids(refs)}):
+        found.setdefault(r["ref"], []).append(r["turn_id"])
+    return {ref: tuple(ids) for ref, ids in found.items()}
+
+
+def refs_with(x: Exec, d: Dialect, kind: str, turn_ids: list[int]) -> list[int]:
+    """The rows of ``kind`` one of ``turn_ids`` is a source of, by id."""
+    if not turn_ids:
+        return []
+    return [r["ref"] for r in x.rows(f"SELECT DISTINCT ref FROM sources WHERE kind=:kind AND"
+                                     f" {d.in_('turn_id', 'turns')} ORDER BY ref",
+                                     {"kind": kind, "turns": d.ids(turn_ids)})]
+
+
+def add_sources(x: Exec, d: Dialect, kind: str, ref: int, turn_ids: Iterable[int]) -> None:
+    """``turn_ids`` are sources of row ``ref`` of ``kind`` too (one already is stays once)."""
+    turns = [int(t) for t in turn_ids]
+    if len(turns) == 1:  # a triple's one turn: no list to unpack
+        x.run("INSERT INTO sources(kind, ref, turn_id) VALUES(:kind, :ref, :turn) ON CONFLICT DO NOTHING",
+              {"kind": kind, "ref": ref, "turn": turns[0]})
+    elif turns:
+        x.run(f"INSERT INTO sources(kind, ref, turn_id) SELECT :kind, :ref, e.v FROM {d.each('turns')} AS e"
+              " WHERE TRUE ON CONFLICT DO NOTHING", {"kind": kind, "ref": ref, "turns": d.pack(turns)})

@@ -1,0 +1,46 @@
+"""The ports (issue 45 §1): small Protocols that import only the models, which both stores give
+as attributes; the graph's SQL is written once (``stores/graph_sql.py``) and each backend's
+graph module keeps only its dialect."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from pathlib import Path
+
+import pmemo.ports
+from pmemo.ports import GraphPort, UnitOfWork
+from pmemo.stores.graph_sql import SQLGraph
+from pmemo.stores.postgres.graph import PostgresGraph
+from pmemo.stores.sqlite.graph_store import SQLiteGraph
+
+PORTS = Path(pmemo.ports.__file__).parent
+MAX_METHODS = 20
+
+
+def methods(protocol: type) -> set[str]:
+    return {m for m, v in vars(protocol).items() if inspect.isfunction(v) and not m.startswith("_")}
+
+
+def test_a_port_imports_only_the_models_and_the_standard_library():
+    for path in sorted(PORTS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:  # relative: inside pmemo
+                assert node.module in ("models", "graph", "unit"), (path.name, node.module)
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert all(str(n).split(".")[0] in sys.stdlib_module_names for n in names), (path.name, names)
+
+
+def test_each_port_is_small():
+    assert 0 < len(methods(GraphPort)) <= MAX_METHODS
+    assert methods(UnitOfWork) == {"tx"}
+
+
+def test_each_backend_gives_every_method_of_the_graph_port_from_the_shared_sql():
+    for backend in (SQLiteGraph, PostgresGraph):
+        assert methods(GraphPort) <= {m for m in dir(backend) if not m.startswith("_")}
+        own = methods(backend) - {"queue_insights"}  # the job queue is the backend's
+        assert own == set(), f"{backend.__name__} writes {own} again: they belong in stores/graph_sql.py"
+    assert methods(GraphPort) - {"queue_insights"} <= methods(SQLGraph)
