@@ -31,7 +31,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
-from pmemo.statements.features import DIM, lexical
+from pmemo.statements.features import DIM, VERSION, lexical
 from pmemo.statements.generate import Example, generate
 from pmemo.statements.labels import HEADS, KINDS, Label
 from pmemo.statements.model import E5_MODEL_ID, FORMAT, MIN_OWN, STATES, default_path
@@ -261,7 +261,7 @@ def main() -> None:
           f"({Counter(e.label.states for e in dev)[True]} statements); dev texts also in train: "
           f"{len({e.text for e in dev} & {e.text for e in train})}")
     x_tr, x_dev, x_dev2 = matrices(train), matrices(dev), matrices(dev2)
-    saved: dict[str, np.ndarray] = {"format": np.array(FORMAT), "dim": np.array(DIM)}
+    saved: dict[str, np.ndarray] = {"format": np.array(FORMAT), "dim": np.array(DIM), "features": np.array(VERSION)}
     scores: dict[str, dict[str, float]] = {}
     hard: list[Example] = []
     if not args.no_mine:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from pmemo import SyncMemory
+from pmemo.errors import ModelFileError
 from pmemo.statements.generate import generate
 from pmemo.statements.model import MIN_OWN, default_path, load
 from pmemo.statements.read import _RELATION
@@ -96,3 +97,20 @@ def test_a_plain_statement_still_gives_one(tmp_path: Path, text: str) -> None:
         _say(mem, text, 0)
         mem.drain()
         assert [f.key for f in mem.profile("ni", group_id="g") if f.status == "current"]
+
+
+def test_a_file_names_its_feature_set_and_reads_with_it(tmp_path: Path) -> None:
+    """The shipped file reads the flags of features version 2; a file without the key was trained on
+    version 1's features and is read with them (the first model, kept for a comparison in one tree)."""
+    from pmemo.statements.features import VERSION, lexical
+
+    assert load().features == VERSION == 2
+    assert set(lexical("我同事说他在腾讯上班吗", (), 1)) < set(lexical("我同事说他在腾讯上班吗", ()))
+    with np.load(default_path()) as z:
+        old = {k: z[k] for k in z.files if k != "features"}
+    np.savez(tmp_path / "v1.npz", **old)  # type: ignore[arg-type]
+    assert load(tmp_path / "v1.npz").features == 1
+    bad = dict(old, features=np.array(9))
+    np.savez(tmp_path / "v9.npz", **bad)  # type: ignore[arg-type]
+    with pytest.raises(ModelFileError, match="v9.npz"):
+        load(tmp_path / "v9.npz")

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelFileError
-from .features import DIM, lexical
+from .features import DIM, VERSION, lexical
 from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
 
 FORMAT = 1
@@ -66,8 +66,9 @@ class StatementModel:
     """
 
     def __init__(self, path: Path, heads: dict[str, _Head], dense_heads: dict[str, _Head], meta: dict[str, str],
-                 mix: float = 0.0, own: dict[str, float] | None = None):
+                 mix: float = 0.0, own: dict[str, float] | None = None, features: int = 1):
         self.path, self.meta = path, meta
+        self.features = features  # the lexical feature set the file was trained with (``features.VERSION``)
         self._lexical, self._dense = heads, dense_heads
         self.mix = mix  # how much ``stating`` leans on the states head (0: the five heads' product alone)
         self.own = own or {}
@@ -84,7 +85,7 @@ class StatementModel:
             return []
         x = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, (text, spans) in enumerate(zip(texts, names, strict=True)):
-            idx = lexical(text, spans)
+            idx = lexical(text, spans, self.features)
             x[i, idx] = 1.0 / np.sqrt(max(len(idx), 1))
         heads = self._dense if vectors is not None else self._lexical
         out: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -149,6 +150,9 @@ def load(path: Path | None = None) -> StatementModel:
             w = data["e5.states.w"]
             dense["states"] = _Head(STATES, w[:, :DIM], w[:, DIM:], data["e5.states.b"].astype(np.float32))
         mix = float(data["stating.mix"]) if "stating.mix" in data else 0.0
+        features = int(data["features"]) if "features" in data else 1
+        if not 1 <= features <= VERSION:
+            raise ValueError(f"features {features}; this pmemo reads up to {VERSION}")
         own = {}
         if "own.min" in data:
             own = {k: float(v) for k, v in zip(KINDS, data["own.min"], strict=True)}
@@ -159,4 +163,4 @@ def load(path: Path | None = None) -> StatementModel:
         raise ModelFileError(f"the statement model file {path} is not a statement model pmemo can read ({exc}): "
                              "rebuild it with `make statements`; facts are extracted with the rules meanwhile"
                              ) from exc
-    return StatementModel(path, lex, dense, meta, mix, own)
+    return StatementModel(path, lex, dense, meta, mix, own, features)
