@@ -34,17 +34,20 @@ QUESTIONS = [("你认识霓霓吗？周霓和高峰、许文涛最近怎么样",
              ("她对什么过敏来着", ["周霓: 我在腾讯上班"])]
 
 
+PORTS = ("graph",)  # the store's ports (pmemo.ports): a call of store.graph is a store call too
+
+
 def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:
-    """Wrap the public methods of ``store``'s class: a counter, and the switch that turns it on."""
+    """Wrap the public methods of ``store``'s class and of its ports' (counted as ``graph.name``):
+    a counter, and the switch that turns it on."""
     counts: collections.Counter[str] = collections.Counter()
     on = [False]
-    cls = type(store)
-    for name in dir(cls):
-        static = inspect.getattr_static(cls, name)
-        if name.startswith("_") or not callable(static) or isinstance(static, (staticmethod, classmethod)):
-            continue
-
-        setattr(cls, name, _counting(getattr(cls, name), name, counts, on))
+    for cls, prefix in [(type(store), ""), *((type(getattr(store, p)), f"{p}.") for p in PORTS)]:
+        for name in dir(cls):
+            static = inspect.getattr_static(cls, name)
+            if name.startswith("_") or not callable(static) or isinstance(static, (staticmethod, classmethod)):
+                continue
+            setattr(cls, name, _counting(getattr(cls, name), prefix + name, counts, on))
     return counts, on
 
 
