@@ -2,9 +2,11 @@
 
 Three sources, in time order per chat: the profile facts the batch stated or restated (each
 mapped by ``predicates.from_fact``), and the links facts do not hold, from a language model
-(one call per batch) or, without one or when it fails, from the rules (relations between
-people, origins). Every triple keeps the turn that said it. With a language model, a person
-about whom ``insight_every`` new triples were learned in a chat gets an ``insights`` job.
+or, without one or when its call fails, from the rules (relations between people, origins).
+The model reads the candidate clauses the pre-filter picks (issue 44 §8), one call per chat's
+batch; with ``llm_prefilter`` off, every message, one call per batch. Every triple keeps the
+turn that said it. With a language model, a person about whom ``insight_every`` new triples
+were learned in a chat gets an ``insights`` job.
 
 A fact corrected by hand (``correct_fact``) changes its value and its triples in one
 transaction: both are written, or neither.
@@ -24,6 +26,7 @@ from ..people.resolve import Resolver
 from ..people.statements import statements
 from ..ports.graph import EntityRef, GraphPort, NewTriple
 from ..ports.unit import UnitOfWork
+from ..prompts.facts import Line
 from ..rules.attribution import Attributed
 from ..stores.base import ProfileStoreProtocol
 from . import llm as llm_triples
@@ -37,21 +40,31 @@ Found = tuple[Turn, EntityRef, Said, float, int | None]  # turn, subject, what, 
 
 
 def learn(graph: GraphPort, facts: ProfileStoreProtocol, llm: LLM | None, settings: Settings,
-          turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]] | None = None) -> int:
+          turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]] | None = None,
+          clauses: Sequence[Sequence[Line]] | None = None) -> int:
     """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them;
-    ``facts``: where the batch's facts are); returns how many triples are new."""
+    ``facts``: where the batch's facts are); returns how many triples are new. ``clauses``: what
+    the pre-filter sends the LLM (``prefilter.chat_batches`` of the turns' candidate clauses),
+    read with ``llm_prefilter`` on: one call per chat's batch, a chat whose call fails read by
+    the rules; without them, or with the setting off, every message goes, as before."""
     said = [t for t in turns if t.role == "user"]
     if not said:
         return 0
     found = _from_facts(facts, said)
-    if llm is not None:
+    offline = said if llm is None else []
+    if llm is not None and settings.llm_prefilter and clauses is not None:
+        got, failed = llm_triples.from_clauses(llm, clauses, people)
+        found += [(*said_so, None) for said_so in got]
+        offline = [t for t in said if t.id in failed]
+        if failed and failed == {line.turn.id for lines in clauses for line in lines if line.number is not None}:
+            llm = None  # every call failed: no insights from this batch, as before
+    elif llm is not None:
         try:
             found += [(*said_so, None) for said_so in llm_triples.extract(llm, said, people)]
         except LLMError as exc:
             log.warning("graph extraction fell back to rules: %s", exc)
-            llm = None
-    if llm is None:
-        found += _from_rules(said, people, parts or {})
+            llm, offline = None, said
+    found += _from_rules(offline, people, parts or {})
     by_scope: dict[Scope, list[NewTriple]] = {}
     for turn, subject, what, confidence, fact in sorted(found, key=lambda f: (epoch_of(f[0].timestamp), f[0].id)):
         by_scope.setdefault(turn.scope.owner_scope(), []).append(

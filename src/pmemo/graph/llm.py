@@ -1,6 +1,10 @@
-"""Triples with a language model: one call per batch of messages, a JSON schema for the reply
-(pydantic), names resolved to people without the model. The prompt is a pure function paired
-with its response model; ``prompts.transcript`` keeps the batch size.
+"""Triples with a language model: a JSON schema for the reply (pydantic), names resolved to
+people without the model. Two prompts, each a pure function paired with the response model:
+``clause_triples_prompt`` numbers only a chat's candidate clauses (issue 44 §8: the pre-filter
+the facts call uses, ``pipelines.prefilter``), a neighbouring message either side shown as
+context, and a triple that names no clause it was sent is dropped; ``triples_prompt`` numbers
+every message of a batch (``llm_prefilter`` off, the behaviour before; ``prompts.transcript``
+keeps the batch size).
 
 >>> system, user = triples_prompt([])
 >>> "works_at" in system and user == ""
@@ -9,21 +13,27 @@ True
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Turn
 from ..people.resolve import Resolver
+from ..prompts.facts import Line, shown
 from ..prompts.transcript import LLM_BATCH, numbered
 from ..stores.base import EntityRef
 from .predicates import PREDICATES, Said, person, said
 
+log = logging.getLogger("pmemo")
+
 
 class TripleOut(BaseModel):
-    message: int = Field(ge=0, description="the number of the message that states it")
+    message: int | None = Field(default=None, ge=0, description="the number of the message that states it")
+    clause: int | None = Field(default=None, ge=0, description="the number of the clause that states it")
     subject: str = Field(default="", max_length=64, description="whom or what it is about; empty: the speaker")
     predicate: str = Field(pattern=r"^[a-z][a-z_]{1,39}$")
     object: str = Field(min_length=1, max_length=120)
@@ -50,10 +60,21 @@ SYSTEM = (
     "or infer; questions, wishes and hypotheticals state nothing. Keep names in the message's "
     'language. Return {"triples": []} when nothing is stated.'
 )
+CLAUSES_SYSTEM = SYSTEM + (
+    " Only some clauses are numbered ([n]); a line that starts with (context) is a neighbouring message "
+    "shown for context only: extract nothing from it. Set clause to the number n of the clause that "
+    "states each triple; a triple without one is dropped."
+)
 
 
 def triples_prompt(turns: Sequence[Turn]) -> tuple[str, str]:
+    """Every message of a batch, numbered (``llm_prefilter`` off: the prompt as before)."""
     return SYSTEM, numbered(turns)
+
+
+def clause_triples_prompt(lines: Sequence[Line]) -> tuple[str, str]:
+    """A chat's candidate clauses, numbered, with their context (``prompts.facts.shown``)."""
+    return CLAUSES_SYSTEM, shown(lines)
 
 
 def extract(llm: LLM, turns: Sequence[Turn], people: Resolver) -> list[tuple[Turn, EntityRef, Said, float]]:
@@ -65,16 +86,47 @@ def extract(llm: LLM, turns: Sequence[Turn], people: Resolver) -> list[tuple[Tur
         chunk = list(turns[start : start + LLM_BATCH])
         reply = llm.complete_json(*triples_prompt(chunk), TriplesOut)
         for t in reply.triples:
-            if t.message >= len(chunk):
+            if t.message is None or t.message >= len(chunk):
                 continue
-            turn = chunk[t.message]
-            who = _person(t.subject, turn, people) if t.subject.strip() else turn.subject
-            subject = (person(who) if who is not None
-                       else EntityRef("thing", t.subject.strip()) if t.subject.strip() else None)
-            obj = _object(t, turn, people)
-            if subject is not None and obj is not None:
-                out.append((turn, subject, obj, t.confidence))
+            found = _found(t, chunk[t.message], people)
+            if found is not None:
+                out.append(found)
     return out
+
+
+def from_clauses(llm: LLM, batches: Sequence[Sequence[Line]], people: Resolver
+                 ) -> tuple[list[tuple[Turn, EntityRef, Said, float]], set[int]]:
+    """What the model finds in each chat's candidate clauses (one call per batch, as
+    ``prefilter.chat_batches`` cut them), and the ids of the turns whose call failed (a timeout,
+    garbage: the rules read them). A triple must name a clause it was sent (``clause``, or
+    ``message`` from a model that says so); one without is dropped."""
+    out: list[tuple[Turn, EntityRef, Said, float]] = []
+    failed: set[int] = set()
+    for lines in batches:
+        sent = {line.number: line for line in lines if line.number is not None}
+        try:
+            reply = llm.complete_json(*clause_triples_prompt(lines), TriplesOut)
+        except LLMError as exc:
+            log.warning("graph extraction of %d clauses fell back to the rules: %s", len(sent), exc)
+            failed.update(line.turn.id for line in sent.values())
+            continue
+        for t in reply.triples:
+            number = t.clause if t.clause is not None else t.message
+            line = sent.get(number) if number is not None else None
+            found = _found(t, line.turn, people) if line is not None else None
+            if found is not None:
+                out.append(found)
+    return out, failed
+
+
+def _found(t: TripleOut, turn: Turn, people: Resolver) -> tuple[Turn, EntityRef, Said, float] | None:
+    """A triple the model says ``turn`` states, its names resolved; None when its subject or its
+    person object is no one known."""
+    who = _person(t.subject, turn, people) if t.subject.strip() else turn.subject
+    subject = (person(who) if who is not None
+               else EntityRef("thing", t.subject.strip()) if t.subject.strip() else None)
+    obj = _object(t, turn, people)
+    return (turn, subject, obj, t.confidence) if subject is not None and obj is not None else None
 
 
 def _object(t: TripleOut, turn: Turn, people: Resolver) -> Said | None:

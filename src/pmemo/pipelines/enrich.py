@@ -29,6 +29,7 @@ from ..tiers.episodes import Episodes
 from . import agenda, reread
 from .answers import with_questions
 from .extraction import extract_batch, statement_reader
+from .graph_clauses import graph_clauses
 
 log = logging.getLogger("pmemo")
 PREFIX = "enrich."
@@ -205,7 +206,8 @@ def _graph(batch: Batch) -> None:
     worker = batch.worker
     if worker.settings.extract_graph:
         graph_learn(worker.store.graph, worker.store, worker.tiers.llm, worker.settings, batch.read, batch.people,
-                    batch.parts)
+                    batch.parts, graph_clauses(worker.tiers.llm, worker.settings, getattr(worker, "statements", None),
+                                               worker.tiers.embed, batch.read, batch.people, batch.parts))
 
 
 STEPS: dict[str, Callable[[Batch], None]] = {"people": _people, "facts": _facts, "agenda": _agenda,

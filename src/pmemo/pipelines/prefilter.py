@@ -1,5 +1,5 @@
-"""What an LLM is sent for facts (issue 44 §8): each turn's candidate clauses, a neighbouring
-message either side as context, one batch per chat (pure).
+"""What an LLM is sent for facts and for the graph's triples (issue 44 §8): each turn's
+candidate clauses, a neighbouring message either side as context, one batch per chat (pure).
 
 A clause is a candidate when the statement model reads it as a statement at its own threshold
 (``Label.states`` and ``stating`` ≥ ``read.MIN_STATING``) or as a correction, or when a rule
@@ -7,7 +7,9 @@ reads a value from the statement it belongs to. A memory that does not embed wit
 the model's lexical weights (``extraction.lexical_screen``); without the model (``fact_extractor``
 "rules", or its file missing) the rules' candidates alone. Everything else (small
 talk, questions, jokes, what the model and the rules both pass over) is never sent: the
-extraction call reads a few clauses instead of every message.
+extraction call reads a few clauses instead of every message. The graph's triples call reads
+the same clauses and those its rules read a link from (``linked``: "霓霓是我同学", "我是四川人"),
+which attribution leaves out of the statements.
 
 >>> from datetime import datetime, UTC
 >>> from pmemo.models import Scope
@@ -23,7 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..graph.rules import origins, relations
 from ..models import Turn
+from ..people.resolve import Resolver
 from ..prompts.facts import Line
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import extract
@@ -52,6 +56,33 @@ def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed])
             for i in [i for i in spans if extract(said[i], turn.timestamp)] or spans:
                 keep[i] = True
     return [c for c, k in zip(said, keep, strict=True) if k]
+
+
+def linked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed],
+           people: Resolver | None) -> list[str]:
+    """The clauses of ``turn`` worth the graph's triples call: those ``marked`` keeps, and those
+    the graph's rules read a link from (a relation between two people the resolver finds in the
+    clause, where someone comes from), in order.
+
+    >>> from datetime import datetime, UTC
+    >>> from pmemo.models import Scope
+    >>> said = "哈哈，我是四川人，你们呢"
+    >>> t = Turn(1, Scope.of(group_id="g"), 1, "user", said, "周霓", datetime(2026, 3, 1, tzinfo=UTC))
+    >>> linked(t, None, [Attributed(None, said, ())], None)  # an opener stays with its clause
+    ['哈哈，我是四川人，']
+    """
+    said = [s.clause for s in read] if read is not None else clauses(turn.content)
+    keep = set(marked(turn, read, parts))
+    for i, clause in enumerate(said):
+        found = people.resolve(clause, turn.scope) if people is not None else []
+        mentions = [(m.start, m.end, m.person_ids[0]) for m in found if not m.ambiguous]
+        if mentions and relations(clause, mentions, turn.subject or "\x01speaker"):
+            keep.add(said[i])
+    for part in parts:
+        if origins(part.text):
+            spans = _clauses_of(part.text, said)
+            keep.update(said[i] for i in [i for i in spans if origins(said[i])] or spans)
+    return [c for c in said if c in keep]
 
 
 def _clauses_of(part: str, said: Sequence[str]) -> list[int]:

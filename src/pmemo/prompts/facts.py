@@ -83,6 +83,12 @@ def clause_facts_prompt(lines: Sequence[Line]) -> tuple[str, str]:
     (context) 2026-03-01 周霓: 早
     [0] 2026-03-01 周霓: 我对花生过敏
     """
+    return CLAUSES_SYSTEM, shown(lines)
+
+
+def shown(lines: Sequence[Line]) -> str:
+    """Candidate clauses numbered (``[n] date speaker: clause``), their context marked and cut
+    at ``CONTEXT_CHARS``: the user part of a clause prompt (facts, and the graph's triples)."""
     out = []
     for line in lines:
         who = line.turn.actor or line.turn.role
@@ -93,4 +99,4 @@ def clause_facts_prompt(lines: Sequence[Line]) -> tuple[str, str]:
             out.append(f"(context) {day} {who}: {cut}")
         else:
             out.append(f"[{line.number}] {day} {who}: {text}")
-    return CLAUSES_SYSTEM, "\n".join(out)
+    return "\n".join(out)

@@ -1,0 +1,122 @@
+"""The graph's triples call reads only candidate clauses (issue 44 §8), as the facts call does:
+the clauses the statement model or the rules mark (and those the graph's rules read a link
+from), a neighbouring message either side as context, one call per chat's batch; a triple
+without a clause it was sent is dropped; a call that times out or talks garbage loses no turn
+and its chat falls back to the rules' triples; ``llm_prefilter`` off sends every message."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pmemo import Settings, SyncMemory
+from pmemo.errors import LLMError
+from pmemo.graph.llm import CLAUSES_SYSTEM, SYSTEM
+from pmemo.llms.fake import TIMEOUT, ScriptedLLM
+
+T0 = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
+CHAT = [("wt", "许文涛", "这周的作业写完了没"), ("ni", "周霓", "我在腾讯上班，你们呢"), ("bo", "Bo", "今天食堂人好多"),
+        ("wt", "许文涛", "周末去爬山吗"), ("bo", "Bo", "笑死我了"), ("wt", "许文涛", "哈哈，霓霓是我同学"),
+        ("bo", "Bo", "真的假的")]
+OTHER = [("tom", "Tom", "hi all"), ("tom", "Tom", "我是四川人，在上海工作"), ("amy", "Amy", "congrats!")]
+
+
+def items(chat: list[tuple[str, str, str]], group: str, start: int = 0) -> list[dict[str, Any]]:
+    return [{"group_id": group, "session_id": "s", "actor_id": who, "actor": name, "content": text,
+             "timestamp": T0 + timedelta(minutes=start + n)} for n, (who, name, text) in enumerate(chat)]
+
+
+def triples_llm(answer: Callable[[str], Any]) -> ScriptedLLM:
+    """Triples calls answered by ``answer(user)`` (TIMEOUT: the call times out); every other
+    prompt gets nothing usable, so facts come only from the rules' fallback."""
+
+    def reply(system: str, user: str) -> Any:
+        if not system.startswith(SYSTEM):
+            return "{}"
+        said = answer(user)
+        if said is TIMEOUT:
+            raise LLMError("scripted LLM timed out")
+        return said
+
+    return ScriptedLLM(reply)
+
+
+def graph_calls(llm: ScriptedLLM) -> list[tuple[str, str]]:
+    return [c for c in llm.calls if c[0].startswith(SYSTEM)]
+
+
+def ingest(tmp_path: Path, llm: ScriptedLLM, *chats: list[dict[str, Any]], **settings: Any) -> SyncMemory:
+    m = SyncMemory.open(tmp_path, embedder="hashing", llm=llm, settings=Settings(**settings))
+    m.add_person("ni", name="周霓", aliases=["霓霓"], group_id="g")
+    m.add_many([item for chat in chats for item in chat])
+    m.drain()
+    return m
+
+
+def test_only_candidate_clauses_go_with_a_message_of_context_either_side(tmp_path: Path) -> None:
+    llm = triples_llm(lambda user: '{"triples": []}')
+    ingest(tmp_path, llm, items(CHAT, "g")).close()
+    [(system, user)] = graph_calls(llm)
+    assert system == CLAUSES_SYSTEM
+    assert user.splitlines() == [
+        "(context) 2026-10-05 许文涛: 这周的作业写完了没",
+        "[0] 2026-10-05 周霓: 我在腾讯上班，",  # not its "你们呢"
+        "(context) 2026-10-05 Bo: 今天食堂人好多",
+        "(context) 2026-10-05 Bo: 笑死我了",
+        "[1] 2026-10-05 许文涛: 哈哈，霓霓是我同学",  # a link between two people: the relation rules read it
+        "(context) 2026-10-05 Bo: 真的假的",
+    ]
+    assert "周末去爬山吗" not in user  # neither a candidate nor a candidate's neighbour
+
+
+def test_a_triple_without_a_clause_it_was_sent_is_dropped(tmp_path: Path) -> None:
+    reply = json.dumps({"triples": [
+        {"clause": 0, "predicate": "works_at", "object": "腾讯", "object_kind": "org"},
+        {"predicate": "lives_in", "object": "深圳", "object_kind": "place"},  # names no clause
+        {"clause": 7, "predicate": "studies_at", "object": "复旦", "object_kind": "org"},  # none sent as 7
+        {"message": 1, "subject": "霓霓", "predicate": "classmate_of", "object": "许文涛",
+         "object_kind": "person"},  # "message" is read as the clause
+    ]})
+    with ingest(tmp_path, triples_llm(lambda user: reply), items(CHAT, "g")) as m:
+        got = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="g")}
+        turns = {t.content: t.id for t in m.turns(group_id="g")}
+        [works] = m.triples("ni", predicate="works_at", group_id="g")
+    assert got == {("ni", "works_at", "腾讯"), ("ni", "classmate_of", "wt")}
+    assert works.sources == (turns["我在腾讯上班，你们呢"],)  # the turn whose clause it was
+
+
+@pytest.mark.parametrize("bad", [TIMEOUT, "no json here", '{"triples": [{"predicate": "Not Snake"}]}'])
+def test_a_failed_call_loses_no_turn_and_its_chat_falls_back_to_the_rules(tmp_path: Path, bad: object) -> None:
+    good = json.dumps({"triples": [{"clause": 0, "predicate": "works_at", "object": "腾讯", "object_kind": "org"}]})
+    llm = triples_llm(lambda user: bad if "Tom" in user else good)
+    with ingest(tmp_path, llm, items(CHAT, "g"), items(OTHER, "h", start=1)) as m:
+        stored = [t.content for t in m.turns(group_id="g")] + [t.content for t in m.turns(group_id="h")]
+        mine = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="g")}
+        theirs = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="h")}
+        failed = m.stats()["failed_jobs"]
+    assert len(graph_calls(llm)) == 2  # one call per chat
+    assert stored == [text for *_, text in CHAT] + [text for *_, text in OTHER]  # no turn lost
+    assert ("ni", "works_at", "腾讯") in mine  # the chat whose call answered keeps the LLM's triple
+    assert not any(p == "classmate_of" for _, p, _ in mine)  # and its rules did not run
+    assert ("tom", "from", "四川") in theirs  # the other chat's turns were read by the rules
+    assert failed == 0
+
+
+def test_a_chat_with_no_candidate_makes_no_call(tmp_path: Path) -> None:
+    small = [("wt", "许文涛", "周末去爬山吗"), ("bo", "Bo", "笑死我了"), ("amy", "Amy", "好的")]
+    llm = triples_llm(lambda user: '{"triples": []}')
+    ingest(tmp_path, llm, items(small, "g")).close()
+    assert graph_calls(llm) == []
+
+
+def test_without_the_prefilter_every_message_goes_as_before(tmp_path: Path) -> None:
+    llm = triples_llm(lambda user: '{"triples": []}')
+    ingest(tmp_path, llm, items(CHAT, "g"), llm_prefilter=False).close()
+    [(system, user)] = graph_calls(llm)
+    assert system == SYSTEM
+    assert all(text in user for *_, text in CHAT)
