@@ -190,7 +190,7 @@ _MORE_DENY: dict[str, tuple[str, ...]] = {
     "pet": ("{I} don't have pets", "that {pet} belongs to my neighbor", "{I} {am|is|are} just pet-sitting for a friend",
             "not my {pet}, it's my coworker's", "{I} don't own a {pet}, just visiting"),
     "health": ("{I} {am|is|are} not allergic to anything", "{I} don't have any allergies", "{I} {am|is|are} not sick, just tired"),
-    "like": ("{I} never said I liked {food}", "{I} don't actually like {hobby} that much"),
+    "like": ("{I} never said I liked {food}", "{I} never claimed to like {hobby}"),
     "habit": ("{I} never use {tool}", "{I} don't {habit}"),
     "event": ("{I} {am|is|are} not going to {event} {when}", "{I} didn't register for {exam}"),
     "opinion": ("{I} don't hate {topic}",),

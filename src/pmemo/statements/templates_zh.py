@@ -184,7 +184,7 @@ _MORE_DENY: dict[str, tuple[str, ...]] = {
     "pet": ("{I}没养宠物", "这不是{I}的{pet}，是邻居家的", "{I}只是帮朋友看几天{pet}", "{I}家没养{pet}，是我朋友的",
             "那只{pet}是别人家的，不是{I}的", "{I}没有{pet}，只是云吸", "{I}没养{pet}，是同事的"),
     "health": ("{I}对{allergen}不过敏的", "{I}没什么过敏的", "{I}身体没毛病", "{I}不是过敏，是感冒", "{I}没有{allergen}过敏"),
-    "like": ("{I}没说喜欢{food}", "{I}其实没那么爱{hobby}"),
+    "like": ("{I}没说喜欢{food}", "{I}可没说过爱{hobby}"),
     "habit": ("{I}不怎么用{tool}", "{I}没用过{tool}", "{I}没有每天{habit}"),
     "event": ("{I}{when}不去{event}了", "{I}没报{race}", "{I}{when}没空，不去{city}了", "{I}没报名{exam}"),
     "opinion": ("{I}没觉得{topic}不好", "{I}没反对{topic}"),
