@@ -46,8 +46,8 @@ class Settings:
     llm_api_key: str = ""
     llm_timeout_s: float = 30.0
     llm_retries: int = 2
-    # fact extraction with an LLM (issue 44 §8): only the clauses the statement model (or, without
-    # it, the rules) marks as candidates go, a message of context either side, batched per chat;
+    # fact and graph extraction with an LLM (issue 44 §8): only the clauses the statement model (or,
+    # without it, the rules) marks as candidates go, a message of context either side, batched per chat;
     # false: every message of a batch goes (the behaviour before, for a comparison in the same run)
     llm_prefilter: bool = True
     # tiers

@@ -1,5 +1,6 @@
-"""``pmemo eval llmcost`` (issue 44 §8): the scripted LLM answers exactly the facts of the lines it
-is sent, and the replay counts calls and tokens of both modes in one run."""
+"""``pmemo eval llmcost`` (issue 44 §8): the scripted LLM answers exactly the facts (and, to the
+graph's triples prompt, the links) of the lines it is sent, and the replay counts calls and
+tokens of both modes in one run: the facts call, the graph's, and the other prompts."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from typer.testing import CliRunner
 
 from pmemo.cli import eval_cmd
 from pmemo.eval.groupchat_gen import generate
-from pmemo.eval.llm_cost import Truth, TruthLLM, replay_cost, table, truths
+from pmemo.eval.llm_cost import _SAID_TWICE, LINKS, Truth, TruthLLM, replay_cost, table, truths
+from pmemo.graph.llm import CLAUSES_SYSTEM as TRIPLES_CLAUSES
+from pmemo.graph.llm import SYSTEM as TRIPLES_SYSTEM
 from pmemo.prompts.facts import CLAUSES_SYSTEM, MESSAGES_SYSTEM
 from pmemo.prompts.summary import SUMMARY_SYSTEM
 
-ALLERGY = Truth(7, "哈哈，提醒一下，周霓对花生过敏，点菜注意", "2025-09-10", "花生", "allergy", "周霓")
+ALLERGY = Truth(7, "哈哈，提醒一下，周霓对花生过敏，点菜注意", "2025-09-10", "花生", "allergy", "周霓", "p_zhouni")
+PLAN = Truth(9, "周六我去杭州出差", "2025-09-10", "出差", "plan", "", "p_hexin")
 
 
 def facts_of(llm: TruthLLM, system: str, user: str) -> list[dict[str, object]]:
@@ -38,11 +42,28 @@ def test_the_scripted_llm_answers_the_facts_of_the_lines_it_is_sent() -> None:
     assert whole._answer(SUMMARY_SYSTEM, "[5] 2025-09-10 黄丽: x") == "{}"
 
 
+def test_the_scripted_llm_answers_the_links_of_the_lines_it_is_sent() -> None:
+    llm = TruthLLM([ALLERGY, PLAN])
+    sent = "\n".join(["(context) 2025-09-10 Bo: 今天吃什么", "[3] 2025-09-10 黄丽: 周霓对花生过敏，",
+                      "[4] 2025-09-10 何欣: 周六我去杭州出差"])
+    [triple] = json.loads(llm._answer(TRIPLES_CLAUSES, sent))["triples"]
+    said = (triple["clause"], triple["subject"], triple["predicate"], triple["object"])
+    assert said == (3, "周霓", "allergic_to", "花生")
+    assert llm.linked == {7} and llm.seen == set()  # a plan is no link; the facts call was not asked
+    whole = TruthLLM([ALLERGY])
+    whole_message = "[5] 2025-09-10 黄丽: 哈哈，提醒一下，周霓对花生过敏，点菜注意"
+    [triple] = json.loads(whole._answer(TRIPLES_SYSTEM, whole_message))["triples"]
+    assert triple["message"] == 5
+    assert json.loads(whole._answer(TRIPLES_CLAUSES, "(context) 2025-09-10 黄丽: 周霓对花生过敏"))["triples"] == []
+
+
 def test_the_truth_is_every_scripted_statement() -> None:
     s = generate(0, messages=300)
     known = truths(s)
     assert len(known) == len(s.subject_checks) and {t.kind for t in known} >= {"allergy", "employer", "plan"}
     assert all(t.value.casefold() in t.text.casefold() or t.kind in ("private", "plan") for t in known)
+    assert {t.kind for t in known if t.kind in LINKS} >= {"employer", "city", "pet"}
+    assert all(t.subject.startswith("p_") for t in known)
 
 
 def test_both_modes_in_one_run_with_calls_and_tokens(tmp_path: Path) -> None:
@@ -52,8 +73,17 @@ def test_both_modes_in_one_run_with_calls_and_tokens(tmp_path: Path) -> None:
     assert 0.9 <= pre["sent"] <= 1.0 and pre["recall"] <= pre["sent"]
     assert pre["calls"] < every["calls"] and pre["prompt_tokens"] < every["prompt_tokens"]
     assert report["prompt_tokens_ratio"] > 1 and pre["completion_tokens"] > 0
+    # the graph's triples call: fewer calls and tokens with the pre-filter, its links recalled
+    assert every["links_sent"] == every["link_recall"] == 1.0
+    assert 0.9 <= pre["links_sent"] <= 1.0 and pre["link_recall"] <= 1.0
+    assert pre["graph_calls"] < every["graph_calls"] and pre["graph_prompt_tokens"] < every["graph_prompt_tokens"]
+    assert pre["both_prompt_tokens"] == pre["prompt_tokens"] + pre["graph_prompt_tokens"]
+    assert report["both_prompt_tokens_ratio"] > 1 and 0 < pre["shared_call_saves_at_most"] < pre["graph_prompt_tokens"]
+    assert all(sentence in TRIPLES_SYSTEM for sentence in _SAID_TWICE)  # what a shared call would not repeat
+    assert pre["all_prompt_tokens"] == pre["both_prompt_tokens"] + pre["other_prompt_tokens"]
+    assert not any(name.startswith(("You extract facts", "You extract a graph")) for name in pre["other_by_prompt"])
     assert sum(k["n"] for k in pre["per_kind"].values()) == report["statements"]
-    assert "| 1 | prefilter |" in table({"runs": [report]})
+    assert "| 1 | prefilter |" in table({"runs": [report]}) and "facts + graph" in table({"runs": [report]})
 
 
 def test_the_command_writes_its_report(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""``pmemo eval llmcost``: what fact extraction with an LLM costs per 1,000 group-chat messages,
-with the pre-filter (only candidate clauses, issue 44 §8) and without it (every message), in
-the same run, and what the pre-filter loses.
+"""``pmemo eval llmcost``: what the LLM path costs per 1,000 group-chat messages, with the
+pre-filter (only candidate clauses, issue 44 §8) and without it (every message), in the same
+run, and what the pre-filter loses: the facts call, the graph's triples call, and the other
+prompts (summaries, the diary, episodes, …), which it does not change.
 
 The group-chat generator's messages are replayed through ``Memory`` (``add_many`` per run of
 one chat; the background drained after every run, as a worker that keeps up with a live chat,
@@ -8,13 +9,20 @@ and every 100 messages, as one catching up on a backlog: ``DRAINS``) with a scri
 for what it is sent: it knows which message states which fact (the scenario's subject checks:
 every scripted fact statement and dated plan) and, for each numbered line of a facts prompt
 that is (a clause of) such a message and carries the fact's value, returns exactly that fact
-with the line's number. It returns nothing else, so a fact is missed only when its clause was
-never sent. Every call is recorded with its estimated tokens (``pmemo.tokens``); calls of
-other prompts (summaries, graph triples, …) are counted apart and answered with nothing usable.
+with the line's number. A triples prompt it answers the same way with the link each such
+line states (``LINKS``: the fact's kind as the graph's predicate, about the scripted person, the
+truth ``bench/graph_groupchat.py`` checks). It returns nothing else, so a fact or a link is
+missed only when its clause was never sent. Every call is recorded with its estimated tokens
+(``pmemo.tokens``); calls of other prompts are counted apart, by prompt, and answered with
+nothing usable (their offline paths answer).
 
-Reported per mode: facts calls, prompt and completion tokens per 1,000 messages; how many
-fact statements were sent, and recalled (a fact sourced from the statement's turn whose value
-carries the scripted value), per kind, with the misses listed.
+Reported per mode: facts and graph calls, prompt and completion tokens per 1,000 messages,
+their sum, and the other prompts'; how many fact statements were sent, and recalled (a fact
+sourced from the statement's turn whose value carries the scripted value), per kind, with the
+misses listed; how many link statements the triples call was sent, and recalled (a triple
+sourced from the statement's turn with the scripted subject, a predicate of its kind and the
+value); and what one call per chat batch for both facts and links would save at most (the
+graph call's lines, sent once instead of twice).
 
 >>> row = replay_cost(generate(0, messages=300), embedder="hashing")  # doctest: +SKIP
 >>> row["prefilter"]["calls"] < row["every message"]["calls"]  # doctest: +SKIP
@@ -37,10 +45,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..config import Settings
+from ..graph.llm import CLAUSES_SYSTEM as TRIPLES_CLAUSES
+from ..graph.llm import SYSTEM as TRIPLES_SYSTEM
 from ..llms.fake import ScriptedLLM
 from ..models import Scope, Turn
 from ..prompts.facts import FACTS_SYSTEM
 from ..statements.clauses import clauses
+from ..tokens import estimate_tokens
 from .embedcache import FileCachedEmbedder
 from .groupchat_data import FACTS, PLANS
 from .groupchat_gen import generate
@@ -55,6 +66,11 @@ DRAINS = (1, 100)
 RUN = 100  # messages of one chat per add_many call at most
 _LINE = re.compile(r"^\[(\d+)\] (\d{4}-\d{2}-\d{2}) [^\n]*?: (.*)$", re.M)
 _SPACE = re.compile(r"\s+")
+# a scripted fact's kind → the graph predicates that say it (the first is the one the scripted LLM
+# answers with); as bench/graph_groupchat.py checks the graph
+LINKS = {"allergy": ("allergic_to",), "diet": ("diet", "avoids"), "likes": ("likes", "favorite"),
+         "dislikes": ("dislikes", "avoids"), "employer": ("works_at",), "city": ("lives_in",),
+         "pet": ("has_pet",), "school": ("studies_at",), "title": ("job",)}
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,12 @@ class Truth:
     value: str
     kind: str
     about: str
+    subject: str = ""  # the person id it is about
+
+
+def _links(known: Sequence[Truth]) -> list[Truth]:
+    """The statements of a link between a person and a thing (the graph's truth)."""
+    return [t for t in known if t.kind in LINKS]
 
 
 def truths(s: Scenario) -> list[Truth]:
@@ -81,7 +103,8 @@ def truths(s: Scenario) -> list[Truth]:
         if c.expected_subject != m.actor_id and c.expected_subject in people:
             names = [n for n, since in people[c.expected_subject].names if since <= m.timestamp[:10]]
             about = names[-1] if names else people[c.expected_subject].names[0][0]
-        out.append(Truth(m.idx, m.content, m.timestamp[:10], c.fact_hint, kinds.get(c.fact_hint, "other"), about))
+        out.append(Truth(m.idx, m.content, m.timestamp[:10], c.fact_hint, kinds.get(c.fact_hint, "other"), about,
+                         c.expected_subject))
     return out
 
 
@@ -90,8 +113,9 @@ def _flat(text: str) -> str:
 
 
 class TruthLLM(ScriptedLLM):
-    """A scripted LLM that answers a facts prompt with the facts of the lines it was sent,
-    by the line's number; ``seen``: the idx of the statements it was sent."""
+    """A scripted LLM that answers a facts prompt with the facts of the lines it was sent, and a
+    triples prompt with their links, by the line's number; ``seen``: the idx of the statements
+    the facts call was sent, ``linked``: of the link statements the triples call was sent."""
 
     def __init__(self, known: Sequence[Truth]) -> None:
         super().__init__(self._answer)
@@ -99,19 +123,37 @@ class TruthLLM(ScriptedLLM):
         for t in known:
             self.by_day.setdefault(t.day, []).append(t)
         self.seen: set[int] = set()
+        self.linked: set[int] = set()
 
     def _answer(self, system: str, user: str) -> str:
+        if system.startswith(TRIPLES_SYSTEM):
+            return self._triples(user)
         if not system.startswith(FACTS_SYSTEM):
             return "{}"  # another prompt: nothing its schema takes, so its offline path answers
         facts = []
+        for number, t in self._stated(user):
+            self.seen.add(t.idx)
+            facts.append({"category": "fact", "key": f"{t.kind}:{t.value}", "value": t.value,
+                          "confidence": 0.9, "clause": number, "message": number, "about": t.about})
+        return json.dumps({"facts": facts}, ensure_ascii=False)
+
+    def _triples(self, user: str) -> str:
+        triples = []
+        for number, t in self._stated(user):
+            if t.kind in LINKS:
+                self.linked.add(t.idx)
+                triples.append({"clause": number, "message": number, "subject": t.about,
+                                "predicate": LINKS[t.kind][0], "object": t.value, "confidence": 0.9})
+        return json.dumps({"triples": triples}, ensure_ascii=False)
+
+    def _stated(self, user: str) -> list[tuple[int, Truth]]:
+        """(line number, statement) for each numbered line sent that states a scripted fact."""
+        out = []
         for m in _LINE.finditer(user):
             number, day, text = int(m.group(1)), m.group(2), _flat(m.group(3))
-            for t in self.by_day.get(day, []):
-                if text and text in _flat(t.text) and _states(text, t):
-                    self.seen.add(t.idx)
-                    facts.append({"category": "fact", "key": f"{t.kind}:{t.value}", "value": t.value,
-                                  "confidence": 0.9, "clause": number, "message": number, "about": t.about})
-        return json.dumps({"facts": facts}, ensure_ascii=False)
+            out += [(number, t) for t in self.by_day.get(day, [])
+                    if text and text in _flat(t.text) and _states(text, t)]
+        return out
 
 
 def _states(line: str, t: Truth) -> bool:
@@ -146,10 +188,16 @@ async def _both(s: Scenario, embedder: str | Any, data_dir: str | Path | None, s
         finally:
             cached.close()
     base, pre = modes["every message"], modes["prefilter"]
+
+    def ratio(key: str) -> float:
+        return round(base[key] / max(pre[key], 1), 2)
+
     return {"seed": s.seed, "messages": len(s.messages), "embedder": cached.model_id, "drain_every": drain_every,
-            "statements": len(known), **modes,
-            "prompt_tokens_ratio": round(base["prompt_tokens"] / max(pre["prompt_tokens"], 1), 2),
-            "calls_ratio": round(base["calls"] / max(pre["calls"], 1), 2)}
+            "statements": len(known), "links": len(_links(known)), **modes,
+            "prompt_tokens_ratio": ratio("prompt_tokens"), "calls_ratio": ratio("calls"),
+            "graph_prompt_tokens_ratio": ratio("graph_prompt_tokens"), "graph_calls_ratio": ratio("graph_calls"),
+            "both_prompt_tokens_ratio": ratio("both_prompt_tokens"), "both_calls_ratio": ratio("both_calls"),
+            "all_prompt_tokens_ratio": ratio("all_prompt_tokens")}
 
 
 async def _mode(s: Scenario, known: Sequence[Truth], embedder: Any, settings: Settings, where: Path,
@@ -171,6 +219,7 @@ async def _mode(s: Scenario, known: Sequence[Truth], embedder: Any, settings: Se
                 waiting = 0
         await mem.drain()
         found: dict[int, list[str]] = {}
+        links: dict[int, list[tuple[str, str, str]]] = {}
         chats = [where_of(g.id, None) for g in s.groups]
         chats += [where_of(None, u) for u in dict.fromkeys(m.user_id for m in s.messages if m.user_id)]
         for chat in chats:
@@ -178,27 +227,68 @@ async def _mode(s: Scenario, known: Sequence[Truth], embedder: Any, settings: Se
                 for turn_id in fact.sources:
                     if turn_id in idx_of:
                         found.setdefault(idx_of[turn_id], []).append(f"{fact.key} {fact.value}")
+            for triple in await mem.triples(history=True, **chat):
+                for turn_id in triple.sources:
+                    if turn_id in idx_of:
+                        links.setdefault(idx_of[turn_id], []).append(
+                            (triple.subject, triple.predicate, f"{triple.object} {triple.object_name}"))
     finally:
         await mem.close()
-    return _score(s, known, llm, found)
+    return _score(s, known, llm, found, links)
 
 
-def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, list[str]]) -> dict[str, Any]:
+# One call per chat batch for facts and links (the facts prompt asking for links too) would not send
+# again the graph call's lines, its clause instructions, nor the sentences of its prompt the facts
+# prompt says in its own words; the predicates and the rest of its prompt would stay.
+_SAID_TWICE = ("You extract a graph of people and things from the messages of a chat below, each with its number: ",
+               "Do not guess or infer; questions, wishes and hypotheticals state nothing. ",
+               "Keep names in the message's language. ", 'Return {"triples": []} when nothing is stated.')
+_AGAIN_WHOLE = sum(estimate_tokens(sentence) for sentence in _SAID_TWICE)
+_AGAIN = _AGAIN_WHOLE + estimate_tokens(TRIPLES_CLAUSES[len(TRIPLES_SYSTEM):])
+
+
+def _recalled_link(t: Truth, said: Sequence[tuple[str, str, str]]) -> bool:
+    """A triple from the statement's turn about its person, with a predicate of its kind and its value."""
+    value = _flat(t.value)
+    return any(who == t.subject and predicate in LINKS[t.kind] and value in _flat(obj) for who, predicate, obj in said)
+
+
+def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, list[str]],
+           links: dict[int, list[tuple[str, str, str]]]) -> dict[str, Any]:
     per_k = 1000 / max(len(s.messages), 1)
-    facts = [u for (system, _), u in zip(llm.calls, llm.usage, strict=True) if system.startswith(FACTS_SYSTEM)]
-    other = [u for (system, _), u in zip(llm.calls, llm.usage, strict=True) if not system.startswith(FACTS_SYSTEM)]
+    calls = list(zip(llm.calls, llm.usage, strict=True))
+    facts = [u for (system, _), u in calls if system.startswith(FACTS_SYSTEM)]
+    graph = [u for (system, _), u in calls if system.startswith(TRIPLES_SYSTEM)]
+    other = [u for (system, _), u in calls if not system.startswith((FACTS_SYSTEM, TRIPLES_SYSTEM))]
+    lines = sum(estimate_tokens(user) + (_AGAIN if system == TRIPLES_CLAUSES else _AGAIN_WHOLE)
+                for system, user in llm.calls if system.startswith(TRIPLES_SYSTEM))
     kinds: Counter[str] = Counter(t.kind for t in known)
     sent: Counter[str] = Counter(t.kind for t in known if t.idx in llm.seen)
     recalled = [t for t in known if any(_flat(t.value) in _flat(v) for v in found.get(t.idx, []))]
     got: Counter[str] = Counter(t.kind for t in recalled)
     hits = {t.idx for t in recalled}
+    linked = _links(known)
+    got_links = [t for t in linked if _recalled_link(t, links.get(t.idx, []))]
+    both = facts + graph
     return {
         "calls": round(len(facts) * per_k, 1),
         "prompt_tokens": round(sum(p for p, _ in facts) * per_k),
         "completion_tokens": round(sum(c for _, c in facts) * per_k),
+        "graph_calls": round(len(graph) * per_k, 1),
+        "graph_prompt_tokens": round(sum(p for p, _ in graph) * per_k),
+        "graph_completion_tokens": round(sum(c for _, c in graph) * per_k),
+        "both_calls": round(len(both) * per_k, 1),
+        "both_prompt_tokens": round(sum(p for p, _ in both) * per_k),
+        "shared_call_saves_at_most": round(lines * per_k),
         "other_calls": round(len(other) * per_k, 1),
         "other_prompt_tokens": round(sum(p for p, _ in other) * per_k),
         "other_by_prompt": _by_prompt(llm, per_k),
+        "all_calls": round(len(calls) * per_k, 1),
+        "all_prompt_tokens": round(sum(p for _, (p, _) in calls) * per_k),
+        "links_sent": round(len(llm.linked & {t.idx for t in linked}) / max(len(linked), 1), 3),
+        "link_recall": round(len(got_links) / max(len(linked), 1), 3),
+        "link_misses": [{"idx": t.idx, "kind": t.kind, "value": t.value, "text": t.text, "sent": t.idx in llm.linked}
+                        for t in linked if t not in got_links],
         "sent": round(len(llm.seen & {t.idx for t in known}) / max(len(known), 1), 3),
         "recall": round(len(recalled) / max(len(known), 1), 3),
         "per_kind": {k: {"n": n, "sent": sent[k], "recalled": got[k]} for k, n in sorted(kinds.items())},
@@ -253,7 +343,7 @@ def _by_prompt(llm: ScriptedLLM, per_k: float) -> dict[str, dict[str, float]]:
     """The other prompts' calls and prompt tokens per 1,000 messages, by their system prompt's opening words."""
     out: dict[str, dict[str, float]] = {}
     for (system, _), (prompt, _) in zip(llm.calls, llm.usage, strict=True):
-        if system.startswith(FACTS_SYSTEM):
+        if system.startswith((FACTS_SYSTEM, TRIPLES_SYSTEM)):
             continue
         row = out.setdefault(" ".join(system.split()[:6]), {"calls": 0.0, "prompt_tokens": 0.0})
         row["calls"] += per_k
@@ -262,32 +352,43 @@ def _by_prompt(llm: ScriptedLLM, per_k: float) -> dict[str, dict[str, float]]:
 
 
 def table(report: dict[str, Any]) -> str:
-    """The report as Markdown: per 1,000 messages, each drain pattern and mode in a row; then
-    recall per kind."""
-    rows = ["| drained every | mode | facts calls / 1k msgs | prompt tokens / 1k | completion tokens / 1k | "
-            "statements sent | fact recall |", "|---|---|---|---|---|---|---|"]
+    """The report as Markdown: per 1,000 messages, each drain pattern and mode in a row (facts,
+    the graph's triples, both, the other prompts); the ratios; then recall per kind."""
+    rows = ["| drained every | mode | facts calls | facts prompt tokens | graph calls | graph prompt tokens | "
+            "facts + graph prompt tokens | other prompts' tokens | all prompt tokens | facts sent | fact recall | "
+            "links sent | link recall |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for run in report["runs"]:
         for name in MODES:
             r = run[name]
             rows.append(f"| {run['drain_every']} | {name} | {r['calls']} | {r['prompt_tokens']:,} | "
-                        f"{r['completion_tokens']:,} | {r['sent']:.3f} | {r['recall']:.3f} |")
-    rows.append("")
+                        f"{r['graph_calls']} | {r['graph_prompt_tokens']:,} | {r['both_prompt_tokens']:,} | "
+                        f"{r['other_prompt_tokens']:,} | "
+                        f"{r['all_prompt_tokens']:,} | {r['sent']:.3f} | {r['recall']:.3f} | {r['links_sent']:.3f} | "
+                        f"{r['link_recall']:.3f} |")
+    rows += ["", "per 1,000 messages; every message / prefilter:"]
     for run in report["runs"]:
-        rows.append(f"- drained every {run['drain_every']}: every message / prefilter = "
-                    f"{run['prompt_tokens_ratio']}× the prompt tokens, {run['calls_ratio']}× the calls; other "
-                    f"prompts (not this path): {run['prefilter']['other_calls']} calls / 1k")
+        pre = run["prefilter"]
+        rows.append(f"- drained every {run['drain_every']}: facts + graph {run['both_prompt_tokens_ratio']}× the "
+                    f"prompt tokens ({run['both_calls_ratio']}× the calls); facts {run['prompt_tokens_ratio']}×, "
+                    f"graph {run['graph_prompt_tokens_ratio']}×; the whole path {run['all_prompt_tokens_ratio']}×. "
+                    f"One call per chat batch for facts and links would save at most "
+                    f"{pre['shared_call_saves_at_most']:,} of the prefilter's {pre['both_prompt_tokens']:,}")
     first = report["runs"][0]
     rows += ["", f"{first['messages']} messages, seed {first['seed']}, {first['embedder']}, "
-             f"{first['statements']} fact statements", "",
+             f"{first['statements']} fact statements ({first.get('links', 0)} of a link)", "",
              "| kind | statements | sent (prefilter) | recalled (prefilter) | recalled (every message) |",
              "|---|---|---|---|---|"]
     for kind, k in first["prefilter"]["per_kind"].items():
         every = first["every message"]["per_kind"][kind]["recalled"]
         rows.append(f"| {kind} | {k['n']} | {k['sent']} | {k['recalled']} | {every} |")
-    misses = first["prefilter"]["misses"]
-    rows += ["", "prefilter misses: " + ("; ".join(f"{m['kind']} #{m['idx']} {m['text']!r}"
-                                                    + ("" if m["sent"] else " (not sent)") for m in misses)
-                                         or "none")]
+    for key, what in (("misses", "prefilter fact misses"), ("link_misses", "prefilter link misses")):
+        misses = first["prefilter"].get(key, [])
+        rows += ["", f"{what}: " + ("; ".join(f"{m['kind']} #{m['idx']} {m['text']!r}"
+                                               + ("" if m["sent"] else " (not sent)") for m in misses) or "none")]
+    rows += ["", "other prompts (prefilter mode, drained every " + str(first["drain_every"]) + "), per 1,000 messages:",
+             "", "| prompt | calls | prompt tokens |", "|---|---|---|"]
+    for name, row in first["prefilter"]["other_by_prompt"].items():
+        rows.append(f"| {name} … | {row['calls']} | {row['prompt_tokens']:,.0f} |")
     phrasing = report.get("phrasing")
     if phrasing:
         langs = list(phrasing["sent"])
