@@ -81,7 +81,8 @@ class ContextReader:
         if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
         if self.settings.context_fill != "budget":  # a turn far below the best, or said again, is no line
-            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut))
+            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut,
+                                                               keep=self._names(found.named, owner)))
         owned, episodes = self._owner_tiers(query, owner, found.qvec, at)
         # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
         lang = chat_language([*(h.text for h in tiers["key"]), *(t.content for t in last), query, *recent,
@@ -124,6 +125,14 @@ class ContextReader:
         if any(h.kind in ("summary", "key", "diary") for h in hits):
             hits = self.retriever.with_sources(hits)
         return Searched(hits, found.hits)
+
+    def _names(self, named: Sequence[str], owner: Scope) -> Callable[[Hit], bool]:
+        """Whether a recalled turn names one of the people ``named`` (person ids the query names)."""
+        about, resolver = set(named), self.retriever.people
+        if not about or resolver is None:
+            return lambda _: False
+        return lambda hit: hit.kind == "turn" and any(not m.ambiguous and m.person_ids[0] in about
+                                                      for m in resolver.resolve(hit.text, owner))
 
     def _latest_summaries(self, owner: Scope, session_id: str | None, until: float | None) -> list[Summary]:
         """The newest summaries of the session; asked ``until`` a time, the newest made of turns

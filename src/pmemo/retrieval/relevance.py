@@ -2,7 +2,9 @@
 
 Two rules, each defined once here:
 
-- ``above``: a recalled turn far below the best one stays out. A turn's fused score is a sum of
+- ``above``: a recalled turn far below the best one stays out, unless it names a person the
+  query asks about (the caller's ``keep``: "听说涛哥换到蓝鲸数据了" for "涛哥现在在哪上班"; a
+  context is about the people in it). A turn's fused score is a sum of
   standard scores over the candidate pool (``signals.zscores``; a hit shows it squashed to 0..1,
   ``search._squash``, which ``fused`` undoes), so 0 is the pool's average and the best stands
   some way above it; a turn is in when it stands at least ``cut`` of that height above the pool
@@ -45,12 +47,15 @@ def fused(score: float) -> float:
 
 
 def above(items: Sequence[T], cut: float, score: Callable[[T], float] = lambda h: fused(h.score),  # type: ignore[attr-defined]
-          ) -> list[T]:
+          keep: Callable[[T], bool] = lambda _: False) -> list[T]:
     """``items`` (any order) without those whose fused score is below ``cut`` × the best one's,
-    in their order; all of them when the best is 0 or less. The best is always kept.
+    in their order; all of them when the best is 0 or less. The best is always kept, and so is
+    an item ``keep`` says is in whatever its score (what is said of a person the query asks about).
 
     >>> above([1.0, 4.0, 2.0, 1.9], 0.5, float)
     [4.0, 2.0]
+    >>> above([1.0, 4.0, 2.0, 1.9], 0.5, float, keep=lambda x: x == 1.0)
+    [1.0, 4.0, 2.0]
     >>> above([-1.0, -2.0], 0.9, float)
     [-1.0, -2.0]
     """
@@ -60,7 +65,7 @@ def above(items: Sequence[T], cut: float, score: Callable[[T], float] = lambda h
     if best <= 0:
         return list(items)
     floor = cut * best
-    return [i for i in items if score(i) >= floor]
+    return [i for i in items if score(i) >= floor or keep(i)]
 
 
 def once(hits: Sequence[Hit]) -> list[Hit]:
