@@ -70,7 +70,7 @@ class Settings:
     # far above the candidates as the best one, the same words once; "lean" = that, and the other
     # sections keep to their shares (the pack ends where the relevant turns do); "budget" = fill
     # the budget with whatever scores (before issue 44). Filler ("哈哈哈", "[图片]", "在吗") is out in all.
-    context_fill: str = "budget"  # "relevant" is not yet within 0.01 of its recall everywhere (docs/CONTEXT.md)
+    context_fill: str = "budget"  # "relevant": within 0.01 where measured, not yet the default (docs/CONTEXT.md)
     context_cut: float = 0.25
     # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
     w_lexical: float = 0.3
