@@ -2,7 +2,9 @@
 the clauses the statement model or the rules mark (and those the graph's rules read a link
 from), a neighbouring message either side as context, one call per chat's batch; a triple
 without a clause it was sent is dropped; a call that times out or talks garbage loses no turn
-and its chat falls back to the rules' triples; ``llm_prefilter`` off sends every message."""
+and its chat falls back to the rules' triples; ``llm_prefilter`` off sends every message. A
+clause that only names someone is no link; a bare assent ("是的") read as a correction carries
+no value and goes to neither call."""
 
 from __future__ import annotations
 
@@ -18,6 +20,12 @@ from pmemo import Settings, SyncMemory
 from pmemo.errors import LLMError
 from pmemo.graph.llm import CLAUSES_SYSTEM, SYSTEM
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
+from pmemo.models import Scope, Turn
+from pmemo.pipelines.prefilter import linked, marked
+from pmemo.rules.attribution import Attributed
+from pmemo.statements.labels import Label
+from pmemo.statements.model import Reading
+from pmemo.statements.read import Said
 
 T0 = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 CHAT = [("wt", "许文涛", "这周的作业写完了没"), ("ni", "周霓", "我在腾讯上班，你们呢"), ("bo", "Bo", "今天食堂人好多"),
@@ -120,3 +128,27 @@ def test_without_the_prefilter_every_message_goes_as_before(tmp_path: Path) -> N
     [(system, user)] = graph_calls(llm)
     assert system == SYSTEM
     assert all(text in user for *_, text in CHAT)
+
+
+def reading(clause: str, kind: str, mode: str = "plain", stating: float = 0.9) -> Said:
+    label = Label(kind, "speaker", mode, "asserted")
+    sure = {"kind": 0.9, "subject": 0.9, "mode": 0.9, "polarity": 0.9, "change": 0.9}
+    return Said(clause, Reading(label, sure, stating), None, "speaker")
+
+
+def turn(text: str) -> Turn:
+    return Turn(1, Scope.of(group_id="g"), 1, "user", text, "周霓", T0, actor_id="ni")
+
+
+def test_a_name_is_no_link_and_a_bare_assent_corrects_nothing() -> None:
+    intro = turn("我是孙萌，朋友都叫我萌萌")
+    read = [reading("我是孙萌，", "name"), reading("朋友都叫我萌萌", "name")]
+    cut = [Attributed(None, intro.content, ())]
+    assert marked(intro, read, cut) == ["我是孙萌，", "朋友都叫我萌萌"]  # the facts call learns a name
+    assert linked(intro, read, cut, None) == []  # the graph's call does not: no link to anyone or anything
+    work = turn("我是孙萌，在腾讯上班")
+    read = [reading("我是孙萌，", "name"), reading("在腾讯上班", "work")]
+    assert linked(work, read, [Attributed(None, work.content, ())], None) == ["在腾讯上班"]
+    assent, fix = turn("是的"), turn("不对，是下周三")
+    assert marked(assent, [reading("是的", "none", "correction", 0.0)], []) == []  # no value to correct with
+    assert marked(fix, [reading("不对，是下周三", "none", "correction", 0.0)], []) == ["不对，是下周三"]

@@ -36,33 +36,46 @@ from ..statements.read import MIN_STATING, Said
 
 BATCH_CLAUSES = 30  # candidate clauses per extraction call: a chat with more makes several calls
 _SURE = 0.5  # how sure of a correction the model must be (``read.corrections``)
+_CARRIES = 3  # word characters a correction needs to carry a value: "是的", "不对" alone correct nothing
+# what links a person to nothing (the people registry learns names): the graph's call is not sent a
+# clause only for these, the model's kind or a rule's key
+NAMES_KIND = "name"
+NAME_KEYS = frozenset({"name", "preferred_name", "tone"})
 _NOISE = re.compile(r"\s+|[^\w]")
 
 
-def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed]) -> list[str]:
+def marked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed], links: bool = False) -> list[str]:
     """The clauses of ``turn`` worth the LLM's reading, in order: the model's statements and
-    corrections (``read``: the turn read clause by clause, or None without the model), and the
-    clauses of each statement a rule reads a value from (``parts``: the turn's statements)."""
+    corrections (``read``: the turn read clause by clause, or None without the model; a
+    correction of fewer than ``_CARRIES`` word characters carries no value), and the clauses of
+    each statement a rule reads a value from (``parts``: the turn's statements). ``links``: for
+    the graph, not a clause that only names someone (``NAMES_KIND``, ``NAME_KEYS``)."""
     said = [s.clause for s in read] if read is not None else clauses(turn.content)
     keep = [False] * len(said)
     if read is not None:
         for i, s in enumerate(read):
             label = s.reading.label
-            keep[i] = (label.states and s.reading.stating >= MIN_STATING) or (
-                label.mode == "correction" and s.reading.sure["mode"] >= _SURE)
+            keep[i] = not (links and label.kind == NAMES_KIND) and (
+                (label.states and s.reading.stating >= MIN_STATING)
+                or (label.mode == "correction" and s.reading.sure["mode"] >= _SURE
+                    and len(_NOISE.sub("", s.clause)) >= _CARRIES))
+
+    def values(text: str) -> bool:
+        return any(not (links and c.key in NAME_KEYS) for c in extract(text, turn.timestamp))
+
     for part in parts:
-        if extract(part.text, turn.timestamp):
+        if values(part.text):
             spans = _clauses_of(part.text, said)  # of those, the ones a rule reads alone, if any
-            for i in [i for i in spans if extract(said[i], turn.timestamp)] or spans:
+            for i in [i for i in spans if values(said[i])] or spans:
                 keep[i] = True
     return [c for c, k in zip(said, keep, strict=True) if k]
 
 
 def linked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed],
            people: Resolver | None) -> list[str]:
-    """The clauses of ``turn`` worth the graph's triples call: those ``marked`` keeps, and those
-    the graph's rules read a link from (a relation between two people the resolver finds in the
-    clause, where someone comes from), in order.
+    """The clauses of ``turn`` worth the graph's triples call: those ``marked`` keeps for links
+    (not a name alone), and those the graph's rules read a link from (a relation between two
+    people the resolver finds in the clause, where someone comes from), in order.
 
     >>> from datetime import datetime, UTC
     >>> from pmemo.models import Scope
@@ -72,7 +85,7 @@ def linked(turn: Turn, read: Sequence[Said] | None, parts: Sequence[Attributed],
     ['哈哈，我是四川人，']
     """
     said = [s.clause for s in read] if read is not None else clauses(turn.content)
-    keep = set(marked(turn, read, parts))
+    keep = set(marked(turn, read, parts, links=True))
     for i, clause in enumerate(said):
         found = people.resolve(clause, turn.scope) if people is not None else []
         mentions = [(m.start, m.end, m.person_ids[0]) for m in found if not m.ambiguous]
