@@ -99,6 +99,8 @@ def test_a_content_free_query_recalls_nothing(group: SyncMemory, query: str) -> 
     recalled = [h for h in pack.items if h.tier in ("mid_term", "short_term")]
     assert not any(content_free(t) for h in recalled for t in h.sources), pack.text
     assert not [h for h in recalled if h.tier == "mid_term"], pack.text
+    # no summary or diary day is matched to it: only the latest summaries, there whatever is asked
+    assert all(h.why == "latest summary" for h in pack.items if h.tier == "long_term"), pack.items
     assert pack.tokens <= 200
 
 

@@ -30,6 +30,7 @@ from ..models import Diary, Hit, KeyLine, Scope, Summary, Turn
 from ..people.resolve import Resolver
 from ..stores.base import Store
 from ..text import dialogue
+from ..text.filler import filler
 from . import hits as hitlib
 from . import windows as l2
 from .asker import first_person
@@ -155,6 +156,8 @@ class Retriever:
               facets: list[list[tuple[int, float]]], m: _Meaning, session_id: str | None,
               depth: int, asked: date | None, named: tuple[str, ...] = (),
               asker: str | None = None, until: float | None = None) -> Retrieved:
+        if filler(query):  # "在吗", "hi", "哈哈" ask about nothing: no summary, cluster or diary day is near them
+            m = replace(m, summaries=[], clusters=[])
         scored = fuse(self.store, stored_vectors(self.store, "turn", len(m.qvec)), query,
                       m.qvec, keywords, m.vector, m.clusters,
                       [(s.source_ids, c) for s, c in m.summaries], self.settings, session_id,
@@ -169,9 +172,10 @@ class Retriever:
         keys = self.store.keys(scope, sources=until is not None)
         if until is not None:  # their sources were read only to see when they were said
             keys = [replace(k, source_ids=()) for k in made_by(self.store, keys, lambda k: k.source_ids, until)]
-        diaries = first_made(self.store, lambda k: recall(self.store, scope, query, m.qvec,  # type: ignore[arg-type]
-                                                          self.embed.model_id, asked, k),
-                             DIARY_DEPTH, lambda pair: pair[0].source_ids, until)
+        diaries = [] if filler(query) else first_made(
+            self.store, lambda k: recall(self.store, scope, query, m.qvec,  # type: ignore[arg-type]
+                                         self.embed.model_id, asked, k),
+            DIARY_DEPTH, lambda pair: pair[0].source_ids, until)
         # a diary day written without an LLM only restates its messages (a quiet day's digest is
         # its one message again): when they are all among the best hits (what any context packs;
         # a search returns them all), they stand for it
