@@ -77,10 +77,10 @@ def test_both_modes_in_one_run_with_calls_and_tokens(tmp_path: Path) -> None:
     assert every["links_sent"] == every["link_recall"] == 1.0
     assert 0.9 <= pre["links_sent"] <= 1.0 and pre["link_recall"] <= 1.0
     assert pre["graph_calls"] < every["graph_calls"] and pre["graph_prompt_tokens"] < every["graph_prompt_tokens"]
-    assert pre["both_prompt_tokens"] == pre["prompt_tokens"] + pre["graph_prompt_tokens"]
+    assert abs(pre["both_prompt_tokens"] - pre["prompt_tokens"] - pre["graph_prompt_tokens"]) <= 1  # rounded apart
     assert report["both_prompt_tokens_ratio"] > 1 and 0 < pre["shared_call_saves_at_most"] < pre["graph_prompt_tokens"]
     assert all(sentence in TRIPLES_SYSTEM for sentence in _SAID_TWICE)  # what a shared call would not repeat
-    assert pre["all_prompt_tokens"] == pre["both_prompt_tokens"] + pre["other_prompt_tokens"]
+    assert abs(pre["all_prompt_tokens"] - pre["both_prompt_tokens"] - pre["other_prompt_tokens"]) <= 1
     assert not any(name.startswith(("You extract facts", "You extract a graph")) for name in pre["other_by_prompt"])
     assert sum(k["n"] for k in pre["per_kind"].values()) == report["statements"]
     assert "| 1 | prefilter |" in table({"runs": [report]}) and "facts + graph" in table({"runs": [report]})
