@@ -39,8 +39,8 @@ def spoke(store: FullStore, scope: Scope, person: str, name: str, text: str, min
 
 
 def state(store: FullStore, scope: Scope, key: str, value: str, turn: Turn, subject: str,
-          mentioned: tuple[str, ...] = ()) -> Fact:
-    cand = Candidate("fact", key, value, 0.8, "explicit", 0.5, None, subject, mentioned)
+          mentioned: tuple[str, ...] = (), said: str = "") -> Fact:
+    cand = Candidate("fact", key, value, 0.8, "explicit", 0.5, None, subject, mentioned, said=said)
     owner = scope.owner_scope()
     fact = store.upsert_fact(owner, decide(cand, store.facts(owner, history=True, subject=subject), turn.id),
                              cand, turn.id, AT)
@@ -69,7 +69,7 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     s.add_aliases("default", [NewAlias(NI, "小霓", "learned", "g:team", AT, said.id),
                               NewAlias(NI, "霓宝", "learned", "g:club", AT, club.id)])
     allergy = state(s, TEAM, "allergy:花生", "allergic", said, NI)
-    employer = state(s, TEAM, "employer", "字节", hello, "wt", (NI,))
+    employer = state(s, TEAM, "employer", "字节", hello, "wt", (NI,), "许文涛：@霓霓 我在字节工作，和周霓是同事")
     partner = state(s, TEAM, "partner", "周霓", said, "wt", (NI,))
     diet = state(s, CLUB, "diet:香菜", "does not eat", club, NI)
     team = [i for i, _ in s.graph.add_triples(TEAM.owner_scope(), [
@@ -131,6 +131,8 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert s.facts_about("default", "default", NI, history=True) == []
     assert {f.key for f in s.facts_about("default", "default", "wt", history=True)} == {"employer"}
     assert s.get_fact(c["employer"].id).mentioned == ()  # type: ignore[union-attr]
+    # and its clause names nobody: no kept row holds a name of theirs
+    assert s.get_fact(c["employer"].id).said == "许文涛：@某人 我在字节工作，和某人是同事"  # type: ignore[union-attr]
     assert s.graph.find_entities("default", "default", persons=[NI]) == []
     assert [t.predicate for t in s.graph.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
     assert s.agenda("default", "default") == [c["theirs"]]
@@ -141,6 +143,7 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
 
     s.restore_snapshot(batch)
     assert state_of(s) == before
+    assert s.get_fact(c["employer"].id).said == "许文涛：@霓霓 我在字节工作，和周霓是同事"  # type: ignore[union-attr]
     assert s.alias_version("default") > version  # resolvers built meanwhile are stale again
 
 

@@ -7,6 +7,7 @@ memberships, the insight counters about them) are one tombstone of kind ``PERSON
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ class HeldRows:
     owners: tuple[str, ...] = ()
     scopes: tuple[str, ...] = ()
     notices: tuple[int, ...] = ()  # system notices about them (metadata "person": "X 修改群名片为 Y")
+    names: tuple[str, ...] = ()  # the names they went by (not the generated forms): out of kept clauses
 
     @property
     def empty(self) -> bool:
@@ -60,6 +62,21 @@ def naming_facts(naming: Iterable[tuple[int, str]], names: Iterable[str], in_the
         else:
             kept.append(ref)
     return gone, kept
+
+
+def without_names(said: str, names: Iterable[str]) -> str:
+    """A kept fact's clause with a forgotten person's names put out: "某人" in Chinese, else
+    "someone" (longest name first, any case), so that the clause keeps its sense and not them.
+
+    >>> without_names("许文涛：@霓霓 我在字节工作，和周霓是同事", ["周霓", "霓霓"])
+    '许文涛：@某人 我在字节工作，和某人是同事'
+    >>> without_names("Bo: Mei and I work at Acme", ["Mei"])
+    'Bo: someone and I work at Acme'
+    """
+    for name in sorted({n for n in names if n and n.strip()}, key=len, reverse=True):
+        stand_in = "某人" if any("\u4e00" <= c <= "\u9fff" for c in name) else "someone"
+        said = re.sub(re.escape(name), stand_in, said, flags=re.IGNORECASE)
+    return said
 
 
 def without_person(metadata: dict[str, Any], person: str) -> dict[str, Any]:

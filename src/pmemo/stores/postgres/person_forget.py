@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 
 from ...models import Scope
 from ...ports.graph import GraphPort
-from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_person
+from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_names, without_person
 from .forget import _capture, _Columns, _put_row, registry_tables
 from .people import bump
 
@@ -56,6 +56,9 @@ class PersonForgetRows:
             # someone else's fact that only mentioned them keeps all but the mention
             cur.execute("UPDATE facts SET mentioned = mentioned - %s WHERE id = ANY(%s::bigint[])",
                         (person, list(held.unnamed)))
+            kept = cur.execute("SELECT id, said FROM facts WHERE id = ANY(%s::bigint[])", (list(held.unnamed),))
+            cur.executemany("UPDATE facts SET said = %s WHERE id = %s",
+                            [(without_names(said or "", held.names), ref) for ref, said in kept.fetchall()])
             for table, columns in registry_tables(cur).items():
                 cur.execute(f"DELETE FROM {table} WHERE {_registry_where(table, columns, where)}", args)
             cur.execute("DELETE FROM meta WHERE key = ANY(%s::text[])", ([r["key"] for r in registry["meta"]],))
@@ -176,4 +179,4 @@ def _held(cur: psycopg.Cursor[Any], tenant: str, person: str, where: Scope | Non
         agenda=tuple(agenda), insights=tuple(insights), entities=tuple(entities) if where is None else (),
         aliases=tuple(sorted({r["alias"] for r in registry["aliases"]})),
         owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(sorted(scopes)),
-        notices=tuple(notices))
+        notices=tuple(notices), names=tuple(sorted(set(names))))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...models import Scope
 from ...ports.graph import GraphPort
-from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_person
+from ..person_forget import PERSON_KIND, HeldRows, insight_keys, naming_facts, without_names, without_person
 
 _MENTIONS = "EXISTS(SELECT 1 FROM json_each(f.mentioned) WHERE value = :person)"
 
@@ -138,7 +138,7 @@ def _held(conn: sqlite3.Connection, tenant: str, person: str, where: Scope | Non
         agenda=tuple(agenda), insights=tuple(insights), entities=tuple(entities) if where is None else (),
         aliases=tuple(sorted({r["alias"] for r in registry["aliases"]})),
         owners=tuple(sorted({r["owner"] for r in registry["members"]})), scopes=tuple(scopes),
-        notices=tuple(notices))
+        notices=tuple(notices), names=tuple(sorted(set(names))))
 
 
 def _turns(conn: sqlite3.Connection, tenant: str, person: str, where: Scope | None) -> list[int]:
@@ -206,9 +206,10 @@ def _delete(conn: sqlite3.Connection, held: HeldRows, tenant: str, person: str, 
         conn.executemany("DELETE FROM sources WHERE kind=? AND ref=?", [(kind, r) for r in refs])
         conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?", [(kind, r) for r in refs])
     for ref in held.unnamed:  # someone else's fact that only mentioned them keeps all but the mention
-        (raw,) = conn.execute("SELECT mentioned FROM facts WHERE id=?", (ref,)).fetchone()
-        conn.execute("UPDATE facts SET mentioned=? WHERE id=?",
-                     (json.dumps([p for p in json.loads(raw) if p != person], ensure_ascii=False), ref))
+        raw, said = conn.execute("SELECT mentioned, said FROM facts WHERE id=?", (ref,)).fetchone()
+        conn.execute("UPDATE facts SET mentioned=?, said=? WHERE id=?",
+                     (json.dumps([p for p in json.loads(raw) if p != person], ensure_ascii=False),
+                      without_names(said or "", held.names), ref))
     # a pending inference about them would only find them gone
     conn.execute("DELETE FROM jobs WHERE kind='insights' AND status<>'running' AND json_extract(payload, '$.tenant')=?"
                  " AND json_extract(payload, '$.person')=?" + (" AND json_extract(payload, '$.owner')=?" if where
