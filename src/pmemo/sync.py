@@ -7,6 +7,8 @@ core, so there is no second copy of any logic.
 >>> mem = SyncMemory.open(tempfile.mkdtemp(), embedder="hashing")
 >>> mem.add(user_id="u1", session_id="s1", content="hello").step
 1
+>>> [t.content for t in mem.entries.turns(user_id="u1")]  # a namespace of Memory, blocking too
+['hello']
 >>> mem.close()
 """
 
@@ -15,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from .memory import Memory
@@ -46,16 +47,11 @@ class SyncMemory:
     def settings(self) -> Any:
         return self._memory.settings
 
-    def __getattr__(self, name: str) -> Callable[..., Any]:
+    def __getattr__(self, name: str) -> Any:
         target = getattr(self._memory, name)
-        if not asyncio.iscoroutinefunction(target):
-            return target
-
-        @functools.wraps(target)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return asyncio.run_coroutine_threadsafe(target(*args, **kwargs), self._loop).result()
-
-        return call
+        if name in Memory.NAMESPACES:  # mem.registry, mem.journal, ...: their calls block too
+            return Blocking(target, self._loop)
+        return blocking(target, self._loop)
 
     def close(self) -> None:
         if self._loop.is_closed():
@@ -70,3 +66,29 @@ class SyncMemory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Blocking:
+    """A namespace of ``Memory`` (a service) whose coroutine methods run on the loop, blocking."""
+
+    def __init__(self, service: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self._service = service
+        self._loop = loop
+
+    def __getattr__(self, name: str) -> Any:
+        return blocking(getattr(self._service, name), self._loop)
+
+    def __dir__(self) -> list[str]:
+        return [n for n in dir(self._service) if not n.startswith("_")]
+
+
+def blocking(target: Any, loop: asyncio.AbstractEventLoop) -> Any:
+    """``target`` itself, or if it is a coroutine function, a blocking call of it on ``loop``."""
+    if not asyncio.iscoroutinefunction(target):
+        return target
+
+    @functools.wraps(target)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(target(*args, **kwargs), loop).result()
+
+    return call
