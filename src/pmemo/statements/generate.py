@@ -8,7 +8,7 @@ training split, so its accuracy says how far the model reaches past what it was 
 
 >>> ex = generate("train", 50, seed=1)
 >>> len(ex), {e.lang for e in ex} == {"zh", "en"}
-(100, True)
+(104, True)
 >>> generate("dev", 5, seed=2) == generate("dev", 5, seed=2)
 True
 """
@@ -262,9 +262,32 @@ def _done(rng: random.Random, text: str, names: Sequence[tuple[int, int]], label
     return Example(shaped, label, lang, spans, tid)
 
 
+# the shapes a third round added, drawn from a stream of their own (so the clauses drawn before stay
+# the same, and their e5 vectors cached): requests ("@bot 帮我起个群名") as no statement, dislikes
+# said like denials ("I can't stand cilantro") as asserted; per 100 clauses of the main draw
+EXTRA_PER_100 = 4
+
+
+def _extra(rng: random.Random, lang: str, split: str) -> Example:
+    t: ModuleType = templates_zh if lang == "zh" else templates_en
+    r = _Render(rng, lang, split)
+    if rng.random() < 0.5:
+        i, tpl = rng.choice(_of(t.REQUEST, split))
+        text, names = r.fill(tpl, "speaker")
+        return _done(rng, text, names, Label("none", "other", "plain", "asserted"), lang, f"{lang}:request:{i}")
+    i, tpl = rng.choice(_of(t.DISLIKE, split))
+    subject = rng.choices(("speaker", "named", "relative"), (0.7, 0.15, 0.15))[0] if "{I}" in tpl else "speaker"
+    text, names = r.fill(tpl, subject)
+    return _done(rng, text, names, Label("like", _subject_label(subject), "plain", "asserted"), lang,
+                 f"{lang}:like:DISLIKE:{i}")
+
+
 def generate(split: str, per_lang: int, seed: int) -> list[Example]:
-    """``per_lang`` clauses in each of Chinese and English for ``split`` ("train" or "dev")."""
+    """``per_lang`` clauses in each of Chinese and English for ``split`` ("train" or "dev"), and
+    EXTRA_PER_100 in a hundred more of the third round's shapes."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     rng = random.Random(f"{split}:{seed}")
-    return [_one(rng, lang, split) for lang in ("zh", "en") for _ in range(per_lang)]
+    out = [_one(rng, lang, split) for lang in ("zh", "en") for _ in range(per_lang)]
+    more = random.Random(f"{split}:{seed}:extra")
+    return out + [_extra(more, lang, split) for lang in ("zh", "en") for _ in range(per_lang * EXTRA_PER_100 // 100)]

@@ -229,3 +229,16 @@ NONE += ("wanna hike saturday", "who's in for tonight", "are we still on for {wh
          "makes sense", "good point", "oh I see", "long meeting today", "what's for lunch", "elevator's broken again",
          "jealous", "got it", "gotta run", "let's talk tomorrow", "rest up everyone", "happy new year", "any plans this weekend",
          "does anyone know {tool}", "lol what", "wait what", "can't believe it")
+
+# asking someone (a member, the bot) to do something is no statement about anyone
+REQUEST: tuple[str, ...] = (
+    "@{name} can you rename the group", "@{name} what's the weather tomorrow", "summarize the chat above pls",
+    "@{name} remind me to submit the form", "{name} can you grab me a {food}", "can someone book a table at the {shop}",
+    "@{name} translate this", "can anyone look at this error", "@{name} recommend some books", "note down friday's meeting",
+    "{name} could you pick up my package", "@{name} tell us a joke", "help me split the bill", "@{name} send the file again",
+    "pls fill in the survey", "@{name} draft a sick note for me",
+)
+# a dislike is asserted ("I don't eat cilantro" states a diet), said in the ways a denial is said
+DISLIKE: tuple[str, ...] = ("{I} can't stand {food}", "{I} don't eat {food}", "{I} can't do {food}", "{food}? {I} hate it",
+                            "{I} never touch {food}", "{I} don't drink {food}", "{I} can't eat {food}, hate the taste",
+                            "{food} is a no from me")

@@ -223,3 +223,14 @@ NONE += ("周六一起去爬山吧", "今晚谁组队", "大家{when}有空吗",
          "这个价格可以啊", "链接发我一下", "好的没问题", "我觉得可以", "这个我知道", "你说的对", "有点意思",
          "我刚看到消息", "今天的会好长", "午饭吃什么好呢", "电梯又坏了", "下午有人开会吗", "好羡慕你们", "收到收到",
          "我先去忙了", "明天再说吧", "大家早点休息", "新年快乐", "端午安康", "周末去哪玩", "群里谁懂{tool}")
+
+# asking someone (a member, the bot) to do something is no statement about anyone
+REQUEST: tuple[str, ...] = (
+    "@{name} 帮我起个群名", "@{name} 帮我查一下明天的天气", "帮我总结一下上面的聊天", "@{name} 提醒我明天交作业",
+    "麻烦{name}帮我带杯{food}", "能不能帮我订个{shop}的位子", "@{name} 翻译一下这句话", "谁帮我看看这个报错",
+    "@{name} 给我推荐几本书", "帮我记一下周五开会", "{name}帮忙拿个快递呗", "@{name} 讲个笑话",
+    "帮我算一下AA多少钱", "@{name} 把群文件发一下", "求帮忙填个问卷", "@{name} 帮我写个请假条",
+)
+# a dislike is asserted ("我不吃香菜" states a diet), said in the ways a denial is said
+DISLIKE: tuple[str, ...] = ("{I}不吃{food}", "{I}受不了{food}", "{I}吃不了{food}", "{food}我是真不行", "{I}从不碰{food}",
+                            "{I}不喝{food}的", "{I}讨厌{food}，闻着都难受", "{food}？我可不吃")
