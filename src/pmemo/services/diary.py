@@ -19,14 +19,14 @@ from ..diary.days import local_day, parse_day
 from ..diary.writer import DiaryWriter
 from ..errors import NotFound
 from ..models import Diary
-from ..stores.base import FullStore
+from ..stores.base import DiaryStore
 from .args import scope_of
 
 
 class DiaryService:
     """The diary entries of one store; ``exclusive`` holds the background off while one is written."""
 
-    def __init__(self, store: FullStore, writer: DiaryWriter,
+    def __init__(self, store: DiaryStore, writer: DiaryWriter,
                  exclusive: Callable[[], AbstractAsyncContextManager[None]], settings: Settings) -> None:
         self._store = store
         self._writer = writer
