@@ -22,6 +22,7 @@ from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
 from ..models import Fact, Turn
 from ..people.statements import statements
+from ..reads_first import give_way
 from ..rules.attribution import Attributed
 from ..rules.sentences import unnamed
 from ..text.notices import content_free
@@ -84,8 +85,14 @@ class Batch:
 
     @functools.cached_property
     def parts(self) -> dict[int, list[Attributed]]:
-        """Each said turn's statements, under the person each is about."""
-        return {t.id: statements(t, self.people) for t in self.read if t.role == "user"}
+        """Each said turn's statements, under the person each is about (a read under way goes
+        first between two turns: reads_first)."""
+        out = {}
+        for t in self.read:
+            if t.role == "user":
+                give_way()
+                out[t.id] = statements(t, self.people)
+        return out
 
 
 def run(worker: Any, turns: list[Turn], steps: Sequence[str] = BATCH_STEPS) -> None:
@@ -105,6 +112,7 @@ def _attempt(batch: Batch, todo: list[str]) -> list[str]:
     """Run the first of ``todo``; the steps left to run after it (those that need it go with
     its job when it fails)."""
     step, rest = todo[0], todo[1:]
+    give_way()  # between two steps, a read under way goes first (reads_first)
     try:
         STEPS[step](batch)
     except Unavailable:
@@ -198,6 +206,7 @@ def _agenda(batch: Batch) -> None:
     """The plans each turn states, and the ones it reports on closed."""
     for turn in batch.read:
         if turn.id in batch.parts:
+            give_way()
             agenda.note(batch.worker.store, turn, batch.parts[turn.id])
 
 
