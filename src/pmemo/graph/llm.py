@@ -19,11 +19,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Turn
 from ..people.resolve import Resolver
-from ..prompts.facts import Line, shown
+from ..prompts.facts import Line, clause_replies, shown
 from ..prompts.transcript import LLM_BATCH, numbered
 from ..stores.base import EntityRef
 from .predicates import PREDICATES, Said, person, said
@@ -100,22 +99,9 @@ def from_clauses(llm: LLM, batches: Sequence[Sequence[Line]], people: Resolver
     ``prefilter.chat_batches`` cut them), and the ids of the turns whose call failed (a timeout,
     garbage: the rules read them). A triple must name a clause it was sent (``clause``, or
     ``message`` from a model that says so); one without is dropped."""
-    out: list[tuple[Turn, EntityRef, Said, float]] = []
-    failed: set[int] = set()
-    for lines in batches:
-        sent = {line.number: line for line in lines if line.number is not None}
-        try:
-            reply = llm.complete_json(*clause_triples_prompt(lines), TriplesOut)
-        except LLMError as exc:
-            log.warning("graph extraction of %d clauses fell back to the rules: %s", len(sent), exc)
-            failed.update(line.turn.id for line in sent.values())
-            continue
-        for t in reply.triples:
-            number = t.clause if t.clause is not None else t.message
-            line = sent.get(number) if number is not None else None
-            found = _found(t, line.turn, people) if line is not None else None
-            if found is not None:
-                out.append(found)
+    found, failed = clause_replies(llm, batches, clause_triples_prompt, TriplesOut, lambda r: r.triples,
+                                   "graph extraction (to the rules)")
+    out = [triple for line, t in found if (triple := _found(t, line.turn, people)) is not None]
     return out, failed
 
 

@@ -27,7 +27,7 @@ from ..llms.base import LLM
 from ..models import Candidate, Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..people.statements import statements
-from ..prompts.facts import FactOut, FactsOut, Line, batch_facts_prompt, clause_facts_prompt
+from ..prompts.facts import FactOut, FactsOut, Line, batch_facts_prompt, clause_facts_prompt, clause_replies
 from ..prompts.transcript import LLM_BATCH
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import CORRECTED, extract
@@ -273,26 +273,17 @@ def _from_clauses(llm: LLM, batches: list[list[Line]], people: Resolver | None
     """What the LLM finds in each chat's candidate clauses, and the ids of the turns whose call
     failed (a timeout, garbage: the offline reading takes them). A fact must name a clause it
     was sent (``clause``, or ``message`` from a model that says so): one without is dropped."""
+    found, failed = clause_replies(llm, batches, clause_facts_prompt, FactsOut, lambda r: r.facts,
+                                   "fact extraction (to the offline reading)")
     out: list[tuple[Turn, Candidate]] = []
-    failed: set[int] = set()
-    for lines in batches:
-        sent = {line.number: line for line in lines if line.number is not None}
-        try:
-            reply = llm.complete_json(*clause_facts_prompt(lines), FactsOut)
-        except LLMError as exc:
-            log.warning("fact extraction of %d clauses fell back to the offline reading: %s", len(sent), exc)
-            failed.update(line.turn.id for line in sent.values())
+    for line, f in found:
+        cand = _from_llm(f)
+        if cand is None:
             continue
-        for f in reply.facts:
-            source = f.clause if f.clause is not None else f.message
-            line = sent.get(source) if source is not None else None
-            cand = _from_llm(f)
-            if line is None or cand is None:
-                continue  # no source clause, or one it was not sent: nothing says the fact was said
-            turn = line.turn
-            who = _named(f.about, turn, people) if f.about.strip() else turn.subject
-            if who is not None:
-                out.append((turn, dataclasses.replace(cand, subject=who, said=_in_words(line, who, turn))))
+        turn = line.turn
+        who = _named(f.about, turn, people) if f.about.strip() else turn.subject
+        if who is not None:
+            out.append((turn, dataclasses.replace(cand, subject=who, said=_in_words(line, who, turn))))
     return out, failed
 
 

@@ -8,14 +8,20 @@ context, and asks for each fact's clause number (a fact without one is dropped).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from ..errors import LLMError
 from ..models import Turn
 from .transcript import numbered
+
+log = logging.getLogger("pmemo")
+M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S", bound="Sourced")
 
 Category = Literal["preference", "fact", "habit", "skill", "relationship", "profile", "procedural"]
 
@@ -66,6 +72,38 @@ class Line:
     turn: Turn
     text: str
     number: int | None = None
+
+
+class Sourced(Protocol):
+    """An item of a clause reply: the number of the clause it came from (``clause``, or
+    ``message`` from a model that says so)."""
+
+    clause: int | None
+    message: int | None
+
+
+def clause_replies(llm: Any, batches: Iterable[Sequence[Line]], prompt: Callable[[Sequence[Line]], tuple[str, str]],
+                   schema: type[M], items: Callable[[M], Sequence[S]], what: str
+                   ) -> tuple[list[tuple[Line, S]], set[int]]:
+    """One call per batch of clauses: each item of the replies with the line of the clause it
+    names (an item naming no clause the call was sent is dropped: nothing says it was said), and
+    the ids of the turns whose call failed (a timeout, garbage), logged as ``what`` falling back."""
+    found: list[tuple[Line, S]] = []
+    failed: set[int] = set()
+    for lines in batches:
+        sent = {line.number: line for line in lines if line.number is not None}
+        try:
+            reply = llm.complete_json(*prompt(lines), schema)
+        except LLMError as exc:
+            log.warning("%s of %d clauses fell back: %s", what, len(sent), exc)
+            failed.update(line.turn.id for line in sent.values())
+            continue
+        for item in items(reply):
+            number = item.clause if item.clause is not None else item.message
+            line = sent.get(number) if number is not None else None
+            if line is not None:
+                found.append((line, item))
+    return found, failed
 
 
 def batch_facts_prompt(turns: list[Turn]) -> tuple[str, str]:
