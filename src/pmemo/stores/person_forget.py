@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import Scope
+from ..text.lang import has_cjk
 
 PERSON_KIND = "person"
 
@@ -74,7 +75,7 @@ def without_names(said: str, names: Iterable[str]) -> str:
     'Bo: someone and I work at Acme'
     """
     for name in sorted({n for n in names if n and n.strip()}, key=len, reverse=True):
-        stand_in = "某人" if any("\u4e00" <= c <= "\u9fff" for c in name) else "someone"
+        stand_in = "某人" if has_cjk(name) else "someone"
         said = re.sub(re.escape(name), stand_in, said, flags=re.IGNORECASE)
     return said
 
