@@ -1,19 +1,16 @@
 """Memory blocks over MCP (issue 20): the ``blocks`` tool, and what ``core_memory_append`` and
-``core_memory_replace`` do when given a ``label`` (without one they act on key lines, as before).
+``core_memory_replace`` do when given a ``label`` (without one they act on key lines, as before)."""
 
-No ``from __future__ import annotations`` here: the tool's annotations use names imported from
-``server`` inside ``register`` (a top-level import would be circular), and the MCP SDK reads
-them from the function, so they must be evaluated where those names are in scope."""
+from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from ..api import MemoryAPI
-from ..schemas import owner_kw
 from ..schemas.blocks import BlockOut
-from .common import AgentId, GroupId, UserId, _mapped
+from .common import AgentId, GroupId, Tools, UserId, _mapped
 
 Label = Annotated[
     str | None,
@@ -22,9 +19,11 @@ Label = Annotated[
 ]
 
 
-def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    @server.tool()
+class BlocksTools(Tools):
+    NAMES = ("blocks",)
+
     async def blocks(
+        self,
         ctx: Context,
         user_id: UserId = None,
         group_id: GroupId = None,
@@ -34,7 +33,7 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         its label, description, size against its limit, whether you may edit it (`editable`:
         with `core_memory_append`/`core_memory_replace` and its `label`), and its `version`."""
         with _mapped():
-            found = await memory.blocks(tenant_id=await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id))
+            found = await self.memory.blocks(**await self.where(ctx, user_id, group_id, agent_id))
             return {"blocks": [BlockOut.of(b).model_dump(mode="json") for b in found]}
 
 

@@ -5,22 +5,25 @@ The tool modules (server.py and the *_tools.py it registers) import it; it impor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, time
 from typing import Annotated, Any
 
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from .. import errors
-from ..schemas import MAX_ID
+from ..api import MemoryAPI
+from ..schemas import MAX_ID, owner_kw
 
 UserId = Annotated[str | None, Field(description="Whose memory: the user id (or give group_id).")]
 GroupId = Annotated[str | None, Field(description="A group chat's id, instead of user_id.")]
 AgentId = Annotated[str, Field(description="The agent whose memory this is.")]
 SessionId = Annotated[str, Field(description="The conversation (session) id.")]
 PersonId = Annotated[str, Field(description="A person's stable id (the `actor_id` of their turns).")]
+History = Annotated[bool, Field(description="Also superseded, conflicting and expired facts.")]
 Asker = Annotated[str | None, Field(description="The person id of who asks: 'I', 'my', 我 in the query mean"
                                                 " them, so their own messages come first.")]
 
@@ -68,10 +71,33 @@ def _dump(model: Any) -> dict[str, Any]:
     return model.model_dump(mode="json")  # type: ignore[no-any-return]
 
 
-def scoped(tenant_of: Any) -> Any:
-    """``await scope(ctx, user_id, group_id, agent_id)``: the caller's tenant and the owner given."""
+TenantOf = Callable[[Context | None], Awaitable[str]]
+"""The caller's tenant for a tool call (``server.build_server`` makes it)."""
 
-    async def scope(ctx: Any, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
-        return {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
 
-    return scope
+class Tools:
+    """A module's tools as methods over the facade; ``NAMES`` is the flat table of those to register.
+
+    The MCP SDK reads a tool's name, docstring and parameters (their schema) from the bound method,
+    which has no ``self`` to show.
+    """
+
+    NAMES: tuple[str, ...] = ()
+
+    def __init__(self, memory: MemoryAPI, tenant_of: TenantOf) -> None:
+        self.memory = memory
+        self.tenant_of = tenant_of
+
+    @classmethod
+    def register(cls, server: MCPServer, memory: MemoryAPI, tenant_of: TenantOf) -> None:
+        tools = cls(memory, tenant_of)
+        for name in cls.NAMES:
+            server.add_tool(getattr(tools, name))
+
+    async def scope(self, ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
+        """The caller's tenant and the owner given (None where not given)."""
+        return {"tenant_id": await self.tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+
+    async def where(self, ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
+        """The scope with an owner only when one is given (no owner: the whole tenant)."""
+        return {"tenant_id": await self.tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}

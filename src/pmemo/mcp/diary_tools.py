@@ -1,27 +1,26 @@
 """The daily diary over MCP (issue 20): ``diary`` reads one day's entry of a chat, or its days
-from one date to another, as ``GET /v1/diary`` and ``GET /v1/diaries`` answer them.
+from one date to another, as ``GET /v1/diary`` and ``GET /v1/diaries`` answer them."""
 
-No ``from __future__ import annotations`` here: the tool's annotations use names imported from
-``server`` inside ``register`` (a top-level import would be circular), and the MCP SDK reads
-them from the function, so they must be evaluated where those names are in scope."""
+from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from ..api import MemoryAPI
 from ..diary.days import parse_day
 from ..errors import InvalidInput
 from ..schemas.diary import DiaryOut
-from .common import AgentId, GroupId, UserId, _mapped
+from .common import AgentId, GroupId, Tools, UserId, _mapped
 
 Day = Annotated[str | None, Field(description="A day as YYYY-MM-DD (in the diary's time zone).", max_length=10)]
 
 
-def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    @server.tool()
+class DiaryTools(Tools):
+    NAMES = ("diary",)
+
     async def diary(
+        self,
         ctx: Context,
         day: Day = None,
         start: Annotated[str | None, Field(description="Or a range: its first day, YYYY-MM-DD.", max_length=10)] = None,
@@ -34,11 +33,11 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         said what, the plans and dates mentioned); else the entries from `start` to `end`,
         oldest first (each open: all of them). A day's entry is written once the day is over."""
         with _mapped():
-            scope = {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+            scope = await self.scope(ctx, user_id, group_id, agent_id)
             if day is not None:
                 if start is not None or end is not None:
                     raise InvalidInput("give a day, or start and end for a range, not both")
-                entry = await memory.diary(parse_day("day", day), **scope)  # the error names this tool's `day`
+                entry = await self.memory.diary(parse_day("day", day), **scope)  # the error names this tool's `day`
                 return {"entry": DiaryOut.of(entry).model_dump(mode="json")}
-            found = await memory.diaries(start, end, **scope)
+            found = await self.memory.diaries(start, end, **scope)
             return {"entries": [DiaryOut.of(d).model_dump(mode="json") for d in found]}

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import Field
 from pydantic_core import to_jsonable_python
 
 from .. import errors
-from ..api import MemoryAPI
-from ..schemas import (
-    MAX_ID,
-    FactOut,
-)
-from .common import (
-    AgentId,
-    GroupId,
-    RowId,
-    UserId,
-    _dump,
-    _mapped,
-    scoped,
-)
+from ..schemas import MAX_ID, FactOut
+from .common import AgentId, GroupId, History, RowId, Tools, UserId, _dump, _mapped
 
 
 def _memory_id(text: str) -> tuple[str, int]:
@@ -40,11 +28,11 @@ def _memory_id(text: str) -> tuple[str, int]:
     return kind, int(num)
 
 
-def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    scope = scoped(tenant_of)
+class ForgetTools(Tools):
+    NAMES = ("forget", "restore", "profile")
 
-    @server.tool()
     async def forget(
+        self,
         ctx: Context,
         id: Annotated[
             str,
@@ -61,25 +49,25 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         """Delete one memory by id. Forgetting a turn also removes what was derived from it
         and is restorable (pass the returned `batch` to `restore`) unless `hard`."""
         with _mapped():
-            t = await tenant_of(ctx)
+            t = await self.tenant_of(ctx)
             kind, n = _memory_id(id)
             if kind in ("", "turn"):
-                report = await memory.forget([n], hard=hard, tenant_id=t)
+                report = await self.memory.forget([n], hard=hard, tenant_id=t)
                 return {
                     "batch": None if hard else report.get("batch"),
                     "mode": report.get("mode", "hard" if hard else "soft"),
                     "removed": to_jsonable_python(report),
                 }
             if kind == "key":
-                await memory.delete_key(n, tenant_id=t)
+                await self.memory.delete_key(n, tenant_id=t)
             elif kind == "summary":
-                await memory.delete_summary(n, tenant_id=t)
+                await self.memory.delete_summary(n, tenant_id=t)
             else:
                 raise errors.InvalidInput(f"cannot forget a {kind!r}; use turn:, key: or summary:")
             return {"removed": {kind: [n]}}
 
-    @server.tool()
     async def restore(
+        self,
         ctx: Context,
         batch: Annotated[
             int | None, Field(description="The `batch` a forget returned.", ge=1, le=MAX_ID, strict=True)
@@ -93,25 +81,22 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         with _mapped():
             if (batch is None) == (turn_ids is None):
                 raise errors.InvalidInput("give the batch a forget returned, or turn_ids")
-            out = await memory.restore(
+            out = await self.memory.restore(
                 batch,
                 turn_ids=None if turn_ids is None else sorted(set(turn_ids)),
-                tenant_id=await tenant_of(ctx),
+                tenant_id=await self.tenant_of(ctx),
             )
             return {"restored": to_jsonable_python(out)}
 
-    @server.tool()
     async def profile(
+        self,
         ctx: Context,
         user_id: UserId = None,
-        history: Annotated[
-            bool, Field(description="Also superseded, conflicting and expired facts.")
-        ] = False,
+        history: History = False,
         group_id: GroupId = None,
         agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """What is known about the person: facts (category, key, value, confidence)."""
         with _mapped():
-            facts = await memory.profile(history=history, **await scope(ctx, user_id, group_id, agent_id))
+            facts = await self.memory.profile(history=history, **await self.scope(ctx, user_id, group_id, agent_id))
             return {"facts": [_dump(FactOut.of(f)) for f in facts]}
-

@@ -1,31 +1,27 @@
 """The graph over MCP (issue 20): ``graph`` (an entity and its neighbourhood) and ``triples``
-(what a chat learned, over time), as the REST routes answer them.
+(what a chat learned, over time), as the REST routes answer them."""
 
-No ``from __future__ import annotations`` here: the tools' annotations use names imported from
-``server`` inside ``register`` (a top-level import would be circular), and the MCP SDK reads
-them from the functions, so they must be evaluated where those names are in scope."""
+from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from ..api import MemoryAPI
 from ..graph.read import MAX_NAME, PREDICATE
 from ..schemas.graph import GraphOut, TripleOut
-from .common import AgentId, GroupId, UserId, _dt, _mapped
+from .common import AgentId, GroupId, Tools, UserId, _dt, _mapped
 
 Entity = Annotated[str, Field(description="A person id, or a name or alias of a person, place, organisation or"
                                           " thing (霓霓, 腾讯, 年糕).", min_length=1, max_length=MAX_NAME)]
 At = Annotated[str | None, Field(description="ISO date/time: what held then (default: what holds now).")]
 
 
-def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
-        return {"tenant_id": await tenant_of(ctx), "user_id": user_id, "group_id": group_id, "agent_id": agent_id}
+class GraphTools(Tools):
+    NAMES = ("graph", "triples")
 
-    @server.tool()
     async def graph(
+        self,
         ctx: Context,
         entity: Entity,
         hops: Annotated[int, Field(description="1: what names the entity; 2: also what names its neighbours.",
@@ -39,11 +35,12 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         (subject, predicate, object, each with a `sentence`) within `hops` of it, and the
         entities they connect. Ask it about a person, a company, a city, a pet."""
         with _mapped():
-            found = await memory.graph(entity, hops=hops, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
+            found = await self.memory.graph(entity, hops=hops, at=_dt(at),
+                                            **await self.scope(ctx, user_id, group_id, agent_id))
             return GraphOut.of(found).model_dump(mode="json")  # type: ignore[no-any-return]
 
-    @server.tool()
     async def triples(
+        self,
         ctx: Context,
         subject: Annotated[str | None, Field(description="Only about this person id or entity name.",
                                              max_length=MAX_NAME)] = None,
@@ -60,6 +57,6 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         what holds now, at `at`, or with `history` everything (e.g. every employer someone had,
         and when each ended)."""
         with _mapped():
-            found = await memory.triples(subject, predicate=predicate, at=_dt(at), history=history,
-                                         **await where(ctx, user_id, group_id, agent_id))
+            found = await self.memory.triples(subject, predicate=predicate, at=_dt(at), history=history,
+                                              **await self.scope(ctx, user_id, group_id, agent_id))
             return {"triples": [TripleOut.of(t).model_dump(mode="json") for t in found]}

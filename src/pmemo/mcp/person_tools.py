@@ -8,28 +8,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import Field
 from pydantic_core import to_jsonable_python
 
-from ..api import MemoryAPI
 from ..errors import InvalidInput
-from ..schemas import AgendaItemOut, MatchOut, MemberOut, PersonForgetOut, PersonOut, owner_kw
+from ..schemas import AgendaItemOut, MatchOut, MemberOut, PersonForgetOut, PersonOut
 from ..schemas.profile import profile_of
-from .common import (
-    AgentId,
-    GroupId,
-    PersonId,
-    UserId,
-    _dt,
-    _dump,
-    _mapped,
-)
+from .common import AgentId, GroupId, History, PersonId, Tools, UserId, _dt, _dump, _mapped
 
 
-def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
-    @server.tool()
+class PersonTools(Tools):
+    NAMES = ("forget_person", "add_person", "person", "people", "remove_alias", "resolve_people",
+             "person_profile", "agenda")
+
     async def forget_person(
+        self,
         ctx: Context,
         person_id: PersonId,
         group_id: Annotated[str | None, Field(description="Only in this group (default: everywhere).")] = None,
@@ -45,16 +39,12 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         with _mapped():
             if user_id is not None and group_id is not None:
                 raise InvalidInput("give at most one of user_id or group_id (neither: everywhere)")
-            report = await memory.forget(person_id=person_id, hard=hard, dry_run=dry_run,
-                                         tenant_id=await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id))
+            report = await self.memory.forget(person_id=person_id, hard=hard, dry_run=dry_run,
+                                              **await self.where(ctx, user_id, group_id, agent_id))
             return PersonForgetOut.of(person_id, report, to_jsonable_python(report)).model_dump(mode="json")
 
-    async def where(ctx: Context, user_id: str | None, group_id: str | None, agent_id: str) -> dict:
-        """The scope with an owner only when one is given (no owner: the whole tenant)."""
-        return {"tenant_id": await tenant_of(ctx), **owner_kw(user_id, group_id, agent_id)}
-
-    @server.tool()
     async def add_person(
+        self,
         ctx: Context,
         person_id: PersonId,
         name: Annotated[str | None, Field(description="Their display name now.")] = None,
@@ -69,20 +59,19 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         """Register a person or update them: idempotent, aliases are merged. With a group they
         are a member there before they speak. Returns the person with every alias."""
         with _mapped():
-            person = await memory.add_person(
-                person_id, name=name, aliases=aliases or [], **await where(ctx, user_id, group_id, agent_id)
+            person = await self.memory.add_person(
+                person_id, name=name, aliases=aliases or [], **await self.where(ctx, user_id, group_id, agent_id)
             )
             return _dump(PersonOut.of(person))
 
-    @server.tool()
-    async def person(ctx: Context, person_id: PersonId) -> dict[str, Any]:
+    async def person(self, ctx: Context, person_id: PersonId) -> dict[str, Any]:
         """One person: display names (oldest first) and aliases, each with its source
         (registered, name, learned, mention, generated)."""
         with _mapped():
-            return _dump(PersonOut.of(await memory.person(person_id, tenant_id=await tenant_of(ctx))))
+            return _dump(PersonOut.of(await self.memory.person(person_id, tenant_id=await self.tenant_of(ctx))))
 
-    @server.tool()
     async def people(
+        self,
         ctx: Context,
         user_id: UserId = None,
         group_id: GroupId = None,
@@ -91,21 +80,22 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         """The members of a group or private chat, latest speaker first: names, aliases, when
         they spoke first and last here and how often."""
         with _mapped():
-            members = await memory.people(**await where(ctx, user_id, group_id, agent_id))
+            members = await self.memory.people(**await self.where(ctx, user_id, group_id, agent_id))
             return {"members": [_dump(MemberOut.of(m)) for m in members]}
 
-    @server.tool()
     async def remove_alias(
+        self,
         ctx: Context,
         person_id: PersonId,
         alias: Annotated[str, Field(description="The name to stop resolving to them.")],
     ) -> dict[str, Any]:
         """Stop resolving a name to a person (it is not learned again). Returns the person."""
         with _mapped():
-            return _dump(PersonOut.of(await memory.remove_alias(person_id, alias, tenant_id=await tenant_of(ctx))))
+            person = await self.memory.remove_alias(person_id, alias, tenant_id=await self.tenant_of(ctx))
+            return _dump(PersonOut.of(person))
 
-    @server.tool()
     async def resolve_people(
+        self,
         ctx: Context,
         text: Annotated[str, Field(description="A message that may name people.")],
         user_id: UserId = None,
@@ -115,19 +105,17 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         """The people a text names, by any of their names (nicknames, old display names):
         each match with its span and person id(s); `ambiguous` when two people share it."""
         with _mapped():
-            matches = await memory.resolve_people(text, **await where(ctx, user_id, group_id, agent_id))
+            matches = await self.memory.resolve_people(text, **await self.where(ctx, user_id, group_id, agent_id))
             return {"matches": [_dump(MatchOut.of(m)) for m in matches]}
 
-    @server.tool()
     async def person_profile(
+        self,
         ctx: Context,
         person_id: PersonId,
         group_id: Annotated[
             str | None, Field(description="Only what was learned in this group (default: everywhere).")
         ] = None,
-        history: Annotated[
-            bool, Field(description="Also superseded, conflicting and expired facts.")
-        ] = False,
+        history: History = False,
         user_id: Annotated[
             str | None, Field(description="Or: only what was learned in this private chat.")
         ] = None,
@@ -136,11 +124,12 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         """What is known about one person: facts whose subject they are, each with a
         `sentence` in words; with `group_id`, only what was learned in that group."""
         with _mapped():
-            facts = await profile_of(memory, person_id, history, await where(ctx, user_id, group_id, agent_id))
+            where = await self.where(ctx, user_id, group_id, agent_id)
+            facts = await profile_of(self.memory, person_id, history, where)
             return {"facts": [_dump(f) for f in facts]}
 
-    @server.tool()
     async def agenda(
+        self,
         ctx: Context,
         person_id: Annotated[str | None, Field(description="Only this person's plans.")] = None,
         at: Annotated[
@@ -156,5 +145,6 @@ def register(server: MCPServer, memory: MemoryAPI, tenant_of: Any) -> None:
         every chat, each with its own, to bring a plan up unasked (an exam the evening before)
         in the chat where it was said, and only there."""
         with _mapped():
-            items = await memory.agenda(person_id, at=_dt(at), **await where(ctx, user_id, group_id, agent_id))
+            items = await self.memory.agenda(person_id, at=_dt(at),
+                                             **await self.where(ctx, user_id, group_id, agent_id))
             return {"items": [_dump(AgendaItemOut.of(i)) for i in items]}

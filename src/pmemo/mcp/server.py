@@ -14,7 +14,19 @@ from mcp.server.mcpserver import Context, MCPServer
 from .. import errors
 from ..api import MemoryAPI
 from ..stores.api_keys import KeyStore
-from . import blocks_tools, core_tools, diary_tools, forget_tools, graph_tools, memory_tools, person_tools
+from .blocks_tools import BlocksTools
+from .common import Tools
+from .core_tools import CoreTools
+from .diary_tools import DiaryTools
+from .forget_tools import ForgetTools
+from .graph_tools import GraphTools
+from .memory_tools import MemoryTools
+from .person_tools import PersonTools
+
+# Each class's tools, registered in this order (the order clients list them in)
+TOOL_CLASSES: tuple[type[Tools], ...] = (
+    MemoryTools, CoreTools, ForgetTools, BlocksTools, GraphTools, DiaryTools, PersonTools,
+)
 
 TOOLS = (
     "remember",
@@ -56,6 +68,7 @@ INSTRUCTIONS = (
     "your diary of a chat: one entry per day, by date or a range of dates."
 )
 
+
 def build_server(
     memory: MemoryAPI, *, tenant: str | None = "default", keys: KeyStore | None = None
 ) -> MCPServer:
@@ -84,7 +97,6 @@ def build_server(
             raise errors.Forbidden("admin keys cannot read memory; use a tenant key")
         return info.tenant
 
-    for tools in (memory_tools, core_tools, forget_tools, blocks_tools, graph_tools, diary_tools,
-                  person_tools):
+    for tools in TOOL_CLASSES:
         tools.register(server, memory, tenant_of)
     return server
