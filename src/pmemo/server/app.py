@@ -66,44 +66,15 @@ def create_app(
     settings = limits.settings_of(memory)
     rate = limits.rate_limiter(memory, settings)  # a bad value fails here, at start; Redis if memory has it
     mcp_server = _mcp_server(memory, keys) if mcp else None
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with AsyncExitStack() as stack:
-            if mcp_server is not None:
-                await stack.enter_async_context(mcp_server.session_manager.run())
-            if sweep_every > 0:
-                task = asyncio.create_task(sweep_forever(memory, sweep_every))
-                app.state.sweeper = task
-                stack.push_async_callback(_cancel, task)
-            yield
-
-    app = FastAPI(
-        title="pmemo",
-        version=_version(),
-        description=DESCRIPTION,
-        docs_url=None,
-        redoc_url=None,
-        lifespan=lifespan,
-    )
+    app = FastAPI(title="pmemo", version=_version(), description=DESCRIPTION, docs_url=None, redoc_url=None,
+                  lifespan=_lifespan(memory, mcp_server, sweep_every))
     app.add_middleware(limits.BodyLimit, settings=settings)
     app.state.rate = rate
     app.state.memory = memory
     app.state.keys = keys
     problems.install(app)
     app.state.docs = docs.install(app)
-    for module in (routes_memory, routes_inspect, routes_person, routes_people, routes_blocks, routes_graph,
-                   routes_diary, routes_jobs, routes_admin):
-        app.include_router(
-            module.router,
-            dependencies=[Depends(known_query)],
-            responses={
-                401: {"model": problems_model(), "description": "missing or wrong API key"},
-                413: {"model": problems_model(), "description": "body, batch or stored bytes over a limit"},
-                422: {"model": problems_model(), "description": "invalid input"},
-                429: {"model": problems_model(), "description": "rate limit or quota reached"},
-            },
-        )
+    _routes(app)
     _health(app)
     measured = metrics.install(app, memory, settings.metrics_access)
     _document_errors(app)
@@ -116,15 +87,44 @@ def create_app(
 
         install_web(app)
     if cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=list(cors_origins),
-            allow_methods=["*"],
-            allow_headers=["Authorization", "Content-Type"],
-        )
+        app.add_middleware(CORSMiddleware, allow_origins=list(cors_origins), allow_methods=["*"],
+                           allow_headers=["Authorization", "Content-Type"])
     app.add_middleware(SecurityHeaders)  # outside all but Observe, so every answer has them
     app.add_middleware(Observe, metrics=measured)  # the outermost: ids and times every answer
     return app
+
+
+ROUTERS = (routes_memory, routes_inspect, routes_person, routes_people, routes_blocks, routes_graph,
+           routes_diary, routes_jobs, routes_admin)
+
+
+def _routes(app: FastAPI) -> None:
+    """Every ``/v1`` router, each with the problem responses it can give."""
+    responses: dict[int | str, dict[str, Any]] = {
+        401: {"model": problems_model(), "description": "missing or wrong API key"},
+        413: {"model": problems_model(), "description": "body, batch or stored bytes over a limit"},
+        422: {"model": problems_model(), "description": "invalid input"},
+        429: {"model": problems_model(), "description": "rate limit or quota reached"},
+    }
+    for module in ROUTERS:
+        app.include_router(module.router, dependencies=[Depends(known_query)], responses=responses)
+
+
+def _lifespan(memory: MemoryAPI, mcp_server: Any, sweep_every: float) -> Any:
+    """The app's lifespan: the MCP session manager and the sweeper run while it is up."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
+            if sweep_every > 0:
+                task = asyncio.create_task(sweep_forever(memory, sweep_every))
+                app.state.sweeper = task
+                stack.push_async_callback(_cancel, task)
+            yield
+
+    return lifespan
 
 
 async def sweep_forever(memory: MemoryAPI, every: float) -> None:
