@@ -17,11 +17,11 @@ T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 FILLER_ZH = ["哈哈哈", "哈哈哈哈哈", "在吗", "在吗？", "好的", "好的👍", "收到", "嗯嗯", "早", "早上好", "晚安",
              "[图片]", "[语音] 8\"", "[表情]", "[捂脸]", "👍", "@周霓 收到", "谢谢大家", "+1", "666", "哈哈哈 好的～"]
 FILLER_EN = ["lol", "haha", "hahaha", "ok", "OK thanks!", "thx", "good morning", "hi there", "hello everyone",
-             "got it", "yep", "[photo]", "👍🙏"]
+             "got it", "yep", "[photo]", "👍🙏", "yesss", "sooo true", "brb", "that's wild", "hahah"]
 CONTENT = ["好的，周六我带相机", "哈哈我考过了", "我在吗啡科实习", "早上好，我下周一去上海出差",
            "在吗？周末搬家谁能帮忙", "ok, see you at 8 at the station", "haha I finally passed the bar exam",
            "thanks, I'm allergic to peanuts",
-           "1", "不行", "hello kitty is my cat's name"]
+           "1", "不行", "hello kitty is my cat's name", "nowhere", "not now", "我也去", "中午吃啥"]
 
 
 @pytest.mark.parametrize("text", FILLER_ZH + FILLER_EN)

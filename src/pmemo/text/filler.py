@@ -48,6 +48,19 @@ _ZH = (
     # particles and interjections that only carry tone
     "啊", "呀", "吧", "呢", "嘛", "啦", "了", "哎", "唉", "诶", "额", "呃", "哟", "喂", "哼", "咯", "哒",
     "大家", "各位",
+    # reactions and internet interjections: they say how the writer feels about the last line, not what
+    "卧槽", "我去", "我靠", "天哪", "天啊", "我的天", "妈呀", "离谱", "太离谱了", "好家伙", "绝绝子", "yyds", "破防了",
+    "破防", "蚌埠住了", "真的会谢", "无语", "服了", "哭了", "哭死", "呜呜", "呜", "555", "awsl", "啧", "嗐", "害", "哇哦",
+    "牛逼", "nb", "牛啊", "太牛了", "可以啊", "真香", "酸了", "羡慕", "抱抱", "摸摸头", "好惨", "太难了", "救命",
+    "笑不活了", "xswl", "hhh", "草草草", "寄", "麻了", "真的假的", "不会吧", "啊啊啊", "嘤嘤嘤", "好耶", "耶",
+    # acknowledgements, agreement and non-answers
+    "记住了", "记下了", "知道啦", "晓得了", "晓得", "懂", "get", "了解了", "明白了", "好滴", "嗯哼", "妥", "妥了",
+    "安排", "阔以", "没毛病", "彳亍", "行吧", "同上", "附议", "说得对", "对对", "是啊", "是呀", "可不是", "就是",
+    "一样", "我也", "看情况", "再说吧", "再说", "随便", "都行", "无所谓", "不知道", "不清楚", "不好说", "也许",
+    "可能吧", "ok了", "okk", "好嘞好嘞", "中", "成",
+    # roll calls, seen, lurking, leaving
+    "来了", "来啦", "到", "在", "冒泡", "潜水", "路过", "围观", "蹲", "蹲一个", "插眼", "mark", "dd", "顶一下",
+    "刚看到", "才看到", "看到了", "已阅", "溜了", "先撤了", "撤了", "下了", "88", "886", "拜", "回见", "等下", "稍等",
 )
 _EN = (
     "ha", "he", "lol", "lmao", "rofl", "xd", "hh", "h",
@@ -56,12 +69,35 @@ _EN = (
     "ok", "okay", "k", "kk", "sure", "yes", "yeah", "yep", "yup", "got it", "noted", "roger", "thanks",
     "thank you", "thx", "ty", "np", "no problem", "cool", "nice", "great", "wow", "awesome", "right",
     "indeed", "agreed", "same", "true", "oh", "ah", "uh", "um", "hmm", "mm", "omg", "so", "much",
+    # IM shorthand, reactions and backchannels
+    "brb", "gm", "gn", "ttyl", "gtg", "g2g", "lmk", "ikr", "fr", "ngl", "tbh", "idk", "smh", "omfg", "wtf", "damn",
+    "dang", "whoa", "woah", "yay", "woo", "woohoo", "yess", "yass", "bet", "word", "facts", "mood", "me too",
+    "so true", "true that", "fair", "fair enough", "makes sense", "good to know", "sounds good", "sounds great",
+    "count me in", "i'm in", "im in", "love that", "love it", "love this", "no way", "for real", "seriously",
+    "really", "lit", "based", "rip", "oof", "yikes", "ugh", "meh", "welp", "whatever", "nvm", "never mind",
+    "my bad", "sorry", "congrats", "congratulations", "gg", "nice one", "well done", "good job", "classic",
+    "that's wild", "wild", "crazy", "insane", "amazing", "perfect", "exactly", "absolutely", "definitely",
+    "totally", "of course", "ofc", "for sure", "sure thing", "alright", "aight", "okie", "okey", "ya", "yah",
+    "yea", "nah", "nope", "no", "maybe", "probably", "depends", "we'll see", "hm", "huh", "eh", "lmfao", "dead",
+    "i'm dead", "bruh", "bro", "dude", "lolol", "hehe", "heh", "cheers", "welcome", "you're welcome", "yw",
+    "no worries", "all good", "good", "fine", "later", "laters", "sup", "what's up", "wassup", "howdy", "hiya",
+    "heya", "back", "i'm back", "here", "just saw this", "saw it", "seen", "that's", "it's", "this", "that",
+    "too", "very", "lmao", "w", "l", "wp", "xoxo", "ty all", "tysm",
 )
-_UNITS = sorted({*_ZH, *_EN, *zh.FILLER}, key=len, reverse=True)  # and what text.dialogue skips
-_UNIT = re.compile("|".join(re.escape(u) for u in _UNITS), re.IGNORECASE)
 _MENTION = re.compile(r"@\S{1,24}(?:\s|$)")
 _EMOJI_CODE = re.compile(r"\[[\u4e00-\u9fff]{1,5}\]|\[[A-Za-z]{2,12}\]")  # WeChat / QQ inline emoji: [捂脸] [Facepalm]
 _NOISE = re.compile(r"[\W_]+")  # punctuation, emoji, spaces: what is left between units
+_LAUGH = re.compile(r"(?:ha|he|hh|xd|lol|lmao)+h?(?:\s|$)")  # laughter written as one word: "hahah", "lolol"
+_LONG = re.compile(r"([a-z])\1{2,}")  # a letter held down: "yesss", "sooo", "lolll"
+
+
+def _words(text: str) -> str:
+    """``text`` as the units are matched: NFKC, lower case, noise as single spaces ("that's" → "that s")."""
+    return " ".join(_NOISE.sub(" ", unicodedata.normalize("NFKC", text).lower()).split())
+
+
+_UNITS = sorted({_words(u) for u in (*_ZH, *_EN, *zh.FILLER)}, key=len, reverse=True)  # and what text.dialogue skips
+_UNIT = re.compile("|".join(re.escape(u) for u in _UNITS))
 
 
 class Said(Protocol):
@@ -84,7 +120,13 @@ def filler(text: str) -> bool:
     words = _EMOJI_CODE.sub(" ", _MENTION.sub(" ", text.strip()))
     if len(words) > MAX_CHARS:
         return False
-    rest = _NOISE.sub(" ", unicodedata.normalize("NFKC", words).lower().replace("+1", " plusone "))
+    rest = _words(words.replace("+1", " plusone "))
+    # a held-down letter is the word once or twice: "yesss" is "yes", "cooool" is "cool"
+    return _units_only(_LONG.sub(r"\1", rest)) or _units_only(_LONG.sub(r"\1\1", rest))
+
+
+def _units_only(rest: str) -> bool:
+    """Whether ``rest`` (``_words``) is nothing but units and spaces, read left to right."""
     pos = 0
     while pos < len(rest):  # left to right: every stretch between the noise must be units
         if rest[pos] == " ":
@@ -94,9 +136,10 @@ def filler(text: str) -> bool:
         if m is None:
             return False
         end = m.end()
-        # a Latin unit is a word: "he" does not start "help", "ok" not "okra"
+        # a Latin unit is a word: "he" does not start "help", "ok" not "okra", "no" + "w" + "here" is
+        # not "nowhere"; only laughter runs on into itself ("hahah", "hehe")
         if rest[pos].isascii() and rest[pos].isalpha() and end < len(rest) and rest[end].isascii() \
-                and rest[end].isalnum() and not _UNIT.match(rest, end):
+                and rest[end].isalnum() and not _LAUGH.match(rest, pos):
             return False
         pos = end
     return True
