@@ -10,7 +10,7 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -668,8 +668,86 @@ class PersonForgetStore(Protocol):
         ...
 
 
+CLUSTERS = "cluster"  # ``ReadPlanStore.nearest_kinds``: the clusters nearest, by centroid (``nearest_clusters``)
+
+
+class ChatState(NamedTuple):
+    """The small state of one chat a read checks its caches against and collects ids from,
+    read in one call (``ReadPlanStore.chat_state``): each field is what the named call gives."""
+
+    aliases: int  # the tenant's alias version (``alias_version``)
+    signs: int  # its gender evidence's (``sign_version``)
+    entities: int  # its entity names' (``graph.entity_version``)
+    members: frozenset[str]  # the chat's members (``member_ids`` of the owner)
+    actors: tuple[str, ...]  # who speaks in its turns, sorted (``actors``)
+    now: float | None  # its newest turn's time (``conversation_now``)
+    owners: tuple[str, ...]  # a private chat's person's chats, oldest first (``person_owners``); () in a group
+    latest: tuple[int, ...]  # the session's newest summaries' ids, oldest first (``summaries(latest=)``)
+    keys: tuple[KeyLine, ...]  # its key lines (``keys``)
+
+
+class TurnPool(NamedTuple):
+    """What ranking needs of its candidates, in one call (``ReadPlanStore.turn_pool``)."""
+
+    refs: dict[int, TurnRef]  # the candidates, the turns their replies tie them to, their neighbours
+    links: dict[int, list[int]]  # ``reply_links`` of every ref
+    vectors: dict[int, np.ndarray]  # the refs' stored vectors of the kind asked (``get_vectors``)
+    last_steps: dict[str, int]  # each ref's session's last step (``max_steps``)
+
+
+class PeopleKnown(NamedTuple):
+    """What a chat knows of some people, in one call (``ReadPlanStore.people_known``)."""
+
+    members: dict[str, Member]  # those who are members of the chat (``members``)
+    others: dict[str, Person]  # the others who are registered (``get_people``)
+    facts: dict[str, list[Fact]]  # each one's facts learned where asked (``facts_about``)
+    agenda: list[AgendaItem]  # their plans asked for (``agenda``), by day
+
+
+class ReadPlanStore(Protocol):
+    """The reads of one ``context()`` or ``search()`` in few calls (issue 45 §4): the chat's small
+    state first, then each kind of record for every section at once. Each call is one read of
+    the store (on PostgreSQL its statements go in one round trip where they do not depend on
+    each other); none writes."""
+
+    def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
+                   key_sources: bool = False) -> ChatState:
+        """``scope``'s chat state; ``latest``: how many of the session's newest summary ids (none
+        without ``session_id``); ``key_sources``: the key lines with their source turn ids."""
+        ...
+    def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
+                      model: str) -> dict[str, list[tuple[int, float]]]:
+        """``nearest`` of each (kind, k) in ``wanted`` in ``scope``, by kind; kind ``CLUSTERS``:
+        ``nearest_clusters``."""
+        ...
+    def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
+                  vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
+        """The refs of ``ids`` (``turn_refs`` with ``radius`` and ``around``), with, when ``tied``,
+        the turns a reply ties one of ``ids`` to (and their refs); every ref's reply links; the
+        stored vectors of kind ``vectors`` of the refs not in ``known``; their sessions' last steps."""
+        ...
+    def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
+                                                                                  dict[int, Diary]]:
+        """``get_summaries`` and ``get_diaries`` (with sources) in one call."""
+        ...
+    def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
+                         history: bool = False) -> dict[str, list[Fact]]:
+        """``facts_about`` of each subject in ``owners`` (subject → the owners it is read in, None:
+        anywhere), in one read; a subject without facts maps to []."""
+        ...
+    def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
+                     agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
+        """Of ``ids``: the members of ``scope``'s chat, the other registered people, the facts of
+        each one ``facts`` names (as ``facts_about_many``) and, with ``agenda`` (owners, first and
+        last day), their open plans (``agenda(..., status="open")``) of the registered ones."""
+        ...
+    def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
+        """``episode_signals`` and the running ``tasks`` of ``scope``, in one call."""
+        ...
+
+
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
-                WindowStore, BlockJobStore, PersonForgetStore, Protocol):
+                WindowStore, BlockJobStore, PersonForgetStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``. ``tx()`` makes the calls in its block
     one transaction (``ports.unit``)."""

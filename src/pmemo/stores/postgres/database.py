@@ -155,6 +155,21 @@ class Database:
         with self._conn() as conn:
             return conn.execute(sql, args).fetchone()  # type: ignore[arg-type]
 
+    def reads(self, statements: Sequence[tuple[str, Sequence[Any] | dict[str, Any], str]]) -> list[list[Any]]:
+        """The rows of several reads that do not depend on each other, sent together (psycopg's
+        pipeline mode): one round trip for them all. Each statement is (sql, args, shape), shape
+        "rows" (tuples), "dicts" (by column name) or "binary" (tuples of vectors)."""
+        if not statements:
+            return []
+        with self._conn() as conn:
+            with conn.pipeline():
+                cursors = []
+                for sql, args, shape in statements:
+                    cur = conn.cursor(row_factory=dict_row) if shape == "dicts" else conn.cursor()
+                    cur.execute(sql, args, binary=shape == "binary")  # type: ignore[arg-type]
+                    cursors.append(cur)
+            return [cur.fetchall() for cur in cursors]
+
     @contextmanager
     def session(self) -> Iterator[psycopg.Connection[Any]]:
         """One pooled connection kept for the block: where session state lives (an advisory

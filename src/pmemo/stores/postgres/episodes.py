@@ -48,17 +48,7 @@ class EpisodeRows(LiveRows):
         return self._live("episode", "episodes", list(ids), pc.episode)
 
     def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
-        where = "WHERE e.scope_key=%(scope)s AND e.deleted IS NULL ORDER BY e.ended, e.id"
-        if query is None:
-            rows = self._db.rows(f"SELECT e.id, e.ended, e.importance, NULL FROM episodes e {where}",
-                                 {"scope": scope.key})
-        else:  # the similarity in the database: a context reads a float an episode, not its vector
-            rows = self._db.rows(
-                "SELECT e.id, e.ended, e.importance, CASE WHEN vector_dims(v.vec) = %(dim)s"
-                " THEN -(v.vec <#> %(q)s) END FROM episodes e"
-                f" LEFT JOIN vectors v ON v.kind='episode' AND v.ref=e.id {where}",
-                {"q": codec.f32(query), "dim": len(query), "scope": scope.key})
-        return [EpisodeSignal(r[0], r[1], r[2], None if r[3] is None else float(r[3])) for r in rows]
+        return signals_of(self._db.rows(*signals_read(scope, query)))
 
     def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]:
         sql, args = "SELECT * FROM episodes WHERE scope_key=%s AND deleted IS NULL", [scope.key]
@@ -103,3 +93,19 @@ def _values(fields: dict[str, Any]) -> tuple[Any, ...]:
     return (fields["summary"], listed("topics"), listed("actions"), listed("outcomes"), listed("lessons"),
             float(fields.get("importance", 0.5)), fields["started"], fields["ended"],
             int(fields.get("step_from", 0)), int(fields.get("step_to", 0)))
+
+
+def signals_read(scope: Scope, query: np.ndarray | None) -> tuple[str, dict[str, Any]]:
+    """The read of ``episode_signals``: with a query, the similarity in the database (a context
+    reads a float an episode, not its vector)."""
+    where = "WHERE e.scope_key=%(scope)s AND e.deleted IS NULL ORDER BY e.ended, e.id"
+    if query is None:
+        return f"SELECT e.id, e.ended, e.importance, NULL FROM episodes e {where}", {"scope": scope.key}
+    return ("SELECT e.id, e.ended, e.importance, CASE WHEN vector_dims(v.vec) = %(dim)s"
+            " THEN -(v.vec <#> %(q)s) END FROM episodes e"
+            f" LEFT JOIN vectors v ON v.kind='episode' AND v.ref=e.id {where}",
+            {"q": codec.f32(query), "dim": len(query), "scope": scope.key})
+
+
+def signals_of(rows: list[Any]) -> list[EpisodeSignal]:
+    return [EpisodeSignal(r[0], r[1], r[2], None if r[3] is None else float(r[3])) for r in rows]

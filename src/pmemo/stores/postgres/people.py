@@ -25,6 +25,34 @@ from .turns import TurnRows
 
 _MEMBERS = ("SELECT person, first_seen, last_seen, messages, chars, han, asks FROM members"
             " WHERE tenant=%s AND agent=%s AND owner=%s")
+
+
+def people_reads(tenant: str, ids: list[str]) -> list[tuple[str, Any, str]]:
+    """The three reads of ``get_people`` (``Database.reads``): the people, their aliases, their activity."""
+    args = (tenant, ids)
+    return [("SELECT person, name FROM people WHERE tenant=%s AND person = ANY(%s::text[])", args, "rows"),
+            ("SELECT person, alias, source, owner, first_seen, last_seen, turn_id FROM aliases"
+             " WHERE tenant=%s AND person = ANY(%s::text[]) AND removed IS NULL ORDER BY first_seen, alias", args,
+             "rows"),
+            ("SELECT person, MIN(first_seen), MAX(last_seen), SUM(messages) FROM members"
+             " WHERE tenant=%s AND person = ANY(%s::text[]) GROUP BY person", args, "rows")]
+
+
+def people_of(tenant: str, rows: list[Any], alias_rows: list[Any], activity_rows: list[Any]) -> dict[str, Person]:
+    """``people_reads``' rows as the people found, by id."""
+    aliases: dict[str, list[Alias]] = defaultdict(list)
+    for r in alias_rows:
+        aliases[r[0]].append(Alias(r[1], r[2], r[3], utc(r[4]), utc(r[5]), r[6]))
+    activity = {r[0]: r[1:] for r in activity_rows}
+    out = {}
+    for person, registered in rows:
+        known = aliases.get(person, [])
+        names = tuple(a.alias for a in known if a.source == "name")
+        latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
+        lo, hi, n = activity.get(person, (None, None, 0))
+        out[person] = Person(person, tenant, latest.alias if latest else registered, names,
+                             strongest(known), utc(lo) if lo else None, utc(hi) if hi else None, int(n or 0))
+    return out
 # add_aliases' rows: one a person removed stays removed; a new person is made with the time of
 # their first row; the aliases inserted in row order (a repeated row: the first one counts)
 _ADD_ALIASES = (
@@ -178,31 +206,13 @@ class PeopleRows(TurnRows):
 
     def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
         """The people with these ids that exist in the tenant, with their names and aliases."""
+        return self._people(tenant, ids)
+
+    def _people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
-        args = (tenant, wanted)
-        rows = self._db.rows("SELECT person, name FROM people WHERE tenant=%s AND person = ANY(%s::text[])", args)
-        if not rows:
-            return {}
-        aliases: dict[str, list[Alias]] = defaultdict(list)
-        for r in self._db.rows(
-                "SELECT person, alias, source, owner, first_seen, last_seen, turn_id FROM aliases"
-                " WHERE tenant=%s AND person = ANY(%s::text[]) AND removed IS NULL ORDER BY first_seen, alias", args):
-            aliases[r[0]].append(Alias(r[1], r[2], r[3], utc(r[4]), utc(r[5]), r[6]))
-        activity = {r[0]: r[1:] for r in self._db.rows(
-            "SELECT person, MIN(first_seen), MAX(last_seen), SUM(messages) FROM members"
-            " WHERE tenant=%s AND person = ANY(%s::text[]) GROUP BY person", args)}
-        out = {}
-        for person, registered in rows:
-            known = aliases.get(person, [])
-            names = tuple(a.alias for a in known if a.source == "name")
-            latest = max((a for a in known if a.source == "name"), key=lambda a: a.last_seen, default=None)
-            lo, hi, n = activity.get(person, (None, None, 0))
-            out[person] = Person(person, tenant, latest.alias if latest else registered, names,
-                                 strongest(known), utc(lo) if lo else None, utc(hi) if hi else None,
-                                 int(n or 0))
-        return out
+        return people_of(tenant, *self._db.reads(people_reads(tenant, wanted)))
 
     def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
         """The members of the scope's owner (a group or private chat), latest speaker first, then
@@ -214,7 +224,7 @@ class PeopleRows(TurnRows):
         # who spoke latest first; members who never spoke (registered in the group) last
         rows = self._db.rows(sql + " ORDER BY messages = 0, last_seen DESC, person", args)
         found = {p: as_seen_in(person, scope.owner)
-                 for p, person in self.get_people(scope.tenant_id, [r[0] for r in rows]).items()}
+                 for p, person in self._people(scope.tenant_id, [r[0] for r in rows]).items()}
         return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:

@@ -29,6 +29,7 @@ from .locks import LockRows
 from .migrate import migrate
 from .people import PeopleRows
 from .person_forget import PersonForgetRows
+from .read_plan import ReadPlanRows
 from .records import RecordRows
 from .summaries import SummaryRows
 from .tasks import TaskRows
@@ -41,7 +42,8 @@ from .windows import WindowRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows,
+                    ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     def __init__(self, db: Database) -> None:

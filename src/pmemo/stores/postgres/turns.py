@@ -24,6 +24,15 @@ from ..fair_share import job_batches
 from . import codec, lexical
 from .database import Database, lock_key
 
+# the SQL a single call and a read plan (read_plan.py) share
+REPLY_LINKS = ("SELECT id, reply_to FROM turns WHERE id = ANY(%s) AND reply_to IS NOT NULL"
+               " UNION SELECT reply_to, id FROM turns WHERE reply_to = ANY(%s)")
+# one index seek per session (GROUP BY would read every step)
+MAX_STEPS = "SELECT s, (SELECT MAX(step) FROM turns WHERE scope_key=%s AND session=s) FROM unnest(%s::text[]) s"
+# one index seek per speaker (turns_actor), not a read of every turn: a search asks
+ACTORS = ("WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s"
+          " UNION ALL SELECT (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s AND actor>a.actor)"
+          " FROM a WHERE a.actor IS NOT NULL) SELECT actor FROM a WHERE actor IS NOT NULL")
 SCAN_ROWS = 2_000  # a scope's turns up to which a keyword search reads them all (see lexical())
 _INSERT = ("INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor, content, ts, tz,"
            " metadata, created, actor_id, words, context) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
@@ -109,13 +118,7 @@ class TurnRows:
 
     def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
         wanted = list(dict.fromkeys(ids))
-        out: dict[int, list[int]] = {}
-        if wanted:
-            for a, b in self._db.rows("SELECT id, reply_to FROM turns WHERE id = ANY(%s) AND reply_to IS NOT NULL"
-                                      " UNION SELECT reply_to, id FROM turns WHERE reply_to = ANY(%s)",
-                                      (wanted, wanted)):
-                out.setdefault(int(a), []).append(int(b))
-        return {k: sorted(set(v)) for k, v in out.items()}
+        return links_of(self._db.rows(REPLY_LINKS, (wanted, wanted)) if wanted else [])
 
     def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
         """What other tables keep of new turns, in their transaction. A mixin that keeps some
@@ -155,14 +158,7 @@ class TurnRows:
         wanted, seeds = _ints(ids), _ints(around) if radius > 0 else []
         if not wanted and not seeds:
             return {}  # a search without quoted facets asks for none: no round trip
-        sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%(ids)s)"
-        if seeds:  # UNION ALL: a UNION would sort every row to drop repeats, which the dict drops
-            sql += (f" UNION ALL SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
-                    " ON n.scope_key=t.scope_key AND n.session=t.session"
-                    " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s"
-                    " WHERE t.id = ANY(%(seeds)s) AND n.id <> ALL(%(ids)s)")
-        rows = self._db.rows(sql, {"ids": wanted, "seeds": seeds, "r": radius})
-        return {row[0]: TurnRef(*row) for row in rows}
+        return {row[0]: TurnRef(*row) for row in self._db.rows(*refs_read(wanted, seeds, radius))}
 
     def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
                    offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
@@ -219,18 +215,11 @@ class TurnRows:
         return codec.turn(row) if row else None
 
     def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
-        # one index seek per session (GROUP BY would read every step)
-        rows = self._db.rows("SELECT s, (SELECT MAX(step) FROM turns WHERE scope_key=%s AND session=s)"
-                             " FROM unnest(%s::text[]) s", (scope.key, list(set(sessions))))
+        rows = self._db.rows(MAX_STEPS, (scope.key, list(set(sessions))))
         return {r[0]: r[1] or 0 for r in rows}
 
     def actors(self, scope: Scope) -> list[str]:
-        # one index seek per speaker (turns_actor), not a read of every turn: a search asks
-        rows = self._db.rows(
-            "WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s"
-            " UNION ALL SELECT (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s AND actor>a.actor)"
-            " FROM a WHERE a.actor IS NOT NULL) SELECT actor FROM a WHERE actor IS NOT NULL", {"s": scope.key})
-        return [r[0] for r in rows]
+        return [r[0] for r in self._db.rows(ACTORS, {"s": scope.key})]
 
     def sessions(self, scope: Scope) -> list[dict[str, Any]]:
         rows = self._db.rows("SELECT session, COUNT(*), MIN(ts), MAX(ts), MAX(step) FROM turns WHERE scope_key=%s"
@@ -303,3 +292,23 @@ def _insert_returning(cur: psycopg.Cursor[Any], sql: str, rows: Sequence[Sequenc
         ids.append(cur.fetchone()[0])  # type: ignore[index]
         if not cur.nextset():
             return ids
+
+
+def links_of(rows: Iterable[Any]) -> dict[int, list[int]]:
+    """``REPLY_LINKS`` rows as turn id → the turns a reply ties it to."""
+    out: dict[int, list[int]] = {}
+    for a, b in rows:
+        out.setdefault(int(a), []).append(int(b))
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+def refs_read(wanted: list[int], seeds: list[int], radius: int) -> tuple[str, dict[str, Any]]:
+    """The read of ``turn_refs``: the refs of ``wanted``, and of the turns within ``radius``
+    steps of ``seeds`` in their session."""
+    sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%(ids)s)"
+    if seeds:  # UNION ALL: a UNION would sort every row to drop repeats, which the dict drops
+        sql += (f" UNION ALL SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
+                " ON n.scope_key=t.scope_key AND n.session=t.session"
+                " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s"
+                " WHERE t.id = ANY(%(seeds)s) AND n.id <> ALL(%(ids)s)")
+    return sql, {"ids": wanted, "seeds": seeds, "r": radius}

@@ -43,6 +43,11 @@ class AgendaRows:
                people: list[str] | None = None, start: date | None = None, end: date | None = None,
                status: str | None = None) -> list[AgendaItem]:
         """Agenda items by day: of ``people``, in ``owners``, between ``start`` and ``end``."""
+        return self._agenda(tenant, agent, owners, people, start, end, status)
+
+    def _agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
+                people: list[str] | None = None, start: date | None = None, end: date | None = None,
+                status: str | None = None) -> list[AgendaItem]:
         sql, args = "SELECT * FROM agenda WHERE tenant=? AND agent=? AND deleted IS NULL", [tenant, agent]
         filters: list[tuple[str, Any]] = [("day>=?", start and start.isoformat()),
                                           ("day<=?", end and end.isoformat()), ("status=?", status)]

@@ -75,6 +75,9 @@ class DiaryRows:
         return [_diary(r, found.get(r["id"], ())) for r in rows]
 
     def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]:
+        return self._diaries(ids, sources)
+
+    def _diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]:
         rows = list(self._select_in("SELECT * FROM diaries WHERE id IN ({})", [], list(dict.fromkeys(ids))))
         found = self._sources("diary", [r["id"] for r in rows]) if sources else {}
         return {r["id"]: _diary(r, found.get(r["id"], ())) for r in rows}

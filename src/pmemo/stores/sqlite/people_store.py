@@ -168,6 +168,9 @@ class PeopleRows:
 
     def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
         """The people with these ids that exist in the tenant, with their names and aliases."""
+        return self._people(tenant, ids)
+
+    def _people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
@@ -200,13 +203,16 @@ class PeopleRows:
         """The members of the scope's owner (a group or private chat), latest speaker first, then
         those who never spoke; ``people``: only those. A nickname learned in another group is
         what was said there: it is not among a member's aliases here."""
+        return self._members(scope, people)
+
+    def _members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]:
         sql, args = _MEMBERS, [scope.tenant_id, scope.agent_id, scope.owner]
         if people is not None:
             sql, args = sql + f" AND person IN ({','.join('?' * len(people))})", [*args, *people]
         # who spoke latest first; members who never spoke (registered in the group) last
         rows = self._read.execute(sql + " ORDER BY messages = 0, last_seen DESC, person", args).fetchall()
         found = {p: as_seen_in(person, scope.owner)
-                 for p, person in self.get_people(scope.tenant_id, [r[0] for r in rows]).items()}
+                 for p, person in self._people(scope.tenant_id, [r[0] for r in rows]).items()}
         return [Member(found[r[0]], scope.owner, utc(r[1]), utc(r[2]), *r[3:]) for r in rows if r[0] in found]
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:

@@ -46,6 +46,7 @@ class ProfileStore(ForgetRows, RecordRows):
         def _records(self, kind: str, sql: str, ids: list[int],
                      build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]: ...
         def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
+        def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
 
     # ---- facts -----------------------------------------------------------------------------
     def facts(self, scope: Scope, history: bool = False, subject: str | None = ANY) -> list[Fact]:
@@ -322,9 +323,12 @@ class ProfileStore(ForgetRows, RecordRows):
         return self._records("episode", _EPISODES_BY_ID, list(dict.fromkeys(int(i) for i in ids)), pc.episode)
 
     def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
+        return self._episode_signals(scope, query)
+
+    def _episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
         rows = self._read.execute("SELECT id, ended, importance FROM episodes WHERE scope_key=?"
                                   " AND deleted IS NULL ORDER BY ended, id", (scope.key,)).fetchall()
-        vecs = self.get_vectors("episode", [r[0] for r in rows]) if query is not None and rows else {}
+        vecs = self._vectors("episode", [r[0] for r in rows]) if query is not None and rows else {}
         return [EpisodeSignal(r[0], r[1], r[2], float(vec @ query)
                               if query is not None and (vec := vecs.get(r[0])) is not None
                               and vec.shape == query.shape else None) for r in rows]
@@ -397,6 +401,9 @@ class ProfileStore(ForgetRows, RecordRows):
         return pc.task(row) if row else None
 
     def tasks(self, scope: Scope, status: str | None = None) -> list[Task]:
+        return self._tasks(scope, status)
+
+    def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]:
         sql, args = "SELECT * FROM tasks WHERE scope_key=? AND deleted IS NULL", [scope.key]
         if status is not None:
             sql, args = sql + " AND status=?", [*args, status]

@@ -38,6 +38,7 @@ from .locks import NamedLocks
 from .people_store import PeopleRows
 from .person_forget import PersonForgetRows
 from .profile_store import ProfileStore
+from .read_plan import ReadPlanRows
 from .schema import migrate
 from .usage_store import UsageRows
 from .vector_cache import VectorCache
@@ -51,7 +52,7 @@ CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
 class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, WindowRows,
-                  BlockJobRows, PersonForgetRows):
+                  BlockJobRows, PersonForgetRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     def __init__(self, path: Path, lock_fd: int, *, faiss_min_vectors: int = 20_000,
@@ -265,6 +266,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         return replies.link(new, batch, chat_of, by_message, recent)
 
     def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
+        return self._reply_links(ids)
+
+    def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
         wanted = list(dict.fromkeys(ids))
         out: dict[int, list[int]] = {i: [] for i in wanted}
         for start in range(0, len(wanted), 500):
@@ -300,6 +304,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         return {row[0]: codec.turn(row) for row in self._select_in(sql, [], ids)}
 
     def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
+        return self._turn_refs(ids, radius, around)
+
+    def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
         sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id IN ({{}})"
         refs = {row[0]: TurnRef(*row) for row in self._select_in(sql, [], list(dict.fromkeys(int(i) for i in ids)))}
         seeds = list(dict.fromkeys(int(i) for i in around)) if radius > 0 else []
@@ -368,13 +375,19 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         return codec.turn(row) if row else None
 
     def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
+        return self._max_steps(scope.key, sessions)
+
+    def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]:
         # one statement, one index seek per session (GROUP BY would read every step)
         rows = self._read.execute(
             "SELECT j.value, (SELECT MAX(step) FROM turns WHERE scope_key=? AND session=j.value)"
-            " FROM json_each(?) j", (scope.key, json.dumps(list(set(sessions)))))
+            " FROM json_each(?) j", (scope_key, json.dumps(list(set(sessions)))))
         return {r[0]: r[1] or 0 for r in rows}
 
     def actors(self, scope: Scope) -> list[str]:
+        return self._actors(scope)
+
+    def _actors(self, scope: Scope) -> list[str]:
         # one index seek per speaker (turns_actor), not a read of every turn: a search asks
         rows = self._read.execute(
             "WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=:s"
@@ -453,6 +466,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
                  for turn_id, sk, mat in rows if len(mat) > 1 for i, v in enumerate(mat)])
 
     def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
+        return self._vectors(kind, refs)
+
+    def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
         if not (refs := list(refs)):
             return {}  # and no scope in memory is touched as if searched
         found = self.vector_cache.vectors(kind, refs)  # a search's candidates: no database read
@@ -611,7 +627,10 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         return self._with_members(self._rows_by_id("SELECT * FROM clusters WHERE id IN ({})", ids))
 
     def nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        ids, centroids, _ = self.centroids(scope)
+        return self._nearest_clusters(scope, query, k)
+
+    def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        ids, centroids, _ = self._centroids(scope)
         if not ids or centroids.shape[1] != query.shape[0]:
             return []
         sims = centroids @ query
@@ -620,6 +639,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
     def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
         them, so they are kept until a write changes the scope's clusters (centroid_cache.py)."""
+        return self._centroids(scope)
+
+    def _centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
         def read() -> tuple[list[int], np.ndarray, list[int]]:
             rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
                                       (scope.key,)).fetchall()
@@ -746,6 +768,9 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         return found
 
     def keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
+        return self._keys(scope, sources)
+
+    def _keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
         rows = self._read.execute(
             "SELECT * FROM key_lines WHERE scope_key=? ORDER BY origin='user' DESC, id", (scope.key,)
         ).fetchall()

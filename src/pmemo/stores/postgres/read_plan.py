@@ -1,0 +1,170 @@
+"""The reads of one context in few calls on PostgreSQL (``ReadPlanStore``, issue 45 §4): the
+statements of a call that do not depend on each other go together in one round trip
+(``Database.reads``), written with the SQL and the row codecs of the single calls they stand for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...models import Diary, Fact, Member, Scope, Summary, Task
+from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
+from ..speakers import as_seen_in
+from . import codec
+from . import profile_codec as pc
+from .agenda import _item
+from .database import Database
+from .diary import _diary
+from .episodes import signals_of, signals_read
+from .people import _MEMBERS, people_of, people_reads
+from .provenance import WITH_SOURCES
+from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
+
+Read = tuple[str, Any, str]  # (sql, args, shape): one statement of ``Database.reads``
+_CLUSTERS = ("SELECT id, -(centroid <#> %(q)s) FROM clusters WHERE scope_key=%(s)s"
+             " AND vector_dims(centroid) = %(dim)s ORDER BY centroid <#> %(q)s, id LIMIT %(k)s")
+_NEAREST = ("SELECT ref, -(vec <#> %(q)s) FROM vectors WHERE kind=%(kind)s AND model=%(model)s"
+            " AND scope_key=%(scope)s ORDER BY vec <#> %(q)s, ref LIMIT %(k)s")
+
+
+class ReadPlanRows:
+    if TYPE_CHECKING:
+        _db: Database
+
+        def _approximate(self) -> frozenset[tuple[str, str, str]]: ...
+        def _nearest_ann(self, args: dict[str, Any], dim: int) -> list[tuple[int, float]]: ...
+
+    def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
+                   key_sources: bool = False) -> ChatState:
+        tenant, owner = scope.tenant_id, scope.owner_scope()
+        reads: list[Read] = [
+            ("SELECT key, value FROM meta WHERE key = ANY(%s::text[])",
+             ([f"aliases:{tenant}", f"signs:{tenant}", f"entities:{tenant}"],), "rows"),
+            ("SELECT person FROM members WHERE tenant=%s AND agent=%s AND owner=%s",
+             (tenant, owner.agent_id, owner.owner), "rows"),
+            (ACTORS, {"s": scope.key}, "rows"),
+            ("SELECT MAX(ts) FROM turns WHERE scope_key=%s", (scope.key,), "rows"),
+            ("SELECT owner FROM members WHERE tenant=%s AND person=%s ORDER BY first_seen",
+             (tenant, owner.user_id), "rows"),
+            ("SELECT id FROM summaries WHERE scope_key=%s AND session=%s ORDER BY created DESC, id DESC LIMIT %s",
+             (scope.key, session_id or "", latest if session_id is not None else 0), "rows"),
+            (f"SELECT {WITH_SOURCES if key_sources else 't.*'} FROM key_lines t WHERE scope_key=%s"
+             " ORDER BY origin='user' DESC, id", ("key", scope.key) if key_sources else (scope.key,), "dicts")]
+        versions, members, actors, now, owners, newest, keys = self._db.reads(reads)
+        version = {str(r[0]).partition(":")[0]: int(r[1]) for r in versions}
+        return ChatState(version.get("aliases", 0), version.get("signs", 0), version.get("entities", 0),
+                         frozenset(r[0] for r in members), tuple(r[0] for r in actors),
+                         None if now[0][0] is None else float(now[0][0]),
+                         tuple(r[0] for r in owners) if owner.user_id is not None else (),
+                         tuple(r[0] for r in reversed(newest)),
+                         tuple(codec.key_line(r, tuple(r.pop("source_ids", ()))) for r in keys))
+
+    def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
+                      model: str) -> dict[str, list[tuple[int, float]]]:
+        vec = codec.f32(query)
+        out: dict[str, list[tuple[int, float]]] = {}
+        together: list[tuple[str, Read]] = []
+        for kind, k in wanted:
+            args = {"q": vec, "kind": kind, "model": model, "scope": scope.key, "k": k, "s": scope.key,
+                    "dim": len(vec)}
+            if k <= 0:
+                out[kind] = []
+            elif kind != CLUSTERS and (kind, model, scope.key) in self._approximate():
+                out[kind] = self._nearest_ann(args, len(vec))  # its own transaction: SET LOCAL
+            else:
+                together.append((kind, (_CLUSTERS if kind == CLUSTERS else _NEAREST, args, "rows")))
+        for (kind, _), rows in zip(together, self._db.reads([read for _, read in together]), strict=True):
+            out[kind] = [(r[0], float(r[1])) for r in rows]
+        return {kind: out[kind] for kind, _ in wanted}
+
+    def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
+                  vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        seeds = list(dict.fromkeys(int(i) for i in around)) if radius > 0 else []
+        if tied and wanted:
+            wanted = list(dict.fromkeys([*wanted, *(i for linked in links_of(
+                self._db.rows(REPLY_LINKS, (wanted, wanted))).values() for i in linked)]))
+        if not wanted and not seeds:
+            return TurnPool({}, {}, {}, {})
+        refs = {row[0]: TurnRef(*row) for row in self._db.rows(*refs_read(wanted, seeds, radius))}
+        return TurnPool(refs, *self._pool_rest(refs, vectors, set(known)))
+
+    def _pool_rest(self, refs: dict[int, TurnRef], kind: str | None,
+                   known: set[int]) -> tuple[dict[int, list[int]], dict[int, np.ndarray], dict[str, int]]:
+        """The reply links, vectors and sessions' last steps of ``refs``, in one round trip."""
+        ids = list(refs)
+        sessions: dict[str, set[str]] = {}
+        for ref in refs.values():
+            sessions.setdefault(ref.scope_key, set()).add(ref.session)
+        lacking = [i for i in sorted(refs) if i not in known] if kind else []
+        reads: list[Read] = [(REPLY_LINKS, (ids, ids), "rows"),
+                             ("SELECT ref, vec FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, lacking),
+                              "binary"),
+                             *((MAX_STEPS, (key, sorted(names)), "rows") for key, names in sessions.items())]
+        links, vecs, *steps = self._db.reads(reads)
+        return (links_of(links), {r[0]: codec.vector(r[1]) for r in vecs} if lacking else {},
+                {r[0]: r[1] or 0 for rows in steps for r in rows})
+
+    def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
+                                                                                  dict[int, Diary]]:
+        sids, dids = list(dict.fromkeys(int(i) for i in summaries)), list(dict.fromkeys(int(i) for i in diaries))
+        found, days = self._db.reads([
+            (f"SELECT {WITH_SOURCES} FROM summaries t WHERE t.id = ANY(%s)", ("summary", sids), "dicts"),
+            (f"SELECT {WITH_SOURCES} FROM diaries t WHERE t.id = ANY(%s)", ("diary", dids), "dicts")])
+        by_summary, by_day = {r["id"]: r for r in found}, {r["id"]: r for r in days}
+        return ({i: codec.summary(r, tuple(r.pop("source_ids"))) for i in sids if (r := by_summary.get(i))},
+                {i: _diary(r, tuple(r.pop("source_ids"))) for i in dids if (r := by_day.get(i))})
+
+    def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
+                         history: bool = False) -> dict[str, list[Fact]]:
+        return _facts_of(owners, self._db.reads([_facts_read(tenant, agent, list(owners), history)])[0])
+
+    def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
+                     agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
+        owner, wanted = scope.owner_scope(), list(dict.fromkeys(ids))
+        tenant = owner.tenant_id
+        reads: list[Read] = [(_MEMBERS + " AND person = ANY(%s::text[]) ORDER BY messages = 0, last_seen DESC, person",
+                              [tenant, owner.agent_id, owner.owner, wanted], "rows"),
+                             *people_reads(tenant, wanted), _facts_read(tenant, owner.agent_id, list(facts), True)]
+        if agenda is not None:
+            reads.append(("SELECT * FROM agenda WHERE tenant=%s AND agent=%s AND deleted IS NULL AND day>=%s"
+                          " AND day<=%s AND status='open' AND (%s::text[] IS NULL OR owner = ANY(%s::text[]))"
+                          " AND person = ANY(%s::text[]) ORDER BY day, id",
+                          (tenant, owner.agent_id, agenda[1].isoformat(), agenda[2].isoformat(), agenda[0],
+                           agenda[0], wanted), "dicts"))
+        found = self._db.reads(reads)
+        rows, fact_rows, plan_rows = found[0], found[4], found[5] if agenda is not None else []
+        people = people_of(tenant, *found[1:4])
+        members = {r[0]: Member(as_seen_in(people[r[0]], owner.owner), owner.owner, codec.utc(r[1]),
+                                codec.utc(r[2]), *r[3:]) for r in rows if r[0] in people}
+        others = {p: people[p] for p in wanted if p in people and p not in members}
+        plans = [_item(r) for r in plan_rows if r["person"] in people]
+        return PeopleKnown(members, others, _facts_of(facts, fact_rows), plans)
+
+    def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
+        signals, tasks = self._db.reads([
+            (*signals_read(scope, query), "rows"),
+            ("SELECT * FROM tasks WHERE scope_key=%s AND deleted IS NULL AND status=%s ORDER BY id",
+             (scope.key, "running"), "dicts")])
+        return signals_of(signals), [pc.task(r) for r in tasks]
+
+
+def _facts_read(tenant: str, agent: str, subjects: list[str], history: bool) -> Read:
+    """The facts of ``subjects``, each with its source turns, in ``facts_about``'s order."""
+    current = "" if history else " AND t.status='current'"
+    return (f"SELECT {WITH_SOURCES} FROM facts t WHERE t.tenant=%s AND t.agent=%s AND t.subject = ANY(%s::text[])"
+            f" AND t.deleted IS NULL{current} ORDER BY category, key, version, id",
+            ("fact", tenant, agent, subjects), "dicts")
+
+
+def _facts_of(owners: Mapping[str, Sequence[str] | None], rows: list[dict[str, Any]]) -> dict[str, list[Fact]]:
+    out: dict[str, list[Fact]] = {s: [] for s in owners}
+    for r in rows:
+        where = owners.get(r["subject"])
+        if r["subject"] in out and (where is None or r["owner"] in where):
+            out[r["subject"]].append(pc.fact(r, tuple(r.pop("source_ids"))))
+    return out

@@ -1,0 +1,118 @@
+"""The reads of one context in few calls on SQLite (``ReadPlanStore``, issue 45 §4): each call
+runs its statements on the thread's read connection, through the same private reads the single
+calls use, so a call of the plan and the calls it stands for give the same records."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...models import AgendaItem, Diary, Fact, KeyLine, Member, Person, Scope, Summary, Task
+from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
+from .vector_cache import VectorCache
+
+
+class ReadPlanRows:
+    if TYPE_CHECKING:
+        vector_cache: VectorCache
+
+        @property
+        def _read(self) -> sqlite3.Connection: ...
+        def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]: ...
+        def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]: ...
+        def _diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]: ...
+        def _keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]: ...
+        def _actors(self, scope: Scope) -> list[str]: ...
+        def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
+        def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]: ...
+        def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
+        def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
+        def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+        def _members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]: ...
+        def _people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]: ...
+        def _fact_rows(self, sql: str, args: list[Any], history: bool) -> list[Fact]: ...
+        def _agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
+                    people: list[str] | None = None, start: date | None = None, end: date | None = None,
+                    status: str | None = None) -> list[AgendaItem]: ...
+        def _episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]: ...
+        def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
+
+    def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
+                   key_sources: bool = False) -> ChatState:
+        conn, tenant, owner = self._read, scope.tenant_id, scope.owner_scope()
+        versions = {r[0].partition(":")[0]: int(r[1]) for r in conn.execute(
+            "SELECT key, value FROM meta WHERE key IN (?,?,?)", (f"aliases:{tenant}", f"signs:{tenant}",
+                                                                f"entities:{tenant}"))}
+        members = frozenset(r[0] for r in conn.execute(
+            "SELECT person FROM members WHERE tenant=? AND agent=? AND owner=?", (tenant, owner.agent_id, owner.owner)))
+        now = conn.execute("SELECT MAX(ts) FROM turns WHERE scope_key=?", (scope.key,)).fetchone()[0]
+        owners = tuple(r[0] for r in conn.execute(
+            "SELECT owner FROM members WHERE tenant=? AND person=? ORDER BY first_seen",
+            (tenant, owner.user_id))) if owner.user_id is not None else ()
+        newest = [r[0] for r in conn.execute(
+            "SELECT id FROM summaries WHERE scope_key=? AND session=? ORDER BY created DESC, id DESC LIMIT ?",
+            (scope.key, session_id, latest))] if session_id is not None and latest > 0 else []
+        return ChatState(versions.get("aliases", 0), versions.get("signs", 0), versions.get("entities", 0),
+                         members, tuple(self._actors(scope)), None if now is None else float(now), owners,
+                         tuple(reversed(newest)), tuple(self._keys(scope, key_sources)))
+
+    def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
+                      model: str) -> dict[str, list[tuple[int, float]]]:
+        return {kind: self._nearest_clusters(scope, query, k) if kind == CLUSTERS
+                else self.vector_cache.nearest(kind, scope.key, query, k, model) for kind, k in wanted}
+
+    def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
+                  vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if tied:
+            wanted += [i for linked in self._reply_links(wanted).values() for i in linked]
+        refs = self._turn_refs(wanted, radius, around)
+        skip = set(known)
+        found = self._vectors(vectors, [i for i in sorted(refs) if i not in skip]) if vectors else {}
+        sessions: dict[str, set[str]] = {}
+        for ref in refs.values():
+            sessions.setdefault(ref.scope_key, set()).add(ref.session)
+        steps = {s: n for key, names in sessions.items() for s, n in self._max_steps(key, names).items()}
+        return TurnPool(refs, self._reply_links(list(refs)), found, steps)
+
+    def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
+                                                                                  dict[int, Diary]]:
+        ids = list(dict.fromkeys(int(i) for i in summaries))
+        rows = list(self._select_in("SELECT * FROM summaries WHERE id IN ({})", [], ids))
+        return self._summaries_of(rows), self._diaries(dict.fromkeys(int(i) for i in diaries))
+
+    def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
+                         history: bool = False) -> dict[str, list[Fact]]:
+        return self._facts_about_many(tenant, agent, owners, history)
+
+    def _facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
+                          history: bool = False) -> dict[str, list[Fact]]:
+        subjects = list(owners)
+        out: dict[str, list[Fact]] = {s: [] for s in subjects}
+        if not subjects:
+            return out
+        sql = (f"SELECT * FROM facts WHERE tenant=? AND agent=? AND subject IN ({','.join('?' * len(subjects))})"
+               " AND deleted IS NULL")
+        for fact in self._fact_rows(sql, [tenant, agent, *subjects], history):
+            where = owners[fact.subject_id or ""]
+            if where is None or fact.scope.owner in where:
+                out[fact.subject_id or ""].append(fact)
+        return out
+
+    def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
+                     agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
+        owner = scope.owner_scope()
+        members = {m.person.id: m for m in self._members(owner, list(ids))}
+        others = self._people(owner.tenant_id, [p for p in ids if p not in members])
+        known = self._facts_about_many(owner.tenant_id, owner.agent_id, facts, True)
+        plans = self._agenda(owner.tenant_id, owner.agent_id, agenda[0],
+                             [p for p in ids if p in members or p in others], agenda[1], agenda[2], "open"
+                             ) if agenda is not None else []
+        return PeopleKnown(members, others, known, plans)
+
+    def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
+        return self._episode_signals(scope, query), self._tasks(scope, "running")
