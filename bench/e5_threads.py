@@ -4,8 +4,8 @@
     BENCH_LONG=1 python bench/e5_threads.py     # a ~450-character dialogue as the query
 
 Each policy runs in its own process (libgomp reads GOMP_SPINCOUNT once, when it loads):
-- pmemo: what ``E5Embedder`` does (spin 30000; one thread while another process holds
-  half a core or more, see ``pmemo.embedders.contention``);
+- pmemo: what ``E5Embedder`` does (spin 30000; one thread while half a core or more is busy
+  at its priority, its own threads included, see ``pmemo.embedders.contention``);
 - baseline: the policy before it (spin 1000, always every core);
 - nice-counted: pmemo's, but counting niced processes as busy too. Beside these synthetic
   niced loads it is slower (two threads did better), yet beside the real niced
@@ -62,7 +62,7 @@ def child(queries: int) -> None:
 
     e5 = E5Embedder()
     if os.environ.get("BENCH_NO_CONTENTION"):
-        e5._contention.others = lambda: None  # type: ignore[method-assign]
+        e5._contention.busy = lambda: None  # type: ignore[method-assign]
     if os.environ.get("BENCH_COUNT_NICE"):
         e5._contention._read = busy_with_nice
     for q in QUESTIONS * 3:

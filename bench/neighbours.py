@@ -178,12 +178,18 @@ def server_env(src: Path | None, data: Path, store: str, embedder: str) -> dict[
             "PMEMO_RATE_LIMIT": "off", "PMEMO_DIARY_ENABLED": "false"}
 
 
-def start_server(python: str, env: dict[str, str], data: Path) -> Server:
+def start_server(python: str, env: dict[str, str], data: Path, watch: Path | None = None) -> Server:
+    """``watch``: the server samples its threads' stacks into this file (bench/stallwatch.py)."""
     admin, port = "pm_bench_" + secrets.token_urlsafe(16), free_port()
     log = data / "server.log"
     data.mkdir(parents=True, exist_ok=True)
+    first = ""
+    if watch is not None:
+        here = str(Path(__file__).resolve().parent)
+        env = {**env, "PYTHONPATH": os.pathsep.join([*filter(None, [env.get("PYTHONPATH")]), here])}
+        first = f"import stallwatch; stallwatch.start({str(watch)!r}); "
     popen = subprocess.Popen(
-        [python, "-c", "import sys; from pmemo.cli.main import main; sys.argv[0] = 'pmemo'; main()",
+        [python, "-c", first + "import sys; from pmemo.cli.main import main; sys.argv[0] = 'pmemo'; main()",
          "serve", "--port", str(port), "--sweep-every", "0"],
         env={**env, "PMEMO_ADMIN_KEY": admin}, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     server = Server(popen, f"http://127.0.0.1:{port}", admin, log)
@@ -615,7 +621,8 @@ def one_store(kind: str, args: argparse.Namespace, sizes: Sizes) -> dict[str, An
     with store_url(kind, args.pg) as url, tempfile.TemporaryDirectory(prefix="pmemo-neighbours-") as tmp:
         env = server_env(args.src, Path(tmp) / "data", url, args.embedder)
         code = code_under_test(args.python, env)
-        server = start_server(args.python, env, Path(tmp) / "data")
+        watch = None if args.watch is None else args.watch.with_suffix(f".{kind}{args.watch.suffix}")
+        server = start_server(args.python, env, Path(tmp) / "data", watch)
         progress(f"{kind}: pmemo serve on {server.url}, code {code['commit']}")
         try:
             result = measure(server, sizes, args.phases)
@@ -641,6 +648,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--phases", type=lambda v: set(v.split(",")), default=PHASES,
                     help="which of A's phases run, beside idle: " + ",".join([*PHASE_KINDS, "import"]))
     ap.add_argument("--json", type=Path, default=None, help="write every figure here too")
+    ap.add_argument("--watch", type=Path, default=None,
+                    help="diagnosis: the server samples its stacks into FILE.<store>.pkl (bench/stallwatch.py)")
     args = ap.parse_args(argv)
     if args.phases - PHASES:
         ap.error(f"--phases: unknown {', '.join(sorted(args.phases - PHASES))}")

@@ -1,4 +1,4 @@
-"""Contention (other processes' CPU share) and the e5 query's thread choice that uses it."""
+"""Contention (the busy CPU share at this process's priority) and the e5 query's thread choice that uses it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pmemo.embedders.contention import Contention, read_proc_stat
+from pmemo.embedders.contention import Contention, niced, read_at_our_priority, read_proc_stat
 
 
 def readings(*values):
@@ -16,36 +16,45 @@ def readings(*values):
     return lambda: next(it)
 
 
-def test_share_of_other_processes_over_each_interval():
-    # (all, busy) jiffies; this process's CPU seconds; 100 jiffies a second
-    c = Contention(window=0.0, read=readings((0, 0), (400, 300), (800, 300), (1200, 700)),
-                   own=readings(0.0, 1.0, 1.0, 1.0), ticks=100)
-    assert c.others() is None  # no interval yet
-    assert c.others() == pytest.approx(0.5)  # 300 busy, 100 of them ours, out of 400
-    assert c.others() == 0.0  # nothing busy
-    assert c.others() == 1.0  # every core, none of it ours
+def test_busy_share_over_each_interval():
+    # (all, busy) jiffies, this process's own among the busy ones
+    c = Contention(window=0.0, read=readings((0, 0), (400, 200), (800, 200), (1200, 600)))
+    assert c.busy() is None  # no interval yet
+    assert c.busy() == pytest.approx(0.5)  # 200 busy out of 400, whoever's
+    assert c.busy() == 0.0  # nothing busy
+    assert c.busy() == 1.0  # every core
 
 
 def test_readings_closer_than_the_window_repeat_the_last():
     clock = readings(0.0, 1.0, 1.1, 1.5)
-    c = Contention(window=0.25, read=readings((0, 0), (100, 50), (200, 50)),
-                   own=readings(0.0, 0.0, 0.0), clock=clock, ticks=100)
-    assert c.others() is None
-    assert c.others() == 0.5
-    assert c.others() == 0.5  # 0.1 s later: not read again
-    assert c.others() == 0.0
+    c = Contention(window=0.25, read=readings((0, 0), (100, 50), (200, 50)), clock=clock)
+    assert c.busy() is None
+    assert c.busy() == 0.5
+    assert c.busy() == 0.5  # 0.1 s later: not read again
+    assert c.busy() == 0.0
 
 
 def test_unreadable_stat_means_unknown(tmp_path: Path):
     c = Contention(read=lambda: read_proc_stat(str(tmp_path / "missing")))
-    assert c.others() is None
+    assert c.busy() is None
 
 
-def test_proc_stat_nice_does_not_count_steal_does(tmp_path: Path):
+def test_proc_stat_nice_counts_when_asked_steal_always(tmp_path: Path):
     stat = tmp_path / "stat"
     #                 user nice system idle iowait irq softirq steal guest guest_nice
     stat.write_text("cpu  10 500 20 1000 5 1 2 30 0 0\ncpu0 ...\n")
     assert read_proc_stat(str(stat)) == (1568, 63)
+    assert read_proc_stat(str(stat), count_nice=True) == (1568, 563)
+
+
+def test_niced_time_counts_when_this_process_is_niced():
+    # a niced process gives its core back only to one that is not: at nice 10, another niced
+    # process is as much in the query's way as one at full priority
+    counted = niced()
+    before = read_proc_stat(count_nice=counted)[1]
+    total, busy = read_at_our_priority()
+    after = read_proc_stat(count_nice=counted)[1]
+    assert total > 0 and before <= busy <= after  # the counters only grow
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/stat is Linux's")
@@ -58,7 +67,7 @@ class Crowded:
     def __init__(self, share):
         self.share = share
 
-    def others(self):
+    def busy(self):
         return self.share
 
 

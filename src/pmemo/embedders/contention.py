@@ -1,15 +1,18 @@
-"""How many cores other processes keep busy: read from /proc/stat, so Linux only.
+"""How busy the cores are at this process's priority: read from /proc/stat, so Linux only.
 
 The e5 engine splits one query over all cores, and its threads meet ~100 times per query.
-Each time, all threads must be running at once. When another process holds a core, the
-engine waits at every meeting, and one thread does better (see ``e5.py``). Processes
-that run under ``nice`` give their core back at once, so their time is not counted.
+Each time, all threads must be running at once. When anything else holds a core, the engine
+waits at every meeting, and one thread does better (see ``e5.py``). "Anything else" is this
+process's own threads too (a background batch, other reads: on two cores a query beside one
+busy Python thread of its own took p50 400-550 ms on two threads and 38-42 ms on one), and
+niced processes when this process is niced itself (a niced process gives its core back only to
+one that is not). So the busy time counted is every process's at full priority, this one's
+included, plus the niced time when this process runs under nice.
 
->>> readings = iter([(1000, 100), (1200, 200), (1400, 250)])  # (all, busy) jiffies
->>> own = iter([0.0, 0.5, 1.0])  # this process's CPU seconds: 50 jiffies each time
->>> c = Contention(window=0.0, read=readings.__next__, own=own.__next__, ticks=100)
->>> c.others() is None, c.others(), c.others()
-(True, 0.25, 0.0)
+>>> readings = iter([(1000, 100), (1200, 200), (1400, 200)])  # (all, busy) jiffies
+>>> c = Contention(window=0.0, read=readings.__next__)
+>>> c.busy() is None, c.busy(), c.busy()
+(True, 0.5, 0.0)
 """
 
 from __future__ import annotations
@@ -18,43 +21,50 @@ import os
 import time
 from collections.abc import Callable
 
-TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # jiffies a second
-Reading = tuple[int, int]  # (jiffies in all, jiffies busy at full priority)
+Reading = tuple[int, int]  # (jiffies in all, jiffies busy)
 
 
-def read_proc_stat(path: str = "/proc/stat") -> Reading:
-    """All CPU time and the busy time at full priority so far, in jiffies, summed over cores.
+def niced() -> bool:
+    """Whether this process runs under ``nice`` (a positive niceness)."""
+    try:
+        return os.getpriority(os.PRIO_PROCESS, 0) > 0
+    except (AttributeError, OSError):
+        return False
+
+
+def read_proc_stat(path: str = "/proc/stat", count_nice: bool = False) -> Reading:
+    """All CPU time and the busy time so far, in jiffies, summed over cores.
 
     The ``cpu`` line reads: user nice system idle iowait irq softirq steal. Steal counts
-    as busy (a neighbour on the host has the core); nice does not.
+    as busy (a neighbour on the host has the core); nice only with ``count_nice``.
     """
     with open(path, "rb") as f:
         fields = [int(x) for x in f.readline().split()[1:9]]
-    user, _nice, system, _idle, _iowait, irq, softirq, steal = fields
-    return sum(fields), user + system + irq + softirq + steal
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return sum(fields), user + system + irq + softirq + steal + (nice if count_nice else 0)
 
 
-def own_cpu_seconds() -> float:
-    t = os.times()
-    return t.user + t.system
+def read_at_our_priority() -> Reading:
+    """``read_proc_stat``, counting niced time when this process is niced itself."""
+    return read_proc_stat(count_nice=niced())
 
 
 class Contention:
-    """The share of all CPU time that other processes used at full priority since the last
-    reading (readings at least ``window`` seconds apart; one in between repeats the last)."""
+    """The share of all CPU time that was busy at this process's priority (its own included)
+    since the last reading (readings at least ``window`` seconds apart; one in between repeats
+    the last)."""
 
-    def __init__(self, window: float = 0.25, read: Callable[[], Reading] = read_proc_stat,
-                 own: Callable[[], float] = own_cpu_seconds,
-                 clock: Callable[[], float] = time.monotonic, ticks: int = TICKS) -> None:
-        self.window, self.ticks = window, ticks
-        self._read, self._own, self._clock = read, own, clock
+    def __init__(self, window: float = 0.25, read: Callable[[], Reading] = read_at_our_priority,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        self._read, self._clock = read, clock
         self._at: float | None = None
-        self._prev: tuple[int, int, float] = (0, 0, 0.0)
+        self._prev: tuple[int, int] = (0, 0)
         self._last: float | None = None
 
-    def others(self) -> float | None:
-        """0.0 (nobody else) to 1.0 (every core); None before the first interval or where
-        /proc/stat cannot be read."""
+    def busy(self) -> float | None:
+        """0.0 (idle) to 1.0 (every core); None before the first interval or where /proc/stat
+        cannot be read."""
         now = self._clock()
         if self._at is not None and now - self._at < self.window:
             return self._last
@@ -62,10 +72,8 @@ class Contention:
             total, busy = self._read()
         except (OSError, ValueError):
             return None
-        own = self._own()
         if self._at is not None:
             d_total, d_busy = total - self._prev[0], busy - self._prev[1]
-            d_own = (own - self._prev[2]) * self.ticks
-            self._last = min(1.0, max(0.0, d_busy - d_own) / d_total) if d_total > 0 else 0.0
-        self._at, self._prev = now, (total, busy, own)
+            self._last = min(1.0, max(0.0, d_busy / d_total)) if d_total > 0 else 0.0
+        self._at, self._prev = now, (total, busy)
         return self._last

@@ -60,7 +60,8 @@ class E5Embedder:
         # 30000 17 ms. But when another process holds a core, a spinning thread waits for
         # one that is not running: 40-160 ms a query at 30000, 1.5 s at libgomp's default
         # (~300k). A query then runs on one thread, which never waits: 21-28 ms
-        # (``Contention``; processes under nice are not counted, they yield at once).
+        # (``Contention``: this process's own busy threads count, and niced processes when
+        # this one is niced too).
         # Read once, when the engine loads; a user's OMP_WAIT_POLICY or GOMP_SPINCOUNT wins.
         if "OMP_WAIT_POLICY" not in os.environ:
             os.environ.setdefault("GOMP_SPINCOUNT", "30000")
@@ -102,9 +103,9 @@ class E5Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         # passages running meanwhile hold a core (or all: they took them before the query came)
-        others = self._contention.others() if self._cores > 1 and not self._lanes.passages_busy else 1.0
-        # another process holds half a core or more: one thread (see __init__)
-        threads = 1 if others is not None and others * self._cores >= 0.5 else self._cores
+        busy = self._contention.busy() if self._cores > 1 and not self._lanes.passages_busy else 1.0
+        # half a core or more busy (this process's other threads too): one thread (see __init__)
+        threads = 1 if busy is not None and busy * self._cores >= 0.5 else self._cores
         vec = self._lanes.query(self._query, text[:QUERY_CHARS], threads)
         return np.asarray(vec, dtype=np.float32).reshape(-1)
 
