@@ -22,7 +22,7 @@ import functools
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any, NoReturn, TypeVar, get_args
 
@@ -49,6 +49,7 @@ EXIT_CODES: tuple[tuple[type[errors.PMemoError], int], ...] = (
 TIERS = ("key", "profile", "long_term", "mid_term", "episodic", "short_term")
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def exit_code(exc: errors.PMemoError) -> int:
@@ -139,6 +140,18 @@ def _memory(data: str | None | Settings, embedder: str | None = None, *,
         yield mem
 
 
+@contextmanager
+def _chat_memory(user: str | None, group: str | None, tenant: str | None, agent: str, data: str | None,
+                 embedder: str | None, *, catch_up: bool = True) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The memory and scope of one chat (exactly one of --user / --group), to read: the jobs earlier
+    commands left are finished first (``catch_up``), so the read sees every turn."""
+    scope = _owner(user, group, tenant, agent)
+    with _memory(data, embedder, tenant=tenant) as mem:
+        if catch_up:
+            _catch_up(mem)
+        yield mem, scope
+
+
 def _where(mem: Any, scope: dict[str, Any]) -> str:
     """``tenant demo, user demo``: whose memory a command read (an empty answer names it, so
     a wrong or missing --tenant shows)."""
@@ -186,6 +199,21 @@ def _print_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
 
 
+def _listing(found: Sequence[T], as_json: bool, *, json_of: Callable[[T], Any], empty: str,
+             columns: Sequence[str], cells: Callable[[T], Sequence[Any]], title: str | None = None) -> None:
+    """What a list command found: as JSON with --json, else ``empty`` or a table of one row each."""
+    if as_json:
+        _print_json([json_of(x) for x in found])
+        return
+    if not found:
+        typer.echo(empty)
+        return
+    table = _table(*columns, title=title)
+    for x in found:
+        _row(table, *cells(x))
+    _console().print(table)
+
+
 # ---- add / import ------------------------------------------------------------------------
 @_errors_to_exit
 def add(
@@ -193,8 +221,7 @@ def add(
     session: Annotated[str | None, typer.Option(
         "--session", help="Session id (default: the chat's current one; a new one after"
         " PMEMO_SESSION_GAP_MINUTES of silence or at the day's turn).")] = None,
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     role: Annotated[str, typer.Option(help="user, assistant, system or tool.")] = "user",
     actor: Annotated[str | None, typer.Option(help="Who spoke (name of the speaker).")] = None,
     actor_id: Annotated[str | None, typer.Option(
@@ -203,10 +230,7 @@ def add(
     timestamp: Annotated[
         str | None, typer.Option(help="ISO 8601, e.g. 2026-05-01T10:00:00+08:00 (default: now).")
     ] = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Store one turn durably and print its id and step."""
     scope = _owner(user, group, tenant, agent)
@@ -232,42 +256,33 @@ def _hit_json(rank: int, hit: Hit) -> dict[str, Any]:
 @_errors_to_exit
 def search(
     query: Annotated[str, typer.Argument(help="What to look for (Chinese or English).")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
     at: AtOpt = None,
     asker: Annotated[str | None, typer.Option(
         "--asker", help="The person id of who asks: 'I', 'my', 我 in the query mean them.")] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Search every tier and print the ranked hits with why each matched."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         hits = mem.search(query, limit=limit, session_id=session, at=_at(at), asker=asker, **scope)
         where = _where(mem, scope)
-    if as_json:
-        _print_json([_hit_json(i, h) for i, h in enumerate(hits, 1)])
-        return
-    if not hits:
-        typer.echo(f"no matches for {query!r} in {where}")
-        return
-    table = _table("#", "id", "tier", "score", "text", "why")
-    for i, hit in enumerate(hits, 1):
-        _row(table, i, hit.id, hit.tier, f"{hit.score:.3f}", _short(hit.text), hit.why)
-    _console().print(table)
+    _listing(list(enumerate(hits, 1)), as_json, json_of=lambda r: _hit_json(*r),
+             empty=f"no matches for {query!r} in {where}", columns=("#", "id", "tier", "score", "text", "why"),
+             cells=_hit_cells)
+
+
+def _hit_cells(ranked: tuple[int, Hit]) -> tuple[Any, ...]:
+    i, hit = ranked
+    return i, hit.id, hit.tier, f"{hit.score:.3f}", _short(hit.text), hit.why
 
 
 @_errors_to_exit
 def context(
     query: Annotated[str, typer.Argument(help="The incoming message to build context for.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     session: Annotated[
         str | None, typer.Option("--session", help="Current session (adds its recent turns).")
     ] = None,
@@ -282,15 +297,10 @@ def context(
     fmt: Annotated[str, typer.Option(
         "--format", help="markdown, or memgpt for the <memory_blocks> layout of MemGPT/Letta prompts.")] = "markdown",
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print the packed context for a message: blocks, key, people, plans, long-term, mid-term, short-term."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         pack = mem.context(query, session_id=session, budget_tokens=budget, at=_at(at), asker=asker,
                            recent=recent or None, format=fmt, **scope)
     if as_json:
@@ -312,28 +322,15 @@ def _footer(tokens: int, budget: int, items: tuple[Hit, ...]) -> str:
 
 @_errors_to_exit
 def sessions(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List the sessions of a user or group: how many turns, first and last time."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
+    with _chat_memory(user, group, tenant, agent, data, embedder, catch_up=False) as (mem, scope):
         rows: list[dict[str, Any]] = mem.sessions(**scope)
-    if as_json:
-        _print_json(rows)
-        return
-    if not rows:
-        typer.echo("no sessions")
-        return
-    table = _table("session", "turns", "first", "last")
-    for r in rows:
-        _row(table, r["session_id"], r["turns"], _minute(r.get("first")), _minute(r.get("last")))
-    _console().print(table)
+    _listing(rows, as_json, json_of=lambda r: r, empty="no sessions", columns=("session", "turns", "first", "last"),
+             cells=lambda r: (r["session_id"], r["turns"], _minute(r.get("first")), _minute(r.get("last"))))
 
 
 def _minute(when: Any) -> str:
@@ -343,32 +340,17 @@ def _minute(when: Any) -> str:
 # ---- clusters / stats --------------------------------------------------------------------
 @_errors_to_exit
 def clusters(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List mid-term clusters with their size and hit counts."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         found: list[Cluster] = mem.clusters(**scope)
-    if as_json:
-        _print_json([{"id": c.id, "size": c.size, "hits": c.hits, "label": c.label,
-                      "member_ids": c.member_ids, "updated_at": c.updated_at.isoformat()}
-                     for c in found])
-        return
-    if not found:
-        typer.echo("no clusters")
-        return
-    table = _table("id", "size", "hits", "label", "updated")
-    for c in found:
-        updated = f"{c.updated_at:%Y-%m-%d %H:%M}"
-        _row(table, c.id, c.size, f"{c.hits:.1f}", _short(c.label, 120), updated)
-    _console().print(table)
+    _listing(found, as_json, json_of=lambda c: {"id": c.id, "size": c.size, "hits": c.hits, "label": c.label,
+                                                 "member_ids": c.member_ids, "updated_at": c.updated_at.isoformat()},
+             empty="no clusters", columns=("id", "size", "hits", "label", "updated"),
+             cells=lambda c: (c.id, c.size, f"{c.hits:.1f}", _short(c.label, 120), f"{c.updated_at:%Y-%m-%d %H:%M}"))
 
 
 @_errors_to_exit

@@ -27,15 +27,12 @@ from .core_cmds import (
     SessionOpt,
     TenantOpt,
     UserOpt,
-    _catch_up,
-    _console,
+    _chat_memory,
     _errors_to_exit,
+    _listing,
     _memory,
     _owner,
-    _print_json,
-    _row,
     _short,
-    _table,
     _tenant,
     _turn_json,
     _where,
@@ -46,41 +43,24 @@ from .core_cmds import (
 
 @_errors_to_exit
 def key_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List key lines, user-set ones first."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         lines: list[KeyLine] = mem.key_memory(**scope)
-    if as_json:
-        _print_json([{"id": k.id, "text": k.text, "origin": k.origin, "source_ids": k.source_ids,
-                      "updated_at": k.updated_at.isoformat()} for k in lines])
-        return
-    if not lines:
-        typer.echo("no key lines")
-        return
-    table = _table("id", "origin", "text", "updated")
-    for k in lines:
-        _row(table, k.id, k.origin, k.text, f"{k.updated_at:%Y-%m-%d %H:%M}")
-    _console().print(table)
+    _listing(lines, as_json, json_of=lambda k: {"id": k.id, "text": k.text, "origin": k.origin,
+                                                "source_ids": k.source_ids, "updated_at": k.updated_at.isoformat()},
+             empty="no key lines", columns=("id", "origin", "text", "updated"),
+             cells=lambda k: (k.id, k.origin, k.text, f"{k.updated_at:%Y-%m-%d %H:%M}"))
 
 
 @_errors_to_exit
 def key_add(
     text: Annotated[str, typer.Argument(help="A short fact to always keep in context.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Add a user-set key line."""
     scope = _owner(user, group, tenant, agent)
@@ -102,12 +82,8 @@ def _check_key_owner(mem: Any, key_id: int, user: str | None, group: str | None,
 def key_edit(
     key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
     text: Annotated[str, typer.Argument(help="The new text.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Replace the text of a key line."""
     with _memory(data, embedder, tenant=tenant) as mem:
@@ -119,12 +95,8 @@ def key_edit(
 @_errors_to_exit
 def key_delete(
     key_id: Annotated[int, typer.Argument(metavar="ID", help="The key line's id (see key list).")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Delete a key line."""
     with _memory(data, embedder, tenant=tenant) as mem:
@@ -138,41 +110,25 @@ def key_delete(
 
 @_errors_to_exit
 def summaries_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     session: SessionOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List summaries with the steps they cover."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         found: list[Summary] = mem.summaries(session_id=session, **scope)
-    if as_json:
-        _print_json([{"id": s.id, "session_id": s.scope.session_id, "step_from": s.step_from,
-                      "step_to": s.step_to, "method": s.method, "text": s.text,
-                      "source_ids": s.source_ids} for s in found])
-        return
-    if not found:
-        typer.echo("no summaries")
-        return
-    table = _table("id", "session", "steps", "method", "text")
-    for s in found:
-        steps = f"{s.step_from}-{s.step_to}"
-        _row(table, s.id, s.scope.session_id, steps, s.method, _short(s.text, 300))
-    _console().print(table)
+    _listing(found, as_json, json_of=lambda s: {"id": s.id, "session_id": s.scope.session_id, "step_from": s.step_from,
+                                                "step_to": s.step_to, "method": s.method, "text": s.text,
+                                                "source_ids": s.source_ids},
+             empty="no summaries", columns=("id", "session", "steps", "method", "text"),
+             cells=lambda s: (s.id, s.scope.session_id, f"{s.step_from}-{s.step_to}", s.method, _short(s.text, 300)))
 
 
 @_errors_to_exit
 def summaries_delete(
     summary_id: Annotated[int, typer.Argument(metavar="ID", help="The summary's id.")],
-    tenant: TenantOpt = None,
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Delete a summary (its turns stay)."""
     with _memory(data, embedder, tenant=tenant) as mem:
@@ -185,33 +141,21 @@ def summaries_delete(
 
 @_errors_to_exit
 def turns_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many turns.")] = 100,
     offset: Annotated[int, typer.Option(help="Skip this many first.")] = 0,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List raw turns, oldest first."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
+    with _chat_memory(user, group, tenant, agent, data, embedder, catch_up=False) as (mem, scope):
         found: list[Turn] = mem.turns(session_id=session, limit=limit, offset=offset, **scope)
         where = _where(mem, scope)
-    if as_json:
-        _print_json([{**_turn_json(t), "content": t.content} for t in found])
-        return
-    if not found:
-        typer.echo(f"no turns in {where}")
-        return
-    table = _table("id", "session", "step", "role", "actor", "time", "text")
-    for t in found:
-        _row(table, t.id, t.session_id, t.step, t.role, t.actor, f"{t.timestamp:%Y-%m-%d %H:%M}",
-             _short(t.content, 120))
-    _console().print(table)
+    _listing(found, as_json, json_of=lambda t: {**_turn_json(t), "content": t.content}, empty=f"no turns in {where}",
+             columns=("id", "session", "step", "role", "actor", "time", "text"),
+             cells=lambda t: (t.id, t.session_id, t.step, t.role, t.actor, f"{t.timestamp:%Y-%m-%d %H:%M}",
+                              _short(t.content, 120)))
 
 
 @_errors_to_exit
@@ -221,12 +165,8 @@ def turns_delete(
         str | None, typer.Option("--session", help="With --step: delete by position.")
     ] = None,
     step: Annotated[int | None, typer.Option(help="Step in --session (from 1).")] = None,
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Delete a turn from every tier: by ID, or by --session S --step N --user U."""
     by_step = session is not None or step is not None

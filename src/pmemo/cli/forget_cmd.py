@@ -27,6 +27,7 @@ from .core_cmds import (
     _catch_up,
     _console,
     _errors_to_exit,
+    _listing,
     _memory,
     _owner,
     _print_json,
@@ -54,13 +55,9 @@ def forget(
                      " every name (with --group or --user: only in that chat)."),
     ] = None,
     hard: Annotated[bool, typer.Option("--hard", help="Erase at once (not restorable).")] = False,
-    user: UserOpt = None,
-    group: GroupOpt = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    as_json: JsonOpt = False,
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", as_json: JsonOpt = False,
+    data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Run the sweeper, forget turns (by --query or --turn) and everything derived, or a person."""
     if person is not None and (query is not None or turn):
@@ -93,14 +90,8 @@ def _show(report: dict[str, Any], tenant: str | None = None) -> None:
             typer.echo(f"the sweeper {'would archive' if report['dry_run'] else 'archived'} nothing:"
                        " every record is above its strength threshold")
             return
-        table = _table(
-            "action",
-            "kind",
-            "id",
-            "strength",
-            "reason",
-            title=f"sweeper ({verb}; batch {report['batch'] or '-'})",
-        )
+        table = _table("action", "kind", "id", "strength", "reason",
+                       title=f"sweeper ({verb}; batch {report['batch'] or '-'})")
         for a in report["actions"]:
             _row(table, a["action"], a["kind"], a["ref"], a["strength"], a["reason"])
         _console().print(table)
@@ -136,9 +127,7 @@ def _tenant_flag(tenant: str | None) -> str:
 @_errors_to_exit
 def restore(
     batch: Annotated[int, typer.Argument(help="The batch a forget or sweep printed.")],
-    tenant: TenantOpt = None,
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Undo a soft forget or a sweep."""
     with _memory(data, embedder, tenant=tenant) as mem:
@@ -153,46 +142,18 @@ def profile(
     history: Annotated[
         bool, typer.Option("--history", help="Also superseded/conflicting facts.")
     ] = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    as_json: JsonOpt = False,
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", as_json: JsonOpt = False,
+    data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """What is known about a person: facts with confidence, mentions and validity."""
     with _memory(data, embedder, tenant=tenant) as mem:
         _catch_up(mem)
         facts = mem.profile(user, history=history, tenant_id=_tenant(tenant), agent_id=agent)
-    if as_json:
-        _print_json([{**f.__dict__, "scope": None} for f in facts])
-        return
-    if not facts:
-        typer.echo(f"no facts about {user} yet")
-        return
-    table = _table(
-        "id",
-        "category",
-        "key",
-        "value",
-        "confidence",
-        "mentions",
-        "status",
-        "since",
-        title=f"profile of {user}",
-    )
-    for f in facts:
-        _row(
-            table,
-            f.id,
-            f.category,
-            f.key,
-            _short(f.value, 80),
-            f"{f.confidence:.2f}",
-            f.mentions,
-            f.status,
-            f"{f.valid_from:%Y-%m-%d}",
-        )
-    _console().print(table)
+    _listing(facts, as_json, json_of=lambda f: {**f.__dict__, "scope": None}, empty=f"no facts about {user} yet",
+             columns=("id", "category", "key", "value", "confidence", "mentions", "status", "since"),
+             title=f"profile of {user}",
+             cells=lambda f: (f.id, f.category, f.key, _short(f.value, 80), f"{f.confidence:.2f}", f.mentions, f.status,
+                              f"{f.valid_from:%Y-%m-%d}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -46,17 +46,13 @@ TURN_FIELDS = frozenset(p for p in inspect.signature(Memory.add).parameters
 @_errors_to_exit
 def import_(
     file: Annotated[Path, typer.Argument(help="JSONL: one object with add()'s keys per line.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     session: Annotated[
         str | None, typer.Option("--session", help="Session for lines without one.")
     ] = None,
     role: Annotated[str | None, typer.Option(help="Role for lines without one.")] = None,
     actor: Annotated[str | None, typer.Option(help="Actor for lines without one.")] = None,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Import a conversation file; fields on a line win over the flags.
 

@@ -39,11 +39,12 @@ from .core_cmds import (
     UserOpt,
     _at,
     _catch_up,
+    _chat_memory,
     _console,
     _errors_to_exit,
+    _listing,
     _memory,
     _minute,
-    _owner,
     _print_json,
     _row,
     _short,
@@ -100,64 +101,39 @@ def _aliases(m: Member) -> str:
 
 @_errors_to_exit
 def people_list(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List the people of a group or private chat: id, name, other names, messages; latest speaker first."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         members: list[Member] = mem.people(**scope)
         where = _where(mem, scope)
-    if as_json:
-        _print_json([_member_json(m) for m in members])
-        return
-    if not members:
-        typer.echo(f"no people in {where} yet: add turns with --actor-id")
-        return
-    table = _table("person", "name", "other names", "messages", "first", "last", title=where)
-    for m in members:
-        _row(table, m.person.id, m.person.name, _aliases(m), m.messages, _minute(m.first_seen),
-             _minute(m.last_seen))
-    _console().print(table)
+    _listing(members, as_json, json_of=_member_json, empty=f"no people in {where} yet: add turns with --actor-id",
+             columns=("person", "name", "other names", "messages", "first", "last"), title=where,
+             cells=lambda m: (m.person.id, m.person.name, _aliases(m), m.messages, _minute(m.first_seen),
+                              _minute(m.last_seen)))
 
 
 @_errors_to_exit
 def people_resolve(
     text: Annotated[str, typer.Argument(help="A name or nickname, or a message that names people.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Which person or people a name resolves to (members of the chat first)."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         matches: list[Match] = mem.resolve_people(text, **scope)
         names = {m.person.id: m.person.name for m in mem.people(**scope)} if matches else {}
         where = _where(mem, scope)
-    if as_json:
-        _print_json([{"alias": m.alias, "start": m.start, "end": m.end, "person_ids": list(m.person_ids),
-                      "names": {i: names.get(i) for i in m.person_ids}, "source": m.source,
-                      "ambiguous": m.ambiguous} for m in matches])
-        return
-    if not matches:
-        typer.echo(f"nobody known in {where} is named in {_short(text, 60)!r}")
-        return
-    table = _table("name", "person", "source", "ambiguous", title=where)
-    for m in matches:
-        people = ", ".join(f"{i} ({names[i]})" if names.get(i) else i for i in m.person_ids)
-        _row(table, m.alias, people, m.source, "yes" if m.ambiguous else "")
-    _console().print(table)
+    _listing(matches, as_json, json_of=lambda m: {
+        "alias": m.alias, "start": m.start, "end": m.end, "person_ids": list(m.person_ids),
+        "names": {i: names.get(i) for i in m.person_ids}, "source": m.source, "ambiguous": m.ambiguous},
+        empty=f"nobody known in {where} is named in {_short(text, 60)!r}",
+        columns=("name", "person", "source", "ambiguous"), title=where,
+        cells=lambda m: (m.alias, ", ".join(f"{i} ({names[i]})" if names.get(i) else i for i in m.person_ids),
+                         m.source, "yes" if m.ambiguous else ""))
 
 
 # ---- agenda ------------------------------------------------------------------------------
@@ -175,10 +151,7 @@ def agenda(
     at: Annotated[str | None, typer.Option(
         "--at", help="Only the open plans near this time, ISO 8601 (default: every plan, any status).")] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Dated plans people mentioned, by day: a chat's, or without --user/--group every chat's.
 
@@ -189,18 +162,15 @@ def agenda(
         _catch_up(mem)
         items: list[AgendaItem] = mem.agenda(person, at=when, **scope)
         where = _whose(mem, scope)
-    if as_json:
-        _print_json([_agenda_json(i) for i in items])
-        return
-    if not items:
-        typer.echo(f"no plans in {where}" + (f" near {when}" if when else ""))
-        return
-    table = _table("day", "what", "person", "chat", "status", "said", title=f"plans in {where}")
-    for i in items:
-        chat = f"group {i.scope.group_id}" if i.scope.group_id else f"user {i.scope.user_id}"
-        _row(table, i.day.isoformat(), i.what, i.person_id or "", chat,
-             i.status if i.outcome is None else f"{i.status}: {_short(i.outcome, 40)}", _short(i.text, 60))
-    _console().print(table)
+    _listing(items, as_json, json_of=_agenda_json, empty=f"no plans in {where}" + (f" near {when}" if when else ""),
+             columns=("day", "what", "person", "chat", "status", "said"), title=f"plans in {where}",
+             cells=_agenda_cells)
+
+
+def _agenda_cells(i: AgendaItem) -> tuple[Any, ...]:
+    chat = f"group {i.scope.group_id}" if i.scope.group_id else f"user {i.scope.user_id}"
+    return (i.day.isoformat(), i.what, i.person_id or "", chat,
+            i.status if i.outcome is None else f"{i.status}: {_short(i.outcome, 40)}", _short(i.text, 60))
 
 
 # ---- diary -------------------------------------------------------------------------------
@@ -244,8 +214,7 @@ def _entry(mem: Any, day: date, scope: dict[str, Any]) -> Diary:
 
 @_errors_to_exit
 def diary(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     day: Annotated[
         str | None, typer.Option("--date", help="One day, YYYY-MM-DD (in the diary's time zone).")
     ] = None,
@@ -255,16 +224,11 @@ def diary(
         bool, typer.Option("--write", help="Write (or rewrite) the day's entry now (default day: today).")
     ] = False,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print the diary of a group or private chat: one day (--date), a range, or every entry."""
     one, first, last = _diary_days(day, start, end, write)
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         if write:
             entries = [mem.write_diary(one, **scope)]
         elif one is not None:
@@ -306,35 +270,29 @@ def _entity_json(e: Entity) -> dict[str, Any]:
             "aliases": list(e.aliases)}
 
 
-def _triples_table(triples: Sequence[Triple], title: str) -> Any:
-    table = _table("subject", "predicate", "object", "valid_from", "valid_to", "sources", title=title)
-    for t in triples:
-        predicate = t.predicate if t.qualifier is None else f"{t.predicate} ({t.qualifier})"
-        _row(table, _named(t.subject, t.subject_name), predicate, _named(t.object, t.object_name),
-             _minute(t.valid_from), _minute(t.valid_to), ", ".join(str(s) for s in t.sources))
-    return table
+TRIPLE_COLUMNS = ("subject", "predicate", "object", "valid_from", "valid_to", "sources")
+
+
+def _triple_cells(t: Triple) -> tuple[Any, ...]:
+    predicate = t.predicate if t.qualifier is None else f"{t.predicate} ({t.qualifier})"
+    return (_named(t.subject, t.subject_name), predicate, _named(t.object, t.object_name),
+            _minute(t.valid_from), _minute(t.valid_to), ", ".join(str(s) for s in t.sources))
 
 
 @_errors_to_exit
 def graph(
     entity: Annotated[str, typer.Argument(help="A person id, or a name of a person, place, organisation or thing.")],
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     hops: Annotated[int, typer.Option("--hops", help="1: the triples naming it; 2: also its neighbours'.")] = 1,
     at: AtOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print an entity's neighbourhood in a group or private chat: the triples within --hops of it."""
     if hops not in HOPS:
         raise errors.InvalidInput(f"--hops must be 1 or 2, got {hops}")
     when = _at(at)
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         found = mem.graph(entity, hops=hops, at=when, **scope)
         where = _where(mem, scope)
     if as_json:
@@ -345,14 +303,15 @@ def graph(
     if not found.triples:
         typer.echo(f"nothing is known of {node} in {where}")
         return
-    title = f"{node}: {len(found.triples)} triple(s) within {hops} hop(s) in {where}"
-    _console().print(_triples_table(found.triples, title))
+    table = _table(*TRIPLE_COLUMNS, title=f"{node}: {len(found.triples)} triple(s) within {hops} hop(s) in {where}")
+    for t in found.triples:
+        _row(table, *_triple_cells(t))
+    _console().print(table)
 
 
 @_errors_to_exit
 def triples(
-    user: UserOpt = None,
-    group: GroupOpt = None,
+    user: UserOpt = None, group: GroupOpt = None,
     subject: Annotated[str | None, typer.Option("--subject", help="Only about this person id or name.")] = None,
     predicate: Annotated[
         str | None, typer.Option("--predicate", help="Only this predicate: works_at, lives_in, friend_of …")
@@ -360,25 +319,15 @@ def triples(
     at: AtOpt = None,
     history: Annotated[bool, typer.Option("--history", help="Also the ones a newer statement replaced.")] = False,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List the triples a group or private chat learned, oldest first."""
     when = _at(at)
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        _catch_up(mem)
+    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
         found: list[Triple] = mem.triples(subject, predicate=predicate, at=when, history=history, **scope)
         where = _where(mem, scope)
-    if as_json:
-        _print_json([_triple_json(t) for t in found])
-        return
-    if not found:
-        typer.echo(f"no triples in {where}")
-        return
-    _console().print(_triples_table(found, f"triples in {where}"))
+    _listing(found, as_json, json_of=_triple_json, empty=f"no triples in {where}", columns=TRIPLE_COLUMNS,
+             cells=_triple_cells, title=f"triples in {where}")
 
 
 # ---- blocks ------------------------------------------------------------------------------
@@ -399,27 +348,18 @@ def blocks(
     user: Annotated[str | None, typer.Option("--user", help="The blocks this user's chat shows.")] = None,
     group: Annotated[str | None, typer.Option("--group", help="The blocks this group's chat shows.")] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None,
-    agent: AgentOpt = "default",
-    data: DataOpt = None,
-    embedder: EmbedderOpt = None,
+    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List memory blocks (PMEMO_BLOCKS_DIR): a chat's, or without --user/--group every one."""
     scope = _one_or_every(user, group, tenant, agent)
     with _memory(data, embedder, tenant=tenant) as mem:
         found: list[Block] = mem.blocks(**scope)
         where = _whose(mem, scope)
-    if as_json:
-        _print_json([_block_json(b) for b in found])
-        return
-    if not found:
-        typer.echo(f"no memory blocks for {where}: put markdown files in the folder PMEMO_BLOCKS_DIR names")
-        return
-    table = _table("label", "file", "for", "read_only", "chars/limit", "problem", title=f"blocks of {where}")
-    for b in found:
-        _row(table, b.label, b.path, _for(b), "yes" if b.read_only else "no", f"{b.chars}/{b.limit}",
-             b.problem or "")
-    _console().print(table)
+    _listing(found, as_json, json_of=_block_json,
+             empty=f"no memory blocks for {where}: put markdown files in the folder PMEMO_BLOCKS_DIR names",
+             columns=("label", "file", "for", "read_only", "chars/limit", "problem"), title=f"blocks of {where}",
+             cells=lambda b: (b.label, b.path, _for(b), "yes" if b.read_only else "no", f"{b.chars}/{b.limit}",
+                              b.problem or ""))
 
 
 def register(app: typer.Typer) -> None:
