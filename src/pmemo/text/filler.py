@@ -6,7 +6,8 @@ greetings and roll calls ("在吗", "早", "hello"), acknowledgements ("好的",
 and farewells, in Chinese and English, with the particles, @mentions, emoji and punctuation
 around them. A turn is filler when nothing is left once such units are taken off its words, read
 left to right, so "好的，周六我带相机" is content and "好的好的～哈哈" is not. Only short texts
-are read (``MAX_CHARS``): the cost is bounded whatever a message's length.
+are read (``MAX_CHARS`` words once laughter runs are folded, ``READ_CHARS`` in all): the cost is bounded
+whatever a message's length.
 
 The lexicon is a language's small talk, not any benchmark's phrasing: a word goes in when it is
 said to fill a turn in any chat, whatever the topic.
@@ -30,7 +31,8 @@ from .lang import zh
 from .notices import content_free as _structure
 from .notices import placeholder_only
 
-MAX_CHARS = 40  # a longer message is read as content: filler is short, and the scan stays bounded
+MAX_CHARS = 40  # more words than this (noise and laughter runs aside) are content: filler is short
+READ_CHARS = 400  # a longer message is content unread: the scan stays bounded
 
 # units a filler turn is made of, longest first where one starts another ("好的" before "好")
 _ZH = (
@@ -88,6 +90,8 @@ _MENTION = re.compile(r"@\S{1,24}(?:\s|$)")
 _EMOJI_CODE = re.compile(r"\[[\u4e00-\u9fff]{1,5}\]|\[[A-Za-z]{2,12}\]")  # WeChat / QQ inline emoji: [捂脸] [Facepalm]
 _NOISE = re.compile(r"[\W_]+")  # punctuation, emoji, spaces: what is left between units
 _LAUGH = re.compile(r"(?:ha|he|hh|xd|lol|lmao)+h?(?:\s|$)")  # laughter written as one word: "hahah", "lolol"
+_RUN = re.compile(r"(\S{1,2}?)\1+")  # a character or pair said again and again: "哈哈哈哈", "233333"
+_KEYSMASH = re.compile(r"[asdfghjkl]{6,}")  # a hand run along the home row: "asdfghjkl", "jdksjdka"
 _LONG = re.compile(r"([a-z])\1{2,}")  # a letter held down: "yesss", "sooo", "lolll"
 
 
@@ -117,10 +121,14 @@ def filler(text: str) -> bool:
     """
     if placeholder_only(text):
         return True
-    words = _EMOJI_CODE.sub(" ", _MENTION.sub(" ", text.strip()))
-    if len(words) > MAX_CHARS:
+    if len(text) > READ_CHARS:
         return False
+    words = _EMOJI_CODE.sub(" ", _MENTION.sub(" ", text.strip()))
     rest = _words(words.replace("+1", " plusone "))
+    if len(_RUN.sub(r"\1", rest)) > MAX_CHARS:  # "哈哈哈哈哈哈…😂😂" is as short as "哈哈" in words
+        return False
+    if _KEYSMASH.fullmatch(rest):
+        return True
     # a held-down letter is the word once or twice: "yesss" is "yes", "cooool" is "cool"
     return _units_only(_LONG.sub(r"\1", rest)) or _units_only(_LONG.sub(r"\1\1", rest))
 
