@@ -148,89 +148,133 @@ def _subject_label(subject: str) -> str:
     return subject if subject in ("speaker", "named", "relative") else "other"
 
 
-def _one(rng: random.Random, lang: str, split: str) -> Example:
-    t: ModuleType = templates_zh if lang == "zh" else templates_en
-    r = _Render(rng, lang, split)
-    kinds = sorted(t.STATE)
-    kind = rng.choice(kinds)
-    roll = rng.random()
+@dataclass(frozen=True)
+class _Draw:
+    """One clause being drawn: its language, split, templates, renderer and kind."""
 
-    def statement(subjects: Sequence[str], weights: Sequence[float]) -> tuple[str, list[tuple[int, int]], str, bool,
-                                                                              str]:
-        i, tpl = rng.choice(_of(t.STATE[kind], split))
+    rng: random.Random
+    lang: str
+    split: str
+    t: ModuleType
+    r: _Render
+    kind: str
+
+    def statement(self, subjects: Sequence[str], weights: Sequence[float]
+                  ) -> tuple[str, list[tuple[int, int]], str, bool, str]:
+        """A statement of the draw's kind: text, name spans, subject, whether a change, template id."""
+        rng = self.rng
+        i, tpl = rng.choice(_of(self.t.STATE[self.kind], self.split))
         change = tpl.startswith("~")
         subject = rng.choices(subjects, weights)[0] if "{I}" in tpl or "{my}" in tpl else "speaker"
-        text, names = r.fill(tpl.lstrip("~"), subject, name_seen=kind != "name")
-        return text, names, subject, change, f"{lang}:{kind}:STATE:{i}"
+        text, names = self.r.fill(tpl.lstrip("~"), subject, name_seen=self.kind != "name")
+        return text, names, subject, change, f"{self.lang}:{self.kind}:STATE:{i}"
 
-    if roll < 0.25:  # small talk, with and without names
-        pool = t.NONE if rng.random() < 0.8 else NAMED_NONE[lang]
-        i, tpl = rng.choice(_of(pool, split))
-        text, names = r.fill(tpl, "speaker")
-        if rng.random() < 0.15:
-            text = text + ("，" if lang == "zh" else ", ") + r.fill(rng.choice(_of(t.NONE, split))[1], "speaker")[0]
-        return _done(rng, text, names, Label("none", "other", "plain", "asserted"), lang, f"{lang}:none:{i}")
-    if roll < 0.62:  # a plain statement: about the speaker most, someone else often
-        text, names, subject, change, tid = statement(
-            ("speaker", "named", "relative", "acq", "you", "pronoun"), (0.46, 0.18, 0.13, 0.09, 0.07, 0.07))
-        label = Label(kind, _subject_label(subject), "plain", "asserted", "change" if change else "same")
-        return _done(rng, text, names, label, lang, tid)
-    if roll < 0.71:  # denied
-        pool = t.DENY.get(kind) or t.DENY["work"]
-        kind = kind if kind in t.DENY else "work"
-        i, tpl = rng.choice(_of(pool, split))
-        subject = rng.choices(("speaker", "named", "relative"), (0.7, 0.15, 0.15))[0] if "{I}" in tpl else "speaker"
-        text, names = r.fill(tpl, subject)
-        return _done(rng, text, names, Label(kind, _subject_label(subject), "plain", "denied"), lang,
-                     f"{lang}:{kind}:DENY:{i}")
-    if roll < 0.80:  # a question
-        if rng.random() < 0.6:
-            i, tpl = rng.choice(_of(t.ASK[kind], split))
-            text, names = r.fill(tpl, "you")
-            label = Label(kind, "named" if names else "other", "question", "asserted")
-            return _done(rng, text, names, label, lang, f"{lang}:{kind}:ASK:{i}")
-        text, names, subject, _, tid = statement(("you", "named"), (0.7, 0.3))
-        # many a question has no question mark: "你在腾讯上班啊", "u still at google"
-        wrap = rng.choice(("{S}吗？", "是不是{S}？", "{S}？", "{S}吗", "{S}了吗", "{S}啊", "{S}不", "真的{S}啊",
-                           "{S}是吧", "{S}对吧", "{S}没") if lang == "zh"
-                          else ("{S}?", "wait, {S}?", "is it true that {S}?", "so {S}??", "{S} right", "wait {S}",
-                                "{S} or not", "so {S} huh", "is it true {S}"))
-        return _done(rng, wrap.replace("{S}", text), _shift(names, wrap.find("{S}")),
-                     Label(kind, _subject_label(subject), "question", "asserted"), lang, tid + ":q")
-    if roll < 0.94:  # a wish, a joke, a report
-        mode = rng.choices(("hypothetical", "joke", "report"), (0.4, 0.25, 0.35))[0]
-        pool = {"hypothetical": t.HYPOTHETICAL, "joke": t.JOKE, "report": t.REPORT}[mode]
-        wi, wrap = rng.choice(_of(pool, split))
-        quote = "\u201c" in wrap
-        subjects: tuple[str, ...]
-        weights: tuple[float, ...]
-        if mode == "report" and not quote:
-            subjects, weights = ("named", "pronoun"), (0.5, 0.5)
-        elif mode == "report":
-            subjects, weights = ("speaker",), (1.0,)
-        else:
-            subjects, weights = ("speaker", "named", "relative"), (0.7, 0.15, 0.15)
-        text, names, subject, _, tid = statement(subjects, weights)
-        if lang == "zh" and wrap.startswith("我") and text.startswith("我"):
-            text = text[1:]
-        outer, outer_names = r.fill(wrap.replace("{S}", "\x00"), "speaker")
-        cut = outer.find("\x00")
-        full = outer.replace("\x00", text)
-        names = [n for n in outer_names if n[0] < cut] + _shift(names, cut)
-        if mode == "report":
-            # "霓霓说她在腾讯上班" is about 霓霓; a quote's "我" is the one quoted, whom nobody can tell
-            about = "named" if (subject == "named" or (subject == "pronoun" and outer_names)) else "other"
-        else:
-            about = _subject_label(subject)
-        return _done(rng, full, names, Label(kind, about, mode, "asserted"), lang, f"{tid}:{mode}{wi}")
-    wi, wrap = rng.choice(_of(t.CORRECT, split))  # a correction
+
+def _one(rng: random.Random, lang: str, split: str) -> Example:
+    """One clause of the main draw: small talk, a statement, a denial, a question, a wish, joke or
+    report, or a correction, by the shares below."""
+    t: ModuleType = templates_zh if lang == "zh" else templates_en
+    r = _Render(rng, lang, split)
+    d = _Draw(rng, lang, split, t, r, rng.choice(sorted(t.STATE)))
+    roll = rng.random()
+    if roll < 0.25:
+        return _small_talk(d)
+    if roll < 0.62:
+        return _plain(d)
+    if roll < 0.71:
+        return _denied(d)
+    if roll < 0.80:
+        return _question(d)
+    if roll < 0.94:
+        return _wrapped(d)
+    return _correction(d)
+
+
+def _small_talk(d: _Draw) -> Example:
+    """Small talk, with and without names."""
+    rng, lang = d.rng, d.lang
+    pool = d.t.NONE if rng.random() < 0.8 else NAMED_NONE[lang]
+    i, tpl = rng.choice(_of(pool, d.split))
+    text, names = d.r.fill(tpl, "speaker")
+    if rng.random() < 0.15:
+        text = text + ("，" if lang == "zh" else ", ") + d.r.fill(rng.choice(_of(d.t.NONE, d.split))[1], "speaker")[0]
+    return _done(rng, text, names, Label("none", "other", "plain", "asserted"), lang, f"{lang}:none:{i}")
+
+
+def _plain(d: _Draw) -> Example:
+    """A plain statement: about the speaker most, someone else often."""
+    text, names, subject, change, tid = d.statement(
+        ("speaker", "named", "relative", "acq", "you", "pronoun"), (0.46, 0.18, 0.13, 0.09, 0.07, 0.07))
+    label = Label(d.kind, _subject_label(subject), "plain", "asserted", "change" if change else "same")
+    return _done(d.rng, text, names, label, d.lang, tid)
+
+
+def _denied(d: _Draw) -> Example:
+    rng, t = d.rng, d.t
+    pool = t.DENY.get(d.kind) or t.DENY["work"]
+    kind = d.kind if d.kind in t.DENY else "work"
+    i, tpl = rng.choice(_of(pool, d.split))
+    subject = rng.choices(("speaker", "named", "relative"), (0.7, 0.15, 0.15))[0] if "{I}" in tpl else "speaker"
+    text, names = d.r.fill(tpl, subject)
+    return _done(rng, text, names, Label(kind, _subject_label(subject), "plain", "denied"), d.lang,
+                 f"{d.lang}:{kind}:DENY:{i}")
+
+
+# many a question has no question mark: "你在腾讯上班啊", "u still at google"
+_ASKED = {"zh": ("{S}吗？", "是不是{S}？", "{S}？", "{S}吗", "{S}了吗", "{S}啊", "{S}不", "真的{S}啊", "{S}是吧",
+                 "{S}对吧", "{S}没"),
+          "en": ("{S}?", "wait, {S}?", "is it true that {S}?", "so {S}??", "{S} right", "wait {S}", "{S} or not",
+                 "so {S} huh", "is it true {S}")}
+
+
+def _question(d: _Draw) -> Example:
+    rng, lang = d.rng, d.lang
+    if rng.random() < 0.6:
+        i, tpl = rng.choice(_of(d.t.ASK[d.kind], d.split))
+        text, names = d.r.fill(tpl, "you")
+        label = Label(d.kind, "named" if names else "other", "question", "asserted")
+        return _done(rng, text, names, label, lang, f"{lang}:{d.kind}:ASK:{i}")
+    text, names, subject, _, tid = d.statement(("you", "named"), (0.7, 0.3))
+    wrap = rng.choice(_ASKED[lang])
+    return _done(rng, wrap.replace("{S}", text), _shift(names, wrap.find("{S}")),
+                 Label(d.kind, _subject_label(subject), "question", "asserted"), lang, tid + ":q")
+
+
+def _wrapped(d: _Draw) -> Example:
+    """A statement inside a wish, a joke or a report."""
+    rng, lang, t = d.rng, d.lang, d.t
+    mode = rng.choices(("hypothetical", "joke", "report"), (0.4, 0.25, 0.35))[0]
+    pool = {"hypothetical": t.HYPOTHETICAL, "joke": t.JOKE, "report": t.REPORT}[mode]
+    wi, wrap = rng.choice(_of(pool, d.split))
+    quote = "\u201c" in wrap
+    subjects: tuple[str, ...] = ("speaker", "named", "relative")
+    weights: tuple[float, ...] = (0.7, 0.15, 0.15)
+    if mode == "report":
+        subjects, weights = (("speaker",), (1.0,)) if quote else (("named", "pronoun"), (0.5, 0.5))
+    text, names, subject, _, tid = d.statement(subjects, weights)
+    if lang == "zh" and wrap.startswith("我") and text.startswith("我"):
+        text = text[1:]
+    outer, outer_names = d.r.fill(wrap.replace("{S}", "\x00"), "speaker")
+    cut = outer.find("\x00")
+    full = outer.replace("\x00", text)
+    names = [n for n in outer_names if n[0] < cut] + _shift(names, cut)
+    about = _subject_label(subject)
+    if mode == "report":
+        # "霓霓说她在腾讯上班" is about 霓霓; a quote's "我" is the one quoted, whom nobody can tell
+        about = "named" if (subject == "named" or (subject == "pronoun" and outer_names)) else "other"
+    return _done(rng, full, names, Label(d.kind, about, mode, "asserted"), lang, f"{tid}:{mode}{wi}")
+
+
+def _correction(d: _Draw) -> Example:
+    rng, lang = d.rng, d.lang
+    wi, wrap = rng.choice(_of(d.t.CORRECT, d.split))
     if "{S}" in wrap:
-        text, names, subject, change, tid = statement(("speaker",), (1.0,))
+        text, names, _, _, tid = d.statement(("speaker",), (1.0,))
         cut = wrap.find("{S}")
-        full, outer_names = r.fill(wrap.replace("{S}", "\x00"), "speaker")
-        return _done(rng, full.replace("\x00", text), _shift(names, cut), Label(kind, "speaker", "correction",
-                     "asserted", "change"), lang, f"{tid}:fix{wi}")
-    full, names = r.fill(wrap, "speaker")
+        full, _ = d.r.fill(wrap.replace("{S}", "\x00"), "speaker")
+        return _done(rng, full.replace("\x00", text), _shift(names, cut),
+                     Label(d.kind, "speaker", "correction", "asserted", "change"), lang, f"{tid}:fix{wi}")
+    full, names = d.r.fill(wrap, "speaker")
     return _done(rng, full, names, Label("none", "speaker", "correction", "asserted", "change"), lang,
                  f"{lang}:fix:{wi}")
 
