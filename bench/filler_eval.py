@@ -1,8 +1,9 @@
 """How well ``text.filler.filler`` tells content-free chat lines from content, on the set another
-hand wrote (``pmemo.eval.filler_set``: never trained or tuned on; only its scores are read here).
+hand wrote (``pmemo.eval.filler_set``, and ``filler_set_b`` by a third hand, written after set a's
+misses were read: never trained or tuned on; only their scores are read here).
 
 Usage:
-  python bench/filler_eval.py [--misses]
+  python bench/filler_eval.py [--set a|b] [--misses]
 
 Prints, per language, precision and recall of "content-free" (a content line called filler is a
 fact lost to every context, so precision matters most) and the count per shape of what was missed.
@@ -16,7 +17,7 @@ import argparse
 import collections
 import json
 
-from pmemo.eval.filler_set import LINES
+from pmemo.eval import filler_set, filler_set_b
 from pmemo.text.filler import filler
 
 
@@ -37,8 +38,10 @@ def score(lines: list[tuple[str, str, str, str]]) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=("a", "b"), default="a")
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args()
+    LINES = (filler_set if args.set == "a" else filler_set_b).LINES  # noqa: N806 - the set's own name
     out = {lang: score([x for x in LINES if x[1] == lang]) for lang in ("zh", "en")}
     out["all"] = score(list(LINES))
     print(json.dumps(out, ensure_ascii=False, indent=1))
