@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
+from pmemo.text.lazy_re import compiled
+
 try:  # the parser of ``re`` (Python 3.11: re._parser; before: sre_parse)
     from re import _constants as sre_c  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -61,7 +63,8 @@ def patterns_of(modules: tuple[str, ...] = RULE_MODULES) -> list[tuple[str, re.P
         except ModuleNotFoundError:  # an older checkout, measured for comparison
             continue
         for key, value in vars(module).items():
-            for where, item in _nested(key, value):
+            for where, lazy_or_not in _nested(key, value):
+                item = compiled(lazy_or_not)
                 if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
                     found.setdefault((item.pattern, item.flags), f"{name}.{where}")
         for line, pattern in _literal_calls(module):
@@ -76,7 +79,7 @@ def _nested(key: str, value: Any) -> Iterator[tuple[str, Any]]:
             yield from _nested(f"{key}[{i}]", item)
     elif isinstance(value, dict):
         for k, item in value.items():
-            if isinstance(item, (re.Pattern, tuple)):
+            if isinstance(compiled(item), (re.Pattern, tuple)):
                 yield from _nested(f"{key}[{k!r}]", item)
 
 
@@ -658,6 +661,7 @@ def counting(modules: tuple[str, ...] = RULE_MODULES) -> tuple[dict[str, int], C
     changes: list[tuple[Any, str, Any]] = []
 
     def swap(value: Any, where: str) -> Any:
+        value = compiled(value)  # a pattern compiled on first use (text.lazy_re) is one too
         if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
             return counted.setdefault(id(value), Counted(value, where, seen))
         if isinstance(value, tuple):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput
 from ..models import ALIAS_SOURCES
+from ..text.lazy_re import lazy
 from ..text.segment import STOPWORDS
 from ..text.slices import LIMIT, handing_over, spans
 
@@ -38,7 +39,7 @@ MAX_ALIAS_CHARS = 64
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _LATIN = "A-Za-z\u00c0-\u024f"
-_SPACE = re.compile(r"\s+")
+_SPACE = lazy(r"\s+")
 # Cc/Cf/Cs: control and format characters and lone surrogates have no place in a name
 _CONTROL = frozenset({"Cc", "Cf", "Cs"})
 
@@ -123,10 +124,10 @@ _DIMINUTIVES: dict[str, tuple[str, ...]] = {
     "theodore": ("Theo", "Ted"), "philip": ("Phil",), "phillip": ("Phil",), "peter": ("Pete",),
     "edward": ("Eddie",), "charles": ("Charlie",), "lawrence": ("Larry",), "vincent": ("Vince",),
 }
-_PART = re.compile(rf"[{_HAN}]+|[{_LATIN}][{_LATIN}0-9_.'-]*(?: [{_LATIN}][{_LATIN}0-9_.'-]*)*")
+_PART = lazy(rf"[{_HAN}]+|[{_LATIN}][{_LATIN}0-9_.'-]*(?: [{_LATIN}][{_LATIN}0-9_.'-]*)*")
 # brackets and separators in a display name set off tags: "周霓-产品部", "霓霓(上海)"
-_TAGGED = re.compile(r"[()（）\[\]【】<>《》「」『』|/｜·•~～—]|(?<![A-Za-z0-9])-|-(?![A-Za-z0-9])")
-_HANDLE_STEM = re.compile(rf"([{_LATIN}]+)[_.\-0-9]")
+_TAGGED = lazy(r"[()（）\[\]【】<>《》「」『』|/｜·•~～—]|(?<![A-Za-z0-9])-|-(?![A-Za-z0-9])")
+_HANDLE_STEM = lazy(rf"([{_LATIN}]+)[_.\-0-9]")
 
 
 def generated_aliases(name: str) -> list[str]:
@@ -280,7 +281,7 @@ _EN_PATTERNS = (
 )
 # (pattern, about, english): English patterns want a capitalised nickname or a handle
 _PATTERNS: tuple[tuple[re.Pattern[str], str, bool], ...] = tuple(
-    (re.compile(pattern), about, english)
+    (lazy(pattern), about, english)
     for patterns, english in ((_ZH_PATTERNS, False), (_EN_PATTERNS, True))
     for pattern, about in patterns
 )
@@ -292,18 +293,18 @@ _NOT_NAMES = frozenset(
     when if please sometime monday tuesday wednesday thursday friday saturday sunday january february march
     april may june july august september october november december ok okay sir madam lol haha thanks""".split()
 )
-_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
-_CLAUSE_START = re.compile(r"[。！？!?\n，,；;：:]|\.(?=\s|$)")
-_QUESTION_AFTER = re.compile(r"\s*(?:吗|么|嘛[?？])")
-_QUESTION_BEFORE = re.compile(r"为什么|为啥|怎么|干嘛|凭什么|\b(?i:why|how come)\b")
-_NEGATION = re.compile(
+_SENTENCE_END = lazy(r"[。！？!?\n]|\.(?=\s|$)")
+_CLAUSE_START = lazy(r"[。！？!?\n，,；;：:]|\.(?=\s|$)")
+_QUESTION_AFTER = lazy(r"\s*(?:吗|么|嘛[?？])")
+_QUESTION_BEFORE = lazy(r"为什么|为啥|怎么|干嘛|凭什么|\b(?i:why|how come)\b")
+_NEGATION = lazy(
     r"别(?=叫|再|这么|老|总|乱|这样)|不要|不许|不准|不让|不想|不喜欢|不爱|讨厌|甭|不用|不能|不可以|不必|不再|没人|没有人|"
     r"不会|都不|也不|从不|不叫|\b(?i:don'?t|dont|do not|never|stop|not|won'?t|can'?t|cannot|shouldn'?t|didn'?t|"
     r"doesn'?t|nobody|no one|hate|dislike)\b"
 )
 # where a name that introduces a nickname starts: "这是周霓", "介绍一下周霓"
-_INTRO = re.compile(r".*(?:是|叫|的|一下|这位|那位|认识|介绍|和|跟|给|找|问)")
-_NAME_BEFORE = re.compile(rf"({_EN_NAME})\s*[，,]?\s*$")
+_INTRO = lazy(r".*(?:是|叫|的|一下|这位|那位|认识|介绍|和|跟|给|找|问)")
+_NAME_BEFORE = lazy(rf"({_EN_NAME})\s*[，,]?\s*$")
 
 
 def learned_aliases(text: str) -> list[Learned]:
@@ -404,7 +405,7 @@ def _target_name(run: str) -> str | None:
 
 # ---- @mentions ------------------------------------------------------------------------------
 
-_MENTION = re.compile(r"(?<![A-Za-z0-9_.@＠])[@＠]([^\s@＠]+)")
+_MENTION = lazy(r"(?<![A-Za-z0-9_.@＠])[@＠]([^\s@＠]+)")
 _MENTION_HAN_CHARS = 10
 
 

@@ -35,37 +35,38 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..text.lazy_re import lazy
 from ..text.slices import LIMIT, handing_over, spans
 from .clauses import OPENERS, clause_spans, question_start, sentence_spans
 from .extract_life import PARTNER_PREGNANT
 from .speaker import GREETING
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-_LEAD = re.compile(OPENERS + r"(?:[\s,，:：]+|(?=[\u4e00-\u9fff@＠])|$)")
-_RELATION = re.compile(
+_HAN = lazy(r"[\u4e00-\u9fff]")
+_LEAD = lazy(OPENERS + r"(?:[\s,，:：]+|(?=[\u4e00-\u9fff@＠])|$)")
+_RELATION = lazy(
     r"(?:我的|我|(?i:my) )?(?:好朋友|朋友|同学|同事|室友|闺蜜|老婆|老公|女朋友|男朋友|对象|妹妹|姐姐|哥哥|弟弟|"
     r"妈妈|爸爸|儿子|女儿|老板|领导|(?i:best friend|friend|roommate|colleague|coworker|sister|brother|wife|"
     r"husband|girlfriend|boyfriend|mom|dad|boss|son|daughter))\s*"
 )
 # what may follow a name and still be its subject: 霓霓姐, 霓霓她 (not 霓霓妈妈: someone else)
-_HONORIFIC = re.compile(r"(?:姐姐|哥哥|老师|同学|学姐|学长|姐|哥|酱|君|桑)?(?:(?:她|他)(?!们))?")
-_CONJ = re.compile(r"\s*(?:和|跟|与|、|还有|&|(?i:and)|,)\s*")
-_ME = re.compile(r"我(?!们)|(?-i:I)\b|(?i:me)\b")
-_BOTH = re.compile(r"\s*(?:都|(?i:both|all)\b\s*)")
-_FIRST = re.compile(r"我|(?-i:I)\b|(?i:my|me|we|our)\b")
-_FIRST_ANY = re.compile(r"我|\b(?-i:I)\b|\b(?i:my|me)\b")
-_YOU = re.compile(r"你|您|大家|(?i:you|your|you're|everyone)\b")
-_CALL_ME = re.compile(r"(?:叫|喊|称呼)我|(?i:call me)\b")  # "叫我霓霓就行": the speaker names themselves
-_PRONOUN = re.compile(r"(?:她|他)(?!们)的?|(?<![A-Za-z])TA(?![A-Za-z])的?|(?i:(?:she|he)(?:['’]s)?|her|his)\b")
-_PRONOUN_ZH = re.compile(r"(?<![其吉])(?:她|他)(?!们)|(?<![A-Za-z])TA(?![A-Za-z])")
-_REPORT = re.compile(
+_HONORIFIC = lazy(r"(?:姐姐|哥哥|老师|同学|学姐|学长|姐|哥|酱|君|桑)?(?:(?:她|他)(?!们))?")
+_CONJ = lazy(r"\s*(?:和|跟|与|、|还有|&|(?i:and)|,)\s*")
+_ME = lazy(r"我(?!们)|(?-i:I)\b|(?i:me)\b")
+_BOTH = lazy(r"\s*(?:都|(?i:both|all)\b\s*)")
+_FIRST = lazy(r"我|(?-i:I)\b|(?i:my|me|we|our)\b")
+_FIRST_ANY = lazy(r"我|\b(?-i:I)\b|\b(?i:my|me)\b")
+_YOU = lazy(r"你|您|大家|(?i:you|your|you're|everyone)\b")
+_CALL_ME = lazy(r"(?:叫|喊|称呼)我|(?i:call me)\b")  # "叫我霓霓就行": the speaker names themselves
+_PRONOUN = lazy(r"(?:她|他)(?!们)的?|(?<![A-Za-z])TA(?![A-Za-z])的?|(?i:(?:she|he)(?:['’]s)?|her|his)\b")
+_PRONOUN_ZH = lazy(r"(?<![其吉])(?:她|他)(?!们)|(?<![A-Za-z])TA(?![A-Za-z])")
+_REPORT = lazy(
     r"\s*(?:(?:跟|和|对)我)?(?:说|讲|提到|告诉我)(?:过)?(?:了)?[，,:：\s]*"
     r"|\s+(?i:told me|tells me|said|says|mentioned|mentions)(?: (?i:that))?\s+"
 )
 # an English pronoun anywhere after the subject, and what it becomes in the first person
-_PRONOUNS_EN = re.compile(r"\b(?i:(?:she|he)(?:['’]s)?|her|his|him|herself|himself)\b")
+_PRONOUNS_EN = lazy(r"\b(?i:(?:she|he)(?:['’]s)?|her|his|him|herself|himself)\b")
 # after "her", a word that makes it an object ("told her about"), not a possessive ("her cat")
-_NOT_OWNED = re.compile(r" (?:to|about|with|for|at|in|on|and|that|yesterday|today|too|again)\b")
+_NOT_OWNED = lazy(r" (?:to|about|with|for|at|in|on|and|that|yesterday|today|too|again)\b")
 _ADVERBS = frozenset(
     "really also still now actually always never usually absolutely truly just recently currently "
     "often sometimes definitely totally both all already even only mostly".split()
@@ -79,7 +80,7 @@ _IS_NEXT = frozenset(
     "a an the not very so really allergic going from in at on now also always never still vegetarian vegan "
     "working living moving studying sick busy married single".split()
 )
-_WORD = re.compile(r"[A-Za-z’'-]+")
+_WORD = lazy(r"[A-Za-z’'-]+")
 Edit = tuple[int, int, str]
 
 

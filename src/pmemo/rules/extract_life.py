@@ -22,13 +22,14 @@ from __future__ import annotations
 import re
 
 from ..models import Candidate
+from ..text.lazy_re import lazy
 from ..text.places import zh_places
 
 EXPLICIT, STRONG, CORRECTED = 0.8, 0.85, 0.97
 
 # each part tried only where its run starts (a match inside a run of spaces or particles also
 # starts at the run's start): trying every position of a long run was quadratic
-_TAIL = re.compile(
+_TAIL = lazy(
     r"(?<!\s)(?:\s++(?:anymore|any more|now|very much|a lot|so much|these days|lately|at all|too|"
     r"(?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)|(?:\w+ )?(?:years?|months?|weeks?) ago|"
     r"for (?:\d+|a few|many|a couple of|two|three|four|five|six|ten) (?:years?|months?|weeks?)|"
@@ -37,8 +38,8 @@ _TAIL = re.compile(
     r"|(?<![了啦呀的哦啊哈嘛呢哟喔])[了啦呀的哦啊哈嘛呢哟喔]+$",
     re.I,
 )
-_END_MARKS = re.compile(r"(?<![。！？!?,.;；，、~])[。！？!?,.;；，、~]+$")
-_END_PARTICLE = re.compile(r"(?<!\s)\s++(?:of|de)$")
+_END_MARKS = lazy(r"(?<![。！？!?,.;；，、~])[。！？!?,.;；，、~]+$")
+_END_PARTICLE = lazy(r"(?<!\s)\s++(?:of|de)$")
 
 
 def candidate(
@@ -96,7 +97,7 @@ _CITIES = frozenset(
     "香港 澳门 台北 东京 大阪 首尔 新加坡 伦敦 巴黎 纽约 柏林 悉尼 多伦多 温哥华 洛杉矶 旧金山".split()
 )
 # organisations whose name says they are one; and employers people name without a suffix
-_ORG_SUFFIX_ZH = re.compile(
+_ORG_SUFFIX_ZH = lazy(
     r"(?:科技|集团|公司|银行|证券|基金|保险|资本|传媒|数据|网络|信息|软件|智能|电子|汽车|航空|医药|生物|能源|"
     r"地产|物流|咨询|事务所|研究院|控股|股份|游戏|互动|文化|教育|电商|娱乐|制药|设计院|工作室|实验室)$"
 )
@@ -105,14 +106,14 @@ _KNOWN_ORGS_ZH = frozenset(
     "小鹏 比亚迪 中兴 联想 携程 小红书 B站 哔哩哔哩 大疆 微软 谷歌 亚马逊 米哈游 商汤 荣耀 顺丰 宁德时代 "
     "招行 工行 建行 中行 农行 微博 知乎 抖音 饿了么 淘宝 天猫 得物 贝壳 链家 SHEIN 希音".split()
 )
-_ORG_SUFFIX_EN = re.compile(
+_ORG_SUFFIX_EN = lazy(
     r" (?:Bank|Capital|Labs?|Inc\.?|Corp\.?|Group|Systems|Technologies|Tech|Health|Logistics|Partners|"
     r"Consulting|Studios?|Media|Foods|Motors|Airlines|Insurance|Pharma\w*|Software|Solutions|Ventures|"
     r"Holdings|Analytics|Robotics|Energy|Games|Ltd|LLC|Co|Company|Hospital|Clinic|Agency|Networks|Financial|"
     r"Securities|AI)$"
 )
 _SCHOOL_ZH = r"[\u4e00-\u9fff]{1,8}?(?:大学|学院|大|中学|高中|附中|一中|二中|职校)"
-_SCHOOL_EN = re.compile(r"(?:University|College|Institute|School|Academy|Uni|Polytechnic)\b|^[A-Z]{2,5}$")
+_SCHOOL_EN = lazy(r"(?:University|College|Institute|School|Academy|Uni|Polytechnic)\b|^[A-Z]{2,5}$")
 _JOBS_ZH = (
     "程序员 码农 老师 教师 医生 护士 设计师 工程师 律师 会计师 会计 产品经理 项目经理 经理 研究生 博士生 硕士生 "
     "本科生 大学生 高中生 初中生 小学生 留学生 学生 博士后 教授 讲师 研究员 科学家 作家 记者 编辑 翻译 厨师 "
@@ -138,7 +139,7 @@ _JOBS_EN = (
     "baker|mechanic|carpenter|paralegal|dev"
 )
 _LEVELS = frozenset("大学 研究生 本科 博士 硕士 高中 初中 读大学 读研 读博".split())
-_STUDENT = re.compile(r"学生|研究生|博士生|硕士生|本科生|student|postdoc", re.I)
+_STUDENT = lazy(r"学生|研究生|博士生|硕士生|本科生|student|postdoc", re.I)
 PET_KINDS = {
     "猫": "cat", "猫咪": "cat", "小猫": "cat", "狗": "dog", "狗狗": "dog", "小狗": "dog",
     "兔子": "rabbit", "兔兔": "rabbit", "仓鼠": "hamster", "鹦鹉": "parrot", "乌龟": "turtle",
@@ -168,7 +169,7 @@ _SUBJECTS_EN = (
     "sociology|statistics|accounting|business|nursing|english|chinese|japanese|french|german|design"
 )
 # a subject of study said in Chinese: a science (…学), a branch of engineering, or a field
-_SUBJECT_ZH = re.compile(r"学$|工程$|^(?:计算机|金融|会计|法律|医学|临床|护理|建筑|新闻|设计|美术|音乐|管理|经济|英语)")
+_SUBJECT_ZH = lazy(r"学$|工程$|^(?:计算机|金融|会计|法律|医学|临床|护理|建筑|新闻|设计|美术|音乐|管理|经济|英语)")
 
 
 def life_facts(clause: str, context: str, changed: bool) -> list[Candidate]:
@@ -183,18 +184,18 @@ def _fact(key: str, value: str, changed: bool, importance: float = 0.7) -> Candi
     return candidate("fact", key, value, EXPLICIT, changed, importance)
 
 
-_NOT_MODIFIER = re.compile(r"[你他她我的们]")
+_NOT_MODIFIER = lazy(r"[你他她我的们]")
 # 我在找工作, 我在努力工作: a verb or adverb where a place would be
-_NOT_ORG_START = re.compile(
+_NOT_ORG_START = lazy(
     r"一家|一个|想|准备|努力|认真|专心|帮|给|为|跟|和|找|忙|赶|搞|换|全职|兼职|居家|远程|外|这|那|哪|干嘛|什么"
 )
 # words before 打工人/员工 that describe the worker, not the employer ("普通打工人")
-_WORKER_WORDS = re.compile(
+_WORKER_WORDS = lazy(
     r"^(?:普通|普普通通|资深|苦逼|快乐|卑微|光荣|新晋|小小|底层|合格|一名|一枚|一个|平平无奇|北漂|沪漂)"
 )
 
 
-_NAMED_ORG = re.compile(r"^一(?:家|个|所)(?:叫做?|名叫|名为)(?=[\u4e00-\u9fffA-Za-z])")
+_NAMED_ORG = lazy(r"^一(?:家|个|所)(?:叫做?|名叫|名为)(?=[\u4e00-\u9fffA-Za-z])")
 
 
 def _place(text: str) -> str | None:
@@ -241,23 +242,23 @@ def _city_zh(text: str) -> str | None:
 
 
 # ---- work ------------------------------------------------------------------------------------
-_WORK_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:工作|上班|实习|任职|就职|打工|搬砖|干活|干(?!嘛|什么|啥))")
-_EMPLOYED_ZH = re.compile(rf"我{_ADV_ZH}(?:就职|任职|供职|受雇)于{_ZH_ORG}{_ZH_END}")
-_WORK_AS_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:做|当|担任)([{_HAN}A-Za-z]{{1,8}}?){_ZH_END}")
-_STAFF_ZH = re.compile(rf"我是{_ZH_ORG}的(员工|职员|一员|{'|'.join(_JOBS_ZH)}){_ZH_END}")
-_WORKER_ZH = re.compile(
+_WORK_ZH = lazy(rf"我{_ADV_ZH}在{_ZH_ORG}(?:工作|上班|实习|任职|就职|打工|搬砖|干活|干(?!嘛|什么|啥))")
+_EMPLOYED_ZH = lazy(rf"我{_ADV_ZH}(?:就职|任职|供职|受雇)于{_ZH_ORG}{_ZH_END}")
+_WORK_AS_ZH = lazy(rf"我{_ADV_ZH}在{_ZH_ORG}(?:做|当|担任)([{_HAN}A-Za-z]{{1,8}}?){_ZH_END}")
+_STAFF_ZH = lazy(rf"我是{_ZH_ORG}的(员工|职员|一员|{'|'.join(_JOBS_ZH)}){_ZH_END}")
+_WORKER_ZH = lazy(
     rf"(?:我|^)(?:是|就是)?{_ZH_ORG}的?(?:员工|职员|打工人|社畜|搬砖人|牛马)(?={_ZH_END}|报到|一枚)"
 )
 # "我是云杉科技的", "我在阿里": work only when the name looks like an organisation
-_MEMBER_ZH = re.compile(rf"我{_ADV_ZH}是{_ZH_ORG}的(?:人)?$")
-_COMPANY_ZH = re.compile(
+_MEMBER_ZH = lazy(rf"我{_ADV_ZH}是{_ZH_ORG}的(?:人)?$")
+_COMPANY_ZH = lazy(
     rf"^(?:我们|我的|我)(?:公司|单位|东家|工作单位|上班的地方|工作的地方|上班的公司|工作的公司)(?:是|叫){_ZH_ORG}{_ZH_END}"
 )
-_AT_ORG_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:了|啦|哈|呀)*$")
-_JOINED_ZH = re.compile(
+_AT_ORG_ZH = lazy(rf"我{_ADV_ZH}在{_ZH_ORG}(?:了|啦|哈|呀)*$")
+_JOINED_ZH = lazy(
     rf"我{_ADV_ZH}(?:(?:从[^，。]{{1,20}}?)?(?:入职|加入|跳槽(?:到|去)|跳(?:到|去)|换到)(?:了)?){_ZH_ORG}{_ZH_END}"
 )
-_WORK_EN = re.compile(
+_WORK_EN = lazy(
     rf"(?:{_I} work|{_IVE} been working)(?: full-time| part-time)?(?: over| out)? (?:at|for) {_EN_ORG}"
     rf"|{_IM} (?:working|employed)(?: full-time| part-time)? (?:at|for|by) {_EN_ORG}"
     rf"|{_IVE} been (?:at|with) {_EN_ORG}(?= for | since )"
@@ -265,27 +266,27 @@ _WORK_EN = re.compile(
     rf"|{_IM} (?:at|with) {_EN_ORG}(?= these days| nowadays)"
     rf"|{_I} work(?: full-time| part-time)? (?:in|on) (?:the )?[a-z][\w -]{{1,25}}? (?:at|for) {_EN_ORG}"
 )
-_WITH_EN = re.compile(rf"{_IM} (?:at|with) {_EN_ORG}")  # "I'm with Oakridge Capital": a company's name
-_JOINED_EN = re.compile(
+_WITH_EN = lazy(rf"{_IM} (?:at|with) {_EN_ORG}")  # "I'm with Oakridge Capital": a company's name
+_JOINED_EN = lazy(
     rf"{_I}(?:'ve| have)?{_ADV_EN} (?:joined|started (?:a new job |a new role |working )?(?:at|with)"
     rf"|got (?:a|an) (?:new )?(?:job|gig|role|position) (?:at|with)) {_EN_ORG}"
     rf"|{_IM} now (?:at|with|working at|working for) {_EN_ORG}"
     rf"|\bmy new (?:job|gig|role|position)(?: is)? (?:at|with) {_EN_ORG}"
 )
-_LEFT_FOR_EN = re.compile(rf"\bI(?: just| recently)? left {_EN_ORG} (?:for|to join) {_EN_ORG}")
+_LEFT_FOR_EN = lazy(rf"\bI(?: just| recently)? left {_EN_ORG} (?:for|to join) {_EN_ORG}")
 # a change of job said in one place and where they are now said in another:
 # "跳槽啦！现在在快手", "quit Oracle last month, now at Figma"
-_JOB_CHANGE = re.compile(
+_JOB_CHANGE = lazy(
     r"离职|辞职|跳槽|换工作|换了(?:份|个)?工作|新工作|新公司|新东家|不干了"
     r"|\b(?i:quit|left|resigned|switched jobs|changed jobs|new job|no longer (?:at|with|work))\b"
 )
-_NOW_AT_ZH = re.compile(
+_NOW_AT_ZH = lazy(
     rf"(?:^|我){_ADV_ZH}(?:在{_ZH_ORG}(?:上班|工作)?(?:了|啦|哈|呀)*$|(?:下周|下个?月|明天|后天|下礼拜)?去{_ZH_ORG}(?:报到|上班)"
     rf"|新(?:公司|东家|单位|工作)(?:是|在){_ZH_ORG}{_ZH_END})"
 )
-_NOW_AT_EN = re.compile(rf"\b(?i:now|currently) (?:at|with|working (?:at|for)) {_EN_ORG}|\b(?:at|with) {_EN_ORG} now\b")
-_MOVE_CHANGE = re.compile(r"搬|离开|\b(?i:moved|left|relocated)\b")
-_NOW_IN_EN = re.compile(rf"\b(?i:now) (?:in|living in|based in) {_EN_ORG}|\bin {_EN_ORG} now\b")
+_NOW_AT_EN = lazy(rf"\b(?i:now|currently) (?:at|with|working (?:at|for)) {_EN_ORG}|\b(?:at|with) {_EN_ORG} now\b")
+_MOVE_CHANGE = lazy(r"搬|离开|\b(?i:moved|left|relocated)\b")
+_NOW_IN_EN = lazy(rf"\b(?i:now) (?:in|living in|based in) {_EN_ORG}|\bin {_EN_ORG} now\b")
 
 
 def _work(clause: str, changed: bool) -> list[Candidate]:
@@ -322,12 +323,12 @@ def _work(clause: str, changed: bool) -> list[Candidate]:
 
 
 # "换工作了，云杉科技→蓝鲸数据", "moved: Leeds -> York": from one to the other
-_ARROW = re.compile(r"([^\s，,:：→>]{2,20}?)\s*(?:→|->|=>|➡️?|⇒)\s*([^\s，,。.!！]{2,20})")
-_NOW_IN_ZH = re.compile(rf"(?:^|我){_ADV_ZH}(?:人)?在([{_HAN}]{{2,4}}?)(?:了|啦|哈|呀)*$")
+_ARROW = lazy(r"([^\s，,:：→>]{2,20}?)\s*(?:→|->|=>|➡️?|⇒)\s*([^\s，,。.!！]{2,20})")
+_NOW_IN_ZH = lazy(rf"(?:^|我){_ADV_ZH}(?:人)?在([{_HAN}]{{2,4}}?)(?:了|啦|哈|呀)*$")
 
 
 # "new city: Shenzhen!", "新工作：字节": a change said as a label
-_NEW_LABEL = re.compile(
+_NEW_LABEL = lazy(
     r"^(?:(?i:my )?(?i:new) (?:(?i:(city|home|place))|(?i:job|gig|company|employer))|新(城市|家)|新(?:工作|公司|东家))"
     r"\s*[:：]\s*([^\s，,。.!！]{2,20}(?: [A-Z][\w'&-]*)*)"
 )
@@ -365,17 +366,17 @@ def _moved_on(clause: str, context: str) -> list[Candidate]:
 
 
 # ---- home ------------------------------------------------------------------------------------
-_HOME_ZH = re.compile(
+_HOME_ZH = lazy(
     rf"我家?{_ADV_ZH}(?:住在|住|定居在|定居于|定居|生活在|常驻|长居|安家在|落户|base在|base(?=[\u4e00-\u9fff])|坐标|的坐标是?){_ZH_ORG}"
     rf"(?={_ZH_END}|住|生活|工作|上班)"
 )
-_LIFE_ZH = re.compile(rf"我{_ADV_ZH}在{_ZH_ORG}(?:生活|住|定居|安家)")
-_HOUSE_ZH = re.compile(rf"我家{_ADV_ZH}在{_ZH_ORG}{_ZH_END}")
-_MOVED_ZH = re.compile(
+_LIFE_ZH = lazy(rf"我{_ADV_ZH}在{_ZH_ORG}(?:生活|住|定居|安家)")
+_HOUSE_ZH = lazy(rf"我家{_ADV_ZH}在{_ZH_ORG}{_ZH_END}")
+_MOVED_ZH = lazy(
     rf"我{_ADV_ZH}(?:从[^，。]{{1,12}}?)?(?:搬(?:家)?(?:到|去|来|回)|移居|迁居|搬迁到)(?:了)?{_ZH_ORG}"
     rf"(?={_ZH_END}|住|生活|工作|定居|发展)"
 )
-_HOME_EN = re.compile(
+_HOME_EN = lazy(
     rf"(?:{_I} (?:live|moved|relocated|settled)|{_IM} (?:living|based|settled)|{_IVE} (?:been living|moved|relocated))"
     rf"(?: back| over| here| down| out)? (?:in|to) {_EN_ORG}"
     rf"|{_IM} based out of {_EN_ORG}"
@@ -390,11 +391,11 @@ _HOME_EN = re.compile(
 # "I'm in Suzhou, happy to meet up": likely home, but also how people say where they travel,
 # so it counts only without a word of a stay and with a lower confidence that a plain
 # statement of home supersedes
-_IN_CITY_EN = re.compile(r"^I(?:'m| am) in ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)$")
-_IN_CITY_ZH = re.compile(
+_IN_CITY_EN = lazy(r"^I(?:'m| am) in ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)$")
+_IN_CITY_ZH = lazy(
     rf"^我人?{_ADV_ZH}在([{_HAN}]{{2,4}})(?:哈|啦|呀)*$|^我是([{_HAN}]{{2,4}}?)(?:本地)?人$|^([{_HAN}]{{2,4}}?)人一枚$"
 )
-_STAY = re.compile(
+_STAY = lazy(
     r"\b(?i:this (?:week|weekend|month)|today|tonight|right now|rn|at the moment|for (?:work|a|the|two|three|few)\b|"
     r"until|till|trip|visiting|vacation|holiday|conference|business|layover|transit|airport)"
     r"|出差|旅游|旅行|度假|开会|培训|这几天|这周|今天|呢"
@@ -421,15 +422,15 @@ def _home(clause: str, changed: bool, context: str = "") -> list[Candidate]:
 
 # ---- pets ------------------------------------------------------------------------------------
 _NAMED_ZH = r"[，,\s]*(?:它|他|她)?(?:的名字|名字)?(?:叫做|名叫|叫|的名字是|名字是)(?!什么|啥)"
-_PET_ZH = re.compile(
+_PET_ZH = lazy(
     rf"(?:我|^)(?:的|家的?|家里的?|养的)(?:那|这)?(?:只|条|个)?({_ZH_PETS}){_NAMED_ZH}{_PET_NAME_ZH}{_ZH_END}"
 )
-_PET_ZH2 = re.compile(rf"(?:我|^){_ADV_ZH}养了(?:一|两|[0-9])?(?:只|条|个)?叫{_PET_NAME_ZH}的({_ZH_PETS})")
-_PET_ZH3 = re.compile(
+_PET_ZH2 = lazy(rf"(?:我|^){_ADV_ZH}养了(?:一|两|[0-9])?(?:只|条|个)?叫{_PET_NAME_ZH}的({_ZH_PETS})")
+_PET_ZH3 = lazy(
     rf"(?:我|^)(?:家里?)?{_ADV_ZH}(?:家里?)?(?:养了|养着|养|有)(?:一|[0-9])?(?:只|条|个)?({_ZH_PETS})"
     rf"{_NAMED_ZH}{_PET_NAME_ZH}{_ZH_END}"
 )
-_PET_EN = re.compile(
+_PET_EN = lazy(
     rf"\b(?i:my|our) ({_EN_PETS})(?:'s name is|'s called|'s named| is called| is named| named| called|,? (?=[A-Z]))"
     rf"\s*{_PET_NAME_EN}"
     rf"|\b(?:I|[Ww]e)(?:'ve got| have got| have| got|'ve adopted| adopted| just got)(?: a| an)(?: \w+)? ({_EN_PETS}),?"
@@ -440,7 +441,7 @@ _PET_EN = re.compile(
 
 
 # the name first: "可乐是我家的狗", "Rex is my dog", "Mochi (my cat) knocked my coffee over"
-_PET_FIRST = re.compile(
+_PET_FIRST = lazy(
     rf"^{_PET_NAME_ZH}是我(?:家|的|家的|养的)({_ZH_PETS})"
     rf"|{_PET_NAME_ZH}[（(]我(?:家|的|家的|养的)({_ZH_PETS})[)）]"
     rf"|^{_PET_NAME_EN} is (?:my|our) ({_EN_PETS})\b|{_PET_NAME_EN} \((?:my|our) ({_EN_PETS})\)"
@@ -448,10 +449,10 @@ _PET_FIRST = re.compile(
 
 
 # "我家可乐今天又拆家了，狗真的不能惯": a name, then the kind somewhere in the same statement
-_MY_NAMED = re.compile(
+_MY_NAMED = lazy(
     rf"^我家(?!的)([{_HAN}A-Za-z]{{1,4}}?)(?:今天|昨天|又|总是|老是|天天|刚|最近|已经|真|太|在|把|给|每天|一直)"
 )
-_FAMILY = re.compile(r"宝宝|宝贝|娃|孩子|儿子|女儿|闺女|小孩|崽|老公|老婆|媳妇|爸|妈|父母|老人|先生|太太|那位|人$")
+_FAMILY = lazy(r"宝宝|宝贝|娃|孩子|儿子|女儿|闺女|小孩|崽|老公|老婆|媳妇|爸|妈|父母|老人|先生|太太|那位|人$")
 
 
 def _named_pet(clause: str, context: str, changed: bool) -> list[Candidate]:
@@ -478,26 +479,26 @@ def _pets(clause: str, changed: bool) -> list[Candidate]:
 
 
 # ---- study -----------------------------------------------------------------------------------
-_SCHOOL_AT_ZH = re.compile(
+_SCHOOL_AT_ZH = lazy(
     rf"我{_ADV_ZH}在{_ZH_ORG}(?:读书|上学|念书|读研究生|读研|读博士|读博|读本科|读大学|上大学|读高中|读初中"
     rf"|读硕士|留学|(?:读|念|上)(?:大|研|博|高|初)[一二三四五六]|读([{_HAN}A-Za-z]{{1,8}}?)(?:专业)?){_ZH_END}"
 )
-_SCHOOL_OF_ZH = re.compile(rf"我是{_ZH_ORG}的(?:学生|研究生|博士生|硕士生|本科生|大学生){_ZH_END}")
-_ENROLLED_ZH = re.compile(rf"我{_ADV_ZH}{_ZH_ORG}在读")
+_SCHOOL_OF_ZH = lazy(rf"我是{_ZH_ORG}的(?:学生|研究生|博士生|硕士生|本科生|大学生){_ZH_END}")
+_ENROLLED_ZH = lazy(rf"我{_ADV_ZH}{_ZH_ORG}在读")
 # "南京大学毕业的", "毕业于厦门大学", "华东师范大学的": a school said as a fragment
-_GRADUATE_ZH = re.compile(
+_GRADUATE_ZH = lazy(
     rf"(?:我|^){_ADV_ZH}(?:本科|研究生|硕士|博士|大学)?(?:毕业于({_SCHOOL_ZH})|(?:是)?({_SCHOOL_ZH})(?:的|毕业的?|毕业)$)"
     rf"|(?:我|^){_ADV_ZH}(?:本科|研究生|硕士|博士|大学)(?:是)?在({_SCHOOL_ZH})(?:读|念|上)?(?:的)?$"
 )
-_MAJOR_BARE_ZH = re.compile(r"^((?:(?![是的这那我])[\u4e00-\u9fffA-Za-z]){2,8}?)专业(?:的)?$")
-_DEPT_ZH = re.compile(rf"我{_ADV_ZH}是({_SCHOOL_ZH})?([{_HAN}A-Za-z]{{1,8}}?)(?:系|专业|学院)的{_ZH_END}")
-_MAJOR_ZH = re.compile(
+_MAJOR_BARE_ZH = lazy(r"^((?:(?![是的这那我])[\u4e00-\u9fffA-Za-z]){2,8}?)专业(?:的)?$")
+_DEPT_ZH = lazy(rf"我{_ADV_ZH}是({_SCHOOL_ZH})?([{_HAN}A-Za-z]{{1,8}}?)(?:系|专业|学院)的{_ZH_END}")
+_MAJOR_ZH = lazy(
     rf"我(?:是|读的是|学的是|的专业是)?([{_HAN}A-Za-z]{{1,10}}?)专业"
     rf"|我(?:是)?学(?![过了着生习会校])([{_HAN}A-Za-z]{{1,8}}?)的{_ZH_END}"
     rf"|我{_ADV_ZH}(?:大学|本科|研究生|硕士|博士|大学时)?(?:学|读|念)的(?:是)?([{_HAN}A-Za-z]{{1,10}}?){_ZH_END}"
     rf"|我{_ADV_ZH}(?:在)?(?:读|学|念|主修)([{_HAN}A-Za-z]{{2,8}}?){_ZH_END}"
 )
-_STUDY_EN = re.compile(
+_STUDY_EN = lazy(
     rf"\bI(?:'m| am)?{_ADV_EN} (?:study|studying|major in|majoring in) "
     rf"((?i:{_SUBJECTS_EN})|[A-Z](?:(?! at )[\w -]){{1,30}}?)"
     rf"(?: at {_EN_ORG})?(?=[.,!?;]|$| and | because | now\b| part-time| full-time| online)"
@@ -506,12 +507,12 @@ _STUDY_EN = re.compile(
     rf"|degree|bachelor's|doctorate|mba|llm|jd|mfa|mph)(?: in ([\w -]{{2,30}}?))?(?: at {_EN_ORG})?(?=[.,!?;]|$| and )"
 )
 # a degree that names its field: the program is what someone studies
-_FIELD_DEGREE = re.compile(r"\b(?:MBA|LLM|JD|MFA|MPH|MD)\b", re.I)
+_FIELD_DEGREE = lazy(r"\b(?:MBA|LLM|JD|MFA|MPH|MD)\b", re.I)
 _YEAR_EN = (
     r"freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|fresher|undergrad|"
     r"undergraduate|postgrad|grad student|phd student|master's student|(?:first|second|third|fourth|final|last) year"
 )
-_SCHOOL_EN_AT = re.compile(
+_SCHOOL_EN_AT = lazy(
     rf"{_IM} (?:a (?:\w+ )?student at|studying at) {_EN_ORG}|\bI (?:study|go to school) at {_EN_ORG}"
     rf"|{_IM} (?:a |an )?(?i:{_YEAR_EN})(?: student)? at {_EN_ORG}"
     rf"|{_IM} in my \w+ year (?:at|of) {_EN_ORG}"
@@ -564,12 +565,12 @@ def _study(clause: str, changed: bool) -> list[Candidate]:
 # ---- job -------------------------------------------------------------------------------------
 _ZH_JOB = rf"([{_HAN}A-Za-z]{{0,6}}?(?:{'|'.join(_JOBS_ZH)}))"
 _YEARS_ZH = r"(?:[0-9一二三四五六七八九十两几好]+(?:个)?年(?:的)?)?"
-_JOB_ZH = re.compile(
+_JOB_ZH = lazy(
     rf"我{_ADV_ZH}(?:是|当了|成了|成为了?|做了|干了|当|做)(?:一名|一个|一位|名|个)?{_YEARS_ZH}{_ZH_JOB}{_ZH_END}"
     rf"|(?:^|我的?)(?:本职工作|正式工作|日常工作|工作|职业|职位|主业)(?:是|：|:){_ZH_JOB}{_ZH_END}"
 )
-_FIELD_ZH = re.compile(rf"我{_ADV_ZH}(?:是)?(?:做|搞|干|当)([{_HAN}A-Za-z]{{1,6}}?)的{_ZH_END}")
-_JOB_EN = re.compile(
+_FIELD_ZH = lazy(rf"我{_ADV_ZH}(?:是)?(?:做|搞|干|当)([{_HAN}A-Za-z]{{1,6}}?)的{_ZH_END}")
+_JOB_EN = lazy(
     rf"\bI(?:'m| am)(?: now| currently| actually| also| still)? (?:a|an) ((?:[\w-]+ ){{0,2}}?(?:{_JOBS_EN}))"
     rf"(?!['\w-])(?: (?:at|for) {_EN_ORG})?"
     rf"|\bI work as (?:a|an) ([\w -]{{2,40}}?)(?: (?:at|for) {_EN_ORG})?{_EN_END}"
@@ -622,23 +623,23 @@ def _job(clause: str, changed: bool) -> list[Candidate]:
 
 # ---- news: a relationship, a baby on the way, a job left -------------------------------------
 # what people tell a friend in private ("我跟女朋友分手了", "we're expecting"); each a change
-_PARTNER_ZH = re.compile(rf"我{_ADV_ZH}(?:(?:跟|和)[^，。]{{1,6}}?)?(分手|离婚|结婚|订婚|脱单|复合)(?:了|啦)")
-_SINGLE_ZH = re.compile(rf"我{_ADV_ZH}(?:是|还是)?(单身)(?:狗)?{_ZH_END}")
-_PARTNER_EN = re.compile(
+_PARTNER_ZH = lazy(rf"我{_ADV_ZH}(?:(?:跟|和)[^，。]{{1,6}}?)?(分手|离婚|结婚|订婚|脱单|复合)(?:了|啦)")
+_SINGLE_ZH = lazy(rf"我{_ADV_ZH}(?:是|还是)?(单身)(?:狗)?{_ZH_END}")
+_PARTNER_EN = lazy(
     rf"(?:{_I}|\bwe)(?:'ve| have)?{_ADV_EN} (?:(broke up|split up)|got (married|engaged|divorced))\b"
     rf"|{_IM} (single|married|engaged|divorced)(?![\w-]| to\b)"
 )
-PARTNER_PREGNANT = re.compile(
+PARTNER_PREGNANT = lazy(
     r"(?:我的?(?:老婆|媳妇|妻子|太太|女朋友|对象|爱人)(?:她)?怀孕了"
     r"|(?i:my (?:wife|girlfriend|partner) is (?:\w+ )?pregnant))"
 )  # news of the speaker's family, though another person is its subject
-_EXPECTING = re.compile(
+_EXPECTING = lazy(
     rf"我{_ADV_ZH}(?:(怀孕)了|(要当(?:爸爸|妈妈|爹|妈))了)|^我的?(?:老婆|媳妇|妻子|太太|女朋友|对象|爱人)(?:她)?(怀孕)了"
     r"|^(?i:my (?:wife|girlfriend|partner) is (?:\w+ )?pregnant)"
     r"|\b(?:I'm|I am|we're|we are)(?: \w+ly)? (?:pregnant\b|expecting(?=[.!?,;]|$| (?:a baby|a child|our first"
     r"|twins|a boy|a girl)))"
 )
-_LEFT_JOB = re.compile(
+_LEFT_JOB = lazy(
     rf"我{_ADV_ZH}(?:被)?(辞职|离职|被裁|失业|裸辞|被开除)了"
     rf"|{_I}(?:'ve| have)?{_ADV_EN} (?:(quit) my job|got (laid off|fired)(?! up)|was (laid off|let go)|(resigned)\b)"
     rf"|{_IM} (unemployed|between jobs|out of work)\b"
@@ -662,6 +663,6 @@ def _news(clause: str, context: str) -> list[Candidate]:
     return out
 
 
-_NEW_EMPLOYER = re.compile(
+_NEW_EMPLOYER = lazy(
     r"报到|入职|加入|新工作|新公司|新东家|现在在|去\S{1,12}?上班|\b(?i:joined|now at|started at|new job|new role)\b"
 )

@@ -35,6 +35,7 @@ import re
 from datetime import datetime
 
 from ..models import Candidate
+from ..text.lazy_re import lazy
 from ..text.segment import STOPWORDS
 from ..text.slices import LIMIT, handing_over, pieces
 from .clauses import CLAUSE, OPENERS, certain_end, clause_spans, is_hedged, is_question, question_start, sentence_spans
@@ -56,30 +57,30 @@ __all__ = ["CORRECTED", "EXPLICIT", "JOB_FIELDS_ZH", "PARTNER_PREGNANT", "PET_KI
            "extract", "is_hedged", "is_question", "question_start", "sentence_spans", "certain_end"]  # fmt: skip
 
 # a wish, a plan not carried out, a dream or a former state says nothing about how things are
-_WISH = re.compile(
+_WISH = lazy(
     r"(?:^|[我你也还很真好都超挺太就在正])(?:想|希望|打算|准备|考虑|梦见|梦到)|下辈子|以前|之前|曾经|当年|小时候"
     r"|^等|等到|到时候"
     r"|\b(?i:wish|hope to|hoping to|want to|wanna|would love|'d love|someday|one day|dream(?:ing)? of|"
     r"thinking (?:of|about)|considering|plan(?:ning)? to|gonna|going to|will|'ll|used to|formerly|back then)\b"
 )
-_CHANGE_EN = re.compile(
+_CHANGE_EN = lazy(
     r"\b(anymore|any more|no longer|now|actually|these days|nowadays|instead|"
     r"changed my mind|moved to|rescheduled|switched|stopped|quit|gave up|given up)\b",
     re.I,
 )
-_LASTING = re.compile(r"\b(?i:these days|nowadays)\b")
-_CHANGE_ZH = re.compile(r"不再|现在|其实|改成|改到|换成|已经|如今|最近开始|推迟到|提前到|改为")
+_LASTING = lazy(r"\b(?i:these days|nowadays)\b")
+_CHANGE_ZH = lazy(r"不再|现在|其实|改成|改到|换成|已经|如今|最近开始|推迟到|提前到|改为")
 
-_NAME_EN = re.compile(r"\b(?i:my name is) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
-_CALL_EN = re.compile(r"\b(?:please |you can |just )?call me ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)", re.I)
-_NAME_ZH = re.compile(
+_NAME_EN = lazy(r"\b(?i:my name is) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
+_CALL_EN = lazy(r"\b(?:please |you can |just )?call me ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)", re.I)
+_NAME_ZH = lazy(
     r"(?<![叫你他她])我(?:的名字)?(?:叫|是叫|名叫)(?![了过着])"
     r"([\u4e00-\u9fff]{1,4}?|[A-Za-z][\w-]{0,20})(?=[，。！,.!\s]|$|今年|来自|是)"
 )
-_NAME_ZH2 = re.compile(r"我的名字是([\u4e00-\u9fff]{1,4}?|[A-Za-z][\w-]{0,20})(?=[，。！,.!\s]|$)")
-_CALL_ZH = re.compile(r"叫我([\u4e00-\u9fffA-Za-z]{1,10}?)(?=就好|就行|就可以|吧|好了|[，。！,.!\s]|$)")
-_TONE_ZH = re.compile(r"(?:请|麻烦)?(?:你)?(?:用|以|使用)(.{1,12}?)的?(?:语气|口吻|风格)")
-_TONE_EN = re.compile(
+_NAME_ZH2 = lazy(r"我的名字是([\u4e00-\u9fff]{1,4}?|[A-Za-z][\w-]{0,20})(?=[，。！,.!\s]|$)")
+_CALL_ZH = lazy(r"叫我([\u4e00-\u9fffA-Za-z]{1,10}?)(?=就好|就行|就可以|吧|好了|[，。！,.!\s]|$)")
+_TONE_ZH = lazy(r"(?:请|麻烦)?(?:你)?(?:用|以|使用)(.{1,12}?)的?(?:语气|口吻|风格)")
+_TONE_EN = lazy(
     r"\b(?:use|answer in|reply in|talk to me in|speak in|respond in|write in)"
     r" an? ([\w -]{1,30}?) (?:tone|style|voice)\b",
     re.I,
@@ -89,7 +90,7 @@ _ADV_ZH = (
     r"(?:现在|其实|已经|还是|一直|真的|非常|很|最|特别|超级|超|也|都|比较|挺|蛮|并|从来|向来|根本|完全|一点都|一点也|"
     r"实在|可|最近|贼|巨|好|太|每天|天天|平时|总是)*"
 )
-_LIKE_EN = re.compile(
+_LIKE_EN = lazy(
     r"\bI (?:really |absolutely |truly |do |still |now |actually |also |just )?"
     r"(love|like|enjoy|adore|prefer|hate|dislike|detest|can't stand|cannot stand|don't like|"
     r"do not like|no longer like|don't enjoy|don't eat|do not eat|never eat|no longer eat|don't drink|do not drink|"
@@ -99,18 +100,18 @@ _LIKE_EN = re.compile(
 )
 _FAN_WORDS = r"(?: (?:big|huge|massive|great|total|die-?hard|lifelong|long-?time|true|real|biggest))*"
 _IM_EN = r"\bI(?:'m| am)(?: really| also| still| just| such)?"
-_FAN_EN = re.compile(
+_FAN_EN = lazy(
     rf"{_IM_EN}( not)?(?: really| exactly| much)?(?: (?:a|an))?{_FAN_WORDS} fan of (.{{1,40}}?){_OBJ_END}"
     rf"|{_IM_EN} (?:a|an){_FAN_WORDS} ((?:[\w'&-]+ ){{0,2}}?[\w'&-]+) fan\b",
     re.I,
 )
-_INTO_EN = re.compile(
+_INTO_EN = lazy(
     r"\bI(?:'m| am)(?: really| also| still| just| so| totally| super| very| seriously| kinda)*( not)?"
     r"(?: (?:really|so|totally|super|very|that|too|heavily))* (?:into|obsessed with|addicted to|hooked on|"
     rf"crazy about|passionate about|mad about|nuts about|in love with) (.{{1,40}}?){_OBJ_END}",
     re.I,
 )
-_NO_EAT_EN = re.compile(
+_NO_EAT_EN = lazy(
     r"\bI(?:'ve| have)?(?: just| also| recently| completely)? (?:stopped (?:eating|drinking)|quit (?:eating|drinking)"
     r"|gave up (?:eating|drinking)|gave up|given up|cut out|can't eat|cannot eat|can not eat|can't drink|cannot drink"
     r"|avoid eating|avoid drinking|don't do|can't have|cannot have) "
@@ -118,80 +119,80 @@ _NO_EAT_EN = re.compile(
     rf"|\bI(?:'m| am)(?: \w+ly)? (?:cutting out|cutting down on|avoiding) (.{{1,30}}?){_OBJ_END}",
     re.I,
 )
-_LIKE_ZH = re.compile(
+_LIKE_ZH = lazy(
     rf"我{_ADV_ZH}"
     r"(不再喜欢|不喜欢|不爱吃|不爱喝|不爱|爱死了?|从不吃|不能吃|不能碰|吃不了|不碰|不吃|不喝|受不了|忍不了|讨厌|喜欢上了?|喜欢|迷上了?|"
     r"爱上了?|爱吃|爱喝|喜爱|热爱|爱)"
     r"([^，。！？；,.!?;\s].{0,19}?)(?=[，。！？；,.!?;]|但|因为|和你|就|的话|$|然后|还要|还得|而且|并且|所以)"
 )
 # the topic first: "榴莲我真的受不了", "牛肉我是不吃的"
-_TOPIC_ZH = re.compile(
+_TOPIC_ZH = lazy(
     rf"^([\u4e00-\u9fffA-Za-z]{{1,10}}?)我{_ADV_ZH}(?:是)?(?:一口都|绝对|坚决|真)?"
     r"(不吃|不喝|不碰|从不吃|不能吃|不能碰|吃不了|受不了|忍不了|不喜欢|讨厌|喜欢|爱吃|爱)(?:的|了|啊|哈|呀|啦)*$"
 )
-_TOPIC_BARE_ZH = re.compile(
+_TOPIC_BARE_ZH = lazy(
     rf"^((?:(?!我)[\u4e00-\u9fffA-Za-z]){{1,10}}?){_ADV_ZH}(?:是)?(受不了|忍不了|劝退)(?:的|了|啊|哈|呀|啦)*$"
 )  # "香菜真的受不了", "榴莲太劝退了": nobody else is in the clause to be unable to stand it
-_NOT_TOPIC = re.compile(
+_NOT_TOPIC = lazy(
     r"^(?:真的?|实在|确实|简直|完全|[今明昨前后]天|早上|中午|晚上|今晚|现在|最近|平时|以后|这|那|什么|啥|反正|其实|所以|哈)"
 )
 # what someone cannot do without: "人生不能没有火锅", "我离不开咖啡", "can't live without coffee"
-_CANT_DO_WITHOUT = re.compile(
+_CANT_DO_WITHOUT = lazy(
     r"(?:^|我)(?:的)?(?:人生|生活|每天)?(?:不能没有|离不开|少不了)([\u4e00-\u9fffA-Za-z]{1,10}?)(?=[，。！,.!]|$|了|啊|呀)"
     r"|\b(?:I )?(?:can't|cannot|couldn't) live without ([\w' -]{1,30}?)(?=[.,!?;]|$)",
     re.I,
 )
-_INTEREST_ZH = re.compile(
+_INTEREST_ZH = lazy(
     rf"我{_ADV_ZH}对([\u4e00-\u9fffA-Za-z]{{1,12}}?){_ADV_ZH}(不感兴趣|没兴趣|没什么兴趣|无感|感兴趣|有兴趣|着迷|上瘾)"
 )
-_FAN_ZH = re.compile(
+_FAN_ZH = lazy(
     r"我(?:也|就|可)?是(?:个|一个|一名|一枚)?([\u4e00-\u9fffA-Za-z]{1,8}?)的?"
     r"(?:铁粉|死忠粉|忠实粉丝|粉丝|脑残粉|头号粉丝|控)(?=[，。！,.!\s]|$|一枚|哈|啦|呀)"
 )
-_FAV_ZH = re.compile(
+_FAV_ZH = lazy(
     r"我(?:现在)?最(?:喜欢|爱)的(?:一[本部首个家种位只款道])?(.{1,8}?)(?:现在)?"
     r"(?:是|就是|还是|永远是|当然是|绝对是|变成了|换成了)(.{1,20}?)(?=[，。！,.!;；]|$)"
 )
 # "火锅永远是我的最爱", "我的天敌是香菜": a favourite without its kind is a strong like; a nemesis
 _BELOVED = "最爱|心头好|本命|真爱|挚爱|白月光"
 _NEMESIS = "天敌|克星|噩梦"
-_BELOVED_ZH = re.compile(
+_BELOVED_ZH = lazy(
     r"^([\u4e00-\u9fffA-Za-z《》·]{1,12}?)(?:永远|一直|绝对|就|才|真的|也)*是我(?:的|心中的|心里的)?"
     rf"({_BELOVED}|{_NEMESIS})(?![\u4e00-\u9fff])"
     rf"|我的({_BELOVED}|{_NEMESIS})(?:永远|一直|绝对|就)*是([\u4e00-\u9fffA-Za-z《》·]{{1,12}}?)(?=[，。！,.!]|$|了|啦)"
 )
-_NEMESIS_EN = re.compile(
+_NEMESIS_EN = lazy(
     r"^([\w' -]{1,40}?) (?:is|are) (?:definitely |truly )?(?:my (?:nemesis|kryptonite|arch-?enemy|worst enemy)\b"
     r"|(?:a (?:hard |big |total )?no|not for me|a no-go|a dealbreaker)(?: for me)?$)"
     r"|\bmy (?:nemesis|kryptonite|arch-?enemy|worst enemy) (?:is|has to be|would be) ([\w' -]{1,40}?)(?=[.,!;]|$)",
     re.I,
 )
 _FAVOURITE = r"(?:all-time |absolute |current |new |ultimate |personal )?(?:favou?rite|fave|fav)"
-_FAV_EN = re.compile(
+_FAV_EN = lazy(
     rf"\bmy {_FAVOURITE} ([\w ]{{1,30}}?) (?:is|has become|has to be|would be|must be|is still|are)"
     r" (?:now |still |definitely |always )?([\w' -]{1,40}?)(?=[.,!;]| now\b|$)",
     re.I,
 )
-_FAV_INV_EN = re.compile(
+_FAV_INV_EN = lazy(
     rf"^([\w' -]{{1,40}}?) (?:is|are)(?: definitely| totally| still| always| forever)? my {_FAVOURITE}"
     r"(?: ([\w -]{1,20}?))?(?: ever| of all time)?$"
     r"|^([\w' -]{1,40}?) (?:is|are) (?:the best part of my (?:day|week|weekend|morning)|my happy place"
     r"|my guilty pleasure)",
     re.I,
 )
-_DIET_EN = re.compile(
+_DIET_EN = lazy(
     r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)?(?: a| an)?(?: strict| full| lifelong)?"
     r" (vegetarian|vegan|pescatarian|halal|kosher|teetotal|plant-based)\b",
     re.I,
 )
-_DIET_ZH = re.compile(rf"我{_ADV_ZH}(?:是|在|开始|改|改成|换成)?(吃素|吃全素|吃斋|素食|纯素)(?:主义)?者?")
+_DIET_ZH = lazy(rf"我{_ADV_ZH}(?:是|在|开始|改|改成|换成)?(吃素|吃全素|吃斋|素食|纯素)(?:主义)?者?")
 # a diet someone keeps, named as they name it: 戒糖, 戒碳水 (not a habit that is no food: 戒烟)
-_QUIT_ZH = re.compile(
+_QUIT_ZH = lazy(
     rf"我{_ADV_ZH}(?:在|开始|正在)?戒(?:了|掉)?(?!烟|网|赌|手机|游戏|熬夜|拖延|了|掉)([\u4e00-\u9fff]{{1,3}}?)"
     r"(?=了|啦|中|呢|哈|呀|$|[一两三四五六七八九十几]|好|快|已经)"
 )
-_ON_DIET_EN = re.compile(r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)? on an? ([\w-]+(?: [\w-]+)?) diet\b", re.I)
-_ALLERGY_EN = re.compile(
+_ON_DIET_EN = lazy(r"\bI(?:'m| am|'ve been| have been)(?: \w+ly)? on an? ([\w-]+(?: [\w-]+)?) diet\b", re.I)
+_ALLERGY_EN = lazy(
     r"\bI(?:'m| am)(?: (?:super|very|so|really|extremely|deathly|severely|mildly|slightly|highly|badly|seriously"
     r"|also|quite|a bit|a little))* allergic to ([\w -]{2,40}?)(?=[,.!;]|$| and (?:I|it|that|so|my)\b| so | but )"
     r"|\bI(?:'ve got| have got| have| got| also have)(?: a| an| some)?(?: (?:really|very|pretty|super|severe|serious"
@@ -200,7 +201,7 @@ _ALLERGY_EN = re.compile(
     r"|\bmy ([\w-]+(?: [\w-]+)?) allerg(?:y|ies)\b",
     re.I,
 )
-_ALLERGY_ZH = re.compile(
+_ALLERGY_ZH = lazy(
     rf"我{_ADV_ZH}(?:有|是)?(?:对|吃)?([\u4e00-\u9fffA-Za-z、]{{1,12}}?)"
     r"(?:严重|特别|有点|有些|很|超级|超|非常|轻微|会|都|也|就|一定)*过敏"
     rf"|我{_ADV_ZH}(?:不能|不敢|没法|不可以)(?:碰|吃|喝)([\u4e00-\u9fffA-Za-z]{{1,10}}?)，(?:会|要|就|都|也)?过敏"
@@ -210,57 +211,57 @@ _ALLERGY_ZH = re.compile(
     r"(?:不能|不敢)(?:碰|吃|喝)[^，]{0,4}，"
     r"(?:一(?:碰|吃|喝|闻|接触)就|会|要|就|都|也)?过敏"
 )
-_NOT_ALLERGEN = re.compile(r"[不没对]|^(?:有|是|点|些|有点|有些|很|特别)$")
-_PRONOUN = re.compile(
+_NOT_ALLERGEN = lazy(r"[不没对]|^(?:有|是|点|些|有点|有些|很|特别)$")
+_PRONOUN = lazy(
     r"^(?:it|that|this|them|you|when|how|what|my|your|his|her|our|their|on|anything|everything|something|much|more"
     r"|another)\b|^的|^(?:这|那|它|你|他|她|什么|啥|了|得|过|着|太|很|一点|多|就)",
     re.I,
 )
-_LEAD_ZH = re.compile(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
-_LEAD_EN = re.compile(r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)", re.I)
+_LEAD_ZH = lazy(r"^(?:喝|吃|看|听|玩|用|去)(?=.)")
+_LEAD_EN = lazy(r"^(?:to |the |a |an |eating |drinking |playing |watching |listening to )(?=.)", re.I)
 # a Chinese object is a thing, not the rest of the sentence: no second verb phrase, no time before it
-_JOIN_ZH = re.compile(r"然后|还要|还得|而且|并且|所以|同时|以及")
-_WHEN_ZH = re.compile(
+_JOIN_ZH = lazy(r"然后|还要|还得|而且|并且|所以|同时|以及")
+_WHEN_ZH = lazy(
     r"^(?:在)?(?:[^，,]{1,8}?的时候|周末|平时|每天|晚上|早上|上午|中午|下午|半夜|睡前|饭后|下班后|"
     r"[0-9一二三四五六七八九十两]+点半?)+"
 )
 # 也/还 opens a second statement of the same subject: "我不吃香菜也不吃葱"
-_ALSO_ZH = re.compile(r"(?<=.)(?:也|还)(?=不|没|很|超|特别|挺|最|喜欢|爱|讨厌|受不了)")
-_ALLERGEN_LEAD = re.compile(r"^(?:一(?:吃|喝|碰|闻|接触|用)|吃了?|喝了?|碰|闻|接触)(?=.)")
-_AND = re.compile(r"和|、|跟|及|以及|与|\s*(?:&|\band\b|,)\s*")
+_ALSO_ZH = lazy(r"(?<=.)(?:也|还)(?=不|没|很|超|特别|挺|最|喜欢|爱|讨厌|受不了)")
+_ALLERGEN_LEAD = lazy(r"^(?:一(?:吃|喝|碰|闻|接触|用)|吃了?|喝了?|碰|闻|接触)(?=.)")
+_AND = lazy(r"和|、|跟|及|以及|与|\s*(?:&|\band\b|,)\s*")
 
 # what someone drinks rather than eats: "gave up coffee" is a drink given up
-_DRINK = re.compile(
+_DRINK = lazy(
     r"咖啡|茶|酒|奶|可乐|饮料|果汁|美式|拿铁|豆浆|汽水|(?i:\b(?:coffee|tea|latte|espresso|cappuccino|beer|wine|"
     r"alcohol|booze|soda|coke|milk|juice|whiske?y|vodka|liquor|cocktails?|kombucha|matcha|decaf|sake|soju|drinks?|"
     r"drinking)\b)"
 )
 # a switch from one food or drink to another: "改喝茶", "换成豆浆了", "I switched to tea", "now I drink tea"
-_SWITCH_ZH = re.compile(
+_SWITCH_ZH = lazy(
     rf"我{_ADV_ZH}(?:从(喝|吃)?([\u4e00-\u9fffA-Za-z]{{1,8}}?))?(?:改|换|转)(?:成|为|到)?了?(喝|吃)?"
     r"([\u4e00-\u9fffA-Za-z]{1,8}?)(?=[，。！,.!]|了|啦|吧|哈|$)"
 )
-_SWITCH_EN = re.compile(
+_SWITCH_EN = lazy(
     r"\bI(?:'ve| have)?(?: just| now| since| finally)? (?:switched|changed|moved on|gone over|went over)"
     r"(?: from ([\w' -]{1,30}?))? to (?:drinking |eating )?([\w' -]{1,30}?)" + _OBJ_END
     + r"|\bI (?:only |just |mostly )?(?:drink|eat) ([\w' -]{1,30}?) (?:now|instead|these days|nowadays)\b"
     r"|\b(?:now|these days|nowadays),? I (?:only |just |mostly )?(?:drink|eat) ([\w' -]{1,30}?)" + _OBJ_END,
     re.I,
 )
-_CONSUME_EN = re.compile(r"\b(?i:drink|drinking|drank|eat|eating|ate|food|diet)\b")
+_CONSUME_EN = lazy(r"\b(?i:drink|drinking|drank|eat|eating|ate|food|diet)\b")
 # what someone liked, ate or drank before and does no longer: "以前喜欢猫，现在喜欢狗", "I used to drink coffee"
-_FORMER = re.compile(r"以前|之前|曾经|原来|过去|从前|\b(?i:used to)\b")
-_FORMER_ZH = re.compile(
+_FORMER = lazy(r"以前|之前|曾经|原来|过去|从前|\b(?i:used to)\b")
+_FORMER_ZH = lazy(
     rf"(?:我{_ADV_ZH}(?:以前|之前|曾经|原来|过去|从前)|(?:以前|之前|曾经|原来|过去|从前)我){_ADV_ZH}(喜欢|爱吃|爱喝|爱|喝|吃)"
     r"([^，。！？；,.!?;\s][\u4e00-\u9fffA-Za-z]{0,11}?)(?=[，。！？；,.!?;]|$|的|了|但|可是|现在|如今)"
 )
-_FORMER_EN = re.compile(
+_FORMER_EN = lazy(
     r"\bI used to (?:really |absolutely |totally )?(love|like|enjoy|adore|drink|eat)\s+(.{1,40}?)"
     r"(?=[.,!?;]| and | but | until | before |$)",
     re.I,
 )
-_NOW = re.compile(r"现在|如今|后来|目前|\b(?i:now|these days|nowadays|anymore|any more|no longer)\b")
-_STILL = re.compile(r"(?:现在|如今|目前)(?:也|还|依然|仍然|照样|一样)|\b(?i:still|and now too)\b")
+_NOW = lazy(r"现在|如今|后来|目前|\b(?i:now|these days|nowadays|anymore|any more|no longer)\b")
+_STILL = lazy(r"(?:现在|如今|目前)(?:也|还|依然|仍然|照样|一样)|\b(?i:still|and now too)\b")
 _FORMER_VALUE = {
     "喜欢": "no longer likes", "爱": "no longer likes", "爱吃": "no longer likes", "爱喝": "no longer likes",
     "love": "no longer likes", "like": "no longer likes", "enjoy": "no longer likes", "adore": "no longer likes",
