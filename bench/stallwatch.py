@@ -92,9 +92,9 @@ def _hook_pmemo() -> None:
     background = reads_first.background
 
     @contextlib.contextmanager
-    def watched_background() -> Any:
+    def watched_background(*args: Any, **kwargs: Any) -> Any:
         local.since = None  # the wait for the next batch is not a stretch
-        with background():
+        with background(*args, **kwargs):
             yield
 
     reads_first.background = watched_background  # type: ignore[assignment]

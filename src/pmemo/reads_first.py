@@ -16,6 +16,10 @@ process reads through it and every worker thread gives way to all of them. Only 
 runs background work gives way (``background()``), so a writer's own segmenting (``add``) and
 a read's own text pieces never wait.
 
+A background thread may name what it does at each of its pause points besides waiting
+(``background(at_pause)``): the worker embeds the turns of small writes there (pipelines/fresh.py),
+so a quiet chat's message does not wait for the end of a long step of another tenant's batch.
+
 >>> with background():
 ...     give_way()  # no read under way: no wait
 0.0
@@ -26,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 MOST_S = 1.0  # the longest one pause of the background lasts
 QUIET_S = 0.05  # how long no read must have been under way for the background to go on
@@ -55,14 +59,15 @@ def reading() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def background() -> Iterator[None]:
-    """Mark the calling thread as background work for the block: its ``give_way`` waits."""
-    before = getattr(_local, "background", False)
-    _local.background, _local.resumed = True, -float("inf")
+def background(at_pause: Callable[[], object] | None = None) -> Iterator[None]:
+    """Mark the calling thread as background work for the block: its ``give_way`` waits, then
+    calls ``at_pause`` (if given)."""
+    before = getattr(_local, "background", False), getattr(_local, "at_pause", None)
+    _local.background, _local.resumed, _local.at_pause = True, -float("inf"), at_pause
     try:
         yield
     finally:
-        _local.background = before
+        _local.background, _local.at_pause = before
 
 
 def reads_under_way() -> int:
@@ -71,8 +76,18 @@ def reads_under_way() -> int:
 
 def give_way(most_s: float = MOST_S, quiet_s: float = QUIET_S) -> float:
     """In a background thread, wait until no read has been under way for ``quiet_s`` (at most
-    ``most_s``); returns how long it waited. Elsewhere, or with reads quiet, returns at once."""
-    if not getattr(_local, "background", False) or (not _under_way and time.monotonic() - _ended >= quiet_s):
+    ``most_s``), then run the thread's ``at_pause``; returns how long it waited. Elsewhere, or
+    with reads quiet, returns at once."""
+    if not getattr(_local, "background", False):
+        return 0.0
+    waited = _wait(most_s, quiet_s)
+    if (at_pause := _local.at_pause) is not None:
+        at_pause()
+    return waited
+
+
+def _wait(most_s: float, quiet_s: float) -> float:
+    if not _under_way and time.monotonic() - _ended >= quiet_s:
         return 0.0
     if time.monotonic() - getattr(_local, "resumed", -float("inf")) < RUN_S:
         return 0.0  # a batch has many pause points: it pauses once a burst, not at each

@@ -29,6 +29,7 @@ from ..people.resolve import Resolver
 from ..people.statements import statements
 from ..prompts.facts import FactOut, FactsOut, Line, batch_facts_prompt, clause_facts_prompt, clause_replies
 from ..prompts.transcript import LLM_BATCH
+from ..reads_first import give_way
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import CORRECTED, extract
 from ..statements.kinds import SLOTS, kinds_of, slot_of
@@ -192,6 +193,7 @@ def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settin
         except LLMError as exc:
             log.warning("fact extraction fell back to rules: %s", exc)
     for turn in offline:
+        give_way()  # between two turns, a read under way goes first (reads_first)
         cut = cut_of(turn)
         if model is not None:
             read = read_of(turn)

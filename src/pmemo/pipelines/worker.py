@@ -28,13 +28,14 @@ from ..diary.schedule import DiarySchedule
 from ..diary.writer import DiaryWriter
 from ..embedders.base import normalise
 from ..embedders.cached import CachedEmbedder
-from ..errors import Unavailable
+from ..errors import StoreLocked, Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
 from ..stores.base import Job, JobListening, JobSignals, Store
 from ..tiers.services import Tiers
 from . import enrich, extraction
 from . import windows as l2
+from .fresh import Fresh
 from .job_owners import job_owners
 
 log = logging.getLogger("pmemo")
@@ -88,6 +89,9 @@ class Worker:
         self._held: set[int] = set()  # the batch's jobs not ended yet, whose leases _between renews
         self._renewed = 0.0  # time.monotonic() of the last claim or renewal of their leases
         self.last_write = 0.0  # time.monotonic() of the last add(): writers first (run_forever)
+        self.fresh: Fresh[Turn] = Fresh()  # small writes' turns, embedded at the next pause (fresh.py)
+        self._batch_turns: set[int] = set()  # the running batch's turns: it embeds them itself
+        self._in_fresh = False
         # memory blocks (issue 20): writes the groups' derived human blocks; set by Memory
         # when blocks_dir is (a job queued while it was, and left after, does nothing)
         self.human_blocks: Callable[[Any], Any] = lambda payload: None
@@ -200,10 +204,11 @@ class Worker:
     def _process(self, jobs: list[Job]) -> None:
         self._held, self._renewed = {j.id for j in jobs}, time.monotonic()
         try:
-            with reads_first.background():  # it pauses where it can while a read is under way
+            # it pauses where it can while a read is under way, then embeds small writes' turns
+            with reads_first.background(self._embed_fresh):
                 self._run(jobs)
         finally:
-            self._held = set()
+            self._held, self._batch_turns = set(), set()
 
     def _run(self, jobs: list[Job]) -> None:
         turn_jobs = [j for j in jobs if j.kind in ("turns", "embed")]
@@ -270,10 +275,12 @@ class Worker:
                                  for i in job.payload))
         found = self.store.get_turns(ids)
         turns = [found[i] for i in ids if i in found]
+        self._batch_turns = set(found)
+        self.fresh.drop(lambda t: t.id in found)  # embedded below
         if self.settings.window_tokens:  # L2 windows (issue 20): one embedding per window, not per turn
             self.windows.add(turns, self._between)
         else:
-            self._embed_turns(turns, self.embed, "turn")
+            self._embed_turns(fewest_first(jobs, found), self.embed, "turn")
         if self.embed.second is not None:  # the second dense channel: one vector per turn, windows or not
             self._embed_turns(turns, self.embed.second, "turn2")
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
@@ -309,11 +316,36 @@ class Worker:
 
     def _between(self) -> None:
         """Between two embedding calls: a closing memory does not wait for the whole backlog,
-        and a long batch keeps its leases (renewed every third of ``job_lease_s``)."""
+        a long batch keeps its leases (renewed every third of ``job_lease_s``), a read under way
+        goes first (reads_first), then the turns of small writes (``_embed_fresh``)."""
         if self.stopping.is_set():
             raise Interrupted
         self._keep(self._held, 1 / 3)
         reads_first.give_way()
+
+    def _embed_fresh(self) -> None:
+        """At a pause point of a batch (reads_first): embed up to ``fresh.TAKE`` turns of small
+        writes noted since, ahead of the batch. Their chat's messages are searchable by meaning
+        now, and their jobs find the vectors cached."""
+        if self._in_fresh or not len(self.fresh) or self.settings.window_tokens:
+            return  # with L2 windows a turn is embedded as part of its window, by its job
+        noted = [t for t in self.fresh.take() if t.id not in self._batch_turns]
+        if not noted:
+            return
+        self._in_fresh = True  # embedding pauses too: not again from there
+        try:
+            # as a batch holds its owners (job_owners.py): a forget never runs beside it
+            with self.store.hold({t.scope.key for t in noted}, shared=True, wait_s=0):
+                found = self.store.get_turns([t.id for t in noted])  # forgotten since: not embedded
+                self._embed_turns([found[t.id] for t in noted if t.id in found], self.embed, "turn")
+        except (StoreLocked, Interrupted):
+            return  # a forget holds one of their owners, or closing: their jobs embed them
+        except Unavailable:
+            raise  # the database: the batch it paused stops too, and waits for it
+        except Exception:  # their jobs embed them again, retried as jobs are: the batch goes on
+            log.exception("embedding %d fresh turn(s) ahead of their jobs failed", len(noted))
+        finally:
+            self._in_fresh = False
 
     def _keep(self, job_ids: set[int], share: float) -> None:
         """Renew the leases on ``job_ids`` once ``share`` of a lease has passed since the last
@@ -397,6 +429,21 @@ class Worker:
         present = [t for s in range(turn.step - every + 1, turn.step + 1) if (t := at(turn, s)) is not None]
         done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
         return present if present and (present[0].step, present[-1].step) not in done else []
+
+
+def fewest_first(jobs: list[Job], found: dict[int, Turn]) -> list[Turn]:
+    """The batch's turns in the order they are embedded: the jobs with fewest turns first (a quiet
+    chat's message before another tenant's import, which a claim took first by age), each job's
+    turns in order. Only the embedding goes in this order: the steps after read each chat's
+    turns in the order they came.
+
+    >>> [t for t in fewest_first([Job(1, "turns", [1, 2, 3], 1), Job(2, "turns", [4], 1)],
+    ...                          {1: 1, 2: 2, 3: 3, 4: 4})]
+    [4, 1, 2, 3]
+    """
+    ordered = sorted((j for j in jobs if j.kind in ("turns", "embed")), key=lambda j: len(j.payload))
+    ids = dict.fromkeys(int(i) for job in ordered for i in job.payload)
+    return [found[i] for i in ids if i in found]
 
 
 class _Steps:

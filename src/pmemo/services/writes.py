@@ -44,6 +44,7 @@ class TurnWriter:
         """Store one turn (a dict of ``Memory.add``'s arguments) and return it."""
         new = await asyncio.to_thread(self.new_turn, item)  # segmenting a long text is CPU work: off the loop
         turns = await self._insert([new], once_of(idempotency_key, [item]))
+        self._worker.fresh.note(turns)  # searchable by meaning at the worker's next pause (fresh.py)
         self._worker.wake.set()
         if not turns:
             raise NotFound(f"the turn stored with idempotency key {idempotency_key!r} was forgotten since")
@@ -55,6 +56,7 @@ class TurnWriter:
             raise InvalidInput("add_many needs a non-empty list of turns (dicts with add()'s arguments)")
         news = await asyncio.to_thread(lambda: [self.new_turn(item) for item in items])  # off the loop, as add
         turns = await self._insert(news, once_of(idempotency_key, items))
+        self._worker.fresh.note(turns)  # a few turns only: an import's batch waits for its jobs
         self._worker.wake.set()
         return turns
 
