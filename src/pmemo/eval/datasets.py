@@ -170,46 +170,11 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
     """One episode per conversation; one unit per turn (uid = ``dia_id``)."""
     episodes: list[Episode] = []
     for sample in _read_json(path)[:limit]:
-        conv = sample["conversation"]
-        units: list[Unit] = []
-        for n in _session_numbers(conv):
-            start = parse_locomo_date(conv[f"session_{n}_date_time"])
-            for j, turn in enumerate(conv[f"session_{n}"]):
-                s_no, t_no = _EVIDENCE.findall(turn["dia_id"])[0]
-                uid = f"D{int(s_no)}:{int(t_no)}"
-                units.append(
-                    Unit(
-                        uid,
-                        f"session_{n}",
-                        "user",
-                        turn["speaker"],
-                        start + j * TURN_SPACING,
-                        str(turn.get("text", "")),
-                        locomo_metadata(turn),
-                    )
-                )
+        units = _locomo_units(sample["conversation"])
         valid = {u.uid for u in units}
         asked = units[-1].timestamp + timedelta(days=1) if units else None
-        probes = []
-        for i, qa in enumerate(sample.get("qa", [])):
-            kept, dropped = parse_evidence(qa.get("evidence", []), valid)
-            cat = LOCOMO_CATEGORIES.get(int(qa.get("category", 0)), str(qa.get("category")))
-            answer = qa.get("answer")
-            apart = "adversarial" if cat == "adversarial" else ("no-evidence" if not kept else None)
-            probes.append(
-                Probe(
-                    f"{sample['sample_id']}#{i}",
-                    cat,
-                    Query(str(qa["question"]), asked),
-                    Gold(
-                        tuple(kept),
-                        None if answer is None else str(answer),
-                        tuple(dict.fromkeys(f"session_{k[1:].split(':')[0]}" for k in kept)),
-                        tuple(dropped),
-                    ),
-                    apart,
-                )
-            )
+        probes = [_locomo_probe(f"{sample['sample_id']}#{i}", qa, valid, asked)
+                  for i, qa in enumerate(sample.get("qa", []))]
         episodes.append(
             Episode(
                 str(sample["sample_id"]),
@@ -221,42 +186,43 @@ def load_locomo(path: str | Path, limit: int | None = None) -> list[Episode]:
     return episodes
 
 
+def _locomo_units(conv: dict[str, Any]) -> list[Unit]:
+    units: list[Unit] = []
+    for n in _session_numbers(conv):
+        start = parse_locomo_date(conv[f"session_{n}_date_time"])
+        for j, turn in enumerate(conv[f"session_{n}"]):
+            s_no, t_no = _EVIDENCE.findall(turn["dia_id"])[0]
+            uid = f"D{int(s_no)}:{int(t_no)}"
+            units.append(Unit(uid, f"session_{n}", "user", turn["speaker"], start + j * TURN_SPACING,
+                              str(turn.get("text", "")), locomo_metadata(turn)))
+    return units
+
+
+def _locomo_probe(pid: str, qa: dict[str, Any], valid: set[str], asked: datetime | None) -> Probe:
+    kept, dropped = parse_evidence(qa.get("evidence", []), valid)
+    cat = LOCOMO_CATEGORIES.get(int(qa.get("category", 0)), str(qa.get("category")))
+    answer = qa.get("answer")
+    apart = "adversarial" if cat == "adversarial" else ("no-evidence" if not kept else None)
+    return Probe(
+        pid,
+        cat,
+        Query(str(qa["question"]), asked),
+        Gold(
+            tuple(kept),
+            None if answer is None else str(answer),
+            tuple(dict.fromkeys(f"session_{k[1:].split(':')[0]}" for k in kept)),
+            tuple(dropped),
+        ),
+        apart,
+    )
+
+
 def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode]:
     """One episode per question; sessions sorted by date, uids ``S<i>:T<j>`` (no upstream ids).
     A turn with no text (a few upstream) is left out: no memory stores an empty message."""
     episodes: list[Episode] = []
     for q in _read_json(path)[:limit]:
-        sessions = sorted(
-            zip(
-                q["haystack_dates"], q["haystack_session_ids"], q["haystack_sessions"], strict=True
-            ),
-            key=lambda s: parse_lme_date(s[0]),
-        )
-        answer_ids = set(q.get("answer_session_ids", []))
-        units: list[Unit] = []
-        evidence: list[str] = []
-        ev_sessions: list[str] = []
-        for i, (date, sid, turns) in enumerate(sessions, start=1):
-            start = parse_lme_date(date)
-            skey = f"S{i}"
-            if sid in answer_ids:
-                ev_sessions.append(skey)
-            for j, turn in enumerate(turns, start=1):
-                if not str(turn["content"]).strip():
-                    continue
-                uid = f"{skey}:T{j}"
-                units.append(
-                    Unit(
-                        uid,
-                        skey,
-                        str(turn["role"]),
-                        None,
-                        start + (j - 1) * TURN_SPACING,
-                        str(turn["content"]),
-                    )
-                )
-                if turn.get("has_answer") is True:
-                    evidence.append(uid)
+        units, evidence, ev_sessions = _lme_units(q)
         qid = str(q["question_id"])
         apart = "abstention" if qid.endswith("_abs") else (None if ev_sessions else "no-evidence")
         # The question follows its haystack (LongMemEval's premise), but upstream dates a few
@@ -273,6 +239,32 @@ def load_longmemeval(path: str | Path, limit: int | None = None) -> list[Episode
         )
         episodes.append(Episode(qid, {"user_id": _safe_id(f"lme-{qid}")}, tuple(units), (probe,)))
     return episodes
+
+
+def _lme_units(q: dict[str, Any]) -> tuple[list[Unit], list[str], list[str]]:
+    """A question's haystack as units, its evidence turns and its evidence sessions."""
+    sessions = sorted(
+        zip(q["haystack_dates"], q["haystack_session_ids"], q["haystack_sessions"], strict=True),
+        key=lambda s: parse_lme_date(s[0]),
+    )
+    answer_ids = set(q.get("answer_session_ids", []))
+    units: list[Unit] = []
+    evidence: list[str] = []
+    ev_sessions: list[str] = []
+    for i, (date, sid, turns) in enumerate(sessions, start=1):
+        start = parse_lme_date(date)
+        skey = f"S{i}"
+        if sid in answer_ids:
+            ev_sessions.append(skey)
+        for j, turn in enumerate(turns, start=1):
+            if not str(turn["content"]).strip():
+                continue
+            uid = f"{skey}:T{j}"
+            units.append(Unit(uid, skey, str(turn["role"]), None, start + (j - 1) * TURN_SPACING,
+                              str(turn["content"])))
+            if turn.get("has_answer") is True:
+                evidence.append(uid)
+    return units, evidence, ev_sessions
 
 
 def madial_lines(dialogue: list[str]) -> list[tuple[str, str]]:
@@ -315,21 +307,7 @@ def load_madial(
     for dia in dialogues:
         user = int(dia["user-id"])
         valid = {u.uid for u in by_user.get(user, [])}
-        lines = madial_lines(dia["dialogue"])
-        first = min(int(t) for t in dia["test-turn"])
-        text = "\n".join(f"{who}: {said}" for who, said in lines[1:first] if said)
-        ids = [str(r) for r in dia.get("relevant-id", [])]
-        kept = [r for r in dict.fromkeys(ids) if r in valid]
-        dropped = [r for r in ids if r not in valid]
-        probes_by_user.setdefault(user, []).append(
-            Probe(
-                f"madial-{dia['id']}",
-                names.get(user, f"user{user}"),
-                Query(text),
-                Gold(tuple(kept), None, (), tuple(dropped)),
-                None if kept else "no-evidence",
-            )
-        )
+        probes_by_user.setdefault(user, []).append(_madial_probe(dia, valid, names.get(user, f"user{user}")))
     return [
         Episode(
             f"madial-user{user}",
@@ -339,6 +317,23 @@ def load_madial(
         )
         for user, probes in sorted(probes_by_user.items())
     ]
+
+
+def _madial_probe(dia: dict[str, Any], valid: set[str], name: str) -> Probe:
+    """A dialogue before its first test turn, as a query for the user's memory events it names."""
+    lines = madial_lines(dia["dialogue"])
+    first = min(int(t) for t in dia["test-turn"])
+    text = "\n".join(f"{who}: {said}" for who, said in lines[1:first] if said)
+    ids = [str(r) for r in dia.get("relevant-id", [])]
+    kept = [r for r in dict.fromkeys(ids) if r in valid]
+    dropped = [r for r in ids if r not in valid]
+    return Probe(
+        f"madial-{dia['id']}",
+        name,
+        Query(text),
+        Gold(tuple(kept), None, (), tuple(dropped)),
+        None if kept else "no-evidence",
+    )
 
 
 def _madial_memory_file(path: Path) -> Path:

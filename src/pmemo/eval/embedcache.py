@@ -21,11 +21,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..embedders.cached import CachedEmbedder
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 
 class VectorFile:
@@ -99,3 +102,16 @@ class FileCachedEmbedder:
 
     def close(self) -> None:
         self._file.close()
+
+
+def run_embedder(embedder: str | Any, settings: Settings, data_dir: str | Path) -> tuple[Settings, FileCachedEmbedder]:
+    """An eval run's embedder (by name, or one built) with its vectors cached in
+    ``data_dir/embeddings.sqlite``, and the settings naming it; ``data_dir/stores`` is made for
+    the run's stores."""
+    from ..embedders import make_embedder
+
+    if isinstance(embedder, str):
+        settings = settings.replace(embedder=embedder)
+    root = Path(data_dir)
+    (root / "stores").mkdir(parents=True, exist_ok=True)
+    return settings, FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")

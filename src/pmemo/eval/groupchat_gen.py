@@ -415,9 +415,13 @@ def generate(seed: int = 0, *, messages: int = 3000, im: bool = False) -> Scenar
         # a stream of their own: these questions change no other check (issue 44 §3)
         person_questions=person_questions(seed, {k: [s for _, s, _ in v] for k, v in b.stmts.items()}, end),
     )
-    if not im:
-        return scenario
-    # a thread is said twice (on two days): its question is asked once, both answers its evidence
+    return _with_threads(scenario, threads, where, end) if im else scenario
+
+
+def _with_threads(scenario: Scenario, threads: list[groupchat_im.Thread], where: dict[str, int],
+                  end: str) -> Scenario:
+    """The scenario with a question for each IM thread. A thread said twice (on two days) is asked
+    once, both answers its evidence."""
     same: dict[tuple[str, str], list[groupchat_im.Thread]] = {}
     for t in threads:
         same.setdefault((t.group, t.query), []).append(t)

@@ -125,53 +125,10 @@ NOTES = (
 def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str, Any]:
     """One plain dict from what ``groupchat_run`` measured: headline metrics (flat, the keys of
     ``ROWS``), counts, R@5 per question kind, timing, and the failure lists (the first 20 each)."""
-    q, cue, ctx, ingest = parts["questions"], parts["cues"], parts["context"], parts["ingest"]
+    q, cue, ingest = parts["questions"], parts["cues"], parts["ingest"]
     subj, prof, follow, alias, leak = (parts[k] for k in ("subjects", "profiles", "followups", "aliases", "leaks"))
-    people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
-    packs = parts.get("packs", {})
     cards, old_cards = parts.get("person_cards", {}), parts.get("person_cards_before", {})
-    metrics = {
-        "recall_at_5": q["pmemo"],
-        "bm25_recall_at_5": q["bm25"],
-        "cue_recall_at_5": cue["pmemo"],
-        "bm25_cue_recall_at_5": cue["bm25"],
-        "cue_first_fact": cue["first_fact"],
-        "cue_context_2k": parts["cue_context"]["share"],
-        "subject_accuracy": subj["accuracy"],
-        "subject_extracted": _share(subj["extracted"], subj["n"]),
-        "alias_precision": alias["precision"],
-        "alias_recall": alias["recall"],
-        "alias_f1": alias["f1"],
-        "alias_precision_before": parts["aliases_before"]["precision"] if "aliases_before" in parts else None,
-        "alias_recall_before": parts["aliases_before"]["recall"] if "aliases_before" in parts else None,
-        "profile_checks": _share(prof["right"], prof["total"]),
-        "followups": _share(follow["right"], follow["total"]),
-        "leaks": leak["count"],
-        "search_p50_ms": p50(q["search_ms"]),
-        "search_p95_ms": percentile(q["search_ms"], 95),
-        "bm25_search_p50_ms": p50(q["bm25_ms"]),
-        "bm25_search_p95_ms": percentile(q["bm25_ms"], 95),
-        "context_people_p50_ms": people_ms,
-        "context_plain_p50_ms": plain_ms,
-        "context_people_ratio": people_ms / plain_ms if people_ms and plain_ms else None,
-        "context_tokens": packs.get("tokens"),
-        "context_evidence": packs.get("evidence"),
-        "context_filler_lines": packs.get("filler_lines"),
-        "person_fact_600": cards.get("held"),
-        "person_fact_600_before": old_cards.get("held"),
-        "person_card_600": cards.get("in_card"),
-        "person_card_600_before": old_cards.get("in_card"),
-        "person_misplaced": cards.get("misplaced"),
-        "person_misplaced_before": old_cards.get("misplaced"),
-        "stable_prefix": packs.get("stable_prefix"),
-        "stable_prefix_same_people": packs.get("stable_prefix_same_people"),
-        "ingest_people_turns_per_s": ingest.get("people_turns_per_s"),
-        "ingest_plain_turns_per_s": ingest.get("plain_turns_per_s"),
-        "ingest_ratio": (ingest["people_turns_per_s"] / ingest["plain_turns_per_s"]) if ingest else None,
-        "processed_people_per_s": ingest.get("people_processed_per_s"),
-        "processed_plain_per_s": ingest.get("plain_processed_per_s"),
-        "processed_ratio": (ingest["people_processed_per_s"] / ingest["plain_processed_per_s"]) if ingest else None,
-    }
+    metrics = {**_recall_metrics(parts), **_latency_metrics(parts), **_pack_metrics(parts), **_ingest_metrics(ingest)}
     counts = {
         "questions": q["n"],
         "cues": cue["n"],
@@ -198,13 +155,87 @@ def build_report(meta: Mapping[str, Any], parts: Mapping[str, Any]) -> dict[str,
         "metrics": metrics,
         "counts": counts,
         "by_kind": q["by_kind"],
-        "person_by_kind": {k: {"n": v["n"], "held": v["held"], "held_before": old_cards.get("by_kind", {}).get(
-            k, {}).get("held"), "in_card": v["in_card"], "in_card_before": old_cards.get("by_kind", {}).get(
-            k, {}).get("in_card")} for k, v in cards.get("by_kind", {}).items()},
+        "person_by_kind": _person_by_kind(cards, old_cards),
         "timing": {"replay": parts["replay"], "ingest": ingest},
         "failures_total": {k: len(v["failures"]) for k, v in lists.items()},
         "failures": {k: v["failures"][:SHOWN] for k, v in lists.items()},
     }
+
+
+def _recall_metrics(parts: Mapping[str, Any]) -> dict[str, Any]:
+    """What was found: R@5 of questions and cues, subjects, aliases, profiles, follow-ups, leaks."""
+    q, cue, subj, alias = parts["questions"], parts["cues"], parts["subjects"], parts["aliases"]
+    before = parts["aliases_before"] if "aliases_before" in parts else None
+    return {
+        "recall_at_5": q["pmemo"],
+        "bm25_recall_at_5": q["bm25"],
+        "cue_recall_at_5": cue["pmemo"],
+        "bm25_cue_recall_at_5": cue["bm25"],
+        "cue_first_fact": cue["first_fact"],
+        "cue_context_2k": parts["cue_context"]["share"],
+        "subject_accuracy": subj["accuracy"],
+        "subject_extracted": _share(subj["extracted"], subj["n"]),
+        "alias_precision": alias["precision"],
+        "alias_recall": alias["recall"],
+        "alias_f1": alias["f1"],
+        "alias_precision_before": before["precision"] if before is not None else None,
+        "alias_recall_before": before["recall"] if before is not None else None,
+        "profile_checks": _share(parts["profiles"]["right"], parts["profiles"]["total"]),
+        "followups": _share(parts["followups"]["right"], parts["followups"]["total"]),
+        "leaks": parts["leaks"]["count"],
+    }
+
+
+def _latency_metrics(parts: Mapping[str, Any]) -> dict[str, Any]:
+    q, ctx = parts["questions"], parts["context"]
+    people_ms, plain_ms = p50(ctx["people"]), p50(ctx["plain"])
+    return {
+        "search_p50_ms": p50(q["search_ms"]),
+        "search_p95_ms": percentile(q["search_ms"], 95),
+        "bm25_search_p50_ms": p50(q["bm25_ms"]),
+        "bm25_search_p95_ms": percentile(q["bm25_ms"], 95),
+        "context_people_p50_ms": people_ms,
+        "context_plain_p50_ms": plain_ms,
+        "context_people_ratio": people_ms / plain_ms if people_ms and plain_ms else None,
+    }
+
+
+def _pack_metrics(parts: Mapping[str, Any]) -> dict[str, Any]:
+    """What the contexts held: tokens, evidence, filler lines, person cards, the stable prefix."""
+    packs = parts.get("packs", {})
+    cards, old_cards = parts.get("person_cards", {}), parts.get("person_cards_before", {})
+    return {
+        "context_tokens": packs.get("tokens"),
+        "context_evidence": packs.get("evidence"),
+        "context_filler_lines": packs.get("filler_lines"),
+        "person_fact_600": cards.get("held"),
+        "person_fact_600_before": old_cards.get("held"),
+        "person_card_600": cards.get("in_card"),
+        "person_card_600_before": old_cards.get("in_card"),
+        "person_misplaced": cards.get("misplaced"),
+        "person_misplaced_before": old_cards.get("misplaced"),
+        "stable_prefix": packs.get("stable_prefix"),
+        "stable_prefix_same_people": packs.get("stable_prefix_same_people"),
+    }
+
+
+def _ingest_metrics(ingest: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "ingest_people_turns_per_s": ingest.get("people_turns_per_s"),
+        "ingest_plain_turns_per_s": ingest.get("plain_turns_per_s"),
+        "ingest_ratio": (ingest["people_turns_per_s"] / ingest["plain_turns_per_s"]) if ingest else None,
+        "processed_people_per_s": ingest.get("people_processed_per_s"),
+        "processed_plain_per_s": ingest.get("plain_processed_per_s"),
+        "processed_ratio": (ingest["people_processed_per_s"] / ingest["plain_processed_per_s"]) if ingest else None,
+    }
+
+
+def _person_by_kind(cards: Mapping[str, Any], old_cards: Mapping[str, Any]) -> dict[str, Any]:
+    """The person questions by kind: held and in the card, now and as before."""
+    old = old_cards.get("by_kind", {})
+    return {k: {"n": v["n"], "held": v["held"], "held_before": old.get(k, {}).get("held"),
+                "in_card": v["in_card"], "in_card_before": old.get(k, {}).get("in_card")}
+            for k, v in cards.get("by_kind", {}).items()}
 
 
 def _share(right: int, total: int) -> float | None:

@@ -35,7 +35,7 @@ from ..config import Settings
 from ..models import Fact, Hit
 from .baselines import BM25System
 from .datasets import Query, Unit
-from .embedcache import FileCachedEmbedder
+from .embedcache import run_embedder
 from .groupchat_context import PERSON_BUDGET, context_shape, person_cards
 from .groupchat_gen import generate
 from .groupchat_report import build_report
@@ -58,14 +58,8 @@ NAMES_BEFORE = {"alias_guesses": "any", "aliases_per_chat": False}
 CARDS_BEFORE = {"person_card": False}
 
 
-def run(
-    scenario: Scenario,
-    *,
-    embedder: str | Any = "hashing",
-    data_dir: str | Path,
-    settings: Settings | None = None,
-    ingest_turns: int = INGEST_TURNS,
-) -> dict[str, Any]:
+def run(scenario: Scenario, *, embedder: str | Any = "hashing", data_dir: str | Path, settings: Settings | None = None,
+        ingest_turns: int = INGEST_TURNS) -> dict[str, Any]:
     """Measure pmemo on ``scenario``; stores go in temporary folders under ``data_dir/stores``.
 
     ``ingest_turns``: the size of the one-group ingest throughput test (0 skips it).
@@ -75,24 +69,12 @@ def run(
     )
 
 
-async def run_async(
-    scenario: Scenario,
-    *,
-    embedder: str | Any = "hashing",
-    data_dir: str | Path,
-    settings: Settings | None = None,
-    ingest_turns: int = INGEST_TURNS,
-) -> dict[str, Any]:
+async def run_async(scenario: Scenario, *, embedder: str | Any = "hashing", data_dir: str | Path,
+                    settings: Settings | None = None, ingest_turns: int = INGEST_TURNS) -> dict[str, Any]:
     """``run`` for callers that already have an event loop."""
-    from ..embedders import make_embedder
-
     # nothing from the environment here: the CLI builds Settings from it and passes them in
-    settings = settings or Settings()
-    if isinstance(embedder, str):
-        settings = settings.replace(embedder=embedder)
+    settings, cached = run_embedder(embedder, settings or Settings(), data_dir)
     root = Path(data_dir)
-    (root / "stores").mkdir(parents=True, exist_ok=True)
-    cached = FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
     open_memory = _opener(root / "stores", settings, cached)
     started = time.perf_counter()
     try:

@@ -21,7 +21,7 @@ from statistics import mean
 from typing import Any
 
 from ..config import Settings
-from .embedcache import FileCachedEmbedder
+from .embedcache import run_embedder
 from .groupchat_run import OpenMemory, _first_fact_right, _opener, _Replay, where_of
 from .groupchat_scenario import Scenario
 from .groupchat_score import recall_at
@@ -43,14 +43,8 @@ def variants(scenario: Scenario, changes: Sequence[dict[str, Any]], *, embedder:
              data_dir: str | Path, settings: Settings | None = None) -> list[dict[str, Any]]:
     """One row per set of setting changes, each replayed into a fresh store (signal ablations
     and window sizes alike)."""
-    from ..embedders import make_embedder
-
-    settings = settings or Settings()
-    if isinstance(embedder, str):
-        settings = settings.replace(embedder=embedder)
+    settings, cached = run_embedder(embedder, settings or Settings(), data_dir)
     root = Path(data_dir)
-    (root / "stores").mkdir(parents=True, exist_ok=True)
-    cached = FileCachedEmbedder(make_embedder(embedder, settings), root / "embeddings.sqlite")
     try:
         return [asyncio.run(_measure(scenario, _opener(root / "stores", settings.replace(**change), cached)))
                 for change in changes]

@@ -19,7 +19,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..retrieval.recipe import SIGNALS as RECIPE
 from .datasets import load
-from .embedcache import FileCachedEmbedder
+from .embedcache import FileCachedEmbedder, run_embedder
 from .groupchat_gen import generate
 from .groupchat_report import print_report as print_groupchat
 from .groupchat_report import write as write_groupchat
@@ -61,87 +61,25 @@ def evaluate(
     ``window_tokens``: also pmemo with L2 windows of each size ("pmemo-w<N>"), "pmemo" being
     then one embedding per turn, in the same run. ``ablate``: also pmemo without each of these
     ranking signals ("pmemo-no-<signal>", its weight 0; names in ``SIGNALS``)."""
-    return asyncio.run(
-        _evaluate(
-            kind,
-            path,
-            out=out,
-            limit=limit,
-            start=start,
-            embedder=embedder,
-            data=data,
-            settings=settings,
-            llm=llm,
-            systems=systems,
-            budgets=budgets,
-            memories=memories,
-            show=show,
-            window_tokens=window_tokens,
-            ablate=ablate,
-        )
-    )
+    return asyncio.run(_evaluate(
+        kind, path, out=out, limit=limit, start=start, embedder=embedder, data=data, settings=settings, llm=llm,
+        systems=systems, budgets=budgets, memories=memories, show=show, window_tokens=window_tokens, ablate=ablate,
+    ))
 
 
 async def _evaluate(
-    kind: str,
-    path: str | Path,
-    *,
-    out: str | Path | None,
-    limit: int | None,
-    start: int,
-    embedder: str | Any,
-    data: str | Path | None,
-    settings: Settings | None,
-    llm: Any,
-    systems: Sequence[str] | None,
-    budgets: Sequence[int] | None,
-    memories: str | Path | None,
-    show: bool,
-    window_tokens: Sequence[int] = (),
+    kind: str, path: str | Path, *, out: str | Path | None, limit: int | None, start: int, embedder: str | Any,
+    data: str | Path | None, settings: Settings | None, llm: Any, systems: Sequence[str] | None,
+    budgets: Sequence[int] | None, memories: str | Path | None, show: bool, window_tokens: Sequence[int] = (),
     ablate: Sequence[str] = (),
 ) -> dict[str, Any]:
-    from .. import Memory
-    from ..embedders import make_embedder
-    from ..tokens import make_counter
-
     settings = settings or Settings.from_env()
-    if embedder is not None and isinstance(embedder, str):
-        settings = settings.replace(embedder=embedder)
     data_dir = Path(data) if data else default_data_dir()
-    (data_dir / "stores").mkdir(parents=True, exist_ok=True)
-    base = make_embedder(
-        embedder if embedder is not None and not isinstance(embedder, str) else settings.embedder,
-        settings,
-    )
-    cached = FileCachedEmbedder(base, data_dir / "embeddings.sqlite")
-    cfg = EvalConfig()
-    if systems:
-        cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
-    if budgets:
-        cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
-    if window_tokens or ablate:
-        variants = [f"pmemo-w{n}" for n in window_tokens] + [f"pmemo-no-{check_signal(a)}" for a in ablate]
-        cfg = EvalConfig(systems=with_variants(cfg.systems, variants), budgets=cfg.budgets)
+    settings, cached = run_embedder(embedder if embedder is not None else settings.embedder, settings, data_dir)
+    cfg = _config(systems, budgets, window_tokens, ablate)
     skip = max(start, 1) - 1
     episodes = load(kind, path, limit=skip + limit if limit else None, memories=memories)[skip:]
-    count = make_counter(settings.tokenizer)
-    make_baseline = baseline_factory(cached, count)
-
-    def opener(changes: dict[str, Any]) -> Any:
-        async def open_memory(store_dir: str) -> Any:
-            wanted = settings.replace(data=store_dir, **changes)
-            return await Memory.open(store_dir, settings=wanted, embedder=cached, llm=llm)
-
-        return open_memory
-
-    def make_system(name: str) -> Any:
-        changes = variant(name)
-        if changes is None:
-            return make_baseline(name)
-        if window_tokens:  # beside windowed runs, every other pmemo embeds each turn
-            changes = {"window_tokens": 0, **changes}
-        return PmemoSystem(opener(changes), data_dir / "stores")
-
+    make_system = _system_maker(settings, cached, llm, data_dir, windowed=bool(window_tokens))
     started = time.perf_counter()
     total = sum(len(e.probes) for e in episodes)
     try:
@@ -157,14 +95,7 @@ async def _evaluate(
         "units": sum(len(e.units) for e in episodes),
         "limit": limit,
         "start": start,
-        "embedder": cached.model_id,
-        "embedding_cache": {"hits": cached.hits, "misses": cached.misses},
-        "tokenizer": settings.tokenizer,
-        "llm": getattr(llm, "model_id", None),
-        "budgets": list(cfg.budgets),
-        "window_tokens": list(window_tokens) or settings.window_tokens,
-        "window_overlap_tokens": settings.window_overlap_tokens,
-        "ablated": [check_signal(a) for a in ablate],
+        **_run_meta(cached, settings, llm, cfg, window_tokens, ablate),
         "seconds": round(time.perf_counter() - started, 1),
         "machine": machine(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -175,6 +106,61 @@ async def _evaluate(
     if show:
         print_report(report)
     return report
+
+
+def _config(systems: Sequence[str] | None, budgets: Sequence[int] | None, window_tokens: Sequence[int],
+            ablate: Sequence[str]) -> EvalConfig:
+    """The systems and budgets to run: the defaults, those asked for, and pmemo's variants."""
+    cfg = EvalConfig()
+    if systems:
+        cfg = EvalConfig(systems=tuple(systems), budgets=cfg.budgets)
+    if budgets:
+        cfg = EvalConfig(systems=cfg.systems, budgets=tuple(budgets))
+    if window_tokens or ablate:
+        variants = [f"pmemo-w{n}" for n in window_tokens] + [f"pmemo-no-{check_signal(a)}" for a in ablate]
+        cfg = EvalConfig(systems=with_variants(cfg.systems, variants), budgets=cfg.budgets)
+    return cfg
+
+
+def _system_maker(settings: Settings, cached: FileCachedEmbedder, llm: Any, data_dir: Path, *,
+                  windowed: bool) -> Any:
+    """``make_system(name)``: a baseline, or pmemo opened with its variant's settings."""
+    from .. import Memory
+    from ..tokens import make_counter
+
+    make_baseline = baseline_factory(cached, make_counter(settings.tokenizer))
+
+    def opener(changes: dict[str, Any]) -> Any:
+        async def open_memory(store_dir: str) -> Any:
+            wanted = settings.replace(data=store_dir, **changes)
+            return await Memory.open(store_dir, settings=wanted, embedder=cached, llm=llm)
+
+        return open_memory
+
+    def make_system(name: str) -> Any:
+        changes = variant(name)
+        if changes is None:
+            return make_baseline(name)
+        if windowed:  # beside windowed runs, every other pmemo embeds each turn
+            changes = {"window_tokens": 0, **changes}
+        return PmemoSystem(opener(changes), data_dir / "stores")
+
+    return make_system
+
+
+def _run_meta(cached: FileCachedEmbedder, settings: Settings, llm: Any, cfg: EvalConfig,
+              window_tokens: Sequence[int], ablate: Sequence[str]) -> dict[str, Any]:
+    """What a report says it ran with: embedder and its cache, tokenizer, LLM, budgets, windows, ablations."""
+    return {
+        "embedder": cached.model_id,
+        "embedding_cache": {"hits": cached.hits, "misses": cached.misses},
+        "tokenizer": settings.tokenizer,
+        "llm": getattr(llm, "model_id", None),
+        "budgets": list(cfg.budgets),
+        "window_tokens": list(window_tokens) or settings.window_tokens,
+        "window_overlap_tokens": settings.window_overlap_tokens,
+        "ablated": [check_signal(a) for a in ablate],
+    }
 
 
 def evaluate_groupchat(
@@ -201,28 +187,18 @@ def evaluate_groupchat(
     """
     settings = settings or Settings.from_env()
     scenario = read_scenario(path) if path is not None else generate(seed, messages=messages, im=im)
-    report = run_groupchat(
-        scenario,
-        embedder=embedder if embedder is not None else settings.embedder,
-        data_dir=Path(data) if data else default_data_dir(),
-        settings=settings,
-        ingest_turns=ingest_turns,
-    )
+    data_dir = Path(data) if data else default_data_dir()
+    embedder = embedder if embedder is not None else settings.embedder
+    report = run_groupchat(scenario, embedder=embedder, data_dir=data_dir, settings=settings,
+                           ingest_turns=ingest_turns)
     report["meta"] = {"file": str(path) if path is not None else None, **report["meta"]}
     if window_tokens:
-        report["windows"] = compare_windows(
-            scenario,
-            window_tokens,
-            data_dir=Path(data) if data else default_data_dir(),
-            embedder=embedder if embedder is not None else settings.embedder,
-            settings=settings,
-        )
+        report["windows"] = compare_windows(scenario, window_tokens, data_dir=data_dir, embedder=embedder,
+                                           settings=settings)
     if ablate:
         names = ["pmemo", *(check_signal(a) for a in ablate)]
         rows = scenario_variants(scenario, [{} if n == "pmemo" else {SIGNALS[n]: 0.0} for n in names],
-                                 data_dir=Path(data) if data else default_data_dir(),
-                                 embedder=embedder if embedder is not None else settings.embedder,
-                                 settings=settings)
+                                 data_dir=data_dir, embedder=embedder, settings=settings)
         report["ablations"] = [{"signal": n, **row} for n, row in zip(names, rows, strict=True)]
     if out is not None:
         report["files"] = {k: str(v) for k, v in write_groupchat(report, out).items()}

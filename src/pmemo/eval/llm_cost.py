@@ -389,21 +389,25 @@ def table(report: dict[str, Any]) -> str:
              "", "| prompt | calls | prompt tokens |", "|---|---|---|"]
     for name, row in first["prefilter"]["other_by_prompt"].items():
         rows.append(f"| {name} … | {row['calls']} | {row['prompt_tokens']:,.0f} |")
-    phrasing = report.get("phrasing")
-    if phrasing:
-        langs = list(phrasing["sent"])
-        rows += ["", f"The phrasing set (another hand's; read by the {phrasing['reader']}, no resolver): facts whose "
-                 "clause is sent, and negative lines sent", "",
-                 "| kind | " + " | ".join(langs) + " |", "|---|" + "---|" * len(langs)]
-        kinds = sorted({k for lang in langs for k in phrasing["per_kind"][lang]})
-        for kind in kinds:
-            cells = [phrasing["per_kind"][lang].get(kind) for lang in langs]
-            rows.append(f"| {kind} | " + " | ".join(f"{c['sent']}/{c['n']}" if c else "-" for c in cells) + " |")
-        rows.append("| all facts | " + " | ".join(f"{phrasing['sent'][lang]:.3f}" for lang in langs) + " |")
-        neg = phrasing["negatives_sent"]
-        rows.append("| negatives sent | " + " | ".join(f"{neg[lang]['sent']}/{neg[lang]['n']}" for lang in langs)
-                    + " |")
+    if report.get("phrasing"):
+        rows += _phrasing_rows(report["phrasing"])
     return "\n".join(rows)
+
+
+def _phrasing_rows(phrasing: dict[str, Any]) -> list[str]:
+    """The phrasing set's table: per kind and language, the facts whose clause is sent; the negatives sent."""
+    langs = list(phrasing["sent"])
+    rows = ["", f"The phrasing set (another hand's; read by the {phrasing['reader']}, no resolver): facts whose "
+            "clause is sent, and negative lines sent", "",
+            "| kind | " + " | ".join(langs) + " |", "|---|" + "---|" * len(langs)]
+    kinds = sorted({k for lang in langs for k in phrasing["per_kind"][lang]})
+    for kind in kinds:
+        cells = [phrasing["per_kind"][lang].get(kind) for lang in langs]
+        rows.append(f"| {kind} | " + " | ".join(f"{c['sent']}/{c['n']}" if c else "-" for c in cells) + " |")
+    rows.append("| all facts | " + " | ".join(f"{phrasing['sent'][lang]:.3f}" for lang in langs) + " |")
+    neg = phrasing["negatives_sent"]
+    rows.append("| negatives sent | " + " | ".join(f"{neg[lang]['sent']}/{neg[lang]['n']}" for lang in langs) + " |")
+    return rows
 
 
 def evaluate_llm_cost(*, seed: int = 0, messages: int = 3000, embedder: str | None = None,

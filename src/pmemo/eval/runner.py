@@ -232,16 +232,10 @@ async def run_episodes(
     systems = {name: make_system(name) for name in cfg.systems}
     try:
         for episode in episodes:
+            for name, system in systems.items():
+                await _load(system, episode, runs[name])
             texts = {u.uid: u.text for u in episode.units}
             session_of = {u.uid: u.session for u in episode.units}
-            for name, system in systems.items():
-                if hasattr(system, "start"):
-                    await system.start(episode.owner)
-                t0 = time.perf_counter()
-                await _maybe(system.load(episode.units))
-                if getattr(system, "indexes", True):
-                    runs[name].ingest_s += time.perf_counter() - t0
-                    runs[name].ingest_units += len(episode.units)
             for probe in episode.probes:
                 for name, system in systems.items():
                     ranked, packs, prediction = await _ask(system, probe, cfg, runs[name], llm)
@@ -249,15 +243,8 @@ async def run_episodes(
                     if prediction is not None and probe.gold.answer:
                         row["F1"] = token_f1(prediction, probe.gold.answer)
                         row["BLEU-1"] = bleu1(prediction, probe.gold.answer)
-                    runs[name].rows.append(
-                        {
-                            "episode": episode.eid,
-                            "qid": probe.qid,
-                            "category": probe.category,
-                            "apart": probe.apart,
-                            "metrics": row,
-                        }
-                    )
+                    runs[name].rows.append({"episode": episode.eid, "qid": probe.qid, "category": probe.category,
+                                            "apart": probe.apart, "metrics": row})
                 if on_probe:
                     on_probe(probe.qid)
             for system in systems.values():
@@ -271,6 +258,17 @@ async def run_episodes(
         runs[name].passages = getattr(system, "passages", None)
         runs[name].message_embeddings = getattr(system, "message_embeddings", None)
     return runs
+
+
+async def _load(system: Any, episode: Episode, run: SystemRun) -> None:
+    """One episode's units into a system (started for its owner first), ingest time counted."""
+    if hasattr(system, "start"):
+        await system.start(episode.owner)
+    t0 = time.perf_counter()
+    await _maybe(system.load(episode.units))
+    if getattr(system, "indexes", True):
+        run.ingest_s += time.perf_counter() - t0
+        run.ingest_units += len(episode.units)
 
 
 def summarise(run: SystemRun) -> dict[str, Any]:
