@@ -53,6 +53,7 @@ def test_chat_state_is_the_single_reads(memory: SyncMemory) -> None:
     assert list(state.keys) == store.keys(CHAT, sources=True)
     assert [k.source_ids for k in store.chat_state(CHAT).keys] == [()]
     assert store.chat_state(CHAT).latest == () and store.chat_state(CHAT).owners == ()
+    assert list(store.chat_state(CHAT, None, 3).latest) == [s.id for s in store.summaries(CHAT, None, 3)]
     private = Scope.of(user_id="ni")
     assert store.chat_state(private).owners == tuple(store.person_owners("default", "ni"))
 
@@ -97,8 +98,8 @@ def test_people_known_and_episodic(memory: SyncMemory) -> None:
     known = store.people_known(CHAT, ids, {p: [CHAT.owner] for p in ids}, ([CHAT.owner], start, end))
     assert list(known.members) == [m.person.id for m in store.members(CHAT, ids)]
     assert known.members == {m.person.id: m for m in store.members(CHAT, ids)}
-    assert known.others == {} and store.people_known(Scope.of(group_id="other"), ids, {}).others == \
-        store.get_people("default", ids)
+    assert known.people == store.get_people("default", ids) and set(known.people) == {"wt", "gf", "ni"}
+    assert store.people_known(Scope.of(group_id="other"), ids, {}).members == {}
     assert known.facts == store.facts_about_many("default", "default", {p: [CHAT.owner] for p in ids}, True)
     assert known.agenda == store.agenda("default", "default", [CHAT.owner], ["wt", "gf", "ni"], start, end, "open")
     assert {i.what for i in known.agenda} == {"考研"}

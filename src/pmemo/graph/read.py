@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from ..errors import InvalidInput, NotFound
-from ..models import Entity, Graph, Scope, Triple, epoch_of
+from ..models import Entity, Graph, Person, Scope, Triple, epoch_of
 from ..people.resolve import Resolver
 from ..ports.graph import GraphPort, TripleView
 from ..stores.base import PeopleStore
@@ -105,19 +105,25 @@ def settle(found: Sequence[Triple]) -> list[Triple]:
     return out
 
 
-def named(registry: PeopleStore, tenant: str, found: Sequence[Triple]) -> list[Triple]:
-    """The triples with the display names of the people in them (their name now)."""
+def named(registry: PeopleStore, tenant: str, found: Sequence[Triple],
+          known: Mapping[str, Person] | None = None) -> list[Triple]:
+    """The triples with the display names of the people in them (their name now); ``known``:
+    people read already, whose names are not read again."""
     ids = {k for t in found for k, kind in ((t.subject, t.subject_kind), (t.object, t.object_kind)) if kind == "person"}
-    names = person_names(registry, tenant, ids)
+    names = person_names(registry, tenant, ids, known)
     return [dataclasses.replace(t, subject_name=names.get(t.subject, t.subject_name),
                                 object_name=names.get(t.object, t.object_name) if t.object_kind == "person"
                                 else t.object_name) for t in found]
 
 
-def person_names(registry: PeopleStore, tenant: str, ids: set[str]) -> dict[str, str]:
+def person_names(registry: PeopleStore, tenant: str, ids: set[str],
+                 read: Mapping[str, Person] | None = None) -> dict[str, str]:
     """A person's display name now; one never registered (a private chat's user, a speaker known
-    only by a display name: ``name:<actor>``) by what is known."""
-    known = registry.get_people(tenant, sorted(ids))
+    only by a display name: ``name:<actor>``) by what is known. ``read``: people read already
+    (those of ``ids`` among them are not read again; the rest are, unless there is none)."""
+    read = read or {}
+    rest = sorted(i for i in ids if i not in read)
+    known = {**{i: read[i] for i in ids if i in read}, **(registry.get_people(tenant, rest) if rest else {})}
     return {i: known[i].name or i if i in known else i.removeprefix("name:") for i in ids}
 
 

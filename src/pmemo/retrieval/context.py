@@ -274,23 +274,54 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     return pack
 
 
+class _Lines:
+    """The lines of one assembly, each made and counted once, and the sections written with them."""
+
+    def __init__(self, count: Callable[[str], int], writers: Mapping[str, Writer] | None, lang: str) -> None:
+        self.count, self.writers, self.lang = count, writers, lang
+        self._made: dict[tuple[str, str], tuple[str, int]] = {}
+
+    def _line(self, hit: Hit) -> tuple[str, int]:
+        if (hit.tier, hit.id) not in self._made:
+            text = line(hit, self.lang)
+            self._made[hit.tier, hit.id] = text, self.count(text) + 1
+        return self._made[hit.tier, hit.id]
+
+    def text(self, hit: Hit) -> str:
+        return self._line(hit)[0]
+
+    def cost(self, hit: Hit) -> int:
+        return self._line(hit)[1]
+
+    def render(self, parts: list[Packed[Hit]]) -> str:
+        return render(parts, self.text, self.writers, self.lang)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What an assembly packs around the sections that always come whole (``whole``): the other
+    sections, the input (``input_hit``, None without one) and the tokens reserved for it."""
+
+    query: str
+    whole: list[Packed[Hit]]
+    sections: list[Section[Hit]]
+    input_hit: Hit | None
+    reserve: int
+    budget: int
+    fill: bool
+
+    @property
+    def inputs(self) -> list[Hit]:
+        return [self.input_hit] if self.input_hit is not None else []
+
+
 def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
               count: Callable[[str], int], writers: Mapping[str, Writer] | None,
               with_input: bool, lang: str = "en", fill: bool = True) -> ContextPack:
-    lines: dict[tuple[str, str], tuple[str, int]] = {}
+    lines = _Lines(count, writers, lang)
     headers = HEADERS_BY_LANGUAGE[lang]
-
-    def written(hit: Hit) -> tuple[str, int]:  # each line is made and counted once
-        if (hit.tier, hit.id) not in lines:
-            text = line(hit, lang)
-            lines[hit.tier, hit.id] = text, count(text) + 1
-        return lines[hit.tier, hit.id]
-
-    def rendered(parts: list[Packed[Hit]]) -> str:
-        return render(parts, lambda h: written(h)[0], writers, lang)
-
     whole = [Packed(s.name, list(tiers.get(s.name, [])), 0) for s in SECTIONS if s.whole]
-    fixed_text = rendered(whole)
+    fixed_text = lines.render(whole)
     fixed = count(fixed_text) + 2 if fixed_text else 0  # with the blank line before what follows
     pinned = tuple(h for part in whole for h in part.items)
     if fixed - 2 > budget:
@@ -299,36 +330,47 @@ def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float],
                                 f" budget of {budget}: nothing else is in the context (raise the budget or"
                                 " shorten the blocks)")
     text_in = fit_input(query, budget - fixed, count, lang) if with_input else ""
-    input_hit = Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
-    room = budget - fixed
-    sections = [Section(s.name, _once(tiers.get(s.name, []), lambda h: written(h)[0]), shares.get(s.name, 0.0),
+    sections = [Section(s.name, _once(tiers.get(s.name, []), lines.text), shares.get(s.name, 0.0),
                         s.newest_last, s.leftover_rank, s.lead) for s in SECTIONS if not s.whole]
     # the input is reserved next: every other section packs around it
-    reserve = count(headers["input"]) + count(text_in) + 4 if text_in else 0
-    everything = len(pinned) + sum(len(section.items) for section in sections) + bool(text_in)
+    plan = _Plan(query, whole, sections, Hit("input:0", "turn", "input", text_in, 1.0, "the current input", ())
+                 if text_in else None, count(headers["input"]) + count(text_in) + 4 if text_in else 0, budget, fill)
+    best = _packed(plan, lines, budget - fixed)
+    if best is not None:
+        return best
+    just_input = lines.render([*whole, Packed("input", plan.inputs, 0)])
+    if count(just_input) <= budget:
+        return ContextPack(query, just_input, (*pinned, *plan.inputs), count(just_input), budget)
+    return ContextPack(query, fixed_text, pinned, count(fixed_text), budget)
+
+
+def _packed(plan: _Plan, lines: _Lines, room: int) -> ContextPack | None:
+    """The fullest pack within the budget, or None when not even the first fits: the plan counts
+    each line, not what the whole adds (the date lines of recalled turns), so the room that fills
+    the budget is searched for, first by the gap, then by halves."""
+    headers, budget = HEADERS_BY_LANGUAGE[lines.lang], plan.budget
+    everything = sum(len(p.items) for p in plan.whole) + sum(len(s.items) for s in plan.sections) + len(plan.inputs)
     best: ContextPack | None = None
     fits, over = None, None  # the largest room known to fit, the smallest known to overflow
     cut = 0
     for _ in range(12):
-        packed = {p.name: p for p in [*whole, *pack(sections, max(room - reserve, 0), lambda h: written(h)[1],
-                                                      lambda name: count(headers[name]) + 2, fill)]}
-        parts = [*(packed[s.name] for s in SECTIONS), Packed("input", [input_hit] if text_in else [], reserve)]
-        text = rendered(parts)
-        tokens = count(text)
+        packed = {p.name: p for p in [*plan.whole, *pack(plan.sections, max(room - plan.reserve, 0), lines.cost,
+                                                          lambda name: lines.count(headers[name]) + 2, plan.fill)]}
+        parts = [*(packed[s.name] for s in SECTIONS), Packed("input", plan.inputs, plan.reserve)]
+        text = lines.render(parts)
+        tokens = lines.count(text)
         if tokens <= budget:
             if best is not None and tokens <= best.tokens and over is None:
                 break  # more room took nothing more: every item is in
             if best is None or tokens > best.tokens:
-                best = ContextPack(query, text, tuple(h for part in parts for h in part.items), tokens, budget)
+                best = ContextPack(plan.query, text, tuple(h for part in parts for h in part.items), tokens, budget)
             if budget - tokens <= UNDERFILL or sum(len(p.items) for p in parts) == everything:
                 break
-            if not fill and over is None:
+            if not plan.fill and over is None:
                 break  # the shares as planned: more room would only give the other sections more
             fits = room
         else:
             over = room
-        # the plan counts each line, not what the whole adds (the date lines of recalled turns):
-        # search for the room whose pack fills the budget, first by the gap, then by halves
         if over is None:
             room += budget - tokens
         elif fits is None:  # a cut that changed nothing (the next item is bigger) doubles
@@ -338,10 +380,4 @@ def _assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float],
             room = (fits + over) // 2
         else:
             break
-    if best is not None:
-        return best
-    just_input = rendered([*whole, Packed("input", [input_hit] if text_in else [], 0)])
-    if count(just_input) <= budget:
-        return ContextPack(query, just_input, (*pinned, *((input_hit,) if text_in else ())), count(just_input),
-                           budget)
-    return ContextPack(query, fixed_text, pinned, count(fixed_text), budget)
+    return best

@@ -13,7 +13,7 @@ from ..models import Diary, Episode, Hit, KeyLine, Summary, Turn
 from ..text.filler import content_free
 from ..text.overlap import overlap
 from ..text.segment import query_terms
-from .search import Scored
+from .pool import Scored
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 

@@ -1,4 +1,4 @@
-"""The people and agenda sections of a context, read in one place (blocking; off the loop).
+"""The people and agenda sections of a context: who, read in one call, then built (blocking; off the loop).
 
 Who is in them: the asker, then the people the query and the recent messages name, by any
 of their names (nicknames, old display names). What: the identity line and the facts learned
@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 import numpy as np
 
 from ..config import Settings
-from ..models import Fact, Hit, Scope
+from ..models import Fact, Hit, Member, Person, Scope
 from ..rules.sentences import unnamed
-from ..stores.base import FullStore
-from ..tiers.people import People, profile_view
+from ..stores.base import FullStore, PeopleKnown
+from ..tiers.people import People, as_viewed, fact_owners
 from .asof import epoch, member_at, person_at, stated_by
 from .context import HEADERS_BY_LANGUAGE
-from .people_hits import agenda_hits, person_hits
+from .people_hits import TurnLookup, agenda_hits, person_hits
 
 # a third person the question means without naming (其他, 吉他 and 他们 are none); the gender it says
 _PRONOUNS = ((re.compile(r"她(?!们)|\b(?:she|her|hers|herself)\b", re.I), "f"),
@@ -147,61 +147,111 @@ def fit_cards(hits: Sequence[Hit], room: int, cost: Callable[[Hit], int]) -> lis
     return out
 
 
-def context_people(store: FullStore, people: People, scope: Scope, query: str, named: Sequence[str],
-                   asker: str | None, recent: Sequence[str], today: date, settings: Settings,
-                   with_agenda: bool = True, qvec: np.ndarray | None = None,
-                   embed: Callable[[list[str]], np.ndarray] | None = None,
-                   at: datetime | None = None, lang: str = "en", budget: int | None = None,
-                   count: Callable[[str], int] | None = None, stable: bool = True) -> dict[str, list[Hit]]:
-    """The people and agenda sections of a context: the asker, then the people the query names
-    (``named``, as the retrieval resolved them) and those the recent messages name (any of their
-    names), each with what was learned about them in this group or chat, the facts nearest the
-    query (``qvec``; ``embed`` embeds passages for ``nearness``) first after the ones it names;
-    and, ``with_agenda``, their open plans near ``today``. ``at``: the read is asked then and
-    knows nothing said after (``asof``): the facts as they stood, what each had said by then,
-    the plans stated by then. ``lang``: the chat's language, the identity lines' words.
+@dataclass(frozen=True)
+class PeopleRead:
+    """What the people and agenda sections read of the people a context is about (``read_people``)."""
+
+    roles: dict[str, str]  # person id → why they are in (``people_hits.ROLES``), in order
+    known: PeopleKnown
+    spoken: dict[str, tuple[float, float, int]] | None = None  # asked at a time: what each had said by then
+
+
+def people_roles(people: People, scope: Scope, query: str, named: Sequence[str], asker: str | None,
+                 recent: Sequence[str], settings: Settings, card: bool) -> dict[str, str]:
+    """Who the people section is about, in order, with why (``people_of``), at most
+    ``people_in_context``: the asker, the people the query names (``named``, as the retrieval
+    resolved them) and those the recent messages name (any of their names). ``card``: the person
+    card's order (the setting ``person_card`` in a context, not a search)."""
+    owner = scope.owner_scope()
+    mentioned = [people.named(text, owner) for text in recent]
+    genders = people.genders(owner.tenant_id) if card and not named and recent and pronoun_of(query) else {}
+    roles = people_of(query, named, asker, mentioned, genders, card)
+    return {p: roles[p] for p in list(roles)[: settings.people_in_context]}
+
+
+def read_people(store: FullStore, scope: Scope, roles: dict[str, str], asker: str | None, today: date,
+                settings: Settings, with_agenda: bool = True, at: datetime | None = None) -> PeopleRead | None:
+    """What is known of the people of ``roles`` in ``scope``'s chat, in one read
+    (``ReadPlanStore.people_known``): who they are here, their facts learned in this group or
+    chat (never another group's), and, ``with_agenda``, their open plans near ``today``. ``at``:
+    asked then (``asof``): what each had said by then too (one more read)."""
+    ids = list(roles)
+    if not ids:
+        return None
+    owner = scope.owner_scope()
+    facts = {pid: fact_owners(owner.owner, pid, settings.private_facts_in_groups) for pid in ids}
+    owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups and owner.group_id else [])
+    known = store.people_known(owner, ids, facts, (owners, *agenda_window(today, settings)) if with_agenda else None)
+    return PeopleRead(roles, known, store.spoken(owner, ids, epoch(at)) if at is not None else None)
+
+
+def people_sections(read: PeopleRead | None, store: FullStore, scope: Scope, query: str, today: date,
+                    settings: Settings, lookup: TurnLookup, with_agenda: bool = True,
+                    qvec: np.ndarray | None = None, embed: Callable[[list[str]], np.ndarray] | None = None,
+                    at: datetime | None = None, lang: str = "en", budget: int | None = None,
+                    count: Callable[[str], int] | None = None, stable: bool = True,
+                    near: Mapping[int, float] | None = None) -> dict[str, list[Hit]]:
+    """The people and agenda sections of a context from what ``read_people`` read: each person
+    with what was learned about them here, the facts nearest the query (``qvec``; ``embed``
+    embeds passages for ``nearness``) first after the ones it names; and, ``with_agenda``, their
+    open plans (``near``: the facts' nearness when the caller has it). ``lookup``: the turns behind
+    them (``provenance.Pending`` in a context). ``at``:
+    the read is asked then and knows nothing said after (``asof``): the facts as they stood, what
+    each had said by then, the plans stated by then. ``lang``: the chat's language, the identity
+    lines' words.
 
     With the setting ``person_card`` and ``stable`` (a context, not a search): person cards, in
     the order of ``people_of``, their facts in ``people_hits.card_order`` (no order by meaning),
     and, given the context's ``budget`` and its token ``count``, as many whole cards as the
     section's share holds (``fit_cards``)."""
-    owner = scope.owner_scope()
-    card = settings.person_card and stable
-    mentioned = [people.named(text, owner) for text in recent]
-    genders = people.genders(owner.tenant_id) if card and not named and recent and pronoun_of(query) else {}
-    roles = people_of(query, named, asker, mentioned, genders, card)
-    ids = list(roles)[: settings.people_in_context]
-    if not ids:
+    if read is None:
         return {"people": [], "agenda": []}
-    here = {m.person.id: m for m in store.members(owner, ids)}
-    if at is not None:
-        spoken = store.spoken(owner, ids, epoch(at))
-        here = {p: m for p, m in ((p, member_at(m, spoken.get(p))) for p, m in here.items()) if m is not None}
-    found = {p: m.person for p, m in here.items()}  # people are read once: members first, then the rest
-    found.update(store.get_people(owner.tenant_id, [p for p in ids if p not in found]))
-    if at is not None:  # the names they went by then
-        found = {p: person_at(person, at) for p, person in found.items()}
-        here = {p: replace(m, person=found[p]) for p, m in here.items()}
-    owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups
-                              and owner.group_id else [])
-    views = {pid: profile_view(store, owner.tenant_id, owner.agent_id, pid, owner.owner, False,
-                               settings.private_facts_in_groups, at) for pid in ids if pid in found}
-    near = (nearness(store, [f for facts in views.values() for f in facts], qvec, embed)
-            if settings.w_fact_meaning > 0 and not card else {})
-    hits: list[Hit] = []
-    for pid, facts in views.items():
-        hits.extend(person_hits(found[pid], here.get(pid), facts, query, roles[pid], store.get_turns,
-                                settings.facts_per_person, owner.owner, near, lang, card))
+    owner, card = scope.owner_scope(), settings.person_card and stable
+    here, found = _who(read, at)
+    views = fact_views(read, at, found)
+    if near is None:
+        near = (nearness(store, [f for facts in views.values() for f in facts], qvec, embed)
+                if settings.w_fact_meaning > 0 and not card else {})
+    hits = [h for pid, facts in views.items()
+            for h in person_hits(found[pid], here.get(pid), facts, query, read.roles[pid], lookup,
+                                 settings.facts_per_person, owner.owner, near, lang, card)]
     if card and budget is not None and count is not None:
         header = HEADERS_BY_LANGUAGE[lang]["people"]
         room = int(settings.budget_people * max(budget - INPUT_ROOM, 0)) - count(header) - 2
         hits = fit_cards(hits, room, lambda h: count(f"- {h.text}") + 1)
     if not with_agenda:
         return {"people": hits, "agenda": []}
-    items = store.agenda(owner.tenant_id, owner.agent_id, owners, [p for p in ids if p in found],
-                         *agenda_window(today, settings), "open")
+    return {"people": hits, "agenda": _plans(read, found, store, today, lookup, at)}
+
+
+def fact_views(read: PeopleRead, at: datetime | None, found: Mapping[str, Person] | None = None,
+               ) -> dict[str, list[Fact]]:
+    """Each registered person's facts as the section shows them (``tiers.people.as_viewed``)."""
+    found = _who(read, at)[1] if found is None else found
+    return {pid: as_viewed(read.known.facts.get(pid, []), False, at) for pid in read.roles if pid in found}
+
+
+def _who(read: PeopleRead, at: datetime | None) -> tuple[dict[str, Member], dict[str, Person]]:
+    """The members among the people read, and every one registered (a member as seen in the
+    chat); asked ``at`` a time, as they were then: a member who had said nothing yet is none,
+    and each goes by the names they had then."""
+    here = dict(read.known.members)
+    if at is not None:
+        spoken = read.spoken or {}
+        here = {p: m for p, m in ((p, member_at(m, spoken.get(p))) for p, m in here.items()) if m is not None}
+    found = {p: m.person for p, m in here.items()}  # people are read once: members first, then the rest
+    found.update((p, person) for p, person in read.known.people.items() if p not in found)
+    if at is not None:  # the names they went by then
+        found = {p: person_at(person, at) for p, person in found.items()}
+        here = {p: replace(m, person=found[p]) for p, m in here.items()}
+    return here, found
+
+
+def _plans(read: PeopleRead, found: dict[str, Person], store: FullStore, today: date, lookup: TurnLookup,
+           at: datetime | None) -> list[Hit]:
+    """The agenda section: the open plans read, stated by ``at`` when asked then."""
+    items = read.known.agenda
     names = {p: found[p].name or p for p in found}
     if at is not None:  # a plan stated after the question is not known yet
         items = stated_by(store, items, epoch(at))
-    said = store.get_turns([i.turn_id for i in items if i.turn_id is not None])
-    return {"people": hits, "agenda": agenda_hits(items, names, today, said)}
+    return agenda_hits(items, names, today, lookup([i.turn_id for i in items if i.turn_id is not None]))

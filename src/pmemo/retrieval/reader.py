@@ -1,17 +1,29 @@
-"""One context, or one search, read in one trip off the event loop: each thing once, nothing written.
+"""One context, or one search, read in one trip off the event loop, by a read plan (issue 45 §4):
+ids first, then each kind of record once, nothing written.
 
-The retrieval (one query embedding, keyword and vector candidates, key lines) feeds every
-other tier: its query vector ranks the episodes, its key lines are the key section. The
-latest summaries are read as two rows, the facts' source turns in one lookup. What the read
-recalled (clusters' hits, episodes' access counts) comes back to the caller, which queues a
-job to count it: a read never writes the memory. A search is the same retrieval unpacked: its
-hits with the people the query names, ranked together.
+1. The chat's small state in one call (``ReadPlanStore.chat_state``): the registry's versions
+   and members the names are resolved against (``People.reading``), the speakers, the clock,
+   the key lines, the session's latest summaries' ids.
+2. The query read (``Retriever.ask``: its names, its vector, its keyword search started), and
+   the sections' reads started (``Together``: at once on PostgreSQL): the recent turns, what is
+   known of the people it is about, the graph around them, the episodic tier.
+3. The retrieval ranked (``Retriever.rank``): every vector search in one call, the long-term
+   records in one, the candidate pool in one.
+4. Every turn any section shows read in one call: the best candidates, what replies tie them
+   to, the source turns of the facts, plans, triples, summaries, diary days and key lines. The
+   people and graph sections are built before it (``provenance.Pending`` notes what they show,
+   in either language the scaffolding may be written in) and filled after (``provenance.fill``).
+
+What the read recalled (clusters' hits, episodes' access counts) comes back to the caller, which
+queues a job to count it: a read never writes the memory. A search is the same retrieval
+unpacked: its hits with the people the query names, ranked together.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -21,9 +33,9 @@ from ..blocks.model import Block, Where, in_context
 from ..blocks.render import block_hits, section_writers
 from ..config import Settings
 from ..graph.names import EntityNames
-from ..graph.section import graph_hits
-from ..models import ContextPack, Hit, Scope, Summary
-from ..stores.base import FullStore
+from ..graph.section import graph_hits, graph_read
+from ..models import ContextPack, Fact, Hit, Scope, Summary, Task, Triple, Turn
+from ..stores.base import ChatState, EpisodeSignal, FullStore
 from ..text import dialogue
 from ..text.filler import content_free
 from ..text.lang import chat_language
@@ -32,9 +44,10 @@ from ..tiers.people import People, facts_at
 from . import hits as hitlib
 from . import person, relevance, windows
 from .asof import aware, epoch, made_by
-from .context import assemble, shares
-from .people_section import context_people
-from .retriever import OWNER_WIDE, Retriever, later
+from .context import LANGUAGES, assemble, shares
+from .people_section import PeopleRead, fact_views, nearness, people_roles, people_sections, read_people
+from .provenance import Pending, fill
+from .retriever import OWNER_WIDE, Found, Retrieved, Retriever, later
 
 LATEST_SUMMARIES = 2  # the newest summaries of the session always come in
 
@@ -50,6 +63,34 @@ class Read:
 class Searched:
     hits: list[Hit]
     clusters: list[int]  # recalled clusters, whose hits are to be counted
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One context's question: what, where, by whom, when, and what the chat said just before."""
+
+    query: str
+    owner: Scope
+    session_id: str | None
+    asked: datetime
+    asker: str | None
+    recent: Sequence[str]
+    at: datetime | None  # asked then, knowing nothing said after (``asof``); None: now
+
+    @property
+    def until(self) -> float | None:
+        return None if self.at is None else epoch(self.at)
+
+
+@dataclass(frozen=True)
+class _Sections:
+    """The sections' reads, under way (``Together``)."""
+
+    last: Future[list[Turn]]
+    people: Future[PeopleRead | None]
+    graph: Future[tuple[list[int], list[Triple]]]
+    episodic: Future[tuple[list[EpisodeSignal], list[Task]]]
+    facts: Future[list[Fact]] | None  # a private chat's user's (a group's come in by person)
 
 
 class ContextReader:
@@ -71,38 +112,104 @@ class ContextReader:
         """The packed context of ``query`` in ``owner`` (blocking); ``style``: how the memory
         blocks are written ("markdown", or "memgpt" for the MemGPT/Letta layout). ``cutoff``:
         the context is asked at ``asked`` and knows nothing said after it (``asof``)."""
-        store = self.store
-        at = aware(asked) if cutoff else None
-        until = None if at is None else epoch(at)
-        found = self.retriever.read(query, owner, None, depth, asked.date(), asker, until)
-        last = store.last_turns(owner, session_id, self.settings.short_term_turns, until) if session_id else []
-        latest = self._latest_summaries(owner, session_id, until)
-        tiers = hitlib.context_tiers(found.turn_hits, found.derived, found.keys, latest, last, later)
-        if found.windows:  # L2 windows (issue 20): a recalled window is one excerpt
-            tiers["mid_term"] = windows.excerpts(store, tiers["mid_term"], found.windows, {t.id for t in last})
-        if self.settings.context_fill != "budget":  # a turn far below the best, or said again, is no line
-            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut,
-                                                               keep=self._names(found.named, owner)))
-        owned, episodes = self._owner_tiers(query, owner, found.qvec, at)
+        a = _Asked(query, owner, session_id, asked, asker, recent, aware(asked) if cutoff else None)
+        state = self.store.chat_state(owner, session_id, LATEST_SUMMARIES if a.until is None else 0, key_sources=True)
+        with self.people.reading(owner, state):
+            q = self.retriever.ask(query, owner, None, state, a.until)
+            card = self.settings.person_card
+            roles = people_roles(self.people, owner, query, q.named, asker, recent, self.settings, card)
+            sections = self._start(a, roles, q.named, q.qvec, state)
+            found = self.retriever.rank(q, depth, state, asked.date(), asker, state.latest)
+            return self._context(a, state, found, sections, budget, style, with_input)
+
+    def _start(self, a: _Asked, roles: dict[str, str], named: Sequence[str], qvec: np.ndarray,
+               state: ChatState) -> _Sections:
+        """The sections' reads, started: each on its own where the store reads several at once.
+        ``named``: the people the query names (the graph's roots with the entities it names)."""
+        start, s, owner = self.retriever.together.start, self.settings, a.owner
+        last = (start(self.store.last_turns, owner, a.session_id, s.short_term_turns, a.until) if a.session_id
+                else start(list))
+        return _Sections(
+            last, start(read_people, self.store, owner, roles, a.asker, a.asked.date(), s, True, a.at),
+            start(graph_read, self.store.graph, self.entities, owner, a.query, named, s, a.until, state.entities),
+            start(self.store.episodic, owner, qvec),
+            None if owner.group_id else start(self.store.facts, owner, a.at is not None))
+
+    def _context(self, a: _Asked, state: ChatState, found: Found, sections: _Sections, budget: int,
+                 style: str, with_input: bool) -> Read:
+        """The sections built and filled from the one read of their turns, packed."""
+        last, latest, pending = sections.last.result(), self._latest(a, state, found), Pending()
+        owned, episodes = self._owner_tiers(a, found.meaning.qvec, state, sections, pending)
+        near = self._nearness(a, sections.people.result(), found.meaning.qvec)
+        drafts = {lang: self._drafts(a, sections, pending, owned, near, lang, budget) for lang in LANGUAGES}
+        turns = self.store.get_turns([*found.turn_ids(sources=True), *pending.ids])
+        got = self.retriever.finish(found, turns)
+        tiers = self._recalled(a, got, latest, last)
         # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
-        lang = chat_language([*(h.text for h in tiers["key"]), *(t.content for t in last), query, *recent,
+        lang = chat_language([*(h.text for h in tiers["key"]), *(t.content for t in last), a.query, *a.recent,
                               *(h.text for h in tiers["mid_term"][:20])])
-        tiers.update(owned)
-        restates = {**found.restates, **hitlib.restating("summary", latest), **episodes}
-        tiers.update(context_people(store, self.people, owner, query, found.named, asker, recent, asked.date(),
-                                    self.settings, qvec=found.qvec, embed=self.retriever.embed.passages, at=at,
-                                    lang=lang, budget=budget, count=self.count))
-        told = {int(h.id.split(":")[1]) for h in tiers["people"] if h.kind == "fact"}  # graph (issue 20)
-        tiers["graph"] = graph_hits(store.graph, store, self.entities, owner, query, found.named, told, self.settings,
-                                    store.get_turns, until)
-        blocks = in_context(self.blocks(), Where(owner.tenant_id, owner.agent_id, owner.group_id, owner.user_id))
+        tiers.update({name: fill(hits, turns) for name, hits in drafts[lang].items()})
+        restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
+        blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
+                                                  a.owner.user_id))
         tiers["blocks"] = block_hits(blocks)
-        pack = assemble(query, tiers, shares(self.settings, tiers), budget, self.count,
+        pack = assemble(a.query, tiers, shares(self.settings, tiers), budget, self.count,
                         section_writers(blocks, style), with_input, restates, lang,
                         self.settings.context_fill != "lean")
-        pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items))))
+        pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items), got.sources, turns)))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
-        return Read(pack, found.hits, shown)
+        return Read(pack, got.hits, shown)
+
+    def _recalled(self, a: _Asked, got: Retrieved, latest: list[Summary], last: list[Turn]) -> dict[str, list[Hit]]:
+        """The key, long-term, mid-term and short-term tiers of what the retrieval found."""
+        tiers = hitlib.context_tiers(got.turn_hits, got.derived, got.keys, latest, last, later)
+        if got.windows:  # L2 windows (issue 20): a recalled window is one excerpt
+            tiers["mid_term"] = windows.excerpts(self.store, tiers["mid_term"], got.windows, {t.id for t in last})
+        if self.settings.context_fill != "budget":  # a turn far below the best, or said again, is no line
+            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut,
+                                                               keep=self._names(got.named, a.owner)))
+        return tiers
+
+    def _drafts(self, a: _Asked, sections: _Sections, pending: Pending, owned: dict[str, list[Hit]],
+                near: Mapping[int, float], lang: str, budget: int) -> dict[str, list[Hit]]:
+        """The people, agenda and graph sections in ``lang`` (and the tiers ``owned``), their
+        turns asked of ``pending``; ``near``: the facts' nearness to the query (``_nearness``)."""
+        s, read = self.settings, sections.people.result()
+        people = people_sections(read, self.store, a.owner, a.query, a.asked.date(), s, pending, True,
+                                 at=a.at, lang=lang, budget=budget, count=self.count, near=near)
+        told = {int(h.id.split(":")[1]) for h in people["people"] if h.kind == "fact"}  # graph (issue 20)
+        roots, held = sections.graph.result()
+        graph = graph_hits(roots, held, self.store, a.owner, a.query, told, s, pending,
+                           read.known.people if read is not None else None) if held else []
+        return {**owned, **people, "graph": graph}
+
+    def _nearness(self, a: _Asked, read: PeopleRead | None, qvec: np.ndarray | None) -> dict[int, float]:
+        """The people's facts' nearness to the query, read once for the sections of either
+        language (none with person cards: their order is not by meaning)."""
+        if read is None or self.settings.w_fact_meaning <= 0 or self.settings.person_card:
+            return {}
+        return nearness(self.store, [f for facts in fact_views(read, a.at).values() for f in facts], qvec,
+                        self._passages)
+
+    def _owner_tiers(self, a: _Asked, qvec: np.ndarray | None, state: ChatState, sections: _Sections,
+                     pending: Pending) -> tuple[dict[str, list[Hit]], dict[str, frozenset[int]]]:
+        """The user's facts (a group's come in by person, in the people section), the episodes
+        and the running tasks; and the turns each episode only restates. Asked at a time: as
+        they stood then (``asof``)."""
+        s = self.settings
+        said = state.now if a.at is None else epoch(a.at)
+        now = said or time.time()
+        facts: list[Hit] = []
+        if sections.facts is not None:
+            known = sections.facts.result()
+            known = known if a.at is None else facts_at(known, a.at)
+            facts = person.fact_hits(a.query, known, now, s, pending)
+        signals, tasks = sections.episodic.result()
+        ranked = (self.episodes.rank(a.owner, qvec, s.episodes_in_context, said, a.until, signals)
+                  if s.episodes_in_context else [])
+        # an episode without lessons (offline: an extract of its turns, rules over them) restates them
+        return ({"profile": facts, "episodic": person.task_hits(tasks) + person.episode_hits(ranked)},
+                hitlib.restating("episode", (e for e, _, _ in ranked if not e.lessons)))
 
     def search(self, query: str, where: Scope, session_id: str | None, limit: int, asked: datetime,
                asker: str | None = None, cutoff: bool = False) -> Searched:
@@ -112,19 +219,35 @@ class ContextReader:
         ``asker``: who asks; a query in the first person ranks their own words first. ``cutoff``:
         the search is asked at ``asked`` and knows nothing said after it (``asof``)."""
         at = aware(asked) if cutoff else None
-        found = self.retriever.read(query, where, session_id, limit, asked.date(), asker,
-                                    None if at is None else epoch(at))
-        known = context_people(self.store, self.people, where, query, found.named, None, [], asked.date(),
-                               self.settings, False, found.qvec, self.retriever.embed.passages, at, stable=False)
-        people = known["people"]
+        until = None if at is None else epoch(at)
+        state = self.store.chat_state(where, session_id, key_sources=until is not None)
+        with self.people.reading(where, state):
+            q = self.retriever.ask(query, where, session_id, state, until)
+            roles = people_roles(self.people, where, query, q.named, None, [], self.settings, False)
+            read = self.retriever.together.start(read_people, self.store, where, roles, None, asked.date(),
+                                                 self.settings, False, at)
+            found = self.retriever.rank(q, limit, state, asked.date(), asker)
+            pending = Pending()
+            known = people_sections(read.result(), self.store, where, query, asked.date(), self.settings, pending,
+                                    False, found.meaning.qvec, self._passages, at, stable=False)
+            turns = self.store.get_turns([*found.turn_ids(), *pending.ids])
+            return self._searched(query, session_id, limit, self.retriever.finish(found, turns),
+                                  fill(known["people"], turns), turns)
+
+    def _searched(self, query: str, session_id: str | None, limit: int, found: Retrieved, people: list[Hit],
+                  turns: Mapping[int, Turn]) -> Searched:
         if session_id is not None:  # what is known of people is the group's, as key lines are
             people = [replace(h, why=h.why + OWNER_WIDE) for h in people]
         chat = self.settings.w_chat_facts > 0 and bool(dialogue.lines(query))
         said = [h for h in found.turn_hits if not (h.kind == "turn" and content_free(h.sources[0]))]
         hits = hitlib.merge(said, found.derived, people, chat)[:limit]
         if any(h.kind in ("summary", "key", "diary") for h in hits):
-            hits = self.retriever.with_sources(hits)
+            hits = self.retriever.with_sources(hits, found.sources, turns)
         return Searched(hits, found.hits)
+
+    def _passages(self, texts: list[str]) -> np.ndarray:
+        """Passages embedded for a read: through the cache, none written to it (a read writes nothing)."""
+        return self.retriever.embed.passages(texts, keep=False)
 
     def _names(self, named: Sequence[str], owner: Scope) -> Callable[[Hit], bool]:
         """Whether a recalled turn names one of the people ``named`` (person ids the query names)."""
@@ -134,32 +257,16 @@ class ContextReader:
         return lambda hit: hit.kind == "turn" and any(not m.ambiguous and m.person_ids[0] in about
                                                       for m in resolver.resolve(hit.text, owner))
 
-    def _latest_summaries(self, owner: Scope, session_id: str | None, until: float | None) -> list[Summary]:
-        """The newest summaries of the session; asked ``until`` a time, the newest made of turns
-        said by then (each summary's turns read once, for their times)."""
-        if until is None:
-            return self.store.summaries(owner, session_id, LATEST_SUMMARIES)
+    def _latest(self, a: _Asked, state: ChatState, found: Found) -> list[Summary]:
+        """The newest summaries of the session (``state``'s, read with the retrieval's); asked
+        ``until`` a time, the newest made of turns said by then (each summary's turns read once,
+        for their times)."""
+        if a.until is None:
+            return [found.latest[i] for i in state.latest if i in found.latest]
         wanted = LATEST_SUMMARIES * 4
         while True:  # the newest few, then more while too few of them were made by then
-            newest = self.store.summaries(owner, session_id, wanted)
-            made = made_by(self.store, newest, lambda m: m.source_ids, until)
+            newest = self.store.summaries(a.owner, a.session_id, wanted)
+            made = made_by(self.store, newest, lambda m: m.source_ids, a.until)
             if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
                 return made[-LATEST_SUMMARIES:]
             wanted *= 4
-
-    def _owner_tiers(self, query: str, owner: Scope, qvec: np.ndarray | None, at: datetime | None = None,
-                     ) -> tuple[dict[str, list[Hit]], dict[str, frozenset[int]]]:
-        """The user's facts (a group's come in by person, in the people section), the episodes
-        and the running tasks; and the turns each episode only restates. ``at``: as they stood
-        then (``asof``)."""
-        store, s = self.store, self.settings
-        said = store.conversation_now(owner) if at is None else epoch(at)
-        now = said or time.time()
-        known = store.facts(owner) if at is None else facts_at(store.facts(owner, history=True), at)
-        facts = [] if owner.group_id else person.fact_hits(query, known, now, s, store.get_turns)
-        ranked = (self.episodes.rank(owner, qvec, s.episodes_in_context, said, None if at is None else epoch(at))
-                  if s.episodes_in_context else [])
-        # an episode without lessons (offline: an extract of its turns, rules over them) restates them
-        return ({"profile": facts,
-                 "episodic": person.task_hits(store.tasks(owner, "running")) + person.episode_hits(ranked)},
-                hitlib.restating("episode", (e for e, _, _ in ranked if not e.lessons)))

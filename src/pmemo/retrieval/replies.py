@@ -6,31 +6,38 @@ ways), right after them at their score (an answered question after its answers: 
 holds what was asked), unless a link is content-free or outside the session asked about. A
 candidate that stands for the same words said several times (``Scored.also``) brings the links
 of each of them, and linked turns with the same words are one, as in fusion: a question asked
-twice and answered twice in the same words is one question and one answer. One store read for
-the links and one for the turns.
+twice and answered twice in the same words is one question and one answer. The links come with
+the candidates' pool and the turns with what the context reads (``tied_to``): no read of its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from ..models import Turn, epoch_of
-from ..stores.base import Store
 from ..text.filler import content_free, said_key
 from ..text.quotes import asks
-from .search import Scored
+from .pool import Scored
 
 LINKED = 10  # the candidates whose replies and questions come along: those a context shows
 
 
-def threaded(scored: list[Scored], store: Store, session_id: str | None, until: float | None = None,
-             top: int = LINKED) -> list[Scored]:
+def tied_to(head: Sequence[Sequence[int]], links: Mapping[int, list[int]], top: int = LINKED) -> list[int]:
+    """The turns a reply ties the best ``top`` candidates to (``head``: each one's turn ids, its own
+    and those it stands for; ``links``: ``ReadPlanStore.turn_pool``'s): what ``threaded`` may
+    bring, to be read with them."""
+    return list(dict.fromkeys(i for said in head[:top] for t in said for i in links.get(t, ())))
+
+
+def threaded(scored: list[Scored], links: Mapping[int, list[int]], found: Mapping[int, Turn],
+             session_id: str | None, until: float | None = None, top: int = LINKED) -> list[Scored]:
     """``scored`` with each of its best ``top`` followed by the turns tied to it by a reply (said
-    by ``until``, epoch seconds, when the search is asked at a time: an answer given later is not known)."""
+    by ``until``, epoch seconds, when the search is asked at a time: an answer given later is not
+    known). ``links``: turn id → the turns a reply ties it to; ``found``: the turns read (those
+    ``tied_to`` names among them)."""
     head = scored[:top]
-    links = store.reply_links(t.id for s in head for t in (s.turn, *s.also))
-    if not links:
+    if not any(t.id in links for s in head for t in (s.turn, *s.also)):
         return scored
-    wanted = {i for s in head for t in (s.turn, *s.also) for i in links.get(t.id, ())}
-    found = store.get_turns(wanted)
     out: list[Scored] = []
     placed: set[int] = set()
     for s in head:

@@ -682,7 +682,7 @@ class ChatState(NamedTuple):
     actors: tuple[str, ...]  # who speaks in its turns, sorted (``actors``)
     now: float | None  # its newest turn's time (``conversation_now``)
     owners: tuple[str, ...]  # a private chat's person's chats, oldest first (``person_owners``); () in a group
-    latest: tuple[int, ...]  # the session's newest summaries' ids, oldest first (``summaries(latest=)``)
+    latest: tuple[int, ...]  # the session's newest summaries' ids, oldest first (``summaries(session, latest)``)
     keys: tuple[KeyLine, ...]  # its key lines (``keys``)
 
 
@@ -699,7 +699,7 @@ class PeopleKnown(NamedTuple):
     """What a chat knows of some people, in one call (``ReadPlanStore.people_known``)."""
 
     members: dict[str, Member]  # those who are members of the chat (``members``)
-    others: dict[str, Person]  # the others who are registered (``get_people``)
+    people: dict[str, Person]  # those who are registered, members or not (``get_people``)
     facts: dict[str, list[Fact]]  # each one's facts learned where asked (``facts_about``)
     agenda: list[AgendaItem]  # their plans asked for (``agenda``), by day
 
@@ -708,12 +708,16 @@ class ReadPlanStore(Protocol):
     """The reads of one ``context()`` or ``search()`` in few calls (issue 45 §4): the chat's small
     state first, then each kind of record for every section at once. Each call is one read of
     the store (on PostgreSQL its statements go in one round trip where they do not depend on
-    each other); none writes."""
+    each other); none writes. ``parallel_reads``: whether calls made at once from several threads
+    go on at once (a pool of connections), or would only queue behind each other."""
+
+    parallel_reads: bool
 
     def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
                    key_sources: bool = False) -> ChatState:
-        """``scope``'s chat state; ``latest``: how many of the session's newest summary ids (none
-        without ``session_id``); ``key_sources``: the key lines with their source turn ids."""
+        """``scope``'s chat state; ``latest``: how many of the session's newest summary ids (of
+        the whole chat without ``session_id``); ``key_sources``: the key lines with their source
+        turn ids."""
         ...
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:
@@ -737,7 +741,7 @@ class ReadPlanStore(Protocol):
         ...
     def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
                      agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
-        """Of ``ids``: the members of ``scope``'s chat, the other registered people, the facts of
+        """Of ``ids``: the members of ``scope``'s chat, the registered people, the facts of
         each one ``facts`` names (as ``facts_about_many``) and, with ``agenda`` (owners, first and
         last day), their open plans (``agenda(..., status="open")``) of the registered ones."""
         ...

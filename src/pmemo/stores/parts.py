@@ -2,7 +2,7 @@
 
 A turn longer than one piece keeps its ``turn`` vector (the mean of its pieces: clustering,
 fusion and the windows read it as before) and a ``part`` vector per piece, whose best cosine
-is the turn's in a search (``retrieval.search.by_meaning``). A part's ref is its turn's id
+is the turn's in a search (``retrieval.retriever.Retriever._vector``). A part's ref is its turn's id
 times ``PER_TURN`` plus its index: the ``vectors`` table needs no second key, a turn's parts are
 one range of its primary key, and a deleted turn takes them along in the same statement (the
 ``turns_parts_gone`` triggers of both stores' migrations, which hold the same number).

@@ -19,7 +19,7 @@ from ..decay import recency
 from ..errors import LLMError
 from ..models import Episode, Scope, Turn, epoch_of
 from ..prompts.episode import EpisodeOut, episode_prompt
-from ..stores.base import FullStore
+from ..stores.base import EpisodeSignal, FullStore
 from ..text.filler import content_free
 from ..text.segment import query_terms
 from ..tokens import make_counter
@@ -223,13 +223,16 @@ class Episodes:
         return "rebuilt"
 
     def rank(
-        self, scope: Scope, qvec: np.ndarray | None, k: int, now: float | None = None, until: float | None = None
+        self, scope: Scope, qvec: np.ndarray | None, k: int, now: float | None = None, until: float | None = None,
+        signals: list[EpisodeSignal] | None = None,
     ) -> list[tuple[Episode, float, str]]:
         """Top-k episodes of the owner: similarity, recency (conversation time: ``now``, the
         store's ``conversation_now`` when the caller has read it), importance. ``until`` (epoch
-        seconds): only episodes that had ended by then (one that goes on later tells of later turns)."""
+        seconds): only episodes that had ended by then (one that goes on later tells of later turns).
+        ``signals``: the owner's ``episode_signals`` for ``qvec``, when the caller has read them."""
         owner = scope.owner_scope()
-        signals = self.store.episode_signals(owner, qvec)  # the episodes themselves: the top k only
+        if signals is None:  # the episodes themselves: the top k only
+            signals = self.store.episode_signals(owner, qvec)
         if until is not None:
             signals = [e for e in signals if e.ended <= until]
         if not signals:
@@ -237,7 +240,7 @@ class Episodes:
         sims = {e.id: e.similarity for e in signals}
         unread = [e.id for e in signals if e.similarity is None] if qvec is not None else []
         for episode in self.store.get_episodes(unread):  # no vector of the query's size: a read writes nothing
-            sims[episode.id] = float(self.tiers.embed.passages([episode_text(episode)])[0] @ qvec)
+            sims[episode.id] = float(self.tiers.embed.passages([episode_text(episode)], keep=False)[0] @ qvec)
         now = now or self.store.conversation_now(owner) or max(e.ended for e in signals)
         s = self.settings
         weights = (s.episode_w_similarity, s.episode_w_recency, s.episode_w_importance)

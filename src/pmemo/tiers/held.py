@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -21,8 +21,9 @@ class Held:
         self._local = threading.local()  # .reads: this thread's batch's reads by key, or None
 
     @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        self._local.reads = {}
+    def batch(self, known: Mapping[Hashable, object] | None = None) -> Iterator[None]:
+        """Within it, this thread keeps each read; ``known``: reads the caller made already."""
+        self._local.reads = dict(known or {})
         try:
             yield
         finally:

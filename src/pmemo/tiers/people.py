@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,12 +25,12 @@ from ..people.aliases import Learned, generated_aliases, learned_aliases, mentio
 from ..people.guesses import gender_of, platform_gender, pronoun_gender, self_gender
 from ..people.resolve import AliasEntry, AliasIndex, Chat, Match
 from ..people.roles import role_claims
-from ..stores.base import FullStore, NewAlias, NewSign, PeopleStore
+from ..stores.base import ChatState, FullStore, NewAlias, NewSign, PeopleStore
 from ..text import notices
 from .held import Held
 from .profile import settled
 
-__all__ = ["People", "profile_view"]
+__all__ = ["People", "as_viewed", "fact_owners", "profile_view"]
 
 _BEFORE_ADDRESS = " \t@＠「“\"'"  # what may come before the name a message opens with
 
@@ -53,6 +53,18 @@ class People:
         """Within it, this thread reads each tenant's alias version and each chat's members once:
         a background batch resolves all its turns against one state of the registry (held.py)."""
         return self._held.batch()
+
+    def reading(self, scope: Scope, state: ChatState) -> contextlib.AbstractContextManager[None]:
+        """Within it, this thread resolves names in ``scope``'s chat against ``state`` (read by the
+        caller, ``ReadPlanStore.chat_state``): its alias and sign versions and the chat's members
+        are not read again (a context reads each once, issue 45 §4)."""
+        owner = scope.owner_scope()
+        tenant = owner.tenant_id
+        known: dict[Hashable, object] = {("aliases", tenant): state.aliases, ("signs", tenant): state.signs,
+                                         ("members", owner.key): set(state.members)}
+        if owner.user_id is not None:
+            known["owners", owner.key] = list(state.owners)
+        return self._held.batch(known)
 
     def index(self, tenant: str) -> AliasIndex:
         """The tenant's resolver, rebuilt only when its aliases changed."""
@@ -265,12 +277,21 @@ def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: 
     private chat when allowed; their private chat: what they said there), or from everywhere
     (``owner`` None), the newest value of each fact current and listed first (``settled``);
     with ``at``, as they stood then (``facts_at``)."""
-    owners = None
-    if owner is not None:
-        owners = [owner] + ([f"u:{person}"] if private_in_groups and owner.startswith("g:") else [])
-    # a group and the private chat are two places too: the newest value leads, the stale never does
-    stored = store.facts_about(tenant, agent, person, owners, True)
-    facts = settled(stored if at is None else facts_at(stored, at))
+    owners = None if owner is None else fact_owners(owner, person, private_in_groups)
+    return as_viewed(store.facts_about(tenant, agent, person, owners, True), history, at)
+
+
+def fact_owners(owner: str, person: str, private_in_groups: bool) -> list[str]:
+    """Where ``profile_view`` reads a person's facts from ``owner``: there, and from a group,
+    their private chat when allowed."""
+    return [owner] + ([f"u:{person}"] if private_in_groups and owner.startswith("g:") else [])
+
+
+def as_viewed(stored: Sequence[Fact], history: bool, at: datetime | None = None) -> list[Fact]:
+    """``profile_view`` of a person's facts as read (every status): the newest value of each
+    current and listed first (``settled``: a group and the private chat are two places too, the
+    newest value leads, the stale never does); with ``at``, as they stood then."""
+    facts = settled(list(stored) if at is None else facts_at(stored, at))
     return [f for f in facts if history or f.status == "current"]
 
 

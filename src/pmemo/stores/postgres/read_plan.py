@@ -50,8 +50,8 @@ class ReadPlanRows:
             ("SELECT MAX(ts) FROM turns WHERE scope_key=%s", (scope.key,), "rows"),
             ("SELECT owner FROM members WHERE tenant=%s AND person=%s ORDER BY first_seen",
              (tenant, owner.user_id), "rows"),
-            ("SELECT id FROM summaries WHERE scope_key=%s AND session=%s ORDER BY created DESC, id DESC LIMIT %s",
-             (scope.key, session_id or "", latest if session_id is not None else 0), "rows"),
+            ("SELECT id FROM summaries WHERE scope_key=%s AND (%s::text IS NULL OR session=%s)"
+             " ORDER BY created DESC, id DESC LIMIT %s", (scope.key, session_id, session_id, latest), "rows"),
             (f"SELECT {WITH_SOURCES if key_sources else 't.*'} FROM key_lines t WHERE scope_key=%s"
              " ORDER BY origin='user' DESC, id", ("key", scope.key) if key_sources else (scope.key,), "dicts")]
         versions, members, actors, now, owners, newest, keys = self._db.reads(reads)
@@ -141,9 +141,8 @@ class ReadPlanRows:
         people = people_of(tenant, *found[1:4])
         members = {r[0]: Member(as_seen_in(people[r[0]], owner.owner), owner.owner, codec.utc(r[1]),
                                 codec.utc(r[2]), *r[3:]) for r in rows if r[0] in people}
-        others = {p: people[p] for p in wanted if p in people and p not in members}
         plans = [_item(r) for r in plan_rows if r["person"] in people]
-        return PeopleKnown(members, others, _facts_of(facts, fact_rows), plans)
+        return PeopleKnown(members, {p: people[p] for p in wanted if p in people}, _facts_of(facts, fact_rows), plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
         signals, tasks = self._db.reads([

@@ -46,6 +46,8 @@ class PostgresStore(PeopleRows, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
                     ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
+    parallel_reads = True  # a pool of connections: reads started at once go on at once
+
     def __init__(self, db: Database) -> None:
         self._db = db
         self.graph = PostgresGraph(PostgresLink(db), POSTGRES)

@@ -53,9 +53,10 @@ class ReadPlanRows:
         owners = tuple(r[0] for r in conn.execute(
             "SELECT owner FROM members WHERE tenant=? AND person=? ORDER BY first_seen",
             (tenant, owner.user_id))) if owner.user_id is not None else ()
+        session = "" if session_id is None else " AND session=?"
         newest = [r[0] for r in conn.execute(
-            "SELECT id FROM summaries WHERE scope_key=? AND session=? ORDER BY created DESC, id DESC LIMIT ?",
-            (scope.key, session_id, latest))] if session_id is not None and latest > 0 else []
+            f"SELECT id FROM summaries WHERE scope_key=?{session} ORDER BY created DESC, id DESC LIMIT ?",
+            (scope.key, *(() if session_id is None else (session_id,)), latest))] if latest > 0 else []
         return ChatState(versions.get("aliases", 0), versions.get("signs", 0), versions.get("entities", 0),
                          members, tuple(self._actors(scope)), None if now is None else float(now), owners,
                          tuple(reversed(newest)), tuple(self._keys(scope, key_sources)))
@@ -107,12 +108,11 @@ class ReadPlanRows:
                      agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
         owner = scope.owner_scope()
         members = {m.person.id: m for m in self._members(owner, list(ids))}
-        others = self._people(owner.tenant_id, [p for p in ids if p not in members])
+        people = self._people(owner.tenant_id, ids)
         known = self._facts_about_many(owner.tenant_id, owner.agent_id, facts, True)
-        plans = self._agenda(owner.tenant_id, owner.agent_id, agenda[0],
-                             [p for p in ids if p in members or p in others], agenda[1], agenda[2], "open"
-                             ) if agenda is not None else []
-        return PeopleKnown(members, others, known, plans)
+        plans = self._agenda(owner.tenant_id, owner.agent_id, agenda[0], [p for p in ids if p in people],
+                             agenda[1], agenda[2], "open") if agenda is not None else []
+        return PeopleKnown(members, people, known, plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
         return self._episode_signals(scope, query), self._tasks(scope, "running")

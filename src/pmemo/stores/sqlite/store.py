@@ -55,6 +55,8 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
                   BlockJobRows, PersonForgetRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
+    parallel_reads = False  # a read costs less than a thread hop to run it beside another
+
     def __init__(self, path: Path, lock_fd: int, *, faiss_min_vectors: int = 20_000,
                  index_memory_mb: int = 512) -> None:
         self.path = path
