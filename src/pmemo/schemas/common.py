@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 from pydantic.json_schema import GetJsonSchemaHandler, JsonSchemaValue
@@ -45,6 +45,11 @@ class Strict(BaseModel):
         return schema
 
 
+def examples(*bodies: dict[str, Any]) -> ConfigDict:
+    """An input body's config with its OpenAPI examples (unknown fields refused, as ``Strict``'s)."""
+    return ConfigDict(extra="forbid", json_schema_extra={"examples": list(bodies)})
+
+
 _LAX_DATETIME: TypeAdapter[datetime] = TypeAdapter(datetime)
 
 
@@ -73,6 +78,12 @@ def _whole(value: Any) -> Any:
 
 # The bounds go before the validator, or pydantic cannot put them in the JSON schema
 RowId = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_whole)]
+
+
+def read_version(what: str) -> Any:
+    """The optional ``version`` field of an edit: the one the caller read, else ``If-Match``."""
+    return Field(None, description=f"The version you read; a {what} changed since then is left alone (409)."
+                 " Or send `If-Match: \"<version>\"`.")
 
 
 def either(*branches: dict[str, Any]) -> dict[str, Any]:
@@ -113,6 +124,20 @@ class ScopeIn(Strict):
 
 def _finite(x: float) -> float:
     return x if math.isfinite(x) else 0.0
+
+
+class Out(BaseModel):
+    """A response body read from a library model: each field from the model's attribute of that name,
+    but for those ``given`` (a renamed, nested or converted one); one the model lacks keeps its default."""
+
+    @classmethod
+    def read(cls, obj: Any, **given: Any) -> Self:
+        return cls(**{n: getattr(obj, n) for n in cls.model_fields if n not in given and hasattr(obj, n)}, **given)
+
+
+def owner_of(obj: Any) -> dict[str, Any]:
+    """A model's owner as the bodies name it: ``user_id``, ``group_id`` and ``agent_id`` of its scope."""
+    return {"user_id": obj.scope.user_id, "group_id": obj.scope.group_id, "agent_id": obj.scope.agent_id}
 
 
 class Problem(BaseModel):

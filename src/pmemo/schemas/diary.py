@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
 from ..models import Diary
-from .common import ScopeIn
+from .common import Out, ScopeIn, examples, owner_of
 
 DIARY_TEXT = ("2024年12月20日（周五）：38 条消息，5 人发言。\n话题：高数、火锅、出差\n"
               "谁说了什么：\n- 周霓（9 条）：下周三考高数…")
@@ -33,15 +33,12 @@ Day = Annotated[date, BeforeValidator(_iso_day)]
 class DiaryIn(ScopeIn):
     """``Memory.write_diary``: write (or rewrite) a chat's entry of ``day`` now."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"group_id": "study", "day": "2024-12-20"}, {"user_id": "alice"}]},
-    )
+    model_config = examples({"group_id": "study", "day": "2024-12-20"}, {"user_id": "alice"})
 
     day: Day | None = Field(None, description="The day (in the diary's time zone); default: today there.")
 
 
-class DiaryOut(BaseModel):
+class DiaryOut(Out):
     """One day of a group or private chat: written by the LLM in the agent's voice (``llm``) or
     a digest of what was said (``digest``); ``source_ids`` are the turns it was written from."""
 
@@ -58,18 +55,7 @@ class DiaryOut(BaseModel):
 
     @classmethod
     def of(cls, d: Diary) -> DiaryOut:
-        return cls(
-            id=d.id,
-            user_id=d.scope.user_id,
-            group_id=d.scope.group_id,
-            agent_id=d.scope.agent_id,
-            day=d.day,
-            text=d.text,
-            method=d.method,
-            source_ids=list(d.source_ids),
-            created_at=d.created_at,
-            updated_at=d.updated_at,
-        )
+        return cls.read(d, **owner_of(d))
 
 
 class DiariesOut(BaseModel):

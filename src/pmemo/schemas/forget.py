@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from .common import MAX_ID, RowId, Strict, _id, either
+from .common import MAX_ID, RowId, Strict, _id, either, examples
 
 MAX_FORGET_IDS = 1_000
 
@@ -14,12 +14,7 @@ MAX_FORGET_IDS = 1_000
 class ForgetIn(Strict):
     """``Memory.forget``: ``turn_ids`` or ``query`` (the latter with exactly one owner)."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"user_id": "alice", "query": "my sister"}, {"turn_ids": [12, 13]}]
-        },
-    )
+    model_config = examples({"user_id": "alice", "query": "my sister"}, {"turn_ids": [12, 13]})
 
     body_rule = either(
         {"given": {"turn_ids": "array"}, "absent": ["query", "user_id", "group_id"]},
@@ -94,9 +89,7 @@ class PersonForgetOut(BaseModel):
 
 
 class RestoreIn(Strict):
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"batch": 3}, {"turn_ids": [12]}]}
-    )
+    model_config = examples({"batch": 3}, {"turn_ids": [12]})
 
     body_rule = either(
         {"given": {"batch": "integer"}, "absent": ["turn_ids"]},
@@ -125,7 +118,7 @@ class ForgetLogOut(BaseModel):
 
 
 class PurgeIn(Strict):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"batch": 3}]})
+    model_config = examples({"batch": 3})
 
     batch: RowId
 

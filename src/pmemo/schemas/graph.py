@@ -8,9 +8,10 @@ from pydantic import BaseModel, Field
 
 from ..graph.sentences import triple_sentence
 from ..models import Entity, Graph, Insight, Triple
+from .common import Out
 
 
-class EntityOut(BaseModel):
+class EntityOut(Out):
     id: int = Field(description="0 for a person nothing is known about yet in the graph.")
     kind: str = Field(description="`person`, `place`, `org` or `thing`.", examples=["person"])
     name: str = Field(description="A person's display name now; another entity's name.", examples=["周霓"])
@@ -21,10 +22,10 @@ class EntityOut(BaseModel):
 
     @classmethod
     def of(cls, e: Entity) -> EntityOut:
-        return cls(id=e.id, kind=e.kind, name=e.name, key=e.key, person_id=e.person_id, aliases=list(e.aliases))
+        return cls.read(e)
 
 
-class TripleOut(BaseModel):
+class TripleOut(Out):
     id: int
     subject: str = Field(description="The subject's key: a person id, else the entity's name.", examples=["ni"])
     subject_kind: str = Field(examples=["person"])
@@ -51,11 +52,7 @@ class TripleOut(BaseModel):
 
     @classmethod
     def of(cls, t: Triple) -> TripleOut:
-        return cls(id=t.id, subject=t.subject, subject_kind=t.subject_kind, subject_name=t.subject_name,
-                   predicate=t.predicate, object=t.object, object_kind=t.object_kind, object_name=t.object_name,
-                   qualifier=t.qualifier, valid_from=t.valid_from, valid_to=t.valid_to, current=t.current,
-                   confidence=t.confidence, sources=list(t.sources), learned_in=t.learned_in, fact_id=t.fact_id,
-                   sentence=triple_sentence(t))
+        return cls.read(t, sentence=triple_sentence(t))
 
 
 class GraphOut(BaseModel):
@@ -73,7 +70,7 @@ class TriplesOut(BaseModel):
     triples: list[TripleOut]
 
 
-class InsightOut(BaseModel):
+class InsightOut(Out):
     id: int
     person_id: str
     text: str = Field(examples=["often complains about math exams → probably a student"])
@@ -86,8 +83,7 @@ class InsightOut(BaseModel):
 
     @classmethod
     def of(cls, i: Insight) -> InsightOut:
-        return cls(id=i.id, person_id=i.person_id, text=i.text, confidence=i.confidence, sources=list(i.sources),
-                   learned_in=i.scope.owner, created_at=i.created_at)
+        return cls.read(i, learned_in=i.scope.owner)
 
 
 class InsightsOut(BaseModel):

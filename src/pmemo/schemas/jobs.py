@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from .common import RowId, Strict
+from .common import RowId, Strict, examples
 
 MAX_RETRY_IDS = 1_000
 
@@ -37,7 +37,7 @@ class FailedJobsOut(BaseModel):
 class RetryIn(Strict):
     """``Memory.retry_jobs``: these failed jobs, or (no ``job_ids``) every failed job of the tenant."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"job_ids": [41, 42]}, {}]})
+    model_config = examples({"job_ids": [41, 42]}, {})
 
     job_ids: list[RowId] | None = Field(None, min_length=1, max_length=MAX_RETRY_IDS)
 

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ..models import KeyLine
-from .common import RowId, ScopeIn, Strict
+from .common import Out, RowId, ScopeIn, Strict, examples, read_version
 
 MAX_KEY_TEXT = 1_000  # the library's limit (validate.key_text)
 
 
 class KeyIn(ScopeIn):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"user_id": "alice", "text": "Prefers short answers."}]},
-    )
+    model_config = examples({"user_id": "alice", "text": "Prefers short answers."})
 
     text: str = Field(min_length=1, max_length=MAX_KEY_TEXT, pattern=r"\S")
 
@@ -25,14 +22,10 @@ class KeyUpdate(Strict):
     text: str = Field(
         min_length=1, max_length=MAX_KEY_TEXT, pattern=r"\S", examples=["Prefers answers in Portuguese."]
     )
-    version: RowId | None = Field(
-        None,
-        description="The version you read; a line changed since then is left alone (409)."
-        " Or send `If-Match: \"<version>\"`.",
-    )
+    version: RowId | None = read_version("line")
 
 
-class KeyLineOut(BaseModel):
+class KeyLineOut(Out):
     id: int
     text: str
     origin: str
@@ -43,15 +36,7 @@ class KeyLineOut(BaseModel):
 
     @classmethod
     def of(cls, k: KeyLine) -> KeyLineOut:
-        return cls(
-            id=k.id,
-            text=k.text,
-            origin=k.origin,
-            source_ids=list(k.source_ids),
-            created_at=k.created_at,
-            updated_at=k.updated_at,
-            version=k.version,
-        )
+        return cls.read(k)
 
 
 class KeyLinesOut(BaseModel):

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from ..models import AgendaItem, Alias, Member, Person
 from ..people.aliases import MAX_ALIAS_CHARS
 from ..people.resolve import Match
-from .common import MAX_ALIASES, MAX_QUERY, ScopeIn, Strict, _id, either
+from .common import MAX_ALIASES, MAX_QUERY, Out, ScopeIn, Strict, _id, either, examples, owner_of
 
 # The control and format characters (Unicode Cc and Cf, as of Python 3.11's Unicode 14) that
 # check_alias refuses in a name; tests/server/test_clean_edges.py holds this to unicodedata.
@@ -36,21 +36,33 @@ NAME_PATTERN = f"^[^{_CONTROL}]*[^\\s{_CONTROL}][^{_CONTROL}]*$"
 AliasText = Annotated[str, Field(min_length=1, max_length=MAX_ALIAS_CHARS, pattern=NAME_PATTERN)]
 
 
-class PersonIn(Strict):
+class AtMostOneOwner(Strict):
+    """A body whose owner is optional: at most one of ``user_id`` / ``group_id``, which the
+    subclass declares (with its own descriptions, in its own place among its fields)."""
+
+    body_rule = either({"absent": ["user_id"]}, {"absent": ["group_id"]})
+
+    if TYPE_CHECKING:  # declared by each subclass: here they would come first in its schema
+        user_id: str | None
+        group_id: str | None
+        agent_id: str
+
+    @model_validator(mode="after")
+    def _at_most_one_owner(self) -> Self:
+        if self.user_id is not None and self.group_id is not None:
+            raise ValueError("give at most one of user_id or group_id")
+        return self
+
+    def scope(self) -> dict[str, Any]:
+        """The owner given, if any: the library takes no owner keys for none."""
+        return owner_kw(self.user_id, self.group_id, self.agent_id)
+
+
+class PersonIn(AtMostOneOwner):
     """``Memory.add_person``: register a person or update them (aliases are merged, never
     replaced). With ``group_id`` or ``user_id`` they are also a member there before they speak."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {"name": "周霓", "aliases": ["霓霓", "Neko"], "group_id": "study"},
-                {"aliases": ["Neko"]},
-            ]
-        },
-    )
-
-    body_rule = either({"absent": ["user_id"]}, {"absent": ["group_id"]})
+    model_config = examples({"name": "周霓", "aliases": ["霓霓", "Neko"], "group_id": "study"}, {"aliases": ["Neko"]})
 
     name: str | None = Field(
         None, min_length=1, max_length=MAX_ALIAS_CHARS, pattern=NAME_PATTERN, description="Their display name now."
@@ -61,16 +73,6 @@ class PersonIn(Strict):
     user_id: str | None = _id(None, description="A private chat they belong to.")
     group_id: str | None = _id(None, description="A group they belong to.")
     agent_id: str = _id("default")
-
-    @model_validator(mode="after")
-    def _at_most_one_owner(self) -> PersonIn:
-        if self.user_id is not None and self.group_id is not None:
-            raise ValueError("give at most one of user_id or group_id")
-        return self
-
-    def scope(self) -> dict[str, Any]:
-        """The membership to record, if any: the library takes no owner keys for none."""
-        return owner_kw(self.user_id, self.group_id, self.agent_id)
 
 
 def owner_kw(user_id: str | None, group_id: str | None, agent_id: str) -> dict[str, Any]:
@@ -85,15 +87,12 @@ def owner_kw(user_id: str | None, group_id: str | None, agent_id: str) -> dict[s
 class ResolveIn(ScopeIn):
     """``Memory.resolve_people``: the people a text names, members of the chat first."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"group_id": "study", "text": "你认识霓霓吗？"}]},
-    )
+    model_config = examples({"group_id": "study", "text": "你认识霓霓吗？"})
 
     text: str = Field(min_length=1, max_length=MAX_QUERY, pattern=r"\S")
 
 
-class AliasOut(BaseModel):
+class AliasOut(Out):
     alias: str = Field(examples=["霓霓"])
     source: str = Field(
         description="registered (by hand), name (a display name seen on their turns), learned "
@@ -108,17 +107,10 @@ class AliasOut(BaseModel):
 
     @classmethod
     def of(cls, a: Alias) -> AliasOut:
-        return cls(
-            alias=a.alias,
-            source=a.source,
-            learned_in=a.learned_in,
-            first_seen=a.first_seen,
-            last_seen=a.last_seen,
-            turn_id=a.turn_id,
-        )
+        return cls.read(a)
 
 
-class PersonOut(BaseModel):
+class PersonOut(Out):
     id: str = Field(examples=["ni"])
     name: str | None = Field(description="Their latest display name.", examples=["周霓"])
     names: list[str] = Field(description="Their display names, oldest first.", examples=[["周霓"]])
@@ -129,18 +121,10 @@ class PersonOut(BaseModel):
 
     @classmethod
     def of(cls, p: Person) -> PersonOut:
-        return cls(
-            id=p.id,
-            name=p.name,
-            names=list(p.names),
-            aliases=[AliasOut.of(a) for a in p.aliases],
-            first_seen=p.first_seen,
-            last_seen=p.last_seen,
-            messages=p.messages,
-        )
+        return cls.read(p, aliases=[AliasOut.of(a) for a in p.aliases])
 
 
-class MemberOut(BaseModel):
+class MemberOut(Out):
     """A person as seen in one group or private chat."""
 
     person: PersonOut
@@ -151,20 +135,14 @@ class MemberOut(BaseModel):
 
     @classmethod
     def of(cls, m: Member) -> MemberOut:
-        return cls(
-            person=PersonOut.of(m.person),
-            owner=m.owner,
-            first_seen=m.first_seen,
-            last_seen=m.last_seen,
-            messages=m.messages,
-        )
+        return cls.read(m, person=PersonOut.of(m.person))
 
 
 class MembersOut(BaseModel):
     members: list[MemberOut] = Field(description="Latest speaker first.")
 
 
-class MatchOut(BaseModel):
+class MatchOut(Out):
     alias: str = Field(description="The name as the text writes it, at `text[start:end]`.", examples=["霓霓"])
     start: int
     end: int
@@ -174,21 +152,14 @@ class MatchOut(BaseModel):
 
     @classmethod
     def of(cls, m: Match) -> MatchOut:
-        return cls(
-            alias=m.alias,
-            start=m.start,
-            end=m.end,
-            person_ids=list(m.person_ids),
-            source=m.source,
-            ambiguous=m.ambiguous,
-        )
+        return cls.read(m)
 
 
 class MatchesOut(BaseModel):
     matches: list[MatchOut]
 
 
-class AgendaItemOut(BaseModel):
+class AgendaItemOut(Out):
     """A dated plan someone mentioned; ``status`` is "open" until a later message says how it went."""
 
     id: int
@@ -205,19 +176,7 @@ class AgendaItemOut(BaseModel):
 
     @classmethod
     def of(cls, i: AgendaItem) -> AgendaItemOut:
-        return cls(
-            id=i.id,
-            user_id=i.scope.user_id,
-            group_id=i.scope.group_id,
-            agent_id=i.scope.agent_id,
-            person_id=i.person_id,
-            day=i.day,
-            what=i.what,
-            text=i.text,
-            turn_id=i.turn_id,
-            status=i.status,
-            outcome=i.outcome,
-        )
+        return cls.read(i, **owner_of(i))
 
 
 class AgendaOut(BaseModel):

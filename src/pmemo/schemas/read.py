@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from ..models import ContextPack, Hit, Kind, Tier
-from .common import MAX_BUDGET, MAX_CONTENT, MAX_QUERY, MAX_RECENT, ScopeIn, When, _finite, _id, _whole
+from .common import MAX_BUDGET, MAX_CONTENT, MAX_QUERY, MAX_RECENT, Out, ScopeIn, When, _finite, _id, _whole, examples
 from .turns import TurnOut
 
 AT = ("when the query is asked (default now): 'yesterday' or 'last week' in it is read from that day, and"
@@ -16,10 +16,7 @@ AT = ("when the query is asked (default now): 'yesterday' or 'last week' in it i
 
 
 class SearchIn(ScopeIn):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"user_id": "alice", "query": "where do I live?"}]},
-    )
+    model_config = examples({"user_id": "alice", "query": "where do I live?"})
 
     query: str = Field(min_length=1, max_length=4_000)
     limit: Annotated[int, Field(ge=1, le=100), BeforeValidator(_whole)] = 10
@@ -32,25 +29,10 @@ class SearchIn(ScopeIn):
 
 
 class ContextIn(ScopeIn):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "user_id": "alice",
-                    "session_id": "s1",
-                    "query": "where do I live?",
-                    "budget_tokens": 1000,
-                },
-                {
-                    "group_id": "study",
-                    "session_id": "study-chat",
-                    "query": "你认识霓霓吗？",
-                    "asker": "wt",
-                    "recent": ["今天谁去图书馆？", "我下午去"],
-                },
-            ]
-        },
+    model_config = examples(
+        {"user_id": "alice", "session_id": "s1", "query": "where do I live?", "budget_tokens": 1000},
+        {"group_id": "study", "session_id": "study-chat", "query": "你认识霓霓吗？", "asker": "wt",
+         "recent": ["今天谁去图书馆？", "我下午去"]},
     )
 
     query: str = Field(min_length=1, max_length=MAX_CONTENT)
@@ -77,7 +59,7 @@ class ContextIn(ScopeIn):
     )
 
 
-class HitOut(BaseModel):
+class HitOut(Out):
     id: str = Field(examples=["turn:12"])
     kind: Kind  # the models' own literals: a new tier or kind needs no change here
     tier: Tier
@@ -90,24 +72,15 @@ class HitOut(BaseModel):
 
     @classmethod
     def of(cls, h: Hit) -> HitOut:
-        return cls(
-            id=h.id,
-            kind=h.kind,
-            tier=h.tier,
-            text=h.text,
-            score=_finite(float(h.score)),
-            why=h.why,
-            source_ids=[s.id for s in h.sources],
-            sources=[TurnOut.of(s) for s in h.sources],
-            timestamp=h.timestamp,
-        )
+        return cls.read(h, score=_finite(float(h.score)), source_ids=[s.id for s in h.sources],
+                        sources=[TurnOut.of(s) for s in h.sources])
 
 
 class HitsOut(BaseModel):
     hits: list[HitOut]
 
 
-class ContextOut(BaseModel):
+class ContextOut(Out):
     query: str
     text: str
     items: list[HitOut]
@@ -122,12 +95,4 @@ class ContextOut(BaseModel):
 
     @classmethod
     def of(cls, p: ContextPack) -> ContextOut:
-        return cls(
-            query=p.query,
-            text=p.text,
-            items=[HitOut.of(h) for h in p.items],
-            tokens=p.tokens,
-            budget=p.budget,
-            over_budget=p.over_budget,
-            note=p.note,
-        )
+        return cls.read(p, items=[HitOut.of(h) for h in p.items])

@@ -10,10 +10,10 @@ from pydantic import BaseModel, Field
 from ..models import Cluster as ClusterModel
 from ..models import Episode, Fact, Summary, Task
 from ..rules.sentences import fact_sentence
-from .common import RowId, Strict, _finite
+from .common import Out, RowId, Strict, _finite, owner_of, read_version
 
 
-class SummaryOut(BaseModel):
+class SummaryOut(Out):
     id: int
     session_id: str | None
     step_from: int
@@ -25,23 +25,14 @@ class SummaryOut(BaseModel):
 
     @classmethod
     def of(cls, s: Summary) -> SummaryOut:
-        return cls(
-            id=s.id,
-            session_id=s.scope.session_id,
-            step_from=s.step_from,
-            step_to=s.step_to,
-            text=s.text,
-            method=s.method,
-            source_ids=list(s.source_ids),
-            created_at=s.created_at,
-        )
+        return cls.read(s, session_id=s.scope.session_id)
 
 
 class SummariesOut(BaseModel):
     summaries: list[SummaryOut]
 
 
-class ClusterOut(BaseModel):
+class ClusterOut(Out):
     id: int
     size: int
     hits: float
@@ -51,14 +42,7 @@ class ClusterOut(BaseModel):
 
     @classmethod
     def of(cls, c: ClusterModel) -> ClusterOut:
-        return cls(
-            id=c.id,
-            size=c.size,
-            hits=_finite(float(c.hits)),
-            label=c.label,
-            member_ids=list(c.member_ids),
-            updated_at=c.updated_at,
-        )
+        return cls.read(c, hits=_finite(float(c.hits)))
 
 
 class ClustersOut(BaseModel):
@@ -85,7 +69,7 @@ class StatsOut(BaseModel):
     stats: dict[str, Any]
 
 
-class FactOut(BaseModel):
+class FactOut(Out):
     id: int
     user_id: str | None
     group_id: str | None
@@ -121,31 +105,9 @@ class FactOut(BaseModel):
     @classmethod
     def of(cls, f: Fact, name: str | None = None) -> FactOut:
         """``name``: the person's display name, to say the fact as a sentence about them."""
-        return cls(
-            id=f.id,
-            user_id=f.scope.user_id,
-            group_id=f.scope.group_id,
-            agent_id=f.scope.agent_id,
-            category=f.category,
-            key=f.key,
-            value=f.value,
-            confidence=_finite(float(f.confidence)),
-            mentions=f.mentions,
-            status=f.status,
-            source=f.source,
-            source_ids=list(f.sources),
-            importance=_finite(float(f.importance)),
-            version=f.version,
-            first_seen=f.first_seen,
-            last_seen=f.last_seen,
-            valid_from=f.valid_from,
-            valid_to=f.valid_to,
-            expires_at=f.expires_at,
-            subject_id=f.subject_id,
-            mentioned=list(f.mentioned),
-            learned_in=f.learned_in,
-            sentence=fact_sentence(name or f.subject_id, f.category, f.key, f.value),
-        )
+        return cls.read(f, **owner_of(f), confidence=_finite(float(f.confidence)), source_ids=list(f.sources),
+                        importance=_finite(float(f.importance)),
+                        sentence=fact_sentence(name or f.subject_id, f.category, f.key, f.value))
 
 
 class FactsOut(BaseModel):
@@ -156,14 +118,10 @@ class FactUpdate(Strict):
     """A fact's value corrected by hand (``Memory.update_fact``)."""
 
     value: str = Field(min_length=1, max_length=1_000, pattern=r"\S", examples=["腾讯"])
-    version: RowId | None = Field(
-        None,
-        description="The version you read; a fact changed since then is left alone (409)."
-        " Or send `If-Match: \"<version>\"`.",
-    )
+    version: RowId | None = read_version("fact")
 
 
-class EpisodeOut(BaseModel):
+class EpisodeOut(Out):
     id: int
     kind: str
     session_id: str | None
@@ -182,23 +140,7 @@ class EpisodeOut(BaseModel):
 
     @classmethod
     def of(cls, e: Episode) -> EpisodeOut:
-        return cls(
-            id=e.id,
-            kind=e.kind,
-            session_id=e.scope.session_id,
-            summary=e.summary,
-            topics=list(e.topics),
-            actions=list(e.actions),
-            outcomes=list(e.outcomes),
-            lessons=list(e.lessons),
-            importance=_finite(float(e.importance)),
-            started_at=e.started_at,
-            ended_at=e.ended_at,
-            source_ids=list(e.source_ids),
-            step_from=e.step_from,
-            step_to=e.step_to,
-            access_count=e.access_count,
-        )
+        return cls.read(e, session_id=e.scope.session_id, importance=_finite(float(e.importance)))
 
 
 class EpisodesOut(BaseModel):
@@ -212,7 +154,7 @@ class TaskStepOut(BaseModel):
     error: str | None
 
 
-class TaskOut(BaseModel):
+class TaskOut(Out):
     id: int
     session_id: str | None
     goal: str
@@ -227,22 +169,8 @@ class TaskOut(BaseModel):
 
     @classmethod
     def of(cls, t: Task) -> TaskOut:
-        return cls(
-            id=t.id,
-            session_id=t.scope.session_id,
-            goal=t.goal,
-            steps=[
-                TaskStepOut(text=s.text, status=s.status, result=s.result, error=s.error)
-                for s in t.steps
-            ],
-            scratchpad=t.scratchpad,
-            status=t.status,
-            feedback=t.feedback,
-            episode_id=t.episode_id,
-            version=t.version,
-            created_at=t.created_at,
-            updated_at=t.updated_at,
-        )
+        return cls.read(t, session_id=t.scope.session_id, steps=[
+            TaskStepOut(text=s.text, status=s.status, result=s.result, error=s.error) for s in t.steps])
 
 
 class TasksOut(BaseModel):

@@ -5,30 +5,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic import BaseModel, Discriminator, Field, Tag, field_validator
 from pydantic_core import PydanticCustomError
 
 from ..models import Turn
 from ..validate import ROLES, lone_surrogate
-from .common import MAX_CONTENT, RowId, ScopeIn, Strict, When, _id
+from .common import MAX_CONTENT, Out, RowId, ScopeIn, Strict, When, _id, examples, owner_of
 
 
 class TurnIn(ScopeIn):
     """One message, as ``Memory.add`` takes it."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "user_id": "alice",
-                    "session_id": "s1",
-                    "role": "user",
-                    "content": "I moved to Lisbon last spring.",
-                }
-            ]
-        },
-    )
+    model_config = examples(
+        {"user_id": "alice", "session_id": "s1", "role": "user", "content": "I moved to Lisbon last spring."})
 
     session_id: str | None = _id(
         None, examples=["s1"],
@@ -107,7 +96,7 @@ TurnOrBatch = Annotated[
 ]
 
 
-class TurnOut(BaseModel):
+class TurnOut(Out):
     id: int
     session_id: str
     user_id: str | None
@@ -124,21 +113,7 @@ class TurnOut(BaseModel):
 
     @classmethod
     def of(cls, t: Turn) -> TurnOut:
-        return cls(
-            id=t.id,
-            session_id=t.session_id,
-            user_id=t.scope.user_id,
-            group_id=t.scope.group_id,
-            agent_id=t.scope.agent_id,
-            step=t.step,
-            role=t.role,
-            content=t.content,
-            actor=t.actor,
-            actor_id=t.actor_id,
-            timestamp=t.timestamp,
-            metadata=dict(t.metadata or {}),
-            reply_to=t.reply_to,
-        )
+        return cls.read(t, **owner_of(t), metadata=dict(t.metadata or {}))
 
 
 class TurnsOut(BaseModel):

@@ -24,6 +24,7 @@ from .deps import Admin, keys_of
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
+IdPath = Annotated[str, Path(pattern=ID, max_length=128)]
 NOT_ADMIN: dict[int | str, dict[str, Any]] = {403: {"model": Problem, "description": "not an admin key"}}
 
 
@@ -57,9 +58,7 @@ def list_keys(
     response_model=ApiKeyOut,
     responses={**NOT_ADMIN, 404: {"model": Problem, "description": "no key has this id"}},
 )
-def revoke_key(
-    key_id: Annotated[str, Path(pattern=ID, max_length=128)], request: Request, _: Admin
-) -> ApiKeyOut:
+def revoke_key(key_id: IdPath, request: Request, _: Admin) -> ApiKeyOut:
     """Revoke one key by its id: the next request with it, REST or MCP, gets 401."""
     return ApiKeyOut(**keys_of(request).revoke(key_id))
 
@@ -69,8 +68,6 @@ def revoke_key(
     response_model=Removed,
     responses={**NOT_ADMIN, 404: {"model": Problem, "description": "no such tenant"}},
 )
-def revoke_tenant(
-    tenant: Annotated[str, Path(pattern=ID, max_length=128)], request: Request, _: Admin
-) -> Removed:
+def revoke_tenant(tenant: IdPath, request: Request, _: Admin) -> Removed:
     """Revoke every key of a tenant. Its memory stays until deleted per user."""
     return Removed(removed={"revoked_keys": keys_of(request).revoke_tenant(tenant)})

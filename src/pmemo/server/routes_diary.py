@@ -23,9 +23,7 @@ DAY = "A calendar day in the diary's time zone (`PMEMO_DIARY_TZ`), as YYYY-MM-DD
     responses={404: {"model": Problem, "description": "that chat has no entry for that day (yet)"}},
 )
 async def diary(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     day: Annotated[Day, Query(description=DAY)],
 ) -> DiaryOut:
     """The diary entry of a group (`group_id`) or private chat (`user_id`) for `day`
@@ -41,9 +39,7 @@ async def diary(
 
 @router.get("/diaries", response_model=DiariesOut)
 async def diaries(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     start: Annotated[Day | None, Query(description="The first day (default: the first entry).")] = None,
     end: Annotated[Day | None, Query(description="The last day, included (default: the latest entry).")] = None,
 ) -> DiariesOut:

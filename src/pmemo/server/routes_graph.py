@@ -32,9 +32,7 @@ At = Annotated[When | None, Query(description="what held at this time (default: 
 @router.get("/graph", response_model=GraphOut, responses=NOT_FOUND)
 async def graph(
     entity: Name,
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     at: At = None,
     hops: Annotated[int, Query(ge=1, le=2, description="1: the triples naming the entity; 2: also those naming"
                                                        " its neighbours")] = 1,
@@ -47,9 +45,7 @@ async def graph(
 
 @router.get("/triples", response_model=TriplesOut, responses=NOT_FOUND)
 async def triples(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     subject: Subject = None,
     predicate: Annotated[str | None, Query(pattern=PREDICATE.pattern, description="Only this predicate: works_at,"
                                                                                   " lives_in, friend_of …")] = None,
@@ -66,9 +62,7 @@ async def triples(
 
 @router.get("/insights", response_model=InsightsOut)
 async def insights(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     subject: Annotated[str, Query(pattern=ID, max_length=128, description="The person id.")],
 ) -> InsightsOut:
     """What a language model inferred about a person from what they said in this group or chat

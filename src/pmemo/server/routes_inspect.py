@@ -58,9 +58,7 @@ def _removed(result: Any) -> Removed:
 # turns -------------------------------------------------------------------
 @router.get("/turns", response_model=TurnsOut)
 async def list_turns(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     session_id: IdQuery = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
@@ -115,9 +113,7 @@ async def list_sessions(memory: Mem, tenant: Tenant, owner: Owner) -> SessionsOu
 @router.delete("/sessions/{session_id}", response_model=Removed)
 async def delete_session(
     session_id: Annotated[str, Path(pattern=ID, max_length=128)],
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
 ) -> Removed:
     """Forget one session of a user or group and what was derived from it."""
     return _removed(await memory.delete_session(session_id, tenant_id=tenant, **owner))
@@ -125,8 +121,7 @@ async def delete_session(
 
 @router.get("/owners", response_model=OwnersOut)
 async def list_owners(
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     agent_id: Annotated[str, Query(pattern=ID, max_length=128)] = "default",
 ) -> OwnersOut:
     """Users (`u:<id>`) and groups (`g:<id>`) that have memory under this agent."""
@@ -165,8 +160,7 @@ async def get_key(key_id: RowId, memory: Mem, tenant: Tenant, response: Response
 async def update_key(
     key_id: RowId,
     body: KeyUpdate,
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     response: Response,
     if_match: IfMatch = None,
 ) -> KeyLineOut:
@@ -227,8 +221,7 @@ async def list_clusters(memory: Mem, tenant: Tenant, owner: Owner) -> ClustersOu
 
 @router.get("/stats", response_model=StatsOut)
 async def stats(
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     user_id: IdQuery = None,
     group_id: IdQuery = None,
     agent_id: IdQuery = None,

@@ -16,8 +16,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 
 @router.get("/failed", response_model=FailedJobsOut)
 async def failed_jobs(
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     agent_id: Annotated[str | None, Query(pattern=ID, max_length=128, description="Only this agent's.")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> FailedJobsOut:

@@ -44,8 +44,7 @@ IDEMPOTENCY_KEY = {"minLength": 1, "maxLength": 255, "pattern": r"^[\x21-\x7e]([
 )
 async def add_turns(
     body: Annotated[TurnOrBatch, Body()],
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     idempotency_key: Annotated[
         str | SkipJsonSchema[None],  # absent, never null: a header has no null
         Header(

@@ -88,9 +88,7 @@ async def list_people(memory: Mem, tenant: Tenant, owner: Owner) -> MembersOut:
 )
 async def forget_person(
     person_id: PersonId,
-    memory: Mem,
-    tenant: Tenant,
-    where: MaybeOwner,
+    memory: Mem, tenant: Tenant, where: MaybeOwner,
     hard: Annotated[bool, Query(description="Erase at once: not restorable, no row left naming them.")] = False,
     dry_run: Annotated[bool, Query(description="Only list what would go; nothing changes.")] = False,
     reason: Annotated[str, Query(max_length=500, description="Kept in the forgetting log.")] = "",
@@ -137,9 +135,7 @@ async def resolve(body: ResolveIn, memory: Mem, tenant: Tenant) -> MatchesOut:
 )
 async def person_profile(
     person_id: PersonId,
-    memory: Mem,
-    tenant: Tenant,
-    where: MaybeOwner,
+    memory: Mem, tenant: Tenant, where: MaybeOwner,
     history: bool = False,
 ) -> FactsOut:
     """What is known about a person (`Memory.profile`): with `group_id` (or `user_id`) only what
@@ -154,9 +150,7 @@ async def person_profile(
 
 @router.get("/agenda", response_model=AgendaOut)
 async def agenda(
-    memory: Mem,
-    tenant: Tenant,
-    where: MaybeOwner,
+    memory: Mem, tenant: Tenant, where: MaybeOwner,
     person_id: IdQuery = None,
     at: Annotated[When | None, Query(description=AT_AGENDA)] = None,
 ) -> AgendaOut:

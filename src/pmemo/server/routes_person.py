@@ -43,9 +43,7 @@ router = APIRouter(prefix="/v1", tags=["person"])
 # profile, episodes, tasks -----------------------------------------------------
 @router.get("/profile", response_model=FactsOut)
 async def profile(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     history: bool = False,
 ) -> FactsOut:
     """Current facts about a user or group (`Memory.profile`); `history=true` adds
@@ -92,8 +90,7 @@ async def get_fact(fact_id: RowId, memory: Mem, tenant: Tenant, response: Respon
 async def update_fact(
     fact_id: RowId,
     body: FactUpdate,
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     response: Response,
     if_match: IfMatch = None,
 ) -> FactOut:
@@ -110,8 +107,7 @@ async def update_fact(
 @router.delete("/facts/{fact_id}", response_model=ForgetOut, responses={404: NO_FACT})
 async def delete_fact(
     fact_id: RowId,
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     hard: Annotated[bool, Query(description="Erase at once (not restorable).")] = False,
 ) -> ForgetOut:
     """Delete one fact (`Memory.delete_fact`); the turns it came from and its history stay.
@@ -127,9 +123,7 @@ async def delete_fact(
 
 @router.get("/episodes", response_model=EpisodesOut)
 async def episodes(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     session_id: IdQuery = None,
     query: Annotated[str | None, Query(min_length=1, max_length=4_000)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 20,
@@ -144,9 +138,7 @@ async def episodes(
 
 @router.get("/tasks", response_model=TasksOut)
 async def tasks(
-    memory: Mem,
-    tenant: Tenant,
-    owner: Owner,
+    memory: Mem, tenant: Tenant, owner: Owner,
     status: Annotated[str | None, Query(pattern=r"^(running|done|failed)$")] = None,
 ) -> TasksOut:
     """Tasks' working memory (goal, steps, scratchpad), optionally by status (`Memory.tasks`)."""
@@ -213,8 +205,7 @@ async def purge(body: PurgeIn, memory: Mem, tenant: Tenant) -> PurgedOut:
 
 @router.get("/forget-log", response_model=ForgetLogOut, responses={404: {"description": "no such batch here"}})
 async def forget_log(
-    memory: Mem,
-    tenant: Tenant,
+    memory: Mem, tenant: Tenant,
     batch: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> ForgetLogOut:
