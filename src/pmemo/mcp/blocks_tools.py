@@ -23,11 +23,8 @@ class BlocksTools(Tools):
     NAMES = ("blocks",)
 
     async def blocks(
-        self,
-        ctx: Context,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        self, ctx: Context,
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """The memory blocks always in your context (persona, rules, notes, people): each with
         its label, description, size against its limit, whether you may edit it (`editable`:

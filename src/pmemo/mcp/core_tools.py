@@ -29,12 +29,9 @@ class CoreTools(Tools):
     NAMES = ("core_memory_append", "core_memory_replace")
 
     async def core_memory_append(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         text: Annotated[str, Field(description="A short line to keep always in context.")],
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
         label: blocks_tools.Label = None,
     ) -> dict[str, Any]:
         """Add a line to key (core) memory: it is put first in every context. With a `label`:
@@ -46,13 +43,10 @@ class CoreTools(Tools):
             return _dump(KeyLineOut.of(await self.memory.add_key(text, **sc)))
 
     async def core_memory_replace(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         old_text: OldText,
         new_text: Annotated[str, Field(description="What that line should say instead.")],
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
         version: Version = None,
         label: blocks_tools.Label = None,
     ) -> dict[str, Any]:

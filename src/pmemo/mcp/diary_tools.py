@@ -20,14 +20,11 @@ class DiaryTools(Tools):
     NAMES = ("diary",)
 
     async def diary(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         day: Day = None,
         start: Annotated[str | None, Field(description="Or a range: its first day, YYYY-MM-DD.", max_length=10)] = None,
         end: Annotated[str | None, Field(description="And its last day, included.", max_length=10)] = None,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """Your diary of a group or private chat: with `day`, that day's entry (what happened, who
         said what, the plans and dates mentioned); else the entries from `start` to `end`,

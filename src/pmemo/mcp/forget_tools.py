@@ -32,8 +32,7 @@ class ForgetTools(Tools):
     NAMES = ("forget", "restore", "profile")
 
     async def forget(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         id: Annotated[
             str,
             Field(
@@ -67,8 +66,7 @@ class ForgetTools(Tools):
             return {"removed": {kind: [n]}}
 
     async def restore(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         batch: Annotated[
             int | None, Field(description="The `batch` a forget returned.", ge=1, le=MAX_ID, strict=True)
         ] = None,
@@ -89,8 +87,7 @@ class ForgetTools(Tools):
             return {"restored": to_jsonable_python(out)}
 
     async def profile(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         user_id: UserId = None,
         history: History = False,
         group_id: GroupId = None,

@@ -21,15 +21,12 @@ class GraphTools(Tools):
     NAMES = ("graph", "triples")
 
     async def graph(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         entity: Entity,
         hops: Annotated[int, Field(description="1: what names the entity; 2: also what names its neighbours.",
                                    ge=1, le=2, strict=True)] = 1,
         at: At = None,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """Who or what an entity is linked to, as this group or chat knows it: the triples
         (subject, predicate, object, each with a `sentence`) within `hops` of it, and the
@@ -40,8 +37,7 @@ class GraphTools(Tools):
             return GraphOut.of(found).model_dump(mode="json")  # type: ignore[no-any-return]
 
     async def triples(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         subject: Annotated[str | None, Field(description="Only about this person id or entity name.",
                                              max_length=MAX_NAME)] = None,
         predicate: Annotated[str | None, Field(description="Only this predicate: works_at, lives_in, likes,"
@@ -49,9 +45,7 @@ class GraphTools(Tools):
         at: At = None,
         history: Annotated[bool, Field(description="Every triple ever said, a replaced one with the time it"
                                                    " ended (`valid_to`); with `at`, every one said by then.")] = False,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """What this group or chat learned as (subject, predicate, object) triples, oldest first:
         what holds now, at `at`, or with `history` everything (e.g. every employer someone had,

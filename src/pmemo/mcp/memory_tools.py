@@ -52,8 +52,7 @@ class MemoryTools(Tools):
     NAMES = ("remember", "recall", "get_context", "conversation_search")
 
     async def remember(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         content: Content,
         session_id: TurnSession = None,
         user_id: UserId = None,
@@ -77,8 +76,7 @@ class MemoryTools(Tools):
             return _dump(TurnOut.of(turn))
 
     async def recall(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         query: Annotated[str, Field(description="What to look for, in plain words.")],
         user_id: UserId = None,
         limit: Annotated[int, Field(description="How many items (1-50).", ge=1, le=50, strict=True)] = 10,
@@ -96,8 +94,7 @@ class MemoryTools(Tools):
             return {"hits": [_dump(HitOut.of(h)) for h in hits]}
 
     async def get_context(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         query: Annotated[str, Field(description="The new message you are about to answer.")],
         user_id: UserId = None,
         session_id: Annotated[str | None, Field(description="The current session.")] = None,
@@ -122,8 +119,7 @@ class MemoryTools(Tools):
             return _dump(ContextOut.of(pack))
 
     async def conversation_search(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         user_id: UserId = None,
         query: Annotated[str | None, Field(description="Words the message contains.")] = None,
         start_date: Annotated[str | None, Field(description="ISO date/time, inclusive.")] = None,

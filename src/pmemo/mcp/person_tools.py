@@ -23,8 +23,7 @@ class PersonTools(Tools):
              "person_profile", "agenda")
 
     async def forget_person(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         person_id: PersonId,
         group_id: Annotated[str | None, Field(description="Only in this group (default: everywhere).")] = None,
         user_id: Annotated[str | None, Field(description="Or: only in this private chat.")] = None,
@@ -44,8 +43,7 @@ class PersonTools(Tools):
             return PersonForgetOut.of(person_id, report, to_jsonable_python(report)).model_dump(mode="json")
 
     async def add_person(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         person_id: PersonId,
         name: Annotated[str | None, Field(description="Their display name now.")] = None,
         aliases: Annotated[
@@ -71,11 +69,8 @@ class PersonTools(Tools):
             return _dump(PersonOut.of(await self.memory.person(person_id, tenant_id=await self.tenant_of(ctx))))
 
     async def people(
-        self,
-        ctx: Context,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        self, ctx: Context,
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """The members of a group or private chat, latest speaker first: names, aliases, when
         they spoke first and last here and how often."""
@@ -84,8 +79,7 @@ class PersonTools(Tools):
             return {"members": [_dump(MemberOut.of(m)) for m in members]}
 
     async def remove_alias(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         person_id: PersonId,
         alias: Annotated[str, Field(description="The name to stop resolving to them.")],
     ) -> dict[str, Any]:
@@ -95,12 +89,9 @@ class PersonTools(Tools):
             return _dump(PersonOut.of(person))
 
     async def resolve_people(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         text: Annotated[str, Field(description="A message that may name people.")],
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """The people a text names, by any of their names (nicknames, old display names):
         each match with its span and person id(s); `ambiguous` when two people share it."""
@@ -109,8 +100,7 @@ class PersonTools(Tools):
             return {"matches": [_dump(MatchOut.of(m)) for m in matches]}
 
     async def person_profile(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         person_id: PersonId,
         group_id: Annotated[
             str | None, Field(description="Only what was learned in this group (default: everywhere).")
@@ -129,16 +119,13 @@ class PersonTools(Tools):
             return {"facts": [_dump(f) for f in facts]}
 
     async def agenda(
-        self,
-        ctx: Context,
+        self, ctx: Context,
         person_id: Annotated[str | None, Field(description="Only this person's plans.")] = None,
         at: Annotated[
             str | None,
             Field(description="ISO date/time: only the open plans near it (default: all plans)."),
         ] = None,
-        user_id: UserId = None,
-        group_id: GroupId = None,
-        agent_id: AgentId = "default",
+        user_id: UserId = None, group_id: GroupId = None, agent_id: AgentId = "default",
     ) -> dict[str, Any]:
         """Dated plans people mentioned in a group or chat ("12月23日考研"), by day, with their
         status ("open" until someone says how it went). Without user_id or group_id: those of
