@@ -63,10 +63,15 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str, bool]]:
 
 def text(name: str, value: str) -> str:
     """``value`` if it is valid Unicode, else InvalidInput naming ``name``."""
+    _valid_unicode(value, name)
+    return value
+
+
+def _valid_unicode(value: Any, name: str) -> None:
+    """InvalidInput naming where in ``value`` (a string, or any JSON-like value) a lone surrogate is."""
     problem = unicode_problem(value, name)
     if problem:
         raise InvalidInput(problem)
-    return value
 
 
 def content(value: Any, settings: Settings) -> str:
@@ -115,9 +120,7 @@ def metadata(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise InvalidInput(f"metadata must be a dict, got {type(value).__name__}")
-    problem = unicode_problem(value, "metadata")
-    if problem:
-        raise InvalidInput(problem)
+    _valid_unicode(value, "metadata")
     try:
         encoded = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
@@ -147,9 +150,7 @@ def recent(value: Any) -> list[str]:
         raise InvalidInput("recent must be a list of message texts (strings), newest last")
     if len(value) > 50 or sum(map(len, value)) > 50_000:
         raise InvalidInput("recent holds at most 50 messages and 50,000 characters; pass the last few")
-    problem = unicode_problem(value, "recent")
-    if problem:
-        raise InvalidInput(problem)
+    _valid_unicode(value, "recent")
     return value
 
 
@@ -168,16 +169,19 @@ def positive_int(name: str, value: Any, upper: int) -> int:
 
 
 def fact_value(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInput("a fact's value must be a non-empty string, e.g. 'does not eat' or '腾讯'")
-    if len(value) > 1000:
-        raise InvalidInput("a fact's value is over 1,000 characters; a fact is one short value")
-    return text("value", value).strip()
+    return _short_text(value, "value", empty="a fact's value must be a non-empty string, e.g. 'does not eat' or '腾讯'",
+                       long="a fact's value is over 1,000 characters; a fact is one short value")
 
 
 def key_text(value: Any) -> str:
+    return _short_text(value, "text", empty="key memory text must be a non-empty string",
+                       long="key memory text is over 1,000 characters; key lines are short facts")
+
+
+def _short_text(value: Any, name: str, *, empty: str, long: str) -> str:
+    """A short text (at most 1,000 characters, not blank), stripped; ``empty`` and ``long`` say what is wrong."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput("key memory text must be a non-empty string")
+        raise InvalidInput(empty)
     if len(value) > 1000:
-        raise InvalidInput("key memory text is over 1,000 characters; key lines are short facts")
-    return text("text", value).strip()
+        raise InvalidInput(long)
+    return text(name, value).strip()
