@@ -133,8 +133,9 @@ def test_a_planted_cycle_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 LONG = 50  # lines: "a function past ~50 is asking to be split" (STYLE.md 1)
-# Issue 45 §6 wants at most 5; the bound is today's count and comes down as the splits land.
-MOST_LONG_FUNCTIONS = 5
+# Issue 45 §6 wants at most 5; the bound is today's count (pipelines/extraction.extract_batch, whose
+# split is under way) and comes down as the splits land.
+MOST_LONG_FUNCTIONS = 1
 
 
 def long_functions(package: Path) -> list[str]:
