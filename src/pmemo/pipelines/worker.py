@@ -31,6 +31,7 @@ from ..embedders.cached import CachedEmbedder
 from ..errors import StoreLocked, Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
+from ..ports.unit import unit_of
 from ..stores.base import Job, JobListening, JobSignals, Store
 from ..tiers.services import Tiers
 from . import enrich, extraction
@@ -259,9 +260,10 @@ class Worker:
                 self.store.fail(job.id, f"{type(exc).__name__}: {exc}", retry=job.attempts < MAX_ATTEMPTS)
                 self._held.discard(job.id)
             return
-        for job in jobs:
-            self.store.finish(job.id)
-            self._held.discard(job.id)
+        with unit_of(self.store):  # the batch's jobs end in one commit
+            for job in jobs:
+                self.store.finish(job.id)
+                self._held.discard(job.id)
 
     def _still_ours(self, jobs: list[Job]) -> None:
         """Before the jobs are ended: LeaseLost if another worker took one meanwhile (a step that
@@ -309,10 +311,11 @@ class Worker:
             pieces = embed.parts([t.indexed for t in chunk], self._between)
             rows = [(t.id, t.scope.key, p[0] if len(p) == 1 else normalise(p.sum(axis=0)))
                     for t, p in zip(chunk, pieces, strict=True)]
-            self.store.put_vectors(kind, rows, embed.model_id)
-            if kind == "turn" and embed.splits:  # every turn: an edited one may have had parts
-                self.store.put_parts([(t.id, t.scope.key, p) for t, p in zip(chunk, pieces, strict=True)],
-                                     embed.model_id)
+            with unit_of(self.store):  # the chunk's vectors and parts in one commit (embedded before it)
+                self.store.put_vectors(kind, rows, embed.model_id)
+                if kind == "turn" and embed.splits:  # every turn: an edited one may have had parts
+                    self.store.put_parts([(t.id, t.scope.key, p) for t, p in zip(chunk, pieces, strict=True)],
+                                         embed.model_id)
 
     def _between(self) -> None:
         """Between two embedding calls: a closing memory does not wait for the whole backlog,

@@ -12,6 +12,7 @@ even when a caller inside catches the error: a unit is never committed half done
 
 from __future__ import annotations
 
+import contextlib
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -20,3 +21,12 @@ class UnitOfWork(Protocol):
     def tx(self) -> AbstractContextManager[None]:
         """One transaction for every store call made in the block (re-entrant)."""
         ...
+
+
+def unit_of(store: object) -> AbstractContextManager[None]:
+    """``store.tx()`` for a store that has units of work (both of ours), else a block in which
+    each call is its own transaction. For callers typed with a port that has no ``tx``: a few
+    writes that belong together are one commit, not one each (on PostgreSQL a commit is a round
+    trip and a WAL flush)."""
+    tx = getattr(store, "tx", None)
+    return tx() if callable(tx) else contextlib.nullcontext()

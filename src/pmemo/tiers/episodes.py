@@ -126,9 +126,15 @@ class Episodes:
         self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int],
         vec: np.ndarray | None = None,
     ) -> Episode:
-        """Store an episode with its vector: ``vec`` (``drafted``'s), else its text embedded."""
-        episode = self.store.add_episode(scope, kind, fields, source_ids)
-        self._embed(episode, vec)
+        """Store an episode with its vector: ``vec`` (``drafted``'s, both in one commit), else its
+        text embedded (after the episode is stored: no embedding inside a transaction)."""
+        if vec is None:
+            episode = self.store.add_episode(scope, kind, fields, source_ids)
+            self._embed(episode)
+            return episode
+        with self.store.tx():
+            episode = self.store.add_episode(scope, kind, fields, source_ids)
+            self._embed(episode, vec)
         return episode
 
     def _embed(self, episode: Episode, vec: np.ndarray | None = None) -> np.ndarray:

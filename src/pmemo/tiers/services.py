@@ -17,6 +17,7 @@ from ..embedders.cached import CachedEmbedder
 from ..errors import LLMError
 from ..llms.base import LLM
 from ..models import Cluster, KeyLine, Scope, Summary, Turn
+from ..ports.unit import unit_of
 from ..prompts.key_line import KeyLineOut, key_prompt
 from ..prompts.summary import SummaryOut, summary_prompt
 from ..stores.base import Store
@@ -163,14 +164,15 @@ class Tiers:
     def add_summaries(self, spans: list[list[Turn]]) -> list[tuple[Summary, np.ndarray]]:
         """A summary of each span, with its vector; LLM texts are embedded in one batch."""
         made = [(span, *self.summarize(span)) for span in spans]
+        vectors = self._embedded(made)  # before the transaction: it holds the writer only to write
         out = []
-        for (span, text, method, _), vec in zip(made, self._embedded(made), strict=True):
-            first = span[0]
-            summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
-                                             [t.id for t in span])
-            self.store.put_vectors("summary", [(summary.id, first.scope.key, vec)],
-                                   self.embed.model_id)
-            out.append((summary, vec))
+        with unit_of(self.store):  # the batch's summaries and their vectors in one commit
+            for (span, text, method, _), vec in zip(made, vectors, strict=True):
+                first = span[0]
+                summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
+                                                 [t.id for t in span])
+                self.store.put_vectors("summary", [(summary.id, first.scope.key, vec)], self.embed.model_id)
+                out.append((summary, vec))
         return out
 
     def _embedded(self, made: list[tuple[list[Turn], str, str, np.ndarray | None]]) -> list[np.ndarray]:
