@@ -11,8 +11,10 @@ ids first, then each kind of record once, nothing written.
    records in one, the candidate pool in one.
 4. Every turn any section shows read in one call: the best candidates, what replies tie them
    to, the source turns of the facts, plans, triples, summaries, diary days and key lines. The
-   people and graph sections are built before it (``provenance.Pending`` notes what they show,
-   in either language the scaffolding may be written in) and filled after (``provenance.fill``).
+   people and graph sections are built before it (``provenance.Pending`` notes what they show)
+   and filled after (``provenance.fill``). Their lines are in the scaffolding's language, which
+   the recalled lines count in: they are built in the one the pool's words of the best candidates
+   give, and again, with a read of what they add, in the rare case the turns read tip it.
 
 What the read recalled (clusters' hits, episodes' access counts) comes back to the caller, which
 queues a job to count it: a read never writes the memory. A search is the same retrieval
@@ -22,7 +24,7 @@ unpacked: its hits with the people the query names, ranked together.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -44,7 +46,8 @@ from ..tiers.people import People, facts_at
 from . import hits as hitlib
 from . import person, relevance, windows
 from .asof import aware, epoch, made_by
-from .context import LANGUAGES, assemble, shares
+from .context import assemble, shares
+from .people_hits import TurnLookup
 from .people_section import PeopleRead, fact_views, nearness, people_roles, people_sections, read_people
 from .provenance import Pending, fill
 from .retriever import OWNER_WIDE, Found, Retrieved, Retriever, later
@@ -141,14 +144,16 @@ class ContextReader:
         last, latest, pending = sections.last.result(), self._latest(a, state, found), Pending()
         owned, episodes = self._owner_tiers(a, found.meaning.qvec, state, sections, pending)
         near = self._nearness(a, sections.people.result(), found.meaning.qvec)
-        drafts = {lang: self._drafts(a, sections, pending, owned, near, lang, budget) for lang in LANGUAGES}
+        guess = _guess(state, last, a, found)
+        drafts = self._drafts(a, sections, pending, owned, near, guess, budget)
         turns = self.store.get_turns([*found.turn_ids(sources=True), *pending.ids])
         got = self.retriever.finish(found, turns)
         tiers = self._recalled(a, got, latest, last)
         # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
-        lang = chat_language([*(h.text for h in tiers["key"]), *(t.content for t in last), a.query, *a.recent,
-                              *(h.text for h in tiers["mid_term"][:20])])
-        tiers.update({name: fill(hits, turns) for name, hits in drafts[lang].items()})
+        lang = _language([h.text for h in tiers["key"]], last, a, [h.text for h in tiers["mid_term"][:20]])
+        if lang != guess:  # the recalled lines tipped it: the sections again, in its words (a rare read more)
+            drafts = self._drafts(a, sections, _read_through(self.store, turns), owned, near, lang, budget)
+        tiers.update({name: fill(hits, turns) for name, hits in drafts.items()})
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
         blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
                                                   a.owner.user_id))
@@ -170,10 +175,11 @@ class ContextReader:
                                                                keep=self._names(got.named, a.owner)))
         return tiers
 
-    def _drafts(self, a: _Asked, sections: _Sections, pending: Pending, owned: dict[str, list[Hit]],
+    def _drafts(self, a: _Asked, sections: _Sections, pending: TurnLookup, owned: dict[str, list[Hit]],
                 near: Mapping[int, float], lang: str, budget: int) -> dict[str, list[Hit]]:
         """The people, agenda and graph sections in ``lang`` (and the tiers ``owned``), their
-        turns asked of ``pending``; ``near``: the facts' nearness to the query (``_nearness``)."""
+        turns asked of ``pending`` (``provenance.Pending``, or a lookup of turns read);
+        ``near``: the facts' nearness to the query (``_nearness``)."""
         s, read = self.settings, sections.people.result()
         people = people_sections(read, self.store, a.owner, a.query, a.asked.date(), s, pending, True,
                                  at=a.at, lang=lang, budget=budget, count=self.count, near=near)
@@ -270,3 +276,27 @@ class ContextReader:
             if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
                 return made[-LATEST_SUMMARIES:]
             wanted *= 4
+
+
+def _language(keys: Sequence[str], last: Sequence[Turn], a: _Asked, recalled: Sequence[str]) -> str:
+    """The language of the context's scaffolding (``chat_language``): of the key lines, the recent
+    turns, the query and the messages before it, and the ``recalled`` lines' words."""
+    return chat_language([*keys, *(t.content for t in last), a.query, *a.recent, *recalled])
+
+
+def _guess(state: ChatState, last: Sequence[Turn], a: _Asked, found: Found) -> str:
+    """``_language`` before the turns are read: the pool's words of the best candidates stand for
+    the recalled lines' (the sections are built in it; when the turns read say otherwise, again)."""
+    said = {t.id for t in last}
+    best = [r.content for i, _ in found.ranked.head[:20] if i not in said and (r := found.pool.refs.get(i)) is not None]
+    return _language([k.text for k in state.keys], last, a, best)
+
+
+def _read_through(store: FullStore, turns: Mapping[int, Turn]) -> TurnLookup:
+    """A turn lookup over ``turns``, reading from ``store`` the ones not among them."""
+    def lookup(ids: Iterable[int]) -> dict[int, Turn]:
+        wanted = list(ids)
+        rest = [i for i in wanted if i not in turns]
+        return {**{i: turns[i] for i in wanted if i in turns}, **(store.get_turns(rest) if rest else {})}
+
+    return lookup

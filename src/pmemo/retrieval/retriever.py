@@ -50,6 +50,7 @@ from .together import Together
 HIT_DEPTH = 10  # a recalled cluster counts a hit when one of its turns ranks this high
 SUMMARY_DEPTH = 5  # summaries matched per query (they boost their turns; the context shows them)
 DIARY_DEPTH = 3  # diary days recalled per query: the ones it names, else the nearest (issue 20)
+DIARY_TURNS = 200  # a context reads its diary days' turns with the rest up to this many (``Found.turn_ids``)
 OWNER_WIDE = " (owner-wide: not limited to one session)"
 R = TypeVar("R")
 Keywords = tuple[list[tuple[int, float]], list[list[tuple[int, float]]]]
@@ -107,7 +108,6 @@ class Found:
 
     question: Question
     depth: int
-    asker: str | None
     meaning: _Meaning
     pool: TurnPool
     ranked: Ranked
@@ -120,10 +120,18 @@ class Found:
 
     def turn_ids(self, sources: bool = False) -> list[int]:
         """The turns ``finish`` reads: the best candidates', those they stand for and those
-        replies tie them to; with ``sources``, the derived records' source turns too."""
+        replies tie them to; with ``sources``, the derived records' source turns too (a context
+        shows its key lines and most of its summaries; the diary days it recalls only when they
+        are few, DIARY_TURNS: a day it leaves out would be read for nothing, a packed one's are
+        read after, ``with_sources``)."""
         head = [[i, *self.ranked.again.get(i, ())] for i, _ in self.ranked.head]
         ids = [*ranked_turns(self.ranked), *tied_to(head, self.pool.links)]
-        return [*ids, *(i for found in self.sources().values() for i in found)] if sources else ids
+        if not sources:
+            return ids
+        known = self.sources()
+        days = [i for hit, found in known.items() if hit.startswith("diary:") for i in found]
+        return [*ids, *(i for hit, found in known.items() if not hit.startswith("diary:") for i in found),
+                *(days if len(days) <= DIARY_TURNS else [])]
 
     def sources(self) -> dict[str, tuple[int, ...]]:
         """Derived hit id → its source turns' ids, where known: summaries, diary days, and key
@@ -151,12 +159,6 @@ class Retriever:
         self._keywords.shutdown(wait=True)
         self._second.shutdown(wait=True)
         self.together.close()
-
-    def read(self, query: str, scope: Scope, session_id: str | None, depth: int, state: ChatState,
-             asked: date | None = None, asker: str | None = None, until: float | None = None) -> Retrieved:
-        """``ask``, ``rank``, the turns read, ``finish``: a retrieval on its own (blocking)."""
-        found = self.rank(self.ask(query, scope, session_id, state, until), depth, state, asked, asker)
-        return self.finish(found, self.store.get_turns(found.turn_ids()))
 
     def ask(self, query: str, scope: Scope, session_id: str | None, state: ChatState,
             until: float | None = None) -> Question:
@@ -214,7 +216,7 @@ class Retriever:
                                     vectors="turn", known=[i for i, _ in m.vector])
         ranked = rank(pool, pooled_vectors(pool, len(m.qvec)), e, who, self.settings, self.same_topic,
                       max(depth, HIT_DEPTH), stored_vectors(self.store, "turn", len(m.qvec)))
-        return Found(q, depth, asker, m, pool, ranked, self._keys(state, q.until))
+        return Found(q, depth, m, pool, ranked, self._keys(state, q.until))
 
     def _keys(self, state: ChatState, until: float | None) -> list[KeyLine]:
         """The key lines (``state``'s); asked ``until`` a time, the ones made by then."""
