@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from pmemo.cli import eval_cmd
 from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.llm_cost import _SAID_TWICE, LINKS, Truth, TruthLLM, replay_cost, table, truths
+from pmemo.graph.llm import CHATS_SYSTEM as TRIPLES_CHATS
 from pmemo.graph.llm import CLAUSES_SYSTEM as TRIPLES_CLAUSES
 from pmemo.graph.llm import SYSTEM as TRIPLES_SYSTEM
-from pmemo.prompts.facts import CLAUSES_SYSTEM, MESSAGES_SYSTEM
+from pmemo.prompts.facts import CHATS_SYSTEM, CLAUSES_SYSTEM, MESSAGES_SYSTEM
 from pmemo.prompts.summary import SUMMARY_SYSTEM
 
 ALLERGY = Truth(7, "哈哈，提醒一下，周霓对花生过敏，点菜注意", "2025-09-10", "花生", "allergy", "周霓", "p_zhouni")
@@ -40,6 +41,18 @@ def test_the_scripted_llm_answers_the_facts_of_the_lines_it_is_sent() -> None:
     [fact] = facts_of(whole, MESSAGES_SYSTEM, "[5] 2025-09-10 黄丽: 哈哈，提醒一下，周霓对花生过敏，点菜注意")
     assert fact["message"] == 5
     assert whole._answer(SUMMARY_SYSTEM, "[5] 2025-09-10 黄丽: x") == "{}"
+
+
+def test_the_scripted_llm_answers_each_chat_section_with_its_chat() -> None:
+    llm = TruthLLM([ALLERGY, PLAN])
+    sent = "\n".join(["## chat 1", "[0] 2025-09-10 黄丽: 周霓对花生过敏，", "## chat 2",
+                      "(context) 2025-09-10 Bo: 今天吃什么", "[1] 2025-09-10 何欣: 周六我去杭州出差"])
+    facts = facts_of(llm, CHATS_SYSTEM, sent)
+    assert [(f["clause"], f["chat"], f["value"]) for f in facts] == [(0, 1, "花生"), (1, 2, "出差")]
+    [triple] = json.loads(llm._answer(TRIPLES_CHATS, sent))["triples"]
+    assert (triple["clause"], triple["chat"], triple["object"]) == (0, 1, "花生")
+    alone = facts_of(TruthLLM([ALLERGY]), CLAUSES_SYSTEM, "[0] 2025-09-10 黄丽: 周霓对花生过敏，")
+    assert [f["chat"] for f in alone] == [None]  # a prompt of one chat has no sections
 
 
 def test_the_scripted_llm_answers_the_links_of_the_lines_it_is_sent() -> None:

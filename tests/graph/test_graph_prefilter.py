@@ -2,7 +2,8 @@
 the clauses the statement model or the rules mark (and those the graph's rules read a link
 from), a neighbouring message either side as context, one call per chat's batch; a triple
 without a clause it was sent is dropped; a call that times out or talks garbage loses no turn
-and its chat falls back to the rules' triples; ``llm_prefilter`` off sends every message. A
+and its chats fall back to the rules' triples (small chats share a call, each in its own
+section); ``llm_prefilter`` off sends every message. A
 clause that only names someone is no link; a bare assent ("是的") read as a correction carries
 no value and goes to neither call."""
 
@@ -18,7 +19,7 @@ import pytest
 
 from pmemo import Settings, SyncMemory
 from pmemo.errors import LLMError
-from pmemo.graph.llm import CLAUSES_SYSTEM, SYSTEM
+from pmemo.graph.llm import CHATS_SYSTEM, CLAUSES_SYSTEM, SYSTEM
 from pmemo.llms.fake import TIMEOUT, ScriptedLLM
 from pmemo.models import Scope, Turn
 from pmemo.pipelines.prefilter import linked, marked
@@ -102,17 +103,45 @@ def test_a_triple_without_a_clause_it_was_sent_is_dropped(tmp_path: Path) -> Non
 def test_a_failed_call_loses_no_turn_and_its_chat_falls_back_to_the_rules(tmp_path: Path, bad: object) -> None:
     good = json.dumps({"triples": [{"clause": 0, "predicate": "works_at", "object": "腾讯", "object_kind": "org"}]})
     llm = triples_llm(lambda user: bad if "Tom" in user else good)
-    with ingest(tmp_path, llm, items(CHAT, "g"), items(OTHER, "h", start=1)) as m:
+    with ingest(tmp_path, llm, items(CHAT, "g")) as m:
+        m.add_many(items(OTHER, "h", start=1))  # a second batch: a call of its own
+        m.drain()
         stored = [t.content for t in m.turns(group_id="g")] + [t.content for t in m.turns(group_id="h")]
         mine = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="g")}
         theirs = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="h")}
         failed = m.stats()["failed_jobs"]
-    assert len(graph_calls(llm)) == 2  # one call per chat
+    assert len(graph_calls(llm)) == 2
     assert stored == [text for *_, text in CHAT] + [text for *_, text in OTHER]  # no turn lost
-    assert ("ni", "works_at", "腾讯") in mine  # the chat whose call answered keeps the LLM's triple
+    assert ("ni", "works_at", "腾讯") in mine  # the call that answered keeps the LLM's triple
     assert not any(p == "classmate_of" for _, p, _ in mine)  # and its rules did not run
-    assert ("tom", "from", "四川") in theirs  # the other chat's turns were read by the rules
+    assert ("tom", "from", "四川") in theirs  # the other call's turns were read by the rules
     assert failed == 0
+
+
+def test_small_chats_share_a_call_and_a_failed_one_hands_each_to_the_rules(tmp_path: Path) -> None:
+    llm = triples_llm(lambda user: TIMEOUT)
+    with ingest(tmp_path, llm, items(CHAT, "g"), items(OTHER, "h", start=1)) as m:
+        mine = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="g")}
+        theirs = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="h")}
+    [(system, user)] = graph_calls(llm)
+    assert system == CHATS_SYSTEM and user.count("## chat ") == 2
+    assert user.index("## chat 2") < user.index("Tom: hi all")  # chat h's context stays in its section
+    assert ("ni", "classmate_of", "wt") in mine or ("wt", "classmate_of", "ni") in mine
+    assert ("tom", "from", "四川") in theirs
+
+
+def test_a_triple_citing_another_chats_section_is_dropped(tmp_path: Path) -> None:
+    reply = json.dumps({"triples": [
+        {"clause": 0, "chat": 1, "predicate": "works_at", "object": "腾讯", "object_kind": "org"},
+        {"clause": 0, "chat": 2, "predicate": "lives_in", "object": "深圳", "object_kind": "place"},  # chat 1's clause
+        {"clause": 2, "chat": 2, "predicate": "works_at", "object": "上海", "object_kind": "org"},
+    ]})
+    with ingest(tmp_path, triples_llm(lambda user: reply), items(CHAT, "g"), items(OTHER, "h", start=1)) as m:
+        mine = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="g")}
+        theirs = {(t.subject, t.predicate, t.object) for t in m.triples(group_id="h")}
+    assert ("ni", "works_at", "腾讯") in mine and ("tom", "works_at", "上海") in theirs
+    assert not any(p == "lives_in" for _, p, _ in mine | theirs)
+    assert not any(o == "上海" for _, _, o in mine) and not any(o == "腾讯" for _, _, o in theirs)
 
 
 def test_a_chat_with_no_candidate_makes_no_call(tmp_path: Path) -> None:

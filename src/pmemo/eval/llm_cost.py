@@ -45,7 +45,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..config import Settings
-from ..graph.llm import CLAUSES_SYSTEM as TRIPLES_CLAUSES
 from ..graph.llm import SYSTEM as TRIPLES_SYSTEM
 from ..llms.fake import ScriptedLLM
 from ..models import Scope, Turn
@@ -64,7 +63,7 @@ MODES = {"prefilter": True, "every message": False}
 # several chats each)
 DRAINS = (1, 100)
 RUN = 100  # messages of one chat per add_many call at most
-_LINE = re.compile(r"^\[(\d+)\] (\d{4}-\d{2}-\d{2}) [^\n]*?: (.*)$", re.M)
+_LINE = re.compile(r"^(?:## chat (\d+)|\[(\d+)\] (\d{4}-\d{2}-\d{2}) [^\n]*?: (.*))$", re.M)
 _SPACE = re.compile(r"\s+")
 # a scripted fact's kind → the graph predicates that say it (the first is the one the scripted LLM
 # answers with); as bench/graph_groupchat.py checks the graph
@@ -131,27 +130,33 @@ class TruthLLM(ScriptedLLM):
         if not system.startswith(FACTS_SYSTEM):
             return "{}"  # another prompt: nothing its schema takes, so its offline path answers
         facts = []
-        for number, t in self._stated(user):
+        for number, chat, t in self._stated(user):
             self.seen.add(t.idx)
             facts.append({"category": "fact", "key": f"{t.kind}:{t.value}", "value": t.value,
-                          "confidence": 0.9, "clause": number, "message": number, "about": t.about})
+                          "confidence": 0.9, "clause": number, "message": number, "about": t.about, "chat": chat})
         return json.dumps({"facts": facts}, ensure_ascii=False)
 
     def _triples(self, user: str) -> str:
         triples = []
-        for number, t in self._stated(user):
+        for number, chat, t in self._stated(user):
             if t.kind in LINKS:
                 self.linked.add(t.idx)
-                triples.append({"clause": number, "message": number, "subject": t.about,
+                triples.append({"clause": number, "message": number, "subject": t.about, "chat": chat,
                                 "predicate": LINKS[t.kind][0], "object": t.value, "confidence": 0.9})
         return json.dumps({"triples": triples}, ensure_ascii=False)
 
-    def _stated(self, user: str) -> list[tuple[int, Truth]]:
-        """(line number, statement) for each numbered line sent that states a scripted fact."""
+    def _stated(self, user: str) -> list[tuple[int, int | None, Truth]]:
+        """(line number, chat, statement) for each numbered line sent that states a scripted
+        fact; the chat is the section (``## chat c``) the line is under, None in a prompt of one
+        chat."""
         out = []
+        chat = None
         for m in _LINE.finditer(user):
-            number, day, text = int(m.group(1)), m.group(2), _flat(m.group(3))
-            out += [(number, t) for t in self.by_day.get(day, [])
+            if m.group(1) is not None:
+                chat = int(m.group(1))
+                continue
+            number, day, text = int(m.group(2)), m.group(3), _flat(m.group(4))
+            out += [(number, chat, t) for t in self.by_day.get(day, [])
                     if text and text in _flat(t.text) and _states(text, t)]
         return out
 
@@ -244,7 +249,6 @@ _SAID_TWICE = ("You extract a graph of people and things from the messages of a 
                "Do not guess or infer; questions, wishes and hypotheticals state nothing. ",
                "Keep names in the message's language. ", 'Return {"triples": []} when nothing is stated.')
 _AGAIN_WHOLE = sum(estimate_tokens(sentence) for sentence in _SAID_TWICE)
-_AGAIN = _AGAIN_WHOLE + estimate_tokens(TRIPLES_CLAUSES[len(TRIPLES_SYSTEM):])
 
 
 def _recalled_link(t: Truth, said: Sequence[tuple[str, str, str]]) -> bool:
@@ -260,7 +264,8 @@ def _score(s: Scenario, known: Sequence[Truth], llm: TruthLLM, found: dict[int, 
     facts = [u for (system, _), u in calls if system.startswith(FACTS_SYSTEM)]
     graph = [u for (system, _), u in calls if system.startswith(TRIPLES_SYSTEM)]
     other = [u for (system, _), u in calls if not system.startswith((FACTS_SYSTEM, TRIPLES_SYSTEM))]
-    lines = sum(estimate_tokens(user) + (_AGAIN if system == TRIPLES_CLAUSES else _AGAIN_WHOLE)
+    # the clause sentences (and the sections' one) a clause prompt adds to the graph's system
+    lines = sum(estimate_tokens(user) + _AGAIN_WHOLE + estimate_tokens(system[len(TRIPLES_SYSTEM):])
                 for system, user in llm.calls if system.startswith(TRIPLES_SYSTEM))
     kinds: Counter[str] = Counter(t.kind for t in known)
     sent: Counter[str] = Counter(t.kind for t in known if t.idx in llm.seen)

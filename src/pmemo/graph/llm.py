@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from ..llms.base import LLM
 from ..models import Turn
 from ..people.resolve import Resolver
-from ..prompts.facts import Line, clause_replies, shown
+from ..prompts.facts import CHATS, Line, chat_numbers, clause_replies, shown
 from ..prompts.transcript import LLM_BATCH, numbered
 from ..stores.base import EntityRef
 from .predicates import PREDICATES, Said, person, said
@@ -33,6 +33,7 @@ log = logging.getLogger("pmemo")
 class TripleOut(BaseModel):
     message: int | None = Field(default=None, ge=0, description="the number of the message that states it")
     clause: int | None = Field(default=None, ge=0, description="the number of the clause that states it")
+    chat: int | None = Field(default=None, ge=1, description="the chat (## chat c) of that clause, of several")
     subject: str = Field(default="", max_length=64, description="whom or what it is about; empty: the speaker")
     predicate: str = Field(pattern=r"^[a-z][a-z_]{1,39}$")
     object: str = Field(min_length=1, max_length=120)
@@ -64,6 +65,7 @@ CLAUSES_SYSTEM = SYSTEM + (
     "shown for context only: extract nothing from it. Set clause to the number n of the clause that "
     "states each triple; a triple without one is dropped."
 )
+CHATS_SYSTEM = CLAUSES_SYSTEM + CHATS  # several chats in one call (``prefilter.pack``)
 
 
 def triples_prompt(turns: Sequence[Turn]) -> tuple[str, str]:
@@ -72,8 +74,9 @@ def triples_prompt(turns: Sequence[Turn]) -> tuple[str, str]:
 
 
 def clause_triples_prompt(lines: Sequence[Line]) -> tuple[str, str]:
-    """A chat's candidate clauses, numbered, with their context (``prompts.facts.shown``)."""
-    return CLAUSES_SYSTEM, shown(lines)
+    """Chats' candidate clauses, numbered, with their context (``prompts.facts.shown``): one
+    chat's, or several small chats' each under its header."""
+    return (CHATS_SYSTEM if max(chat_numbers(lines), default=1) > 1 else CLAUSES_SYSTEM), shown(lines)
 
 
 def extract(llm: LLM, turns: Sequence[Turn], people: Resolver) -> list[tuple[Turn, EntityRef, Said, float]]:

@@ -24,17 +24,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..graph.rules import origins, relations
 from ..models import Turn
 from ..people.resolve import Resolver
-from ..prompts.facts import Line
+from ..prompts.facts import Line, shown
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import extract
 from ..statements.clauses import clauses
 from ..statements.read import MIN_STATING, Said
+from ..tokens import estimate_tokens
 
 BATCH_CLAUSES = 30  # candidate clauses per extraction call: a chat with more makes several calls
+# the shown lines of one call at most (estimated tokens): several small chats share a call up to it
+CALL_TOKENS = 1200
+SECTION_TOKENS = 5  # a section's header ("## chat 2")
 _SURE = 0.5  # how sure of a correction the model must be (``read.corrections``)
 _CARRIES = 3  # word characters a correction needs to carry a value: "是的", "不对" alone correct nothing
 # what links a person to nothing (the people registry learns names): the graph's call is not sent a
@@ -119,11 +124,20 @@ def _pairs(text: str) -> set[str]:
     return {flat[i : i + 2] for i in range(len(flat) - 1)} or ({flat} if flat else set())
 
 
-def chat_batches(turns: Sequence[Turn], chosen: dict[int, list[str]], size: int = BATCH_CLAUSES) -> list[list[Line]]:
-    """The lines of each extraction call: per chat (in the order its turns were said), each
-    turn's chosen clauses numbered from 0 within the call, after the chat's message before it
-    and followed by the one after it, as context (the neighbours within ``turns``: the batch);
-    at most ``size`` clauses a call."""
+def chat_batches(turns: Sequence[Turn], chosen: dict[int, list[str]], size: int = BATCH_CLAUSES,
+                 tokens: int = CALL_TOKENS) -> list[list[Line]]:
+    """The lines of each extraction call: each chat's section (``chat_sections``), and small
+    sections of several chats packed into one call (``pack``: at most ``size`` clauses and
+    ``tokens`` of lines a call), the clauses numbered from 0 across the call."""
+    return pack(chat_sections(turns, chosen, size), size, tokens)
+
+
+def chat_sections(turns: Sequence[Turn], chosen: dict[int, list[str]], size: int = BATCH_CLAUSES
+                  ) -> list[list[Line]]:
+    """Per chat (in the order its turns were said), each turn's chosen clauses numbered from 0,
+    after the chat's message before it and followed by the one after it, as context (the
+    neighbours within ``turns``: the batch); at most ``size`` clauses a section, a chat with more
+    gets several."""
     chats: dict[str, list[Turn]] = {}
     for t in turns:
         chats.setdefault(t.scope.key, []).append(t)
@@ -154,3 +168,32 @@ def chat_batches(turns: Sequence[Turn], chosen: dict[int, list[str]], size: int 
         if n:
             out.append(lines)
     return out
+
+
+def pack(sections: Sequence[Sequence[Line]], size: int = BATCH_CLAUSES, tokens: int = CALL_TOKENS
+         ) -> list[list[Line]]:
+    """Sections into calls, each into the first call it fits (at most ``size`` clauses and
+    ``tokens`` of shown lines a call; a section larger than that is a call of its own), its
+    clauses renumbered after those already in the call. A call carries one system prompt: a
+    section of two clauses sent alone is mostly that prompt (issue 44 §8, catching up).
+
+    >>> from datetime import datetime
+    >>> from pmemo.models import Scope
+    >>> def said(i, group):
+    ...     return Line(Turn(i, Scope.of(group_id=group), i, "user", "x", "Bo", datetime(2026, 3, 1)), "x", 0)
+    >>> [[(line.turn.scope.group_id, line.number) for line in call] for call in pack([[said(1, "a")], [said(2, "b")]])]
+    [[('a', 0), ('b', 1)]]
+    """
+    calls: list[tuple[list[Line], int, int]] = []  # lines, clauses, tokens
+    for section in sections:
+        clauses_in = sum(1 for line in section if line.number is not None)
+        cost = estimate_tokens(shown(section)) + SECTION_TOKENS
+        for k, (lines, n, used) in enumerate(calls):
+            if n + clauses_in <= size and used + cost <= tokens:
+                renumbered = [line if line.number is None else replace(line, number=n + line.number)
+                              for line in section]
+                calls[k] = (lines + renumbered, n + clauses_in, used + cost)
+                break
+        else:
+            calls.append((list(section), clauses_in, cost))
+    return [lines for lines, _, _ in calls]

@@ -35,6 +35,7 @@ class FactOut(BaseModel):
     expires: str | None = None  # ISO date after which the fact no longer holds (events)
     message: int | None = Field(default=None, ge=0)  # which message of a batch stated it (none: the first)
     clause: int | None = Field(default=None, ge=0)  # which numbered clause stated it (clause_facts_prompt)
+    chat: int | None = Field(default=None, ge=1)  # the section (## chat c) of that clause, in a call of several
     about: str = Field(default="", max_length=64)  # whom it is about, by name, if not the speaker
 
 
@@ -61,6 +62,12 @@ CLAUSES_SYSTEM = FACTS_SYSTEM + (
     "message shown for context only: extract nothing from it. Set clause to the number n of the "
     "clause that states each fact; a fact without one is dropped."
 )
+# several chats in one call (``prefilter.pack``): each under its header, a fact about its own chat's people
+CHATS = (
+    " The lines come from several separate chats, each under its header (## chat c): set chat to c of the "
+    "clause's chat; names in one chat are not people of another."
+)
+CHATS_SYSTEM = CLAUSES_SYSTEM + CHATS
 CONTEXT_CHARS = 120  # a context line longer than this is cut: it only says what the clauses answer
 
 
@@ -76,22 +83,25 @@ class Line:
 
 class Sourced(Protocol):
     """An item of a clause reply: the number of the clause it came from (``clause``, or
-    ``message`` from a model that says so)."""
+    ``message`` from a model that says so), and the chat (section) it says that clause is in."""
 
     clause: int | None
     message: int | None
+    chat: int | None
 
 
 def clause_replies(llm: Any, batches: Iterable[Sequence[Line]], prompt: Callable[[Sequence[Line]], tuple[str, str]],
                    schema: type[M], items: Callable[[M], Sequence[S]], what: str
                    ) -> tuple[list[tuple[Line, S]], set[int]]:
     """One call per batch of clauses: each item of the replies with the line of the clause it
-    names (an item naming no clause the call was sent is dropped: nothing says it was said), and
-    the ids of the turns whose call failed (a timeout, garbage), logged as ``what`` falling back."""
+    names (an item naming no clause the call was sent is dropped: nothing says it was said; so is
+    one that names the chat of another section than its clause's), and the ids of the turns whose
+    call failed (a timeout, garbage), logged as ``what`` falling back."""
     found: list[tuple[Line, S]] = []
     failed: set[int] = set()
     for lines in batches:
         sent = {line.number: line for line in lines if line.number is not None}
+        chat_of = dict(zip((line.number for line in lines), chat_numbers(lines), strict=True))
         try:
             reply = llm.complete_json(*prompt(lines), schema)
         except LLMError as exc:
@@ -101,7 +111,7 @@ def clause_replies(llm: Any, batches: Iterable[Sequence[Line]], prompt: Callable
         for item in items(reply):
             number = item.clause if item.clause is not None else item.message
             line = sent.get(number) if number is not None else None
-            if line is not None:
+            if line is not None and item.chat in (None, chat_of[number]):
                 found.append((line, item))
     return found, failed
 
@@ -121,14 +131,37 @@ def clause_facts_prompt(lines: Sequence[Line]) -> tuple[str, str]:
     (context) 2026-03-01 周霓: 早
     [0] 2026-03-01 周霓: 我对花生过敏
     """
-    return CLAUSES_SYSTEM, shown(lines)
+    return (CHATS_SYSTEM if max(chat_numbers(lines), default=1) > 1 else CLAUSES_SYSTEM), shown(lines)
+
+
+def chat_numbers(lines: Sequence[Line]) -> list[int]:
+    """Each line's chat in a call, 1 for the first chat its lines come from, 2 for the next, …"""
+    order: dict[str, int] = {}
+    return [order.setdefault(line.turn.scope.key, len(order) + 1) for line in lines]
 
 
 def shown(lines: Sequence[Line]) -> str:
     """Candidate clauses numbered (``[n] date speaker: clause``), their context marked and cut
-    at ``CONTEXT_CHARS``: the user part of a clause prompt (facts, and the graph's triples)."""
+    at ``CONTEXT_CHARS``: the user part of a clause prompt (facts, and the graph's triples).
+    Lines of several chats go under a header each (``## chat c``), in their order.
+
+    >>> from datetime import datetime
+    >>> from pmemo.models import Scope
+    >>> def said(group, text, n):
+    ...     return Line(Turn(1, Scope.of(group_id=group), 1, "user", text, "Bo", datetime(2026, 3, 1)), text, n)
+    >>> print(shown([said("a", "I'm vegan", 0), said("b", "hi", None), said("b", "I live in Oslo", 1)]))
+    ## chat 1
+    [0] 2026-03-01 Bo: I'm vegan
+    ## chat 2
+    (context) 2026-03-01 Bo: hi
+    [1] 2026-03-01 Bo: I live in Oslo
+    """
+    chats = chat_numbers(lines)
+    several = max(chats, default=1) > 1
     out = []
-    for line in lines:
+    for k, line in enumerate(lines):
+        if several and (k == 0 or chats[k] != chats[k - 1]):
+            out.append(f"## chat {chats[k]}")
         who = line.turn.actor or line.turn.role
         day = f"{line.turn.timestamp:%Y-%m-%d}"
         text = " ".join(line.text.split())
