@@ -36,6 +36,7 @@ import scale
 import search_reads
 
 from pmemo import Memory, Settings
+from pmemo.stores.base import CLUSTERS
 from pmemo.stores.postgres import lexical as lexical_sql
 
 REFS = ("{t}.id, {t}.scope_key, {t}.session, {t}.step, {t}.actor, {t}.ts, {t}.tz, {t}.content, {t}.role,"
@@ -52,37 +53,36 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
     """The inputs of the folded reads, one dict a read."""
     store: Any = mem._store  # noqa: SLF001 - bench only
     seen: list[dict[str, Any]] = []
-    refs, clusters, signals, words = store.turn_refs, store.nearest_clusters, store.episode_signals, store.lexical
+    # a read of the plan (issue 45 §4) stands for the single reads these folds timed: their inputs are its
+    pool, kinds, tier, words = store.turn_pool, store.nearest_kinds, store.episodic, store.lexical
 
-    def turn_refs(ids: Any, radius: int = 0, around: Any = ()) -> Any:
+    def turn_pool(ids: Any, radius: int = 0, around: Any = (), *rest: Any, **kwargs: Any) -> Any:
         ids, around = list(ids), list(around)
         if around:
             seen.append({"ids": [int(i) for i in ids], "radius": radius, "around": [int(i) for i in around]})
-        return refs(ids, radius, around)
+        return pool(ids, radius, around, *rest, **kwargs)
 
-    def nearest_clusters(scope: Any, query: np.ndarray, k: int) -> Any:
-        seen.append({"scope": scope, "query": query, "k": k})
-        return clusters(scope, query, k)
+    def nearest_kinds(scope: Any, query: np.ndarray, wanted: Any, model: str) -> Any:
+        seen.extend({"scope": scope, "query": query, "k": k} for kind, k in wanted if kind == CLUSTERS)
+        return kinds(scope, query, wanted, model)
 
-    def episode_signals(scope: Any, query: np.ndarray | None) -> Any:
-        found = signals(scope, query)
+    def episodic(scope: Any, query: np.ndarray | None) -> Any:
+        found, tasks = tier(scope, query)
         if found:
             # three read whole, as a context shows (which three is the ranking's: any cost alike)
             seen.append({"owner": scope, "query": query, "top": [e.id for e in found[-3:]]})
-        return found
+        return found, tasks
 
     def lexical(scope: Any, terms: list[str], limit: int, session_id: str | None = None, until: Any = None) -> Any:
         seen.append({"words": (scope, list(terms), limit, session_id)})
         return words(scope, terms, limit, session_id, until)
 
-    store.turn_refs, store.nearest_clusters, store.episode_signals = turn_refs, nearest_clusters, episode_signals
-    store.lexical = lexical
+    store.turn_pool, store.nearest_kinds, store.episodic, store.lexical = turn_pool, nearest_kinds, episodic, lexical
     try:
         await search_reads.searches(mem, who, queries)
         await search_reads.searches(mem, who, queries, "context")
     finally:
-        store.turn_refs, store.nearest_clusters, store.episode_signals = refs, clusters, signals
-        store.lexical = words
+        store.turn_pool, store.nearest_kinds, store.episodic, store.lexical = pool, kinds, tier, words
     return seen
 
 

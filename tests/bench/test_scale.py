@@ -74,7 +74,7 @@ def test_search_reads_times_each_store_call_and_explains_postgres(postgres_serve
     assert [(r["store"], r["turns"]) for r in rows] == [("sqlite", 300), ("sqlite", 600),
                                                         ("postgres", 300), ("postgres", 600)]
     for row in rows:
-        for method in ("lexical", "nearest", "turn_refs", "nearest_clusters"):
+        for method in ("lexical", "nearest_kinds", "turn_pool"):  # the read plan's (issue 45 §4)
             calls, ms = row["per"][method]
             assert calls >= 1 and ms > 0, (row["store"], method)
     assert any("Execution Time" in plan for plan in rows[-1]["plans"].values())
