@@ -9,7 +9,9 @@ from pathlib import Path
 from pmemo import Settings, SyncMemory
 from pmemo.embedders.hashing import HashingEmbedder
 from pmemo.models import Scope
-from pmemo.retrieval.search import fuse, stored_vectors
+from pmemo.retrieval.pool import Asked, Evidence, rank, seeds, wanted
+from pmemo.retrieval.pool import scored as pool_scored
+from pmemo.retrieval.search import stored_vectors
 from pmemo.stores.base import NewTurn
 from pmemo.stores.sqlite.store import SQLiteStore
 from pmemo.text.segment import segment
@@ -29,9 +31,12 @@ def test_lexical_only_candidates_get_their_exact_cosine_from_the_store(tmp_path:
     qvec = emb.embed_query("budget launch")
     a, b, c, d = (t.id for t in turns)
     store.nearest("turn", ALICE.key, qvec, 1, emb.model_id)  # the search before fusion: vectors in memory
-    scored = fuse(store, stored_vectors(store, "turn", len(qvec)), "budget launch", qvec,
-                  lexical=[(a, 3.0), (c, 2.0), (d, 1.0)], vector=[(b, float(vecs[1] @ qvec))],
-                  clusters=[], summaries=[], settings=Settings(), session_id=None)
+    e = Evidence(lexical=[(a, 3.0), (c, 2.0), (d, 1.0)], vector=[(b, float(vecs[1] @ qvec))], clusters=[],
+                 summaries=[])
+    found, around = seeds(e)
+    pool = store.turn_pool(found, 2, around, tied=True)  # the pool read: refs and links, no vectors
+    ranked = rank(pool, stored_vectors(store, "turn", len(qvec)), e, Asked("budget launch", qvec), Settings())
+    scored = pool_scored(ranked, store.get_turns(wanted(ranked)))
     why = {s.turn.id: s.why for s in scored}
     assert set(why) == {a, b, c, d}
     for turn_id, vec in ((a, vecs[0]), (c, vecs[2])):  # lexical only: cosine from the store

@@ -2,7 +2,7 @@
 
 "我上次说的那家店叫什么" asked by a member is about what that member said, as "what did 王磊
 say" is about 王磊: the asker joins the people the query names for the speaker signal
-(``search.fuse``), a ranking, never a filter. A query without such words ranks as if nobody
+(``pool.rank``), a ranking, never a filter. A query without such words ranks as if nobody
 asked.
 """
 

@@ -2,7 +2,7 @@
 people a query names), declared once as data, and named presets.
 
 Each signal has the weight setting it is scaled by, why it is in the recipe, and what of
-the query and the turns it reads (``search.fuse`` computes them; ``pmemo eval --ablate``
+the query and the turns it reads (``pool.rank`` computes them; ``pmemo eval --ablate``
 turns each off by its name). A preset is a named set of weights for one kind of
 conversation; the Settings defaults are ``chat``. ``retrieval_preset`` picks one
 (``auto``: ``group`` for a group's scope, else ``chat``); a weight set away from its

@@ -6,7 +6,7 @@ Two rules, each defined once here:
   query asks about (the caller's ``keep``: "听说涛哥换到蓝鲸数据了" for "涛哥现在在哪上班"; a
   context is about the people in it). A turn's fused score is a sum of
   standard scores over the candidate pool (``signals.zscores``; a hit shows it squashed to 0..1,
-  ``search._squash``, which ``fused`` undoes), so 0 is the pool's average and the best stands
+  ``pool._squash``, which ``fused`` undoes), so 0 is the pool's average and the best stands
   some way above it; a turn is in when it stands at least ``cut`` of that height above the pool
   (``fused >= cut × best``). Nothing is cut when the best does not stand above the pool at all:
   then there is no "far below" to speak of.
@@ -37,7 +37,7 @@ CHATTER_CHARS = 12  # what "short" means for chatter: its words without spaces o
 
 
 def fused(score: float) -> float:
-    """The fused score a hit's 0..1 score shows (the inverse of ``search._squash``).
+    """The fused score a hit's 0..1 score shows (the inverse of ``pool._squash``).
 
     >>> round(fused(0.5), 6), round(fused(0.880797), 3)
     (0.0, 2.0)

@@ -1,35 +1,19 @@
-"""Turn retrieval: lexical (FTS5 bm25) and vector candidates, fused (``pool``). The vector
-searches of a retrieval are made in one read (``Retriever._by_meaning``); the helpers here
-read more of them, for a query asked ``until`` a time (``said_by_nearest``)."""
+"""Turn retrieval's candidates: lexical (FTS5 bm25) and vector (``pool`` fuses them). The vector
+searches of a retrieval are made in one read (``Retriever._by_meaning``); the helpers here read
+more of them, for a query asked ``until`` a time (``said_by_nearest``), and the second encoder's."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from datetime import date
-from typing import Protocol
+from collections.abc import Callable
 
 import numpy as np
 
-from ..config import Settings
 from ..models import Scope
 from ..stores import parts
-from ..stores.base import ReadPlanStore, Store, TurnStore, VectorStore
-from ..text.filler import filler
+from ..stores.base import Store, TurnStore, VectorStore
 from ..text.segment import term_counts
-from .pool import (
-    NEIGHBOUR_REACH,
-    Asked,
-    ClusterRecall,
-    Dense,
-    Evidence,
-    Scored,
-    VectorLookup,
-    rank,
-    scored,
-    seeds,
-    wanted,
-)
+from .pool import Dense, VectorLookup
 
 POOL = 100  # candidates per retriever
 QTF_CAP = 8  # a word said more often still counts 8 times: bounds a pasted text's keyword query
@@ -120,27 +104,3 @@ def stored_vectors(store: VectorStore, kind: str, dim: int) -> VectorLookup:
         return [ref for ref, _ in found], rows
 
     return lookup
-
-
-class PoolStore(TurnStore, ReadPlanStore, Protocol):
-    """What ``fuse`` reads: the pool, then the best turns."""
-
-
-def fuse(store: PoolStore, vectors: VectorLookup, query: str, qvec: np.ndarray | None,
-         lexical: list[tuple[int, float]], vector: list[tuple[int, float]],
-         clusters: list[ClusterRecall], summaries: list[tuple[tuple[int, ...], float]],
-         settings: Settings, session_id: str | None, same_topic: float = 0.9,
-         limit: int | None = None, facets: Sequence[list[tuple[int, float]]] = (),
-         asked: date | None = None, speakers: frozenset[str] = frozenset(),
-         second: Dense | None = None, asker: str | None = None, until: float | None = None) -> list[Scored]:
-    """The pool of these candidates read (``ReadPlanStore.turn_pool``), ranked (``pool.rank``:
-    its evidence and bonuses) and its best ``limit`` read whole, in three store calls; the
-    retriever reads the best with the rest of a context instead."""
-    e = Evidence(lexical, vector, clusters, summaries, facets, second)
-    if filler(query):
-        return []
-    found, around = seeds(e)
-    pool = store.turn_pool(found, max(NEIGHBOUR_REACH), around, tied=settings.w_reply > 0)
-    ranked = rank(pool, vectors, e, Asked(query, qvec, asked, speakers, asker, session_id, until), settings,
-                  same_topic, limit)
-    return scored(ranked, store.get_turns(wanted(ranked)))

@@ -47,7 +47,7 @@ def candidates(store: _Windows, scope: Scope, qvec: np.ndarray, model: str, sess
     """The members of the windows nearest ``qvec`` (embedded by ``model``) as vector candidates
     (turn id, cosine), best window first, and the window each came through (a turn in two keeps
     the better one). With ``session_id``, the caller keeps that session's turns (a window may
-    cross sessions); with ``until``, the turns said by then (``search.fuse``)."""
+    cross sessions); with ``until``, the turns said by then (``pool.rank``)."""
     k = depth if session_id is None else depth * 5
     found = store.nearest("window", scope.key, qvec, k if until is None else k * 5, model)
     windows = store.get_windows(i for i, _ in found)
