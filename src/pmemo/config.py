@@ -48,7 +48,8 @@ class Settings:
     llm_retries: int = 2
     # fact and graph extraction with an LLM (issue 44 §8): only the clauses the statement model (or,
     # without it, the rules) marks as candidates go, a message of context either side, batched per chat;
-    # false: every message of a batch goes (the behaviour before, for a comparison in the same run)
+    # false: every message of a batch goes (the behaviour before, for a comparison in the same run). The
+    # diary, summary and episode prompts likewise: no content-free line, a repeated line once (false: all)
     llm_prefilter: bool = True
     # tiers
     short_term_turns: int = 20

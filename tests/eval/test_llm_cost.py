@@ -40,7 +40,8 @@ def test_the_scripted_llm_answers_the_facts_of_the_lines_it_is_sent() -> None:
     whole = TruthLLM([ALLERGY])
     [fact] = facts_of(whole, MESSAGES_SYSTEM, "[5] 2025-09-10 黄丽: 哈哈，提醒一下，周霓对花生过敏，点菜注意")
     assert fact["message"] == 5
-    assert whole._answer(SUMMARY_SYSTEM, "[5] 2025-09-10 黄丽: x") == "{}"
+    written = json.loads(whole._answer(SUMMARY_SYSTEM, "At most 200 characters.\n\n[5] 2025-09-10 黄丽: x"))
+    assert written["summary"] == written["entry"] == "[5] 2025-09-10 黄丽: x"  # another prompt: a short text
 
 
 def test_the_scripted_llm_answers_each_chat_section_with_its_chat() -> None:
@@ -94,6 +95,10 @@ def test_both_modes_in_one_run_with_calls_and_tokens(tmp_path: Path) -> None:
     assert report["both_prompt_tokens_ratio"] > 1 and 0 < pre["shared_call_saves_at_most"] < pre["graph_prompt_tokens"]
     assert all(sentence in TRIPLES_SYSTEM for sentence in _SAID_TWICE)  # what a shared call would not repeat
     assert abs(pre["all_prompt_tokens"] - pre["both_prompt_tokens"] - pre["other_prompt_tokens"]) <= 1
+    # the diary, summary and episode prompts: no filler, a repeated line once (prompts.sift)
+    assert pre["other_prompt_tokens"] < every["other_prompt_tokens"] and report["other_prompt_tokens_ratio"] > 1
+    assert set(pre["other_by_prompt"]) == set(every["other_by_prompt"])
+    assert "calls (prefilter)" in table({"runs": [report]})
     assert not any(name.startswith(("You extract facts", "You extract a graph")) for name in pre["other_by_prompt"])
     assert sum(k["n"] for k in pre["per_kind"].values()) == report["statements"]
     assert "| 1 | prefilter |" in table({"runs": [report]}) and "facts + graph" in table({"runs": [report]})

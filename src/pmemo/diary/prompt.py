@@ -7,6 +7,9 @@ day's messages as the user text, within a cap (the least telling messages are le
 >>> system, user = diary_prompt("我是小满，群里的学习搭子。", date(2024, 3, 4), [t], 600, 4000)
 >>> system.splitlines()[0], user.splitlines()[-1]
 ('我是小满，群里的学习搭子。', '[20:05] 周霓: 下周三考高数')
+>>> laughter = Turn(2, Scope.of(group_id="study"), 2, "user", "哈哈哈哈", "周霓", datetime(2024, 3, 4, 20, 6))
+>>> diary_prompt(None, date(2024, 3, 4), [laughter], 600, 4000) is None  # nothing to write from: no call
+True
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import UTC, date, datetime, tzinfo
 from pydantic import BaseModel, Field
 
 from ..models import Turn, epoch_of
+from ..prompts.sift import kept
 from ..text.segment import segment
 from .digest import cut, speaker
 
@@ -35,13 +39,19 @@ class DiaryOut(BaseModel):
 
 
 def diary_prompt(persona: str | None, day: date, turns: Sequence[Turn], max_chars: int,
-                 input_chars: int, zone: tzinfo = UTC) -> tuple[str, str]:
+                 input_chars: int, zone: tzinfo = UTC, sift: bool = True) -> tuple[str, str] | None:
     """(system, user) for the entry of ``day`` from its turns, the user text within
-    ``input_chars``; each message with its time of day in the diary's ``zone``."""
+    ``input_chars``; each message with its time of day in the diary's ``zone``. With ``sift``
+    (``llm_prefilter``) only the lines worth reading (``prompts.sift``: no laughter, sticker,
+    notice or greeting; a line said again once, with who else said it); None when the day has
+    none: a day of only filler needs no call (its digest says what there is)."""
+    told = kept(turns, sift, _who)
+    if not told:
+        return None
     system = f"{(persona or NO_PERSONA).strip()}\n\n{DIARY_SYSTEM.format(limit=max_chars)}"
-    where = f"the group chat {turns[0].scope.group_id}" if turns and turns[0].scope.group_id else "a private chat"
-    lines = [f"[{datetime.fromtimestamp(epoch_of(t.timestamp), zone):%H:%M}] {_who(t)}: "
-             f"{cut(' '.join(t.content.split()), MESSAGE_CHARS)}" for t in turns]
+    where = f"the group chat {turns[0].scope.group_id}" if turns[0].scope.group_id else "a private chat"
+    lines = [f"[{datetime.fromtimestamp(epoch_of(t.turn.timestamp), zone):%H:%M}] {_who(t.turn)}: "
+             f"{cut(' '.join(t.turn.content.split()), MESSAGE_CHARS)}{t.note}" for t in told]
     return system, f"The day: {day:%A} {day.isoformat()}, in {where}.\n\n" + "\n".join(fit_lines(lines, input_chars))
 
 

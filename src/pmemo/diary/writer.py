@@ -101,10 +101,10 @@ class DiaryWriter:
         limit = self.settings.diary_max_chars
         if self.llm is not None:
             try:
-                system, user = diary_prompt(self.persona(scope), day, turns, limit, self.settings.diary_input_chars,
-                                            diary_zone(self.settings.diary_tz))
-                entry = self.llm.complete_json(system, user, DiaryOut).entry.strip()
-                if entry:
+                prompt = diary_prompt(self.persona(scope), day, turns, limit, self.settings.diary_input_chars,
+                                      diary_zone(self.settings.diary_tz), sift=self.settings.llm_prefilter)
+                entry = "" if prompt is None else self.llm.complete_json(*prompt, DiaryOut).entry.strip()
+                if entry:  # none from a day of only filler: no call, the digest says what there is
                     return cut(entry, limit), "llm"
             except Exception as exc:  # noqa: BLE001 - a timeout, garbage or a broken provider: the digest
                 log.warning("diary of %s on %s fell back to the digest: %s", scope.owner, day, exc)

@@ -1,7 +1,8 @@
 """``pmemo eval llmcost``: what the LLM path costs per 1,000 group-chat messages, with the
 pre-filter (only candidate clauses, issue 44 §8) and without it (every message), in the same
 run, and what the pre-filter loses: the facts call, the graph's triples call, and the other
-prompts (summaries, the diary, episodes, …), which it does not change.
+prompts (summaries, the diary, episodes), which with it send no content-free line and a repeated
+line once (``prompts.sift``), and make no call without a line.
 
 The group-chat generator's messages are replayed through ``Memory`` (``add_many`` per run of
 one chat; the background drained after every run, as a worker that keeps up with a live chat,
@@ -13,8 +14,8 @@ with the line's number. A triples prompt it answers the same way with the link e
 line states (``LINKS``: the fact's kind as the graph's predicate, about the scripted person, the
 truth ``bench/graph_groupchat.py`` checks). It returns nothing else, so a fact or a link is
 missed only when its clause was never sent. Every call is recorded with its estimated tokens
-(``pmemo.tokens``); calls of other prompts are counted apart, by prompt, and answered with
-nothing usable (their offline paths answer).
+(``pmemo.tokens``); calls of other prompts are counted apart, by prompt, and answered with a
+short text (``_written``), as a real LLM would.
 
 Reported per mode: facts and graph calls, prompt and completion tokens per 1,000 messages,
 their sum, and the other prompts'; how many fact statements were sent, and recalled (a fact
@@ -128,7 +129,7 @@ class TruthLLM(ScriptedLLM):
         if system.startswith(TRIPLES_SYSTEM):
             return self._triples(user)
         if not system.startswith(FACTS_SYSTEM):
-            return "{}"  # another prompt: nothing its schema takes, so its offline path answers
+            return _written(user)  # another prompt: a short text, so its path goes on as with a real LLM
         facts = []
         for number, chat, t in self._stated(user):
             self.seen.add(t.idx)
@@ -159,6 +160,15 @@ class TruthLLM(ScriptedLLM):
             out += [(number, chat, t) for t in self.by_day.get(day, [])
                     if text and text in _flat(t.text) and _states(text, t)]
         return out
+
+
+def _written(user: str) -> str:
+    """What the scripted LLM writes for a diary day, a summary, an episode or a key line: the last
+    line it was sent, cut short, under each of those replies' names. Answering them (rather than
+    with nothing usable) keeps their path as with a real LLM: an episode that fails is summarised
+    in a second call."""
+    text = user.strip().rsplit("\n", 1)[-1][:80] or "-"
+    return json.dumps({"entry": text, "summary": text, "line": text}, ensure_ascii=False)
 
 
 def _states(line: str, t: Truth) -> bool:
@@ -202,6 +212,7 @@ async def _both(s: Scenario, embedder: str | Any, data_dir: str | Path | None, s
             "prompt_tokens_ratio": ratio("prompt_tokens"), "calls_ratio": ratio("calls"),
             "graph_prompt_tokens_ratio": ratio("graph_prompt_tokens"), "graph_calls_ratio": ratio("graph_calls"),
             "both_prompt_tokens_ratio": ratio("both_prompt_tokens"), "both_calls_ratio": ratio("both_calls"),
+            "other_prompt_tokens_ratio": ratio("other_prompt_tokens"),
             "all_prompt_tokens_ratio": ratio("all_prompt_tokens")}
 
 
@@ -375,7 +386,9 @@ def table(report: dict[str, Any]) -> str:
         pre = run["prefilter"]
         rows.append(f"- drained every {run['drain_every']}: facts + graph {run['both_prompt_tokens_ratio']}× the "
                     f"prompt tokens ({run['both_calls_ratio']}× the calls); facts {run['prompt_tokens_ratio']}×, "
-                    f"graph {run['graph_prompt_tokens_ratio']}×; the whole path {run['all_prompt_tokens_ratio']}×. "
+                    f"graph {run['graph_prompt_tokens_ratio']}×; "
+                    f"the other prompts {run['other_prompt_tokens_ratio']}×; "
+                    f"the whole path {run['all_prompt_tokens_ratio']}×. "
                     f"One call per chat batch for facts and links would save at most "
                     f"{pre['shared_call_saves_at_most']:,} of the prefilter's {pre['both_prompt_tokens']:,}")
     first = report["runs"][0]
@@ -390,10 +403,16 @@ def table(report: dict[str, Any]) -> str:
         misses = first["prefilter"].get(key, [])
         rows += ["", f"{what}: " + ("; ".join(f"{m['kind']} #{m['idx']} {m['text']!r}"
                                                + ("" if m["sent"] else " (not sent)") for m in misses) or "none")]
-    rows += ["", "other prompts (prefilter mode, drained every " + str(first["drain_every"]) + "), per 1,000 messages:",
-             "", "| prompt | calls | prompt tokens |", "|---|---|---|"]
-    for name, row in first["prefilter"]["other_by_prompt"].items():
-        rows.append(f"| {name} … | {row['calls']} | {row['prompt_tokens']:,.0f} |")
+    for run in report["runs"]:
+        rows += ["", f"other prompts, drained every {run['drain_every']}, per 1,000 messages (every message: as "
+                 "before, every turn; prefilter: no content-free line, a repeated line once, no call without a line):",
+                 "", "| prompt | calls (every message) | prompt tokens (every message) | calls (prefilter) | "
+                 "prompt tokens (prefilter) |", "|---|---|---|---|---|"]
+        before, after = run["every message"]["other_by_prompt"], run["prefilter"]["other_by_prompt"]
+        for name in sorted(set(before) | set(after)):
+            b, a = before.get(name, {"calls": 0, "prompt_tokens": 0}), after.get(name, {"calls": 0, "prompt_tokens": 0})
+            rows.append(f"| {name} … | {b['calls']} | {b['prompt_tokens']:,.0f} | {a['calls']} | "
+                        f"{a['prompt_tokens']:,.0f} |")
     if report.get("phrasing"):
         rows += _phrasing_rows(report["phrasing"])
     return "\n".join(rows)

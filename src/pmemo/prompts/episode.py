@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..models import Turn
-from .transcript import transcript
+from .sift import kept
+from .transcript import told
 
 
 class EpisodeOut(BaseModel):
@@ -25,5 +26,8 @@ EPISODE_SYSTEM = (
 )
 
 
-def episode_prompt(turns: list[Turn], max_chars: int) -> tuple[str, str]:
-    return EPISODE_SYSTEM, f"Summary of at most {max_chars} characters.\n\n{transcript(turns)}"
+def episode_prompt(turns: list[Turn], max_chars: int, sift: bool = True) -> tuple[str, str] | None:
+    """(system, user) for the episode of ``turns``: with ``sift`` (``llm_prefilter``), only the
+    lines worth reading (``prompts.sift``), None when there is none (no call)."""
+    lines = kept(turns, sift)
+    return (EPISODE_SYSTEM, f"Summary of at most {max_chars} characters.\n\n{told(lines)}") if lines else None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..models import Turn
-from .transcript import transcript
+from .sift import kept
+from .transcript import told
 
 
 class SummaryOut(BaseModel):
@@ -19,5 +20,8 @@ SUMMARY_SYSTEM = (
 )
 
 
-def summary_prompt(turns: list[Turn], max_chars: int) -> tuple[str, str]:
-    return SUMMARY_SYSTEM, f"At most {max_chars} characters.\n\n{transcript(turns)}"
+def summary_prompt(turns: list[Turn], max_chars: int, sift: bool = True) -> tuple[str, str] | None:
+    """(system, user) for a summary of ``turns``: with ``sift`` (``llm_prefilter``), only the
+    lines worth reading (``prompts.sift``), None when there is none (no call)."""
+    lines = kept(turns, sift)
+    return (SUMMARY_SYSTEM, f"At most {max_chars} characters.\n\n{told(lines)}") if lines else None

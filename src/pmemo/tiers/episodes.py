@@ -103,11 +103,10 @@ class Episodes:
             "step_from": turns[0].step,
             "step_to": turns[-1].step,
         }
-        if self.tiers.llm is not None:
+        prompt = episode_prompt(turns, self.settings.summary_max_chars, sift=self.settings.llm_prefilter)
+        if self.tiers.llm is not None and prompt is not None:  # None: only filler, no call
             try:
-                out = self.tiers.llm.complete_json(
-                    *episode_prompt(turns, self.settings.summary_max_chars), EpisodeOut
-                )
+                out = self.tiers.llm.complete_json(*prompt, EpisodeOut)
                 return {**base, **out.model_dump()}, None
             except LLMError as exc:
                 log.warning("episode fell back to extractive: %s", exc)

@@ -134,10 +134,10 @@ class Tiers:
         centroid of its turns' (its words are theirs: no second embedding)."""
         limit = self.settings.summary_max_chars
         turns = [t for t in turns if not content_free(t)] or turns  # "哈哈哈", "[图片]" are no summary's words
-        if self.llm is not None:
+        prompt = summary_prompt(turns, limit, sift=self.settings.llm_prefilter)  # None: only filler, no call
+        if self.llm is not None and prompt is not None:
             try:
-                system, user = summary_prompt(turns, limit)
-                reply = self.llm.complete_json(system, user, SummaryOut)
+                reply = self.llm.complete_json(*prompt, SummaryOut)
                 return reply.summary.strip()[:limit], "llm", None
             except LLMError as exc:
                 log.warning("summary fell back to extractive: %s", exc)
