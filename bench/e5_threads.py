@@ -12,7 +12,8 @@ Each policy runs in its own process (libgomp reads GOMP_SPINCOUNT once, when it 
   ``warm_eval_cache.py`` one thread was far quicker (see the session-8 note): not settled.
 Queries come back to back (gap 0) and 0.1 s apart, as an agent asks them; "busy" runs one
 process that spins on a core beside them, "niced" one per core under ``nice -n 10``,
-"niced-batch" an e5 batch embedding under ``nice -n 10``.
+"niced-batch" an e5 batch embedding under ``nice -n 10``, "own-thread" a Python thread of the
+querying process that keeps its interpreter busy (a worker's batch beside a read).
 Prints the p50 and p95 in ms of each cell.
 """
 
@@ -41,7 +42,7 @@ BATCH = ("from pmemo.embedders.e5 import E5Embedder\ne5 = E5Embedder()\n"
          " for i in range(32)])")
 # what runs beside the queries: (code, processes, nice)
 LOADS = {"idle": (SPIN, 0, 0), "busy": (SPIN, 1, 0), "niced": (SPIN, os.cpu_count() or 1, 10),
-         "niced-batch": (BATCH, 1, 10)}
+         "niced-batch": (BATCH, 1, 10), "own-thread": (SPIN, 0, 0)}
 # a stretch of dialogue as one query (~450 characters), as MADial asks
 DIALOGUE = "\n".join(["Bart: 你知道吗？元旦晚会我要表演魔术，我有点紧张，你有没有什么建议可以让我不那么紧张？",
                       "Assistant: 当然有，试着在表演前深呼吸，想象自己是那个无所畏惧的魔术师，你肯定能做到！"] * 5)
@@ -65,6 +66,14 @@ def child(queries: int) -> None:
         e5._contention.busy = lambda: None  # type: ignore[method-assign]
     if os.environ.get("BENCH_COUNT_NICE"):
         e5._contention._read = busy_with_nice
+    if os.environ.get("BENCH_OWN_THREAD"):  # the process's own busy thread, as a worker's batch
+        import threading
+
+        def spin() -> None:
+            while True:
+                sum(i * i for i in range(1000))
+
+        threading.Thread(target=spin, daemon=True).start()
     for q in QUESTIONS * 3:
         e5.embed_query(q)
     out = {}
@@ -80,9 +89,11 @@ def child(queries: int) -> None:
     print(json.dumps(out))
 
 
-def run(policy: str, queries: int) -> dict[str, list[float]]:
+def run(policy: str, queries: int, own_thread: bool = False) -> dict[str, list[float]]:
     env = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
     env.update(POLICIES[policy])
+    if own_thread:
+        env["BENCH_OWN_THREAD"] = "1"
     done = subprocess.run([sys.executable, __file__, "--child", "--queries", str(queries)],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -106,7 +117,7 @@ def main() -> None:
                     for _ in range(processes)]
         try:
             for policy in POLICIES:
-                cells = run(policy, args.queries)
+                cells = run(policy, args.queries, own_thread=load == "own-thread")
                 row = "  ".join(f"{k}: p50 {v[0]:5.1f} p95 {v[1]:5.1f}" for k, v in cells.items())
                 print(f"{load:11s} {policy:12s} {row}")
         finally:
