@@ -170,9 +170,10 @@ class ContextReader:
         tiers = hitlib.context_tiers(got.turn_hits, got.derived, got.keys, latest, last, later)
         if got.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(self.store, tiers["mid_term"], got.windows, {t.id for t in last})
-        if self.settings.context_fill != "budget":  # a turn far below the best, or said again, is no line
-            tiers["mid_term"] = relevance.once(relevance.above(tiers["mid_term"], self.settings.context_cut,
-                                                               keep=self._names(got.named, a.owner)))
+        mid = tiers["mid_term"]
+        if self.settings.context_fill != "budget":  # a turn far below the best is no line
+            mid = relevance.above(mid, self.settings.context_cut, keep=self._names(got.named, a.owner))
+        tiers["mid_term"] = relevance.once(mid)  # the same words said again are one line, a habit of talk none
         return tiers
 
     def _drafts(self, a: _Asked, sections: _Sections, pending: TurnLookup, owned: dict[str, list[Hit]],

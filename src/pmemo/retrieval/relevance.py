@@ -11,8 +11,9 @@ Two rules, each defined once here:
   (``fused >= cut × best``). Nothing is cut when the best does not stand above the pool at all:
   then there is no "far below" to speak of.
 - ``once``: the same words said many times are one line, the best-ranked occurrence, carrying
-  the others as its sources (``line`` says how many times and by whom); short words said on
-  ``CHATTER_DAYS`` days or more are chatter ("周末补一补进度" every weekend) and stay out.
+  the others as its sources (``line`` says how many times and by whom); words said on
+  ``CHATTER_DAYS`` days or more are chatter ("周末补一补进度" every weekend) and stay out. It
+  holds whatever the context's fill; ``above`` only with ``context_fill`` relevant or lean.
 
 >>> from pmemo.models import Hit
 >>> hits = [Hit(f"turn:{i}", "turn", "mid_term", "", s, "", ()) for i, s in enumerate([0.95, 0.88, 0.73, 0.4])]
@@ -32,8 +33,8 @@ from ..text.filler import said_key
 
 T = TypeVar("T")
 
-CHATTER_DAYS = 3  # the same short words on this many days are a habit of talk, not news
-CHATTER_CHARS = 12  # what "short" means for chatter: its words without spaces or punctuation
+CHATTER_DAYS = 3  # the same words on this many days are a habit of talk ("on my way", "今天谁来？"), not news
+CHATTER_CHARS = 40  # longer words said again are read, not taken for a habit (filler.MAX_CHARS)
 
 
 def fused(score: float) -> float:
@@ -71,7 +72,7 @@ def above(items: Sequence[T], cut: float, score: Callable[[T], float] = lambda h
 def once(hits: Sequence[Hit]) -> list[Hit]:
     """Recalled turns with each set of the same words as one hit, where the first of them ranks:
     its ``sources`` all the turns that said them (the first its own), best ranked first; the
-    chatter among them (short words said on ``CHATTER_DAYS`` days or more) left out. Other hits
+    chatter among them (words of up to ``CHATTER_CHARS`` said on ``CHATTER_DAYS`` days or more) left out. Other hits
     (windows, summaries) pass as they are.
 
     >>> from datetime import datetime
