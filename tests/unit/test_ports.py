@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 
 import pmemo.ports
-from pmemo.ports import GraphPort, UnitOfWork
+from pmemo.ports import GraphPort, PeoplePort, UnitOfWork
 from pmemo.stores.graph_sql import SQLGraph
+from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.postgres.graph import PostgresGraph
+from pmemo.stores.postgres.people import PostgresPeople
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
 
 PORTS = Path(pmemo.ports.__file__).parent
@@ -27,7 +29,7 @@ def test_a_port_imports_only_the_models_and_the_standard_library():
     for path in sorted(PORTS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level:  # relative: inside pmemo
-                assert node.module in ("models", "graph", "unit"), (path.name, node.module)
+                assert node.module in ("models", "graph", "people", "unit"), (path.name, node.module)
             elif isinstance(node, ast.ImportFrom | ast.Import):
                 names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
                 assert all(str(n).split(".")[0] in sys.stdlib_module_names for n in names), (path.name, names)
@@ -35,6 +37,7 @@ def test_a_port_imports_only_the_models_and_the_standard_library():
 
 def test_each_port_is_small():
     assert 0 < len(methods(GraphPort)) <= MAX_METHODS
+    assert 0 < len(methods(PeoplePort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -44,3 +47,10 @@ def test_each_backend_gives_every_method_of_the_graph_port_from_the_shared_sql()
         own = methods(backend) - {"queue_insights"}  # the job queue is the backend's
         assert own == set(), f"{backend.__name__} writes {own} again: they belong in stores/graph_sql.py"
     assert methods(GraphPort) - {"queue_insights"} <= methods(SQLGraph)
+
+
+def test_the_people_port_is_written_once():
+    assert methods(PeoplePort) <= methods(SQLPeople)
+    # Postgres's own: a batch of aliases in one statement (SQLite has no writing CTE)
+    assert methods(PostgresPeople) == {"add_aliases"}
+    assert methods(PeoplePort) == methods(PeopleNames)  # the store's old names, each the port's call

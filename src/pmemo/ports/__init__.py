@@ -9,6 +9,7 @@ backend's. docs/STORE_PORTS.md has the shape and how the next port moves here.
 from __future__ import annotations
 
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
+from .people import NewAlias, NewSign, PeoplePort
 from .unit import UnitOfWork
 
-__all__ = ["EntityRef", "GraphPort", "NewTriple", "TripleView", "UnitOfWork"]
+__all__ = ["EntityRef", "GraphPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "TripleView", "UnitOfWork"]

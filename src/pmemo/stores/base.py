@@ -1,7 +1,8 @@
 """Store Protocols: what the tiers need from a database.
 
-Being split into ports, one per concern (issue 45 §1, ``pmemo.ports``): the graph's is there,
-and ``EntityRef``, ``NewTriple`` and ``TripleView`` are re-exported from it here.
+Being split into ports, one per concern (issue 45 §1, ``pmemo.ports``): the graph's and the
+people's are there, and their values (``EntityRef``, ``NewTriple``, ``TripleView``, ``NewAlias``,
+``NewSign``) are re-exported from them here.
 
 One contract test suite (tests/contract) runs against every implementation; SQLite is
 the embedded default, Postgres the scale-out one. Methods are blocking; the async core
@@ -39,6 +40,9 @@ from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port'
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
 from ..ports.graph import TripleView as TripleView
+from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
+from ..ports.people import NewSign as NewSign
+from ..ports.people import PeoplePort
 from ..text.quotes import Address, Quote
 from .person_forget import HeldRows
 
@@ -485,60 +489,8 @@ class ProfileStoreProtocol(Protocol):
     def scrub(self) -> None: ...
 
 
-class NewAlias(NamedTuple):
-    """An alias to record: whose, where it came from, and the turn that taught it."""
-
-    person: str
-    alias: str
-    source: str  # models.ALIAS_SOURCES
-    owner: str | None  # the group or private chat it came from; None: tenant-wide
-    at: float
-    turn_id: int | None = None
-
-
-class NewSign(NamedTuple):
-    """Evidence of a person's gender (people/guesses.py): ``source`` platform, self or pronoun;
-    ``turn_id`` the turn that gave it (0 for the platform's word, kept once a value)."""
-
-    person: str
-    source: str
-    gender: str  # "f" or "m"
-    turn_id: int
-    at: float
-
-
-class PeopleStore(Protocol):
-    """The person registry of each tenant: names, aliases, where people speak (issue 17)."""
-
-    def add_person(self, tenant: str, person: str, name: str | None, aliases: Iterable[str],
-                   member_of: Scope | None = None) -> None: ...
-    def add_aliases(self, tenant: str, rows: Sequence[NewAlias]) -> int: ...
-    def remove_alias(self, tenant: str, person: str, alias: str) -> int: ...
-    def alias_version(self, tenant: str) -> int:
-        """Counts the tenant's alias changes: a resolver built at one version is good until it moves."""
-        ...
-
-    def alias_rows(self, tenant: str) -> list[tuple[str, str, str, str | None]]:
-        """(alias, person, source, owner) of every alias in use: a learned or @-mentioned one's
-        owner is the chat it was said in; the other sources' is where they were first seen."""
-        ...
-    def add_signs(self, tenant: str, rows: Sequence[NewSign]) -> int:
-        """Record gender evidence (a row again is nothing new); returns how many rows are new."""
-        ...
-    def sign_version(self, tenant: str) -> int:
-        """Counts the tenant's new gender evidence, as ``alias_version`` counts aliases."""
-        ...
-    def signs(self, tenant: str) -> list[tuple[str, str, str, int]]:
-        """(person, source, gender, how many) of the tenant's gender evidence."""
-        ...
-    def member_ids(self, scope: Scope) -> set[str]: ...
-    def get_people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]: ...
-    def members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]: ...
-    def person_owners(self, tenant: str, person: str) -> list[str]: ...
-    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
-        """The tenant's user turns, other than ``taught_by``, whose text holds an alias one of them taught."""
-        ...
-    def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]: ...
+# the person registry (issue 17) is a port: ``pmemo.ports.people``; ``PeopleStore`` is its old name
+PeopleStore = PeoplePort
 
 
 class AgendaStore(Protocol):
@@ -753,9 +705,12 @@ class ReadPlanStore(Protocol):
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
                 WindowStore, BlockJobStore, PersonForgetStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
-    port (``pmemo.ports``) are its attributes: ``graph``. ``tx()`` makes the calls in its block
-    one transaction (``ports.unit``)."""
+    port (``pmemo.ports``) are its attributes: ``graph``, ``people`` (whose old method names the
+    store keeps, each the port's call). ``tx()`` makes the calls in its block one transaction
+    (``ports.unit``)."""
 
     @property
     def graph(self) -> GraphPort: ...
+    @property
+    def people(self) -> PeoplePort: ...
     def tx(self) -> AbstractContextManager[None]: ...

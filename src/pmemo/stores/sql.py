@@ -15,7 +15,7 @@ turns ``:name`` into its driver's placeholders and gives rows by column name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -37,6 +37,11 @@ class Dialect:
     typed: str  # the parameter value of a type (a NULL needs one on Postgres)
     greatest: str  # the function giving the larger of two values
     pack: Callable[[list[Any]], Any]  # a list as the driver takes it for ``in_list`` / ``values``
+    found: str = "instr({text}, {part})"  # where part is in text (1-based), 0 if it is not
+    least: str = "MIN"  # the function giving the smaller of two values
+
+    def position(self, text: str, part: str) -> str:
+        return self.found.format(text=text, part=part)
 
     def in_(self, col: str, name: str, type_: str = "bigint") -> str:
         return self.in_list.format(col=col, name=name, type=type_)
@@ -68,6 +73,10 @@ class Exec(Protocol):
     def one(self, sql: str, args: Args | None = None) -> Row | None: ...
     def run(self, sql: str, args: Args | None = None) -> int:
         """A write; how many rows it changed."""
+        ...
+
+    def many(self, sql: str, rows: Sequence[Args]) -> None:
+        """A write once for each of ``rows`` (sent together where the driver can)."""
         ...
 
 

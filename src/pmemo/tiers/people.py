@@ -25,6 +25,7 @@ from ..people.aliases import Learned, generated_aliases, learned_aliases, mentio
 from ..people.guesses import gender_of, platform_gender, pronoun_gender, self_gender
 from ..people.resolve import AliasEntry, AliasIndex, Chat, Match
 from ..people.roles import role_claims
+from ..ports.unit import unit_of
 from ..stores.base import ChatState, FullStore, NewAlias, NewSign, PeopleStore
 from ..text import notices
 from .held import Held
@@ -215,12 +216,13 @@ class People:
             if person is None:
                 continue
             tenant, at, owner = turn.scope.tenant_id, epoch_of(turn.timestamp), turn.scope.owner
-            self.store.add_person(tenant, person, None, [], member_of=turn.scope.owner_scope())
-            if found.type == "rename" and found.other:
-                rows = [NewAlias(person, found.other, "name", owner, at, turn.id)]
-                rows += [NewAlias(person, form, "generated", owner, at, turn.id)
-                         for form in generated_aliases(found.other)]
-                added += self.store.add_aliases(tenant, rows)
+            with unit_of(self.store):  # a member under the new name, or neither
+                self.store.add_person(tenant, person, None, [], member_of=turn.scope.owner_scope())
+                if found.type == "rename" and found.other:
+                    rows = [NewAlias(person, found.other, "name", owner, at, turn.id)]
+                    rows += [NewAlias(person, form, "generated", owner, at, turn.id)
+                             for form in generated_aliases(found.other)]
+                    added += self.store.add_aliases(tenant, rows)
         return added
 
     def mentioned(self, turn: Turn) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -27,6 +27,8 @@ POSTGRES = Dialect(
     typed="{value}::{type}",
     greatest="GREATEST",
     pack=list,
+    found="strpos({text}, {part})",
+    least="LEAST",
 )
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # :name, not a ::cast
 
@@ -55,6 +57,10 @@ class PostgresExec:
 
     def run(self, sql: str, args: Args | None = None) -> int:
         return self._cur.execute(placeholders(sql), dict(args or {})).rowcount
+
+    def many(self, sql: str, rows: Sequence[Args]) -> None:
+        if rows:
+            self._cur.executemany(placeholders(sql), [dict(r) for r in rows])
 
 
 class PostgresLink:

@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...models import Diary, Fact, Member, Scope, Summary, Task
+from ...models import Diary, Fact, Scope, Summary, Task
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
-from ..speakers import as_seen_in
+from ..people_sql import member_of, members_read, people_of, people_reads
 from . import codec
 from . import profile_codec as pc
 from .agenda import _item
 from .database import Database
+from .dialect import POSTGRES, placeholders
 from .diary import _diary
 from .episodes import signals_of, signals_read
-from .people import _MEMBERS, people_of, people_reads
 from .provenance import WITH_SOURCES
 from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
 
@@ -127,9 +127,9 @@ class ReadPlanRows:
                      agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
         owner, wanted = scope.owner_scope(), list(dict.fromkeys(ids))
         tenant = owner.tenant_id
-        reads: list[Read] = [(_MEMBERS + " AND person = ANY(%s::text[]) ORDER BY messages = 0, last_seen DESC, person",
-                              [tenant, owner.agent_id, owner.owner, wanted], "rows"),
-                             *people_reads(tenant, wanted), _facts_read(tenant, owner.agent_id, list(facts), True)]
+        reads: list[Read] = [(placeholders(sql), args, "dicts") for sql, args in
+                             [members_read(POSTGRES, owner, wanted), *people_reads(POSTGRES, tenant, wanted)]]
+        reads.append(_facts_read(tenant, owner.agent_id, list(facts), True))
         if agenda is not None:
             reads.append(("SELECT * FROM agenda WHERE tenant=%s AND agent=%s AND deleted IS NULL AND day>=%s"
                           " AND day<=%s AND status='open' AND (%s::text[] IS NULL OR owner = ANY(%s::text[]))"
@@ -139,8 +139,7 @@ class ReadPlanRows:
         found = self._db.reads(reads)
         rows, fact_rows, plan_rows = found[0], found[4], found[5] if agenda is not None else []
         people = people_of(tenant, *found[1:4])
-        members = {r[0]: Member(as_seen_in(people[r[0]], owner.owner), owner.owner, codec.utc(r[1]),
-                                codec.utc(r[2]), *r[3:]) for r in rows if r[0] in people}
+        members = {r["person"]: member_of(r, people[r["person"]], owner.owner) for r in rows if r["person"] in people}
         plans = [_item(r) for r in plan_rows if r["person"] in people]
         return PeopleKnown(members, {p: people[p] for p in wanted if p in people}, _facts_of(facts, fact_rows), plans)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
+from ..people_sql import PeopleNames
 from .agenda import AgendaRows
 from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
@@ -27,7 +28,7 @@ from .jobs import JobRows, jobs_of
 from .keys import KeyRows
 from .locks import LockRows
 from .migrate import migrate
-from .people import PeopleRows
+from .people import PeopleRows, PostgresPeople
 from .person_forget import PersonForgetRows
 from .read_plan import ReadPlanRows
 from .records import RecordRows
@@ -40,7 +41,7 @@ from .windows import WindowRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows,
                     ReadPlanRows):
@@ -51,6 +52,7 @@ class PostgresStore(PeopleRows, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
     def __init__(self, db: Database) -> None:
         self._db = db
         self.graph = PostgresGraph(PostgresLink(db), POSTGRES)
+        self.people = PostgresPeople(db, POSTGRES)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and

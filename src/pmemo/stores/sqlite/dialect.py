@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
 from ..sql import Args, Dialect, Exec, Row
@@ -40,6 +40,9 @@ class SQLiteExec:
 
     def run(self, sql: str, args: Args | None = None) -> int:
         return self._conn.execute(sql, args or {}).rowcount
+
+    def many(self, sql: str, rows: Sequence[Args]) -> None:
+        self._conn.executemany(sql, rows)
 
 
 class SQLiteLink:

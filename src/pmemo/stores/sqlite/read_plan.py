@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...models import AgendaItem, Diary, Fact, KeyLine, Member, Person, Scope, Summary, Task
+from ...models import AgendaItem, Diary, Fact, KeyLine, Scope, Summary, Task
+from ...ports.people import PeoplePort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from .vector_cache import VectorCache
 
@@ -32,8 +33,7 @@ class ReadPlanRows:
         def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
         def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
         def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
-        def _members(self, scope: Scope, people: Sequence[str] | None = None) -> list[Member]: ...
-        def _people(self, tenant: str, ids: Iterable[str]) -> dict[str, Person]: ...
+        people: PeoplePort
         def _fact_rows(self, sql: str, args: list[Any], history: bool) -> list[Fact]: ...
         def _agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
                     people: list[str] | None = None, start: date | None = None, end: date | None = None,
@@ -107,8 +107,8 @@ class ReadPlanRows:
     def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
                      agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:
         owner = scope.owner_scope()
-        members = {m.person.id: m for m in self._members(owner, list(ids))}
-        people = self._people(owner.tenant_id, ids)
+        members = {m.person.id: m for m in self.people.members(owner, list(ids))}
+        people = self.people.get_people(owner.tenant_id, ids)
         known = self._facts_about_many(owner.tenant_id, owner.agent_id, facts, True)
         plans = self._agenda(owner.tenant_id, owner.agent_id, agenda[0], [p for p in ids if p in people],
                              agenda[1], agenda[2], "open") if agenda is not None else []

@@ -26,16 +26,16 @@ from .. import parts, replies
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..fair_share import job_batches, ranked
+from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
-from .dialect import SQLITE, SQLiteLink
+from .dialect import SQLITE, SQLiteExec, SQLiteLink
 from .diary_store import DiaryRows
 from .graph_store import SQLiteGraph
 from .locks import NamedLocks
-from .people_store import PeopleRows
 from .person_forget import PersonForgetRows
 from .profile_store import ProfileStore
 from .read_plan import ReadPlanRows
@@ -51,7 +51,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, WindowRows,
+class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, WindowRows,
                   BlockJobRows, PersonForgetRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -77,6 +77,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
         self.centroid_cache = CentroidCache(CENTROID_SCOPES)
         self.centroid_cache.watch(self._writer)
         self.graph = SQLiteGraph(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.people = SQLPeople(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.requeue_running()
@@ -233,7 +234,7 @@ class SQLiteStore(ProfileStore, PeopleRows, AgendaRows, UsageRows, DiaryRows, Wi
                 fts.insert(conn, turn_id, sk, new.index_text, before)
                 out.append(Turn(turn_id, new.scope, step, new.role, new.content, new.actor,
                                 new.timestamp, dict(new.metadata), new.actor_id, reply))
-            self._note_speakers(conn, out)
+            note_speakers(SQLiteExec(conn), SQLITE, out)  # who spoke where, with the turns
             # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
             # its turns in the tenant's backlog (tenant_backlog, the pending cap)
             conn.executemany(
