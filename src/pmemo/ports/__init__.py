@@ -11,5 +11,7 @@ from __future__ import annotations
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .people import NewAlias, NewSign, PeoplePort
 from .unit import UnitOfWork
+from .windows import WindowPort
 
-__all__ = ["EntityRef", "GraphPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "TripleView", "UnitOfWork"]
+__all__ = ["EntityRef", "GraphPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "TripleView", "UnitOfWork",
+           "WindowPort"]

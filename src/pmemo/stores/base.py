@@ -34,7 +34,6 @@ from ..models import (
     Task,
     TaskStep,
     Turn,
-    Window,
 )
 from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
 from ..ports.graph import GraphPort
@@ -43,6 +42,7 @@ from ..ports.graph import TripleView as TripleView
 from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
 from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
+from ..ports.windows import WindowPort
 from ..text.quotes import Address, Quote
 from .person_forget import HeldRows
 
@@ -573,23 +573,8 @@ class DiaryStore(Protocol):
 
 
 # ---- L2 windows (issue 20) -------------------------------------------------------------------
-class WindowStore(Protocol):
-    """Windows of consecutive turns of a user or group embedded as one unit; a window's members
-    are the owner's turns with an id in its range (none are stored), its vector is kind 'window'."""
-
-    def save_window(self, scope: Scope, turn_from: int, turn_to: int, is_open: bool, text_hash: str = "",
-                    window_id: int | None = None) -> Window:
-        """Add a window of the owner ``scope``, or change window ``window_id``."""
-        ...
-    def windows(self, scope: Scope, session_id: str | None = None, last: int | None = None) -> list[Window]:
-        """Oldest first; ``session_id``: those holding a turn of it; ``last``: the latest that many."""
-        ...
-    def get_windows(self, ids: Iterable[int]) -> dict[int, Window]: ...
-    def open_windows(self, quiet_since: float | None = None) -> list[Window]: ...
-    def windows_with(self, turn_ids: list[int]) -> list[Window]: ...
-    def window_turns(self, window: Window) -> list[Turn]: ...
-    def window_members(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
-    def delete_window(self, window_id: int) -> None: ...
+# L2 windows are a port: ``pmemo.ports.windows``; ``WindowStore`` is its old name
+WindowStore = WindowPort
 
 
 # ---- memory blocks (issue 20) ----------------------------------------------------------------
@@ -705,12 +690,14 @@ class ReadPlanStore(Protocol):
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
                 WindowStore, BlockJobStore, PersonForgetStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
-    port (``pmemo.ports``) are its attributes: ``graph``, ``people`` (whose old method names the
-    store keeps, each the port's call). ``tx()`` makes the calls in its block one transaction
-    (``ports.unit``)."""
+    port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
+    store keeps the old method names of the last two, each the port's call). ``tx()`` makes the
+    calls in its block one transaction (``ports.unit``)."""
 
     @property
     def graph(self) -> GraphPort: ...
     @property
     def people(self) -> PeoplePort: ...
+    @property
+    def l2(self) -> WindowPort: ...
     def tx(self) -> AbstractContextManager[None]: ...

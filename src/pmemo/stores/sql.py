@@ -39,6 +39,7 @@ class Dialect:
     pack: Callable[[list[Any]], Any]  # a list as the driver takes it for ``in_list`` / ``values``
     found: str = "instr({text}, {part})"  # where part is in text (1-based), 0 if it is not
     least: str = "MIN"  # the function giving the smaller of two values
+    true: str = "1"  # a flag column's true, written as its partial indexes are (``WHERE open = 1``)
 
     def position(self, text: str, part: str) -> str:
         return self.found.format(text=text, part=part)

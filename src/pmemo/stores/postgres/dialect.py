@@ -29,6 +29,7 @@ POSTGRES = Dialect(
     pack=list,
     found="strpos({text}, {part})",
     least="LEAST",
+    true="TRUE",
 )
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # :name, not a ::cast
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from ..people_sql import PeopleNames
+from ..windows_sql import SQLWindows, WindowNames
 from .agenda import AgendaRows
 from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
@@ -37,11 +38,10 @@ from .tasks import TaskRows
 from .turns import TurnRows
 from .usage import UsageRows
 from .vectors import VectorRows
-from .windows import WindowRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowRows, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows,
                     ReadPlanRows):
@@ -53,6 +53,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowRows, 
         self._db = db
         self.graph = PostgresGraph(PostgresLink(db), POSTGRES)
         self.people = PostgresPeople(db, POSTGRES)
+        self.l2 = SQLWindows(PostgresLink(db), POSTGRES)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and

@@ -28,6 +28,7 @@ from ..chat_order import earlier, in_chat_order
 from ..fair_share import job_batches, ranked
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
+from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
 from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
@@ -42,7 +43,6 @@ from .read_plan import ReadPlanRows
 from .schema import migrate
 from .usage_store import UsageRows
 from .vector_cache import VectorCache
-from .windows_store import WindowRows
 
 T = TypeVar("T")
 _KEYS_BY_ID = "SELECT * FROM key_lines WHERE id IN ({})"
@@ -51,7 +51,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, WindowRows,
+class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, WindowNames,
                   BlockJobRows, PersonForgetRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -78,6 +78,7 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, W
         self.centroid_cache.watch(self._writer)
         self.graph = SQLiteGraph(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.people = SQLPeople(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.requeue_running()
