@@ -28,6 +28,7 @@ from ..people.resolve import Match, Resolver
 from ..rules.attribution import Attributed
 from ..rules.extract_rules import extract
 from .clauses import clauses
+from .kin import RELATION as _RELATION
 from .kinds import kinds_of, slot_of
 from .model import MIN_OWN, Reading, StatementModel
 
@@ -35,14 +36,6 @@ Embed = Callable[[list[str]], np.ndarray]
 
 _FIRST = re.compile(r"我(?!们)|(?-i:\bI\b)|\b(?i:my|me|i'm|i've|i'd)\b")
 _TAGS = re.compile(r"\[[^\[\]]{1,8}\]|[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+")
-# family and partners, whose facts the speaker's card holds; a friend, a colleague or a roommate is
-# neither a member nor a relative: what the speaker says of them is nobody's fact here
-_RELATION = re.compile(
-    r"(?:我的?|(?i:my) )(表姐|表哥|表妹|表弟|堂妹|堂姐|堂哥|堂弟|妹妹|姐姐|哥哥|弟弟|老妈|老爸|妈妈|爸爸|妈|爸|"
-    r"老公|老婆|媳妇|男朋友|女朋友|男票|女票|对象|儿子|女儿|爷爷|奶奶|外婆|外公|舅舅|姑姑|小姨|"
-    r"(?i:sister|brother|mom|mum|dad|wife|husband|girlfriend|boyfriend|partner|fiancée|fiance|cousin|"
-    r"son|daughter|grandma|grandpa|uncle|aunt|niece|nephew|stepdad|stepmom|parents))(?![A-Za-z])"
-)
 _PARTNER = re.compile(r"结婚|离婚|脱单|分手|对象|男朋友|女朋友|男票|订婚|领证|单身|\b(?i:married|engaged|divorced|"
                       r"boyfriend|girlfriend|partner|single|seeing someone|broke up|fiancée?)\b")
 _CATEGORY = {"name": "profile", "work": "fact", "study": "fact", "home": "fact", "family": "fact", "pet": "fact",
@@ -62,6 +55,8 @@ AGAIN = 0.1
 # a fact no rule normalises (its value is the clause) asks more of the model than one whose value a
 # rule found, the chatter of a day ("中午吃了兰州拉面") reads much like a statement: ``MIN_OWN``, or
 # the threshold of its kind the model file carries (``Reading.threshold``)
+# a clause read as only saying that the one before it was a joke, this surely, takes that one back
+JOKE_SURE = 0.6
 __all__ = ["AGAIN", "MIN_OWN", "MIN_STATING", "Embed", "Said", "candidates", "core", "corrections", "explicit",
            "read_turn"]
 _NOT_SAID = ("question", "hypothetical", "joke", "report")
@@ -78,10 +73,12 @@ class Said:
     role: str  # the reading's subject: speaker | named | relative | other
     relation: str = ""
     follow: str = ""  # the clause after it that goes on with its subject, if any
+    joked: bool = False  # the clause after it says it was a joke ("才怪", "jk")
 
     @property
     def states(self) -> bool:
-        return self.reading.label.states and self.role != "other" and self.reading.stating >= MIN_STATING
+        return (self.reading.label.states and self.role != "other" and self.reading.stating >= MIN_STATING
+                and not self.joked)
 
 
 def read_turn(turn: Turn, people: Resolver | None, model: StatementModel, embed: Embed | None = None) -> list[Said]:
@@ -91,7 +88,58 @@ def read_turn(turn: Turn, people: Resolver | None, model: StatementModel, embed:
     if not parts:
         return []
     found: list[list[Match]] = [people.resolve(c, turn.scope) if people is not None else [] for c in parts]
-    spans = [[(m.start, m.end) for m in f] for f in found]
+    readings = _readings(parts, [[(m.start, m.end) for m in f] for f in found], model, embed)
+    out: list[Said] = []
+    before: _Whom | None = None  # whom the message spoke of last
+    for i, (clause, matches, reading) in enumerate(zip(parts, found, readings, strict=True)):
+        whom = _whom(turn, clause, matches, reading, before)
+        follow = ""
+        if i + 1 < len(parts) and not _FIRST.search(parts[i + 1]) and not found[i + 1] \
+                and readings[i + 1].label.mode == "plain" and readings[i + 1].label.subject == "speaker":
+            follow = parts[i + 1]
+        joked = i + 1 < len(parts) and _joke(readings[i + 1])
+        out.append(Said(clause, reading, whom.who, whom.role, whom.relation, follow, joked))
+        if (whom.role in ("speaker", "named") and whom.who is not None) or (
+                reading.label.kind != "none" and reading.label.mode == "plain"):
+            before = whom
+    return out
+
+
+@dataclass(frozen=True)
+class _Whom:
+    role: str
+    who: str | None
+    relation: str = ""
+
+
+def _whom(turn: Turn, clause: str, matches: Sequence[Match], reading: Reading, before: _Whom | None) -> _Whom:
+    """Whom a clause is about: the person it names, a relative it names, the speaker, or, for a
+    clause with no subject of its own ("学医的"), whom the clause before spoke of: the speaker, a
+    member, a relative ("我妹妹在北京读大学，学医的") or someone of nobody's here ("我室友在字节
+    上班，做后端")."""
+    role = reading.label.subject
+    if role == "named":
+        ids = [m.person_ids[0] for m in matches if not m.ambiguous and m.person_ids[0] != turn.subject]
+        last = before.who if before is not None and before.role in ("speaker", "named") else None
+        who = ids[0] if ids else last if last != turn.subject else None
+        return _Whom(role if who is not None else "other", who)
+    if role == "speaker" and (kin := _RELATION.search(clause)) is not None and kin.start() <= _KIN_AT:
+        # "哈哈我老公在银行上班": the speaker's husband's job, not the speaker's
+        return _Whom("relative", turn.subject, kin.group(1).lower())
+    if role == "speaker":
+        if before is None or _FIRST.search(clause):
+            return _Whom("speaker", turn.subject)
+        if before.role in ("relative", "other"):
+            return before
+        return _Whom("speaker", before.who)
+    if role == "relative":
+        m = _RELATION.search(clause)
+        return _Whom("relative", turn.subject, m.group(1).lower()) if m else _Whom("other", None)
+    return _Whom(role, None)
+
+
+def _readings(parts: list[str], spans: list[list[tuple[int, int]]], model: StatementModel,
+              embed: Embed | None) -> list[Reading]:
     readings = model.read(parts, spans)
     if embed is not None:  # the e5 weights, for what the cheap ones do not call small talk
         again = [i for i, r in enumerate(readings)
@@ -101,34 +149,12 @@ def read_turn(turn: Turn, people: Resolver | None, model: StatementModel, embed:
             for i, r in zip(again, model.read([parts[i] for i in again], [spans[i] for i in again], vecs),
                             strict=True):
                 readings[i] = r
-    out: list[Said] = []
-    before: str | None = None  # the subject the message spoke of last
-    for i, (clause, matches, reading) in enumerate(zip(parts, found, readings, strict=True)):
-        role = reading.label.subject
-        who: str | None = None
-        relation = ""
-        if role == "named":
-            ids = [m.person_ids[0] for m in matches if not m.ambiguous and m.person_ids[0] != turn.subject]
-            who = ids[0] if ids else before if before != turn.subject else None
-            role = role if who is not None else "other"
-        elif role == "speaker" and (kin := _RELATION.search(clause)) is not None and kin.start() <= _KIN_AT:
-            # "哈哈我老公在银行上班": the speaker's husband's job, not the speaker's
-            role, who, relation = "relative", turn.subject, kin.group(1).lower()
-        elif role == "speaker":
-            # "小林搬家了！搬去苏州了": no subject of its own, it goes on with the one before
-            who = before if before is not None and not _FIRST.search(clause) else turn.subject
-        elif role == "relative":
-            m = _RELATION.search(clause)
-            who, relation = turn.subject, (m.group(1).lower() if m else "")
-            role = role if relation else "other"
-        follow = ""
-        if i + 1 < len(parts) and not _FIRST.search(parts[i + 1]) and not found[i + 1] \
-                and readings[i + 1].label.mode == "plain" and readings[i + 1].label.subject == "speaker":
-            follow = parts[i + 1]
-        out.append(Said(clause, reading, who, role, relation, follow))
-        if role in ("speaker", "named") and who is not None:
-            before = who
-    return out
+    return readings
+
+
+def _joke(r: Reading) -> bool:
+    """A clause that only says the one before was a joke ("我升职了，才怪": "才怪")."""
+    return r.label.kind == "none" and r.label.mode == "joke" and r.sure["mode"] >= JOKE_SURE
 
 
 def explicit(said: Said, turn: Turn, name_of: Callable[[str | None], str]) -> str:
@@ -189,7 +215,8 @@ def _holder(read: Sequence[Said], cand: Candidate, who: str | None) -> Said | No
 def _vetoed(s: Said) -> bool:
     """The model reads the clause as not saying that something holds: asked, wished, joked, quoted, denied."""
     label, sure = s.reading.label, s.reading.sure
-    return (label.mode in _NOT_SAID and sure["mode"] >= 0.5) or (label.polarity == "denied" and sure["polarity"] >= 0.5)
+    return s.joked or (label.mode in _NOT_SAID and sure["mode"] >= 0.5) or (
+        label.polarity == "denied" and sure["polarity"] >= 0.5)
 
 
 def _names_value(clause: str, cand: Candidate) -> bool:
