@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from pmemo.statements import lexicon, templates_en, templates_zh
-from pmemo.statements.generate import EXTRA_PER_100, generate, split_of
+from pmemo.statements.generate import EXTRA_PER_100, MESSAGES_PER_100, generate, split_of
 from pmemo.statements.labels import KINDS, MODES, SUBJECTS
 
 
@@ -25,7 +25,9 @@ def test_a_seed_gives_the_same_clauses_and_the_splits_differ() -> None:
 def test_every_kind_subject_and_mode_is_there_in_both_languages(train: list) -> None:
     for lang in ("zh", "en"):
         mine = [e for e in train if e.lang == lang]
-        assert len(mine) == 3000 + 3000 * EXTRA_PER_100 // 100
+        single = [e for e in mine if not e.template.endswith(":m")]
+        assert len(single) == 3000 + 3000 * EXTRA_PER_100 // 100
+        assert len(mine) - len(single) > 3000 * MESSAGES_PER_100 // 100  # a message gives one clause or more
         assert {e.label.kind for e in mine} == set(KINDS)
         assert {e.label.subject for e in mine} == set(SUBJECTS)
         assert {e.label.mode for e in mine} == set(MODES)
