@@ -64,3 +64,36 @@ def test_a_file_of_another_shape_names_itself(tmp_path: Path) -> None:
     truncated.write_bytes(default_path().read_bytes()[:5000])
     with pytest.raises(ModelFileError, match="cut.npz"):
         load(truncated)
+
+
+def _with_net(tmp_path: Path, units: int = 4, bad: bool = False) -> Path:
+    """The shipped file with a small hidden layer added (random weights: the reading, not its quality)."""
+    data = dict(np.load(default_path()))
+    rng = np.random.default_rng(0)
+    data.update({"net.h.e5": rng.normal(size=(384, units)).astype(np.float16), "net.h.b": np.zeros(units, np.float32),
+                 "net.scale": np.array(4.0), "net.blend": np.array(0.5, np.float32)})
+    for head in ("kind", "subject", "mode", "polarity", "change", "states"):
+        n = len(data[f"{head}.classes"]) if head != "states" else 2
+        data[f"net.{head}.w"] = rng.normal(size=(units + bad, n)).astype(np.float16)
+        data[f"net.{head}.b"] = np.zeros(n, np.float32)
+        data[f"net.{head}.lex"] = rng.normal(size=(4096, n)).astype(np.float16) * 0.01
+    out = tmp_path / "net.npz"
+    np.savez_compressed(out, **data)
+    return out
+
+
+def test_a_file_with_a_hidden_layer_reads_with_it_when_vectors_come(tmp_path: Path) -> None:
+    plain, net = load(), load(_with_net(tmp_path))
+    assert net.net is not None and plain.net is None
+    vecs = np.random.default_rng(1).normal(size=(2, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    texts, names = ["我对花生过敏", "哈哈哈哈"], [(), ()]
+    assert [r.label for r in net.read(texts, names)] == [r.label for r in plain.read(texts, names)]  # lexical alone
+    mixed, linear = net.read(texts, names, vecs), plain.read(texts, names, vecs)
+    assert [r.sure for r in mixed] != [r.sure for r in linear]  # half the net's, half the linear weights'
+    assert all(0.0 <= r.stating <= 1.0 for r in mixed)
+
+
+def test_a_hidden_layer_of_the_wrong_shape_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ModelFileError, match="net.npz"):
+        load(_with_net(tmp_path, bad=True))

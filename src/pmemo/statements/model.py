@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import ModelFileError
 from .features import DIM, VERSION, lexical
 from .labels import HEADS, KINDS, MODES, POLARITY, SUBJECTS, Label
+from .net import Net, from_arrays
 
 FORMAT = 1
 E5_MODEL_ID = "multilingual-e5-small-q4"  # the embedder whose vectors the dense weights read
@@ -54,6 +55,9 @@ class Reading:
 class _Head:
     def __init__(self, classes: tuple[str, ...], lex: np.ndarray, dense: np.ndarray | None, bias: np.ndarray) -> None:
         self.classes, self.lex, self.dense, self.bias = classes, lex, dense, bias
+        # cast once: a read multiplies by these for every clause
+        self.lex_t = lex.T.astype(np.float32)
+        self.dense_t = dense.T.astype(np.float32) if dense is not None else None
 
 
 class StatementModel:
@@ -66,10 +70,11 @@ class StatementModel:
     """
 
     def __init__(self, path: Path, heads: dict[str, _Head], dense_heads: dict[str, _Head], meta: dict[str, str],
-                 mix: float = 0.0, own: dict[str, float] | None = None, features: int = 1):
+                 mix: float = 0.0, own: dict[str, float] | None = None, features: int = 1, net: Net | None = None):
         self.path, self.meta = path, meta
         self.features = features  # the lexical feature set the file was trained with (``features.VERSION``)
         self._lexical, self._dense = heads, dense_heads
+        self.net = net  # with e5 vectors, the hidden layer reads them when the file has one
         self.mix = mix  # how much ``stating`` leans on the states head (0: the five heads' product alone)
         self.own = own or {}
 
@@ -87,19 +92,12 @@ class StatementModel:
         for i, (text, spans) in enumerate(zip(texts, names, strict=True)):
             idx = lexical(text, spans, self.features)
             x[i, idx] = 1.0 / np.sqrt(max(len(idx), 1))
-        heads = self._dense if vectors is not None else self._lexical
         out: dict[str, tuple[list[str], np.ndarray]] = {}
-        probs: dict[str, np.ndarray] = {}
-        for name, head in heads.items():  # the five label heads, and the states head when the file has one
-            logits = x @ head.lex.T.astype(np.float32) + head.bias
-            if vectors is not None and head.dense is not None:
-                logits += np.asarray(vectors, dtype=np.float32) @ head.dense.T.astype(np.float32)
-            logits -= logits.max(axis=1, keepdims=True)
-            p = np.exp(logits)
-            p /= p.sum(axis=1, keepdims=True)
+        probs = self._probs(x, vectors)
+        for name, p in probs.items():
+            classes = self._dense[name].classes
             best = p.argmax(axis=1)
-            out[name] = ([head.classes[j] for j in best], p[np.arange(len(texts)), best])
-            probs[name] = p
+            out[name] = ([classes[j] for j in best], p[np.arange(len(texts)), best])
         stating = _stating(probs)
         if "states" in probs and self.mix > 0:  # the geometric blend of the product and the direct head
             direct = probs["states"][:, STATES.index("yes")]
@@ -107,6 +105,34 @@ class StatementModel:
         labels = [Label(*(out[h][0][i] for h in HEADS)) for i in range(len(texts))]
         return [Reading(labels[i], {h: float(out[h][1][i]) for h in HEADS}, float(stating[i]),
                         self.min_own(labels[i].kind)) for i in range(len(texts))]
+
+
+    def _probs(self, x: np.ndarray, vectors: np.ndarray | None) -> dict[str, np.ndarray]:
+        """Each head's class probabilities: the five label heads, and the states head when the file
+        has one. With vectors and a hidden layer, the net's and the linear weights' probabilities
+        are averaged (``net.blend``: the net's share)."""
+        linear = self._linear(x, vectors)
+        if vectors is None or self.net is None:
+            return linear
+        net = self.net.probs(x, vectors)
+        w = self.net.blend
+        return {name: w * p + (1.0 - w) * linear[name] for name, p in net.items()}
+
+    def _linear(self, x: np.ndarray, vectors: np.ndarray | None) -> dict[str, np.ndarray]:
+        heads = self._dense if vectors is not None else self._lexical
+        out = {}
+        for name, head in heads.items():
+            logits = x @ head.lex_t + head.bias
+            if vectors is not None and head.dense_t is not None:
+                logits += np.asarray(vectors, dtype=np.float32) @ head.dense_t
+            out[name] = _softmax(logits)
+        return out
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
 
 
 def _stating(p: dict[str, np.ndarray]) -> np.ndarray:
@@ -158,9 +184,10 @@ def load(path: Path | None = None) -> StatementModel:
             own = {k: float(v) for k, v in zip(KINDS, data["own.min"], strict=True)}
             if not all(0.0 <= v <= 1.0 for v in own.values()):
                 raise ValueError("thresholds outside [0, 1]")
+        net = from_arrays(data, {name: len(head.classes) for name, head in dense.items()}, DIM)
         meta = {k[5:]: str(v) for k, v in data.items() if k.startswith("meta.")}
     except (KeyError, ValueError, IndexError) as exc:
         raise ModelFileError(f"the statement model file {path} is not a statement model pmemo can read ({exc}): "
                              "rebuild it with `make statements`; facts are extracted with the rules meanwhile"
                              ) from exc
-    return StatementModel(path, lex, dense, meta, mix, own, features)
+    return StatementModel(path, lex, dense, meta, mix, own, features, net)
