@@ -37,8 +37,9 @@ def main() -> None:
     ap.add_argument("file", nargs="?", type=Path, default=DEFAULT)
     ap.add_argument("--lexical", action="store_true", help="the lexical-only weights (no e5)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    ap.add_argument("--model", type=Path, default=None, help="another model file (default: the shipped one)")
     args = ap.parse_args()
-    model = load()
+    model = load(args.model)
     samples = json.loads(args.file.read_text())[: args.limit or None]
     truth: dict[tuple[str, str], set[str]] = {}  # (sample, dia_id) -> speakers whose facts it gave
     turns: list[tuple[str, str, str, list[str]]] = []  # sample, dia_id, speaker, names, text
