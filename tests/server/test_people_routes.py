@@ -272,6 +272,8 @@ async def test_auth_and_tenant_isolation(
         ("GET", "/v1/agenda?group_id=g&at=soon", None, "at"),
         ("GET", "/v1/agenda?at=0.5", None, "at"),  # not seconds since 1970
         ("GET", "/v1/agenda?at=1700000000", None, "at"),
+        ("GET", "/v1/turns?user_id=a&since=-138757", None, "since"),  # found by the schema fuzzer
+        ("GET", "/v1/turns?user_id=a&until=0.5", None, "until"),
         ("GET", "/v1/agenda?group_id=g&person_id=a%20b", None, "person_id"),
         ("POST", "/v1/context", {"group_id": "g", "query": "q", "asker": "not valid!"}, "asker"),
         ("POST", "/v1/context", {"group_id": "g", "query": "q", "recent": "just a string"}, "recent"),

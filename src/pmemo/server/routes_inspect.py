@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Response
@@ -30,6 +29,7 @@ from ..schemas import (
     TurnOut,
     TurnsOut,
 )
+from ..schemas.common import When
 from .deps import IdQuery, Mem, Owner, Tenant
 
 router = APIRouter(prefix="/v1", tags=["inspect"])
@@ -62,8 +62,8 @@ async def list_turns(
     session_id: IdQuery = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: When | None = None,  # ISO 8601: a number is no time (seconds since 1970 were read from "-138757")
+    until: When | None = None,
     text: Annotated[str | None, Query(min_length=1, max_length=500)] = None,
     actor_id: Annotated[
         str | None, Query(pattern=ID, max_length=128, description="Only what this person id said.")
