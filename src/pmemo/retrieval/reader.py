@@ -173,7 +173,7 @@ class ContextReader:
         mid = tiers["mid_term"]
         if self.settings.context_fill != "budget":  # a turn far below the best is no line
             mid = relevance.above(mid, self.settings.context_cut, keep=self._names(got.named, a.owner))
-        tiers["mid_term"] = relevance.once(mid)  # the same words said again are one line, a habit of talk none
+        tiers["mid_term"] = relevance.once(mid)  # in every fill: the same words once, a habit of talk not at all
         return tiers
 
     def _drafts(self, a: _Asked, sections: _Sections, pending: TurnLookup, owned: dict[str, list[Hit]],

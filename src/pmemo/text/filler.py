@@ -85,7 +85,7 @@ _EN = (
     "i'm dead", "bruh", "bro", "dude", "lolol", "hehe", "heh", "cheers", "welcome", "you're welcome", "yw",
     "no worries", "all good", "good", "fine", "later", "laters", "sup", "what's up", "wassup", "howdy", "hiya",
     "heya", "back", "i'm back", "here", "just saw this", "saw it", "seen", "that's", "it's", "this", "that",
-    "too", "very", "lmao", "w", "l", "wp", "xoxo", "ty all", "tysm",
+    "too", "very", "w", "l", "wp", "xoxo", "ty all", "tysm",
 )
 _MENTION = re.compile(r"@\S{1,24}(?:\s|$)")
 _EMOJI_CODE = re.compile(r"\[[\u4e00-\u9fff]{1,5}\]|\[[A-Za-z]{2,12}\]")  # WeChat / QQ inline emoji: [捂脸] [Facepalm]

@@ -26,10 +26,13 @@ class _Lazy:
         self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> Any:
-        compiled = self._compiled
-        if compiled is None:
-            compiled = self._compiled = re.compile(*self._args)
-        return getattr(compiled, name)
+        return getattr(self.pattern_now(), name)
+
+    def pattern_now(self) -> re.Pattern[str]:
+        """The compiled pattern, compiled now if it was not yet."""
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return self._compiled
 
     def __repr__(self) -> str:
         return f"lazy({self._args[0]!r})"
@@ -43,7 +46,4 @@ def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
 def compiled(value: Any) -> Any:
     """The compiled pattern behind a ``lazy`` one (compiling it now); anything else as it is: for
     tools that look for ``re.Pattern`` objects in a module (bench/rules_fuzz.py)."""
-    if isinstance(value, _Lazy):
-        getattr(value, "pattern")  # noqa: B009 - the access is what compiles it
-        return value._compiled  # noqa: SLF001 - its own module's class
-    return value
+    return value.pattern_now() if isinstance(value, _Lazy) else value
