@@ -355,11 +355,13 @@ def main() -> None:
     ap.add_argument("--no-mine", action="store_true", help="no hard-negative round (an ablation)")
     ap.add_argument("--linear", action="store_true", help="no hidden layer: the e5 reading is linear (an ablation)")
     ap.add_argument("--no-messages", action="store_true", help="no messages of several clauses (an ablation)")
+    ap.add_argument("--no-hand", action="store_true", help="no messages written by hand (an ablation)")
     ap.add_argument("--out", type=Path, default=default_path())
     args = ap.parse_args()
-    msgs = not args.no_messages
-    train = generate("train", TRAIN_PER_LANG, TRAIN_SEED, msgs)
-    dev, dev2 = generate("dev", DEV_PER_LANG, DEV_SEED, msgs), generate("dev", DEV_PER_LANG, DEV2_SEED, msgs)
+    msgs, hand = not args.no_messages, not args.no_hand
+    train = generate("train", TRAIN_PER_LANG, TRAIN_SEED, msgs, hand)
+    dev = generate("dev", DEV_PER_LANG, DEV_SEED, msgs, hand)
+    dev2 = generate("dev", DEV_PER_LANG, DEV2_SEED, msgs, hand)
     print(f"train {len(train)} clauses ({len({e.text for e in train})} distinct, "
           f"{Counter(e.label.states for e in train)[True]} statements); dev {len(dev)} "
           f"({Counter(e.label.states for e in dev)[True]} statements); dev texts also in train: "
@@ -369,7 +371,7 @@ def main() -> None:
     scores: dict[str, dict[str, float]] = {}
     hard: list[Example] = []
     if not args.no_mine:
-        pool = generate("train", MINE_PER_LANG, MINE_SEED, msgs)
+        pool = generate("train", MINE_PER_LANG, MINE_SEED, msgs, hand)
         hard = mine(Fitted(x_tr["e5"], train, C["e5"]), matrices(pool)["e5"], pool)
         x_tr = stack(x_tr, matrices(hard))
     examples = train + hard
@@ -394,7 +396,7 @@ def main() -> None:
     saved["meta.embedder"] = np.array(E5_MODEL_ID)
     saved["meta.generator"] = np.array(f"train {TRAIN_PER_LANG}/lang seed {TRAIN_SEED} + {len(hard)} mined "
                                        f"(seed {MINE_SEED}); dev {DEV_PER_LANG}/lang seeds {DEV_SEED}, {DEV2_SEED}"
-                                       f"; messages {msgs}")
+                                       f"; messages {msgs}; hand {hand}")
     saved["meta.dev"] = np.array("; ".join(f"{v} {k} {s:.3f}" for v, d in scores.items() for k, s in d.items()))
     if not args.check:
         np.savez_compressed(args.out, **saved)  # type: ignore[arg-type]

@@ -2,7 +2,8 @@
 
 * ``generate``: the labelled clause set the model is trained on (``draw``: one clause from
   ``templates_*``, ``lexicon`` and ``shapes``; ``messages``: messages of several clauses from the
-  third round's ``phrases_*``), with a dev split of other templates, words and seed;
+  third round's ``phrases_*``; ``hand``: the fourth round's messages written by hand, ``hand_*``),
+  with a dev split of other templates, words and seed;
 * ``clauses``: a message cut into the clauses the model reads (bounded);
 * ``labels``: what a clause is read as: kind, subject, mode, polarity, change;
 * ``features``, ``model`` and ``net``: the shipped weights read a clause (numpy only; a file may

@@ -9,7 +9,8 @@ training split, so its accuracy says how far the model reaches past what it was 
 Three draws, each from a random stream of its own (so adding one leaves the clauses of the
 others, and their cached e5 vectors, as they were): the main draw of single clauses, the second
 round's requests and dislikes (``_extra``), and the third round's messages of several clauses
-(``messages``).
+(``messages``); then the fourth round's messages written by hand (``hand``: every fourth the
+dev split's, the others the training split's, typed from a stream of their own).
 
 >>> ex = generate("train", 50, seed=1)
 >>> len(ex) > 104, {e.lang for e in ex} == {"zh", "en"}
@@ -40,6 +41,7 @@ from .draw import (
     subject_label,
     wrapped,
 )
+from .hand import examples as hand_examples
 from .labels import Label
 from .messages import message
 
@@ -84,10 +86,11 @@ def _extra(rng: random.Random, lang: str, split: str) -> Example:
 MESSAGES_PER_100 = 50
 
 
-def generate(split: str, per_lang: int, seed: int, messages: bool = True) -> list[Example]:
+def generate(split: str, per_lang: int, seed: int, messages: bool = True, hand: bool = True) -> list[Example]:
     """``per_lang`` clauses in each of Chinese and English for ``split`` ("train" or "dev"),
-    EXTRA_PER_100 in a hundred more of the second round's shapes, and the clauses of
-    MESSAGES_PER_100 messages in a hundred (``messages``: False leaves them out, an ablation)."""
+    EXTRA_PER_100 in a hundred more of the second round's shapes, the clauses of
+    MESSAGES_PER_100 messages in a hundred (``messages``: False leaves them out, an ablation), and
+    the clauses of the split's messages written by hand (``hand``: False leaves them out)."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     rng = random.Random(f"{split}:{seed}")
@@ -98,4 +101,6 @@ def generate(split: str, per_lang: int, seed: int, messages: bool = True) -> lis
         said = random.Random(f"{split}:{seed}:messages")
         out += [e for lang in ("zh", "en") for _ in range(per_lang * MESSAGES_PER_100 // 100)
                 for e in message(said, lang, split)]
+    if hand:
+        out += [e for lang in ("zh", "en") for e in hand_examples(lang, split, seed)]
     return out
