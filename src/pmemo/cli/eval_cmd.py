@@ -46,6 +46,7 @@ CompareOpt = Annotated[str | None, typer.Option(
     "--compare", "--extractor", help="phrasing: settings to run beside today's, comma-separated, each NAME=value"
     " (several joined by +), e.g. PMEMO_X=a,PMEMO_X=b")]
 QuickOpt = Annotated[bool, typer.Option(help="phrasing: only a small slice of the set")]
+SetOpt = Annotated[str, typer.Option("--set", help="phrasing: which set, a (the first) or b (held out, written later)")]
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="phrasing: write the numbers to this JSON file")]
 DrainsOpt = Annotated[str, typer.Option(
     help="llmcost: messages between drains of the background, a comma list (1: live)")]
@@ -57,7 +58,7 @@ def eval_command(
     systems: SystemsOpt = None, seed: SeedOpt = 0, messages: MessagesOpt = 3000, ingest_turns: IngestOpt = 10_000,
     write_scenario: ScenarioOpt = None, im: ImOpt = False, quiet: QuietOpt = False,
     window_tokens: WindowsOpt = None, ablate: AblateOpt = None, compare: CompareOpt = None,
-    quick: QuickOpt = False, json_file: JsonOpt = None, drains: DrainsOpt = "1,100",
+    quick: QuickOpt = False, json_file: JsonOpt = None, drains: DrainsOpt = "1,100", phrasing_set: SetOpt = "a",
 ) -> None:
     """Replay a benchmark through pmemo and the baselines; report recall, context recall,
     latency and throughput. ``groupchat`` replays the synthetic group-chat scenario;
@@ -73,7 +74,7 @@ def eval_command(
     sizes, signals = _sizes(window_tokens), _signals(ablate)
     try:
         if dataset_kind == "phrasing":
-            _phrasing(compare, quick, embedder, data, json_file, quiet)
+            _phrasing(compare, quick, embedder, data, json_file, quiet, phrasing_set)
         elif dataset_kind == "llmcost":
             _llm_cost(seed, messages, embedder, data, out, drains, quiet)
         elif dataset_kind == "groupchat" and write_scenario is not None:
@@ -91,13 +92,13 @@ def eval_command(
 
 
 def _phrasing(compare: str | None, quick: bool, embedder: str | None, data: Path | None, json_file: Path | None,
-              quiet: bool) -> None:
+              quiet: bool, which: str = "a") -> None:
     import os
 
     from ..eval.phrasing_run import evaluate_phrasing
 
     evaluate_phrasing(os.environ, compare=compare, quick_run=quick, embedder=embedder, data=data,
-                      json_file=json_file, show=not quiet)
+                      json_file=json_file, show=not quiet, which=which)
     if json_file is not None:
         typer.echo(f"phrasing: wrote {json_file}")
 

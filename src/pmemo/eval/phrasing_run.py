@@ -33,7 +33,7 @@ from ..errors import InvalidInput
 from .embedcache import FileCachedEmbedder
 from .machine import machine
 from .phrasing_score import Produced, kind_of, score
-from .phrasing_set import build, counts, quick
+from .phrasing_set import SETS, build, counts, quick
 from .phrasing_spec import KINDS, Chat, Line
 
 BATCH = 100  # lines per add_many call
@@ -41,18 +41,20 @@ BATCH = 100  # lines per add_many call
 
 def evaluate_phrasing(environ: Mapping[str, str], *, compare: str | None = None, quick_run: bool = False,
                       embedder: str | None = None, data: str | Path | None = None,
-                      json_file: str | Path | None = None, show: bool = True) -> dict[str, Any]:
-    """The set (or its ``quick`` slice) through today's settings (from ``environ``) and each variant of
-    ``compare``; the table printed, the numbers written to ``json_file``.
+                      json_file: str | Path | None = None, show: bool = True, which: str = "a") -> dict[str, Any]:
+    """The set ``which`` ("a", or the held-out "b"; or its ``quick`` slice) through today's settings
+    (from ``environ``) and each variant of ``compare``; the table printed, the numbers written to ``json_file``.
 
     >>> evaluate_phrasing(os.environ, compare="PMEMO_FACT_MIN_CONFIDENCE=0.8", embedder="hashing")  # doctest: +SKIP
     """
     from .harness import default_data_dir
 
+    if which not in SETS:
+        raise InvalidInput(f"--set: the phrasing sets are {', '.join(SETS)}; got {which!r}")
     variants = compare_settings(compare, environ, embedder)
-    chats = quick(build()) if quick_run else build()
+    chats = quick(build(which)) if quick_run else build(which)
     report = run(chats, variants, data_dir=Path(data) if data else default_data_dir())
-    report["meta"].update({"quick": quick_run, "compare": compare})
+    report["meta"].update({"quick": quick_run, "compare": compare, "set": which})
     if json_file is not None:
         path = Path(json_file)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,10 @@ Chinese chats (``phrasing_zh``, ``phrasing_zh_more``) and English ones (``phrasi
 (``phrasing_spec``: whom, kind, words, the value it ends) or, for a negative, why it states none.
 Nothing is random: ``build()`` always gives the same lines, ids and timestamps.
 
+Set "b" (``build("b")``: ``phrasing_b_zh``, ``phrasing_b_en``) is a second, independent set in the
+same grammar, written later by another hand that saw neither the model nor set "a"; it measures
+whether what was learned on the first set's misses generalises.
+
 >>> chats = build()
 >>> counts(chats)["labels"] >= 300 and counts(chats)["negatives"] >= 300
 True
@@ -24,21 +28,34 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from . import phrasing_en, phrasing_en_more, phrasing_zh, phrasing_zh_more
+from . import phrasing_b_en, phrasing_b_zh, phrasing_en, phrasing_en_more, phrasing_zh, phrasing_zh_more
 from .phrasing_spec import Chat, Line, RawChat, parse_spec
 
 DAY = "2026-11-04T09:00:00"  # a Wednesday: the day every chat is said on
 STEP = timedelta(minutes=5)
 ZONES = {"zh": "+08:00", "en": "+00:00"}
 QUICK_LINES = 18  # --quick: this many lines of the first chat of each language
+SETS = ("a", "b")
 
 
-def build() -> tuple[Chat, ...]:
-    """Every chat of the set, the Chinese ones first; line ``idx`` counts over the whole set."""
+def _halves(which: str) -> tuple[tuple[str, tuple[RawChat, ...]], tuple[str, tuple[RawChat, ...]]]:
+    if which == "a":
+        return ("zh", phrasing_zh.CHATS + phrasing_zh_more.CHATS), ("en", phrasing_en.CHATS + phrasing_en_more.CHATS)
+    if which == "b":
+        return ("zh", phrasing_b_zh.CHATS), ("en", phrasing_b_en.CHATS)
+    raise ValueError(f"unknown phrasing set {which!r}: use one of {', '.join(SETS)}")
+
+
+def build(which: str = "a") -> tuple[Chat, ...]:
+    """Every chat of set ``which`` ("a", the first, or "b"), the Chinese ones first; line ``idx``
+    counts over the whole set.
+
+    >>> build("b")[0].id
+    'b_zh_dorm'
+    """
     chats: list[Chat] = []
     start = 0
-    halves = (("zh", phrasing_zh.CHATS + phrasing_zh_more.CHATS), ("en", phrasing_en.CHATS + phrasing_en_more.CHATS))
-    for lang, raw in halves:
+    for lang, raw in _halves(which):
         for r in raw:
             chats.append(_chat(r, start, ZONES[lang]))
             start += len(chats[-1].lines)
@@ -49,8 +66,9 @@ def build() -> tuple[Chat, ...]:
 
 
 def quick(chats: Sequence[Chat], lines: int = QUICK_LINES) -> tuple[Chat, ...]:
-    """A small slice for a smoke run: the first ``lines`` lines of the first chat of each language."""
-    firsts = [phrasing_zh.CHATS[0][0], phrasing_en.CHATS[0][0]]
+    """A small slice for a smoke run: the first ``lines`` lines of the first chat of each language
+    (of either set: their chat ids differ)."""
+    firsts = [half[1][0][0] for which in SETS for half in _halves(which)]
     return tuple(Chat(c.id, c.group_id, c.user_id, c.members, c.lines[:lines]) for c in chats if c.id in firsts)
 
 
