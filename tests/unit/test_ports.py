@@ -10,12 +10,15 @@ import sys
 from pathlib import Path
 
 import pmemo.ports
-from pmemo.ports import GraphPort, PeoplePort, UnitOfWork, WindowPort
+from pmemo.ports import GraphPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
+from pmemo.stores.person_forget_sql import SQLPersonForget
 from pmemo.stores.postgres.graph import PostgresGraph
 from pmemo.stores.postgres.people import PostgresPeople
+from pmemo.stores.postgres.person_forget import PostgresPersonForget
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
+from pmemo.stores.sqlite.person_forget import SQLitePersonForget
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
 
 PORTS = Path(pmemo.ports.__file__).parent
@@ -30,7 +33,7 @@ def test_a_port_imports_only_the_models_and_the_standard_library():
     for path in sorted(PORTS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level:  # relative: inside pmemo
-                assert node.module in ("models", "graph", "people", "unit", "windows"), (path.name, node.module)
+                assert node.module in ("models", *(p.stem for p in PORTS.glob("*.py"))), (path.name, node.module)
             elif isinstance(node, ast.ImportFrom | ast.Import):
                 names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
                 assert all(str(n).split(".")[0] in sys.stdlib_module_names for n in names), (path.name, names)
@@ -40,6 +43,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(GraphPort)) <= MAX_METHODS
     assert 0 < len(methods(PeoplePort)) <= MAX_METHODS
     assert 0 < len(methods(WindowPort)) <= MAX_METHODS
+    assert 0 < len(methods(PersonForgetPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -61,3 +65,10 @@ def test_the_people_port_is_written_once():
 def test_the_windows_port_is_written_once():
     assert methods(WindowPort) <= methods(SQLWindows)  # both stores build SQLWindows itself
     assert methods(WindowPort) == methods(WindowNames)
+
+
+def test_the_person_forget_port_is_written_once():
+    assert methods(PersonForgetPort) <= methods(SQLPersonForget)
+    for backend in (SQLitePersonForget, PostgresPersonForget):  # each keeps only its catalogue
+        assert methods(backend) == set() and set(vars(backend)) - {"__module__", "__doc__", "__qualname__"} \
+            <= {"_columns", "__firstlineno__", "__static_attributes__"}

@@ -6,6 +6,10 @@ provenance includes them — is snapshotted into a tombstone batch first; ``rest
 puts the batch back, ``purge`` makes it permanent. Hard: the same, then the batch is
 purged at once, freed pages are zeroed and the FTS index merged (privacy).
 
+A forget (of turns, or of a person with what is about them) and a restore are each one
+transaction (``store.tx()``): a failure anywhere in one, the rebuilds of what was derived
+included, leaves nothing of it; a hard one's scrub runs once it is committed.
+
 Each of forget, restore, purge and delete is many store calls; each holds the owners it
 touches in the store (``LockStore.hold``, exclusive) from its first read to its last write,
 so that across processes (replicas, ``pmemo worker``) no two of them interleave on an owner,
@@ -90,11 +94,14 @@ class Forgetter:
             self.store.secure_delete()
         first = next(iter(turns.values())).scope if turns else None
         tenants = {t.scope.tenant_id for t in turns.values()}
-        batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
-                                     tenants.pop() if len(tenants) == 1 else None)
-        report = self._turns_out(batch, ids)
-        report.update(batch=batch, mode="hard" if hard else "soft")
-        self._close(batch, hard, report, _log_rows(report, turns, reason))
+        with self.store.tx():  # the batch, the turns, what was derived from them and the log: all or none
+            batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
+                                         tenants.pop() if len(tenants) == 1 else None)
+            report = self._turns_out(batch, ids)
+            report.update(batch=batch, mode="hard" if hard else "soft")
+            self._close(batch, hard, report, _log_rows(report, turns, reason))
+        if hard:
+            self.store.scrub()
         return report
 
     def _turns_out(self, batch: int, ids: list[int]) -> dict[str, Any]:
@@ -107,13 +114,13 @@ class Forgetter:
 
     def _close(self, batch: int, hard: bool, report: dict[str, Any],
                log: list[tuple[str, str, int, str | None, str, dict[str, Any]]]) -> None:
-        """Log the batch and keep ``report`` with it; a hard one is purged at once and the store scrubbed."""
+        """Log the batch and keep ``report`` with it; a hard one is purged at once (the caller
+        scrubs the store once the transaction is committed: a vacuum sees only what is)."""
         self.store.log_actions(batch, log)
         self.store.set_batch(batch, "active", report)
         if hard:
             self.store.purge_batch(batch)
             self.store.set_batch(batch, "purged")
-            self.store.scrub()
 
     def forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool, reason: str) -> dict[str, Any]:
         """Forget a person (issue 44 §7), everywhere in the tenant or in ``where``'s owner scope:
@@ -123,7 +130,7 @@ class Forgetter:
         @-mentioned there). One batch, restorable unless ``hard``; the report and the log of a hard
         one keep ids only, never the person's id or names."""
         def names() -> set[str]:
-            held = self.store.person_rows(tenant, person, where)
+            held = self.store.person_forget.person_rows(tenant, person, where)
             return {f"person:{tenant}:{person}", *held.scopes,
                     *self._owners([*self.store.turns_by(tenant, person, where), *held.notices])}
 
@@ -132,34 +139,37 @@ class Forgetter:
 
     def _forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool,
                        reason: str) -> dict[str, Any]:
-        mode = "hard" if hard else "soft"
-        before = self.store.person_rows(tenant, person, where)
+        mode, forget = "hard" if hard else "soft", self.store.person_forget
+        before = forget.person_rows(tenant, person, where)
         # what they said, and the system notices about them ("周霓 修改群名片为 霓霓")
         turns = self.store.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
         if hard:
             self.store.secure_delete()
-        batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
         facts = [f for f in map(self.store.get_fact, before.facts) if f]
-        # what is about them first, as it is (one transaction); then what they said, and what was made from it
-        held = self.store.forget_person(batch, tenant, person, where)
-        self.embed.forget([unnamed(f) for f in facts])  # their sentences' vectors (people_section.nearness)
-        report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": [], "facts": {},
-                                  "episodes": {}, "agenda": [], "diaries": {}, "triples": {}, "insights": []}
-        if turns:
-            report.update(self._turns_out(batch, sorted(turns)))
-        if hard and where is None:
-            self.store.scrub_mentions(tenant, person)
-        report["facts"] = {**dict.fromkeys(held.facts, "deleted"), **report["facts"]}
-        report["triples"] = {**dict.fromkeys(held.triples, "deleted"), **report["triples"]}
-        report["agenda"] = sorted({*report["agenda"], *held.agenda})
-        report["insights"] = sorted({*report["insights"], *held.insights})
-        gone = {"entities": list(held.entities), "memberships": list(held.owners), "record": held.person,
-                "aliases": len(held.aliases)}
-        report.update(batch=batch, mode=mode, **gone)
-        log = [*_log_rows(report, turns, reason),
-               ("forget:deleted", PERSON_KIND, 0, where.key if where else None, reason, gone)]
-        # what a hard forget keeps: ids and counts, not whom; a soft one says whom it can bring back
-        self._close(batch, hard, report if hard else {**report, "person": person}, log)
+        with self.store.tx():  # one transaction: a failure anywhere in it leaves the person as they were
+            batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
+            # what is about them first, as it is; then what they said, and what was made from it
+            held = forget.forget_person(batch, tenant, person, where)
+            self.embed.forget([unnamed(f) for f in facts])  # their sentences' vectors (people_section.nearness)
+            report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": [], "facts": {},
+                                      "episodes": {}, "agenda": [], "diaries": {}, "triples": {}, "insights": []}
+            if turns:
+                report.update(self._turns_out(batch, sorted(turns)))
+            if hard and where is None:
+                forget.scrub_mentions(tenant, person)
+            report["facts"] = {**dict.fromkeys(held.facts, "deleted"), **report["facts"]}
+            report["triples"] = {**dict.fromkeys(held.triples, "deleted"), **report["triples"]}
+            report["agenda"] = sorted({*report["agenda"], *held.agenda})
+            report["insights"] = sorted({*report["insights"], *held.insights})
+            gone = {"entities": list(held.entities), "memberships": list(held.owners), "record": held.person,
+                    "aliases": len(held.aliases)}
+            report.update(batch=batch, mode=mode, **gone)
+            log = [*_log_rows(report, turns, reason),
+                   ("forget:deleted", PERSON_KIND, 0, where.key if where else None, reason, gone)]
+            # what a hard forget keeps: ids and counts, not whom; a soft one says whom it can bring back
+            self._close(batch, hard, report if hard else {**report, "person": person}, log)
+        if hard:
+            self.store.scrub()
         return {**report, "person": person, "aliases": list(held.aliases)}
 
     def drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
@@ -261,14 +271,19 @@ class Forgetter:
             return self._restore(batch)
 
     def _restore(self, batch: int) -> dict[str, Any]:
-        info = self.store.get_batch(batch)
-        if info["status"] != "active":
-            raise Conflict(
-                f"batch {batch} is {info['status']}; only an active soft forget or "
-                "sweep can be restored"
-            )
-        if info["action"] == "sweep":
-            return self._unsweep(batch)
+        # the rows, the batch's status and its log, the jobs and days it asks for: one transaction
+        with self.store.tx():
+            info = self.store.get_batch(batch)
+            if info["status"] != "active":
+                raise Conflict(
+                    f"batch {batch} is {info['status']}; only an active soft forget or "
+                    "sweep can be restored"
+                )
+            if info["action"] == "sweep":
+                return self._unsweep(batch)
+            return self._put_back(batch, info)
+
+    def _put_back(self, batch: int, info: dict[str, Any]) -> dict[str, Any]:
         restored = self.store.restore_snapshot(batch)  # vectors too: the store's search has them again
         self.store.set_batch(batch, "restored")
         self.store.log_actions(
@@ -276,7 +291,7 @@ class Forgetter:
         )
         out: dict[str, Any] = {"batch": batch}
         for kind, ref, _, _ in restored:
-            if kind == PERSON_KIND:  # a forgotten person's registry rows (forget_person)
+            if kind == PERSON_KIND:  # a forgotten person's registry rows (the person-forget port)
                 out.setdefault("people", []).append(info["report"].get("person"))
                 continue
             out.setdefault(kind + "s", []).append(ref)
@@ -325,14 +340,15 @@ class Forgetter:
         if info["status"] != "active":
             raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")
         self.store.secure_delete()
-        removed = self.store.purge_batch(batch)
-        report = info["report"] or {}
-        if report.get("person"):  # a person forgotten softly: once purged, as if hard (_forget_person)
-            if report.get("record") and info.get("tenant"):
-                self.store.scrub_mentions(info["tenant"], report["person"])
-            self.store.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
-        self.store.scrub()
-        self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
+        with self.store.tx():
+            removed = self.store.purge_batch(batch)
+            report = info["report"] or {}
+            if report.get("person"):  # a person forgotten softly: once purged, as if hard (_forget_person)
+                if report.get("record") and info.get("tenant"):
+                    self.store.person_forget.scrub_mentions(info["tenant"], report["person"])
+                self.store.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
+            self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
+        self.store.scrub()  # once committed: a vacuum sees only what is
         return {"batch": batch, "purged_rows": removed}
 
     def matching_turns(self, scope: Scope, query: str) -> list[int]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .people import NewAlias, NewSign, PeoplePort
+from .person_forget import HeldRows, PersonForgetPort
 from .unit import UnitOfWork
 from .windows import WindowPort
 
-__all__ = ["EntityRef", "GraphPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "TripleView", "UnitOfWork",
-           "WindowPort"]
+__all__ = ["EntityRef", "GraphPort", "HeldRows", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort",
+           "TripleView", "UnitOfWork", "WindowPort"]

@@ -112,7 +112,7 @@ class ForgetService:
         where = scope_of({**scope, "tenant_id": tenant}).owner_scope() if names_chat(scope) else None
         store = self._store
         ids = await asyncio.to_thread(store.turns_by, tenant, person, where)
-        held = await asyncio.to_thread(store.person_rows, tenant, person, None)
+        held = await asyncio.to_thread(store.person_forget.person_rows, tenant, person, None)
         if not ids and held.empty:
             raise NotFound(f"person {person_id!r} does not exist in tenant {tenant_id!r}")
         if dry_run:
@@ -124,7 +124,8 @@ class ForgetService:
 
     async def _person_dry_run(self, tenant: str, person: str, where: Scope | None, ids: list[int],
                               held: Any) -> dict[str, Any]:
-        here = held if where is None else await asyncio.to_thread(self._store.person_rows, tenant, person, where)
+        here = held if where is None else await asyncio.to_thread(self._store.person_forget.person_rows, tenant, person,
+                                                                    where)
         ids = sorted({*ids, *here.notices})
         found = await asyncio.to_thread(self._store.get_turns, ids)
         return {"dry_run": True, "person": person, "turns": ids, "texts": [found[i].content for i in ids],

@@ -42,9 +42,10 @@ from ..ports.graph import TripleView as TripleView
 from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
 from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
+from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the person-forget port's value
+from ..ports.person_forget import PersonForgetPort
 from ..ports.windows import WindowPort
 from ..text.quotes import Address, Quote
-from .person_forget import HeldRows
 
 # (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
 # the store applies inside the transaction that adds the hit (pmemo.decay.decayed, usually)
@@ -590,21 +591,6 @@ class BlockJobStore(Protocol):
         ...
 
 
-# ---- forgetting a person (issue 44 §7) -------------------------------------------------------
-class PersonForgetStore(Protocol):
-    """What a forget of a person takes besides their turns (``person_forget.HeldRows``)."""
-
-    def person_rows(self, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
-        """The rows about ``person`` (everywhere in the tenant, or in ``where``'s owner scope)."""
-        ...
-    def forget_person(self, batch: int, tenant: str, person: str, where: Scope | None = None) -> HeldRows:
-        """Snapshot those rows into ``batch`` (restorable) and delete them, in one transaction."""
-        ...
-    def scrub_mentions(self, tenant: str, person: str) -> int:
-        """Their id out of other turns' metadata (a hard forget); returns how many turns changed."""
-        ...
-
-
 CLUSTERS = "cluster"  # ``ReadPlanStore.nearest_kinds``: the clusters nearest, by centroid (``nearest_clusters``)
 
 
@@ -688,11 +674,11 @@ class ReadPlanStore(Protocol):
 
 
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
-                WindowStore, BlockJobStore, PersonForgetStore, ReadPlanStore, Protocol):
+                WindowStore, BlockJobStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
-    store keeps the old method names of the last two, each the port's call). ``tx()`` makes the
-    calls in its block one transaction (``ports.unit``)."""
+    store keeps the old method names of these two, each the port's call), ``person_forget``.
+    ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property
     def graph(self) -> GraphPort: ...
@@ -700,4 +686,6 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     def people(self) -> PeoplePort: ...
     @property
     def l2(self) -> WindowPort: ...
+    @property
+    def person_forget(self) -> PersonForgetPort: ...
     def tx(self) -> AbstractContextManager[None]: ...

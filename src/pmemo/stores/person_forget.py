@@ -1,49 +1,22 @@
-"""What forgetting a person takes besides their turns, on both stores (issue 44 §7).
+"""What forgetting a person takes besides their turns, on both stores (issue 44 §7): the pure
+pieces of the person-forget port (``ports.person_forget``; its SQL is ``person_forget_sql.py``).
 
-``HeldRows`` names the rows (``PersonForgetStore.person_rows`` reads them; ``forget_person``
-snapshots and deletes them in one transaction). The registry rows (the person, aliases,
-memberships, the insight counters about them) are one tombstone of kind ``PERSON_KIND``.
+``HeldRows`` names the rows (the port's ``person_rows`` reads them; ``forget_person`` snapshots
+and deletes them in one transaction). The registry rows (the person, aliases, memberships, the
+insight counters about them) are one tombstone of kind ``PERSON_KIND``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..models import Scope
+from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the port's value
 from ..text.lang import has_cjk
 
 PERSON_KIND = "person"
-
-
-@dataclass(frozen=True)
-class HeldRows:
-    """The rows about one person a forget takes: ids of facts (about them, or naming them in
-    their value or a triple: ``naming_facts``), of facts that keep but lose the mention,
-    triples (theirs, or saying such a fact), agenda items, insights and their graph entities
-    (everywhere only); the aliases and the owners (memberships) that go; the owner scopes the
-    rows are in; whether the person record itself goes; and the system notices about them (turns
-    whose metadata names them as ``person``), which go with their turns."""
-
-    person: bool
-    facts: tuple[int, ...] = ()
-    unnamed: tuple[int, ...] = ()  # facts about someone else that only mention them: the mention goes
-    triples: tuple[int, ...] = ()
-    agenda: tuple[int, ...] = ()
-    insights: tuple[int, ...] = ()
-    entities: tuple[int, ...] = ()
-    aliases: tuple[str, ...] = ()
-    owners: tuple[str, ...] = ()
-    scopes: tuple[str, ...] = ()
-    notices: tuple[int, ...] = ()  # system notices about them (metadata "person": "X 修改群名片为 Y")
-    names: tuple[str, ...] = ()  # the names they went by (not the generated forms): out of kept clauses
-
-    @property
-    def empty(self) -> bool:
-        return not (self.person or self.facts or self.triples or self.agenda or self.insights or self.entities
-                    or self.aliases or self.owners or self.notices)
 
 
 def naming_facts(naming: Iterable[tuple[int, str]], names: Iterable[str], in_their_triples: set[int]
@@ -102,3 +75,18 @@ def insight_keys(keys: Iterable[str], tenant: str, person: str, where: Scope | N
         wanted = f"insight:{where.key}:{person}"
         return [k for k in keys if k == wanted]
     return [k for k in keys if k.startswith(f"insight:{tenant}|") and k.endswith(f":{person}")]
+
+
+def registry_of(columns: Iterable[tuple[str, str]]) -> dict[str, set[str]]:
+    """The registry's tables and their columns, of every (table, column) of the schema: each
+    table with a ``tenant`` and a ``person`` column and no ``id`` (people, aliases, members, and
+    any added later), so that a table added for people is forgotten with them.
+
+    >>> list(registry_of([("people", "tenant"), ("people", "person"), ("facts", "tenant"), ("facts", "person"),
+    ...                   ("facts", "id")]))
+    ['people']
+    """
+    found: dict[str, set[str]] = {}
+    for table, column in columns:
+        found.setdefault(table, set()).add(column)
+    return {t: c for t, c in sorted(found.items()) if {"tenant", "person"} <= c and "id" not in c}

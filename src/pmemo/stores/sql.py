@@ -40,9 +40,17 @@ class Dialect:
     found: str = "instr({text}, {part})"  # where part is in text (1-based), 0 if it is not
     least: str = "MIN"  # the function giving the smaller of two values
     true: str = "1"  # a flag column's true, written as its partial indexes are (``WHERE open = 1``)
+    member: str = "EXISTS(SELECT 1 FROM json_each({col}) WHERE value = :{name})"  # a JSON list col holds name
+    json_field: str = "json_extract({col}, '$.{key}')"  # a JSON object col's text field key
 
     def position(self, text: str, part: str) -> str:
         return self.found.format(text=text, part=part)
+
+    def holds(self, col: str, name: str) -> str:
+        return self.member.format(col=col, name=name)
+
+    def field(self, col: str, key: str) -> str:
+        return self.json_field.format(col=col, key=key)
 
     def in_(self, col: str, name: str, type_: str = "bigint") -> str:
         return self.in_list.format(col=col, name=name, type=type_)

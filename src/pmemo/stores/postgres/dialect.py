@@ -30,6 +30,8 @@ POSTGRES = Dialect(
     found="strpos({text}, {part})",
     least="LEAST",
     true="TRUE",
+    member="{col} ? :{name}",  # a jsonb list
+    json_field="({col})::jsonb ->> '{key}'",
 )
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # :name, not a ::cast
 

@@ -20,12 +20,14 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from ...errors import Conflict, NotFound
-from ..person_forget import PERSON_KIND
+from ...ports.person_forget import PersonForgetPort
+from ..person_forget import PERSON_KIND, registry_of
 from ..sqlite.forget_store import ORDER, SOFT, TABLES
 from ..sqlite.fts import turn_text
 from . import codec, lexical
 from . import profile_codec as pc
 from .database import connect_error
+from .person_forget import COLUMNS
 from .provenance import SourceRows
 
 # what a scrub vacuums: every table a forget deletes text from, and the snapshots
@@ -58,14 +60,9 @@ def _capture(kind: str) -> str:
 
 
 def registry_tables(cur: psycopg.Cursor[Any]) -> dict[str, set[str]]:
-    """The registry's tables and their columns: every table with a ``tenant`` and a ``person``
-    column and no ``id`` (people, aliases, members, and any added later), found in the schema
-    so that a table added for people is forgotten with them."""
-    columns: dict[str, set[str]] = {}
-    for table, column in cur.execute("SELECT table_name, column_name FROM information_schema.columns"
-                                     " WHERE table_schema = current_schema()"):
-        columns.setdefault(table, set()).add(column)
-    return {t: c for t, c in sorted(columns.items()) if {"tenant", "person"} <= c and "id" not in c}
+    """The registry's tables and their columns (``person_forget.registry_of``): what a scrub vacuums
+    besides the tables a forget of turns deletes from."""
+    return registry_of(cur.execute(COLUMNS).fetchall())
 
 
 class _Columns:
@@ -92,8 +89,7 @@ def _put_row(cur: psycopg.Cursor[Any], columns: _Columns, table: str, row: dict[
 
 class ForgetRows(SourceRows):
     if TYPE_CHECKING:
-        @staticmethod
-        def _put_back_person(cur: psycopg.Cursor[Any], columns: _Columns, data: dict[str, Any]) -> None: ...
+        person_forget: PersonForgetPort
 
     # ---- batches and the log ---------------------------------------------------------------
     def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
@@ -179,7 +175,7 @@ class ForgetRows(SourceRows):
                   data: dict[str, Any]) -> np.ndarray | None:
         """One snapshotted row back in its table, with what went with it; returns its vector."""
         if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
-            self._put_back_person(cur, columns, data)
+            self.person_forget.put_back_person(data)  # in this transaction: it joins
             return None
         row, table = data["row"], TABLES[kind]
         if kind == "turn":

@@ -30,7 +30,7 @@ from .keys import KeyRows
 from .locks import LockRows
 from .migrate import migrate
 from .people import PeopleRows, PostgresPeople
-from .person_forget import PersonForgetRows
+from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
 from .records import RecordRows
 from .summaries import SummaryRows
@@ -43,8 +43,7 @@ from .vectors import VectorRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, PersonForgetRows,
-                    ReadPlanRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -54,6 +53,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowNames,
         self.graph = PostgresGraph(PostgresLink(db), POSTGRES)
         self.people = PostgresPeople(db, POSTGRES)
         self.l2 = SQLWindows(PostgresLink(db), POSTGRES)
+        self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and

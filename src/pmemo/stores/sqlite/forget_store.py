@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...errors import Conflict, NotFound
+from ...ports.person_forget import PersonForgetPort
 from ..person_forget import PERSON_KIND
 from . import codec, fts
 
@@ -60,8 +61,7 @@ class ForgetRows:
 
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
-        @staticmethod
-        def _put_back_person(conn: sqlite3.Connection, data: dict[str, Any]) -> None: ...
+        person_forget: PersonForgetPort
 
     # ---- batches and the log ---------------------------------------------------------------
     def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
@@ -213,7 +213,7 @@ class ForgetRows:
 
     def _put_back(self, conn: sqlite3.Connection, kind: str, ref: int, data: dict[str, Any]) -> None:
         if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
-            self._put_back_person(conn, data)
+            self.person_forget.put_back_person(data)  # in this transaction: it joins
             return
         row = {k: _dec(v) for k, v in data["row"].items()}
         if kind == "turn":

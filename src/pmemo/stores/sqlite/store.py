@@ -37,7 +37,7 @@ from .dialect import SQLITE, SQLiteExec, SQLiteLink
 from .diary_store import DiaryRows
 from .graph_store import SQLiteGraph
 from .locks import NamedLocks
-from .person_forget import PersonForgetRows
+from .person_forget import SQLitePersonForget
 from .profile_store import ProfileStore
 from .read_plan import ReadPlanRows
 from .schema import migrate
@@ -52,7 +52,7 @@ CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
 class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, WindowNames,
-                  BlockJobRows, PersonForgetRows, ReadPlanRows):
+                  BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     parallel_reads = False  # a read costs less than a thread hop to run it beside another
@@ -79,6 +79,8 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, W
         self.graph = SQLiteGraph(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.people = SQLPeople(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
+                                                self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.requeue_running()
