@@ -3,7 +3,7 @@ hand wrote (``pmemo.eval.filler_set``, and ``filler_set_b`` by a third hand, wri
 misses were read: never trained or tuned on; only their scores are read here).
 
 Usage:
-  python bench/filler_eval.py [--set a|b] [--misses]
+  python bench/filler_eval.py [--set a|b|c] [--misses]
 
 Prints, per language, precision and recall of "content-free" (a content line called filler is a
 fact lost to every context, so precision matters most) and the count per shape of what was missed.
@@ -17,7 +17,7 @@ import argparse
 import collections
 import json
 
-from pmemo.eval import filler_set, filler_set_b
+from pmemo.eval import filler_set, filler_set_b, filler_set_c
 from pmemo.text.filler import filler
 
 
@@ -38,10 +38,10 @@ def score(lines: list[tuple[str, str, str, str]]) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=("a", "b"), default="a")
+    parser.add_argument("--set", choices=("a", "b", "c"), default="a")
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args()
-    LINES = (filler_set if args.set == "a" else filler_set_b).LINES  # noqa: N806 - the set's own name
+    LINES = {"a": filler_set, "b": filler_set_b, "c": filler_set_c}[args.set].LINES  # noqa: N806 - the set's own name
     out = {lang: score([x for x in LINES if x[1] == lang]) for lang in ("zh", "en")}
     out["all"] = score(list(LINES))
     print(json.dumps(out, ensure_ascii=False, indent=1))
