@@ -45,6 +45,10 @@ async def _work(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    from ..text.lang import zh
+
+    # jieba's tables, before the first batch: not loaded by a step mid-batch (holding the GIL)
+    await asyncio.to_thread(zh.warm, settings.diary_enabled)
     try:
         memory = await Memory.open(settings=settings)
     except errors.StoreLocked as exc:

@@ -67,7 +67,8 @@ def create_app(
     rate = limits.rate_limiter(memory, settings)  # a bad value fails here, at start; Redis if memory has it
     mcp_server = _mcp_server(memory, keys) if mcp else None
     app = FastAPI(title="pmemo", version=_version(), description=DESCRIPTION, docs_url=None, redoc_url=None,
-                  lifespan=_lifespan(memory, mcp_server, sweep_every))
+                  lifespan=_lifespan(memory, mcp_server, sweep_every, keywords=settings.run_jobs
+                                     and settings.diary_enabled))
     app.add_middleware(limits.BodyLimit, settings=settings)
     app.state.rate = rate
     app.state.memory = memory
@@ -110,11 +111,16 @@ def _routes(app: FastAPI) -> None:
         app.include_router(module.router, dependencies=[Depends(known_query)], responses=responses)
 
 
-def _lifespan(memory: MemoryAPI, mcp_server: Any, sweep_every: float) -> Any:
-    """The app's lifespan: the MCP session manager and the sweeper run while it is up."""
+def _lifespan(memory: MemoryAPI, mcp_server: Any, sweep_every: float, keywords: bool = False) -> Any:
+    """The app's lifespan: jieba loaded before the first request (``zh.warm``, off the event
+    loop: the first Chinese read paid 1-3 s for it), then the MCP session manager and the sweeper
+    run while it is up."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from ..text.lang import zh
+
+        await asyncio.to_thread(zh.warm, keywords)
         async with AsyncExitStack() as stack:
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())

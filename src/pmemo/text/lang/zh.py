@@ -40,6 +40,22 @@ def cut(run: str) -> list[str]:
     return [w for w in _jieba.lcut(run) if w.strip()]
 
 
+def warm(keywords: bool = False) -> None:
+    """Load what jieba loads on first use, now: its dictionary (``cut``), its part-of-speech
+    tags (people.resolve reads them on the first everyday alias met) and, with ``keywords``, its
+    TF-IDF table (the diary's keywords). About 1-3 s on a loaded 2-core box, in the thread that
+    calls it: a server and a worker call it off the event loop as they start, so that no first
+    read (and no background step beside one) pays it.
+
+    >>> warm()  # doctest: +SKIP
+    """
+    cut("人")
+    import jieba.posseg  # noqa: F401 - its import reads the tag table and the HMM model
+
+    if keywords:
+        import jieba.analyse  # noqa: F401 - its import reads the IDF table
+
+
 def bigrams(text: str) -> list[str]:
     """Character bigrams of the Chinese runs longer than two characters.
 
