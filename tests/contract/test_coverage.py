@@ -11,7 +11,7 @@ import inspect
 from pathlib import Path
 from types import ModuleType
 
-from pmemo.ports import graph, people, person_forget, unit, windows
+from pmemo.ports import diary, graph, people, person_forget, unit, windows
 from pmemo.stores import api_keys, base
 
 HERE = Path(__file__).parent
@@ -38,6 +38,7 @@ def test_the_protocols_are_found():
     assert "PeoplePort" in protocol_methods(people) and "PeopleStore" not in methods
     assert "WindowPort" in protocol_methods(windows) and "WindowStore" not in methods
     assert "PersonForgetPort" in protocol_methods(person_forget) and "PersonForgetStore" not in methods
+    assert "DiaryPort" in protocol_methods(diary) and methods["DiaryStore"] == []  # only the port's attribute
     assert "upsert_fact" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
 
 
@@ -45,7 +46,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     suite = "\n".join(p.read_text("utf-8") for p in sorted(HERE.glob("test_*.py")) if p.name != Path(__file__).name)
     protocols = protocol_methods() | protocol_methods(api_keys)  # the key stores' too
     protocols |= protocol_methods(graph) | protocol_methods(people) | protocol_methods(unit)  # and the ports'
-    protocols |= protocol_methods(windows) | protocol_methods(person_forget)
+    protocols |= protocol_methods(windows) | protocol_methods(person_forget) | protocol_methods(diary)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

@@ -1,4 +1,4 @@
-"""The DiaryStore contract (stores/base.py): one entry per owner scope and day with its source
+"""The diary port (``ports.diary``, ``store.diary``): one entry per owner scope and day with its source
 turns and vector, and what the diary schedule (diary/schedule.py) reads and writes."""
 
 from __future__ import annotations
@@ -31,68 +31,68 @@ def vec(*values: float) -> np.ndarray:
 def test_an_entry_is_written_and_replaced_with_its_sources_and_vector(full_store: FullStore):
     s = full_store
     a, b, c = say(s, TEAM, 0, 10, 20)
-    entry = s.put_diary(OWNER, DAY, "we talked about exams", "digest", [a.id, b.id], vec(1, 0), "m")
+    entry = s.diary.put_diary(OWNER, DAY, "we talked about exams", "digest", [a.id, b.id], vec(1, 0), "m")
     assert (entry.scope, entry.day, entry.text, entry.method, entry.source_ids) == (
         OWNER, DAY, "we talked about exams", "digest", (a.id, b.id))
-    assert s.get_diary(OWNER, DAY) == entry and s.get_diary(TEAM, DAY) == entry  # any session of the owner
+    assert s.diary.get_diary(OWNER, DAY) == entry and s.diary.get_diary(TEAM, DAY) == entry  # any session of the owner
     assert np.allclose(s.get_vectors("diary", [entry.id])[entry.id], vec(1, 0))
-    again = s.put_diary(OWNER, DAY, "rewritten", "llm", [c.id], vec(0, 1), "m2")
+    again = s.diary.put_diary(OWNER, DAY, "rewritten", "llm", [c.id], vec(0, 1), "m2")
     assert again.id == entry.id and (again.text, again.method, again.source_ids) == ("rewritten", "llm", (c.id,))
     assert again.created_at == entry.created_at and again.updated_at >= entry.updated_at
     assert np.allclose(s.get_vectors("diary", [entry.id])[entry.id], vec(0, 1))
-    assert s.diaries_with([a.id]) == [] and [d.id for d in s.diaries_with([c.id])] == [entry.id]
-    assert s.get_diary(OWNER, NEXT) is None
+    assert s.diary.diaries_with([a.id]) == [] and [d.id for d in s.diary.diaries_with([c.id])] == [entry.id]
+    assert s.diary.get_diary(OWNER, NEXT) is None
 
 
 def test_diaries_by_day_range_and_by_id(full_store: FullStore):
     s = full_store
     (a,) = say(s, TEAM, 0)
-    later = s.put_diary(OWNER, LATER, "later", "digest", [a.id], vec(1, 0), "m")
-    first = s.put_diary(OWNER, DAY, "first", "digest", [a.id], vec(1, 0), "m")
-    mid = s.put_diary(OWNER, NEXT, "mid", "digest", [a.id], vec(1, 0), "m")
-    assert [d.id for d in s.diaries(OWNER)] == [first.id, mid.id, later.id]  # oldest first
-    assert [d.id for d in s.diaries(OWNER, start=NEXT)] == [mid.id, later.id]  # inclusive
-    assert [d.id for d in s.diaries(OWNER, end=NEXT)] == [first.id, mid.id]
-    assert [d.id for d in s.diaries(OWNER, NEXT, NEXT)] == [mid.id]
-    assert [d.source_ids for d in s.diaries(OWNER, sources=False)] == [(), (), ()]
-    got = s.get_diaries([mid.id, 424242, first.id, mid.id])
+    later = s.diary.put_diary(OWNER, LATER, "later", "digest", [a.id], vec(1, 0), "m")
+    first = s.diary.put_diary(OWNER, DAY, "first", "digest", [a.id], vec(1, 0), "m")
+    mid = s.diary.put_diary(OWNER, NEXT, "mid", "digest", [a.id], vec(1, 0), "m")
+    assert [d.id for d in s.diary.diaries(OWNER)] == [first.id, mid.id, later.id]  # oldest first
+    assert [d.id for d in s.diary.diaries(OWNER, start=NEXT)] == [mid.id, later.id]  # inclusive
+    assert [d.id for d in s.diary.diaries(OWNER, end=NEXT)] == [first.id, mid.id]
+    assert [d.id for d in s.diary.diaries(OWNER, NEXT, NEXT)] == [mid.id]
+    assert [d.source_ids for d in s.diary.diaries(OWNER, sources=False)] == [(), (), ()]
+    got = s.diary.get_diaries([mid.id, 424242, first.id, mid.id])
     assert set(got) == {mid.id, first.id} and got[mid.id] == mid
-    assert s.get_diaries([first.id], sources=False)[first.id].source_ids == ()
-    assert s.get_diaries([]) == {}
+    assert s.diary.get_diaries([first.id], sources=False)[first.id].source_ids == ()
+    assert s.diary.get_diaries([]) == {}
 
 
 def test_diary_reads_never_cross_owners_tenants_or_agents(full_store: FullStore):
     s = full_store
     for scope in (TEAM, FOREIGN, OTHER_AGENT, Scope.of(group_id="club", session_id="s1")):
         (t,) = say(s, scope, 0)
-        s.put_diary(scope.owner_scope(), DAY, scope.key, "digest", [t.id], vec(1, 0), "m")
+        s.diary.put_diary(scope.owner_scope(), DAY, scope.key, "digest", [t.id], vec(1, 0), "m")
     for scope in (TEAM, FOREIGN, OTHER_AGENT):
-        assert [d.text for d in s.diaries(scope.owner_scope())] == [scope.key]
-        assert s.get_diary(scope.owner_scope(), DAY).text == scope.key  # type: ignore[union-attr]
-        turns = s.day_turns(scope.owner_scope(), AT - 3600, AT + 3600)
+        assert [d.text for d in s.diary.diaries(scope.owner_scope())] == [scope.key]
+        assert s.diary.get_diary(scope.owner_scope(), DAY).text == scope.key  # type: ignore[union-attr]
+        turns = s.diary.day_turns(scope.owner_scope(), AT - 3600, AT + 3600)
         assert [t.scope.key for t in turns] == [scope.key]
 
 
 def test_an_entry_outlives_its_turns_until_deleted(full_store: FullStore):
     s = full_store
     a, b = say(s, TEAM, 0, 5)
-    entry = s.put_diary(OWNER, DAY, "x", "digest", [a.id, b.id], vec(1, 0), "m")
+    entry = s.diary.put_diary(OWNER, DAY, "x", "digest", [a.id, b.id], vec(1, 0), "m")
     s.delete_turns([a.id])  # forgetting finds the entries to rewrite after the delete
-    assert [d.id for d in s.diaries_with([a.id])] == [entry.id] and s.diaries_with([]) == []
-    s.delete_diary(entry.id)
-    assert s.get_diary(OWNER, DAY) is None and s.diaries_with([b.id]) == []
+    assert [d.id for d in s.diary.diaries_with([a.id])] == [entry.id] and s.diary.diaries_with([]) == []
+    s.diary.delete_diary(entry.id)
+    assert s.diary.get_diary(OWNER, DAY) is None and s.diary.diaries_with([b.id]) == []
     assert s.get_vectors("diary", [entry.id]) == {}
 
 
 def test_stale_diaries_lack_a_vector_of_the_model(full_store: FullStore):
     s = full_store
     (a,) = say(s, TEAM, 0)
-    old = s.put_diary(OWNER, DAY, "old", "digest", [a.id], vec(1, 0), "old-model")
-    new = s.put_diary(OWNER, NEXT, "new", "digest", [a.id], vec(1, 0), "new-model")
-    assert s.stale_diaries("new-model") == [old.id]
-    assert sorted(s.stale_diaries("other")) == sorted([old.id, new.id])
+    old = s.diary.put_diary(OWNER, DAY, "old", "digest", [a.id], vec(1, 0), "old-model")
+    new = s.diary.put_diary(OWNER, NEXT, "new", "digest", [a.id], vec(1, 0), "new-model")
+    assert s.diary.stale_diaries("new-model") == [old.id]
+    assert sorted(s.diary.stale_diaries("other")) == sorted([old.id, new.id])
     s.delete_vectors("diary", [new.id])
-    assert sorted(s.stale_diaries("new-model")) == sorted([old.id, new.id])
+    assert sorted(s.diary.stale_diaries("new-model")) == sorted([old.id, new.id])
 
 
 def test_day_turns_and_turns_after(full_store: FullStore):
@@ -101,39 +101,39 @@ def test_day_turns_and_turns_after(full_store: FullStore):
     (c,) = say(s, Scope.of(group_id="team", session_id="s2"), 30, role="assistant")
     (d,) = say(s, TEAM, 120)
     (f,) = say(s, FOREIGN, 0)
-    got = s.day_turns(OWNER, AT, AT + 7200)  # start included, end excluded
+    got = s.diary.day_turns(OWNER, AT, AT + 7200)  # start included, end excluded
     assert [t.id for t in got] == [b.id, c.id, a.id]
-    assert s.day_turns(OWNER, AT + 1, AT + 60 * 60) == [s.get_turns([c.id])[c.id]]
-    stamps = s.turns_after(0, 100)
+    assert s.diary.day_turns(OWNER, AT + 1, AT + 60 * 60) == [s.get_turns([c.id])[c.id]]
+    stamps = s.diary.turns_after(0, 100)
     assert [x.id for x in stamps] == [a.id, b.id, c.id, d.id, f.id]  # by id
     stamp = stamps[2]
     assert (stamp.tenant, stamp.agent, stamp.owner, stamp.epoch, stamp.role) == (
         "default", "default", "g:team", AT + 1800, "assistant")
-    assert [x.id for x in s.turns_after(b.id, 2)] == [c.id, d.id]
-    assert s.turns_after(f.id, 10) == []
+    assert [x.id for x in s.diary.turns_after(b.id, 2)] == [c.id, d.id]
+    assert s.diary.turns_after(f.id, 10) == []
 
 
 def test_the_schedule_queues_jobs_marks_and_waiting_days_together(full_store: FullStore):
     s = full_store
     job = {"tenant": "default", "agent": "default", "owner": "g:team", "day": "2024-03-04"}
-    assert not s.diary_queued(job)
+    assert not s.diary.diary_queued(job)
     wait = Waiting("default", "default", "g:team", "2024-03-05", AT + 86400, 7)
     soon = Waiting("default", "default", "g:club", "2024-03-05", AT + 3600, 9)
-    s.queue_diaries([job], "diary_mark", 42, [wait, soon])
-    assert s.diary_queued(job) and not s.diary_queued({**job, "day": "2024-03-05"})
+    s.diary.queue_diaries([job], "diary_mark", 42, [wait, soon])
+    assert s.diary.diary_queued(job) and not s.diary.diary_queued({**job, "day": "2024-03-05"})
     assert s.get_meta("diary_mark") == "42"
-    assert s.diaries_waiting(AT) == []
-    assert s.diaries_waiting(AT + 86400) == [soon, wait]  # soonest first
-    assert s.next_waiting() == AT + 3600
+    assert s.diary.diaries_waiting(AT) == []
+    assert s.diary.diaries_waiting(AT + 86400) == [soon, wait]  # soonest first
+    assert s.diary.next_waiting() == AT + 3600
     later = wait._replace(due=AT + 90000, last=12)  # seen again with a later turn: the newest is kept
-    s.queue_diaries([], "diary_mark", 50, [later, soon._replace(last=3)])
+    s.diary.queue_diaries([], "diary_mark", 50, [later, soon._replace(last=3)])
     assert s.get_meta("diary_mark") == "50"
-    assert s.diaries_waiting(AT + 90000) == [soon, later]
-    s.queue_diaries([], "diary_mark", 50, ripe=[soon, wait])  # `wait` saw turn 12 since: it stays
-    assert s.diaries_waiting(AT + 90000) == [later]
-    s.queue_diaries([], "diary_mark", 50, ripe=[later])
-    assert s.diaries_waiting(AT + 90000) == [] and s.next_waiting() is None
+    assert s.diary.diaries_waiting(AT + 90000) == [soon, later]
+    s.diary.queue_diaries([], "diary_mark", 50, ripe=[soon, wait])  # `wait` saw turn 12 since: it stays
+    assert s.diary.diaries_waiting(AT + 90000) == [later]
+    s.diary.queue_diaries([], "diary_mark", 50, ripe=[later])
+    assert s.diary.diaries_waiting(AT + 90000) == [] and s.diary.next_waiting() is None
     (claimed,) = [j for j in s.claim(10) if j.kind == "diary"]
-    assert claimed.payload == job and s.diary_queued(job)  # running still counts
+    assert claimed.payload == job and s.diary.diary_queued(job)  # running still counts
     s.finish(claimed.id)
-    assert not s.diary_queued(job)
+    assert not s.diary.diary_queued(job)

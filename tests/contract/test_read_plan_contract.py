@@ -81,9 +81,9 @@ def test_nearest_kinds_and_the_turn_pool(memory: SyncMemory) -> None:
 def test_long_term_and_facts_of_many(memory: SyncMemory) -> None:
     store = _store(memory)
     summaries = [s.id for s in store.summaries(CHAT)]
-    days = [d.id for d in store.diaries(CHAT)]
+    days = [d.id for d in store.diary.diaries(CHAT)]
     got = store.long_term([*summaries, 999_999], [*days, 999_999])
-    assert got == (store.get_summaries(summaries), store.get_diaries(days)) and got[0] and got[1]
+    assert got == (store.get_summaries(summaries), store.diary.get_diaries(days)) and got[0] and got[1]
     owners = {"ni": [CHAT.owner], "wt": None, "gf": ["g:elsewhere"], "nobody": None}
     many = store.facts_about_many("default", "default", owners, history=True)
     for person, where in owners.items():

@@ -95,10 +95,10 @@ def test_today_is_written_once_the_diary_time_has_passed(tmp_path: Path) -> None
         schedule, store = m._memory._worker.diary_schedule, m._memory._store
         assert schedule.look(at(D1, 20, 59).timestamp()) == 0  # not yet
         # the day waits, noted with when it is due; its turns are read once (the mark is past them)
-        assert store.next_waiting() == schedule.next_look == at(D1, 21).timestamp()
+        assert store.diary.next_waiting() == schedule.next_look == at(D1, 21).timestamp()
         assert store.get_meta("diary_mark") == str(first[-1].id)
         assert schedule.look(at(D1, 21, 1).timestamp()) == 1
-        assert store.next_waiting() is None
+        assert store.diary.next_waiting() is None
         assert schedule.look(at(D1, 21, 2).timestamp()) == 0  # its job waits: not queued twice
         m.drain()
         assert m.diary(D1, group_id="study").source_ids == tuple(t.id for t in first)
@@ -158,8 +158,8 @@ def test_an_entry_is_written_whole_or_not_at_all(m: SyncMemory) -> None:
     store = m._memory._store
     where = turns[0].scope.owner_scope()
     with pytest.raises(ValueError):  # the vector fails after the row and its sources are in
-        store.put_diary(where, D1, "half", "digest", [turns[0].id], np.array(["not a number"]), "hashing-256")
-    assert store.get_diary(where, D1) is None
+        store.diary.put_diary(where, D1, "half", "digest", [turns[0].id], np.array(["not a number"]), "hashing-256")
+    assert store.diary.get_diary(where, D1) is None
     assert store._read.execute("SELECT COUNT(*) FROM sources WHERE kind='diary'").fetchone()[0] == 0
 
 
@@ -343,10 +343,11 @@ def test_entries_are_the_long_term_tier_of_their_own_chat_only(m: SyncMemory) ->
     assert [t.id for t in hit.sources] == [t.id for t in other]
     pack = m.context("zebrafish 搬家", group_id="other", budget_tokens=4000)
     # a digest whose messages the context shows word for word goes; since issue 44 §5 the context
-    # shows only the relevant ones (no filler, nothing far below the best), so the digest may stay
+    # shows only the relevant ones (no filler, nothing far below the best): a digest of them and of
+    # messages recalled and left out as far below the best tells nothing more, and goes too
     shown = {t.id for i in pack.items if i.tier == "mid_term" for t in i.sources}
-    assert other[0].id in shown
-    assert any(i.kind == "diary" for i in pack.items) == (not {t.id for t in other} <= shown)
+    assert other[0].id in shown and not {t.id for t in other} <= shown
+    assert not any(i.kind == "diary" for i in pack.items)
     for owner in ({"group_id": "study"}, {"user_id": "alice"}):
         assert all("zebrafish" not in d.text for d in m.diaries(**owner))
         assert all("zebrafish" not in h.text for h in m.search("zebrafish 搬家", **owner))

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pmemo.ports
-from pmemo.ports import GraphPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
+from pmemo.ports import DiaryPort, GraphPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
+from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.person_forget_sql import SQLPersonForget
@@ -44,6 +45,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(PeoplePort)) <= MAX_METHODS
     assert 0 < len(methods(WindowPort)) <= MAX_METHODS
     assert 0 < len(methods(PersonForgetPort)) <= MAX_METHODS
+    assert 0 < len(methods(DiaryPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -72,3 +74,7 @@ def test_the_person_forget_port_is_written_once():
     for backend in (SQLitePersonForget, PostgresPersonForget):  # each keeps only its catalogue
         assert methods(backend) == set() and set(vars(backend)) - {"__module__", "__doc__", "__qualname__"} \
             <= {"_columns", "__firstlineno__", "__static_attributes__"}
+
+
+def test_the_diary_port_is_written_once():
+    assert methods(DiaryPort) <= methods(SQLDiary)  # both stores build SQLDiary itself

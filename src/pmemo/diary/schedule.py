@@ -62,7 +62,7 @@ class DiarySchedule:
         """Queue a job for each (owner, day) that is due and has new turns; returns how many."""
         cursor = int(self.store.get_meta(MARK) or 0)
         queued = 0
-        while rows := self.store.turns_after(cursor, CHUNK):
+        while rows := self.store.diary.turns_after(cursor, CHUNK):
             cursor = rows[-1].id
             ripe: dict[tuple[str, str, str, str], int] = {}  # day → its last turn read
             waiting: dict[tuple[str, str, str, str], Waiting] = {}
@@ -77,23 +77,23 @@ class DiarySchedule:
                 else:
                     waiting[key] = Waiting(*key, due, row.id)
             payloads = [p for key, last in ripe.items() if not self._covered(p := _payload(*key), last)]
-            self.store.queue_diaries(payloads, MARK, cursor, list(waiting.values()))
+            self.store.diary.queue_diaries(payloads, MARK, cursor, list(waiting.values()))
             queued += len(payloads)
-        came = self.store.diaries_waiting(now)  # noted at an earlier look, due now
+        came = self.store.diary.diaries_waiting(now)  # noted at an earlier look, due now
         if came:
             payloads = [p for w in came if not self._covered(p := _payload(*w[:4]), w.last)]
-            self.store.queue_diaries(payloads, MARK, cursor, ripe=came)
+            self.store.diary.queue_diaries(payloads, MARK, cursor, ripe=came)
             queued += len(payloads)
-        self.next_look = self.store.next_waiting() or math.inf
+        self.next_look = self.store.diary.next_waiting() or math.inf
         return queued
 
     def _covered(self, payload: dict[str, str], last: int) -> bool:
         """The day's job waits, or its entry holds ``last``, the newest of its turns read (and so
         every turn of the day stored before it)."""
-        if self.store.diary_queued(payload):
+        if self.store.diary.diary_queued(payload):
             return True
         scope = Scope(payload["tenant"], payload["agent"], payload["owner"])
-        diary = self.store.get_diary(scope, date.fromisoformat(payload["day"]))
+        diary = self.store.diary.get_diary(scope, date.fromisoformat(payload["day"]))
         return diary is not None and last in diary.source_ids
 
 

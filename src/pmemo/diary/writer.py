@@ -48,16 +48,16 @@ class DiaryWriter:
         """Write (or rewrite) the entry of ``day``; None, and any old entry deleted, when the
         day holds no message from a person."""
         owner = scope.owner_scope()
-        turns = [t for t in self.store.day_turns(owner, *bounds(day, diary_zone(self.settings.diary_tz)))
+        turns = [t for t in self.store.diary.day_turns(owner, *bounds(day, diary_zone(self.settings.diary_tz)))
                  if t.role in SPOKEN]
-        old = self.store.get_diary(owner, day)
+        old = self.store.diary.get_diary(owner, day)
         if not any(t.role == "user" for t in turns):
             if old is not None:
                 self._drop(old)
             return None
         text, method = self._compose(owner, day, turns)
         vec = self._vector(text, method, turns)
-        diary = self.store.put_diary(owner, day, text, method, [t.id for t in turns], vec, self.embed.model_id)
+        diary = self.store.diary.put_diary(owner, day, text, method, [t.id for t in turns], vec, self.embed.model_id)
         if old is not None and old.text != text:
             self.embed.forget([old.text])  # a rewritten (forgotten) text leaves no cached vector
         return diary
@@ -71,7 +71,7 @@ class DiaryWriter:
         """After these turns were deleted: each entry written from them, rewritten without
         them ("rebuilt") or deleted when no message of a person is left ("deleted")."""
         return {d.id: "rebuilt" if self.write(d.scope, d.day) else "deleted"
-                for d in self.store.diaries_with(turn_ids)}
+                for d in self.store.diary.diaries_with(turn_ids)}
 
     def restored(self, turns: Iterable[Turn], now: float | None = None) -> dict[int, str]:
         """After these turns came back: the entries of their days written again, for the days
@@ -81,7 +81,7 @@ class DiaryWriter:
         days = {(t.scope.owner_scope(), local_day(epoch_of(t.timestamp), zone)) for t in turns}
         out = {}
         for scope, day in sorted(days, key=lambda d: (d[0].key, d[1])):
-            if due_at(day, zone, clock) <= at or self.store.get_diary(scope, day) is not None:
+            if due_at(day, zone, clock) <= at or self.store.diary.get_diary(scope, day) is not None:
                 diary = self.write(scope, day)
                 if diary is not None:
                     out[diary.id] = "rebuilt"
@@ -89,10 +89,10 @@ class DiaryWriter:
 
     def revector(self) -> int:
         """Give entries the vector of the current embedder (after a change of embedder)."""
-        stale = self.store.get_diaries(self.store.stale_diaries(self.embed.model_id))
+        stale = self.store.diary.get_diaries(self.store.diary.stale_diaries(self.embed.model_id))
         for diary in stale.values():
             vec = self._vector(diary.text, diary.method, list(self.store.get_turns(diary.source_ids).values()))
-            self.store.put_diary(diary.scope, diary.day, diary.text, diary.method, list(diary.source_ids), vec,
+            self.store.diary.put_diary(diary.scope, diary.day, diary.text, diary.method, list(diary.source_ids), vec,
                                  self.embed.model_id)
         return len(stale)
 
@@ -127,7 +127,7 @@ class DiaryWriter:
         return self.embed.passages([text])[0]
 
     def _drop(self, diary: Diary) -> None:
-        self.store.delete_diary(diary.id)
+        self.store.diary.delete_diary(diary.id)
         self.embed.forget([diary.text])
 
 

@@ -8,11 +8,12 @@ backend's. docs/STORE_PORTS.md has the shape and how the next port moves here.
 
 from __future__ import annotations
 
+from .diary import DiaryPort, TurnStamp, Waiting
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
 from .unit import UnitOfWork
 from .windows import WindowPort
 
-__all__ = ["EntityRef", "GraphPort", "HeldRows", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort",
-           "TripleView", "UnitOfWork", "WindowPort"]
+__all__ = ["DiaryPort", "EntityRef", "GraphPort", "HeldRows", "NewAlias", "NewSign", "NewTriple", "PeoplePort",
+           "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Waiting", "WindowPort"]

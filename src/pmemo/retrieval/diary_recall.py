@@ -38,7 +38,7 @@ def candidates(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model:
     days = days_named(query, asked)
     if not days:
         return nearest(depth) if nearest is not None else store.nearest("diary", scope.key, qvec, depth, model)
-    named = dict.fromkeys(d.id for start, end in days for d in store.diaries(scope, start, end, sources=False))
+    named = dict.fromkeys(d.id for start, end in days for d in store.diary.diaries(scope, start, end, sources=False))
     ids, rows = stored_vectors(store, "diary", len(qvec))(list(named))
     return sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])[:depth]
 
@@ -48,7 +48,7 @@ def recall(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model: str
     """Up to ``depth`` entries with their cosine to the query, best first, with their source
     turns' ids (not the turns: a hit kept gets them later)."""
     found = candidates(store, scope, query, qvec, model, asked, depth)
-    diaries = store.get_diaries(i for i, _ in found)  # the source ids of these few days only
+    diaries = store.diary.get_diaries(i for i, _ in found)  # the source ids of these few days only
     return with_records(found, diaries)
 
 

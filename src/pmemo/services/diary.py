@@ -48,7 +48,7 @@ class DiaryService:
     async def entry(self, /, date: date | str, **scope: Any) -> Diary:
         """The diary entry of a group or private chat for ``date`` (a date or "YYYY-MM-DD")."""
         where, when = scope_of(scope).owner_scope(), parse_day("date", date)
-        found = await asyncio.to_thread(self._store.get_diary, where, when)
+        found = await asyncio.to_thread(self._store.diary.get_diary, where, when)
         if found is None:
             raise NotFound(f"{where.owner} has no diary entry for {when}: a day's entry is written once the day"
                            f" is over ({self.settings.diary_time} in {self.settings.diary_tz} for today), or now"
@@ -61,4 +61,4 @@ class DiaryService:
         either open; none when ``start`` is after ``end``), oldest first."""
         first = None if start is None else parse_day("start", start)
         last = None if end is None else parse_day("end", end)
-        return await asyncio.to_thread(self._store.diaries, scope_of(scope).owner_scope(), first, last)
+        return await asyncio.to_thread(self._store.diary.diaries, scope_of(scope).owner_scope(), first, last)

@@ -35,6 +35,9 @@ from ..models import (
     TaskStep,
     Turn,
 )
+from ..ports.diary import DiaryPort
+from ..ports.diary import TurnStamp as TurnStamp  # re-exported: the diary port's values
+from ..ports.diary import Waiting as Waiting
 from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
@@ -519,58 +522,11 @@ class UsageStore(Protocol):
 
 
 # ---- diary (issue 20) ------------------------------------------------------------------------
-class TurnStamp(NamedTuple):
-    """What the diary schedule needs of a new turn: whose it is, when, and who spoke."""
-
-    id: int
-    tenant: str
-    agent: str
-    owner: str
-    epoch: float  # seconds since 1970, UTC
-    role: str
-
-
-class Waiting(NamedTuple):
-    """A day of a chat with turns the diary schedule saw before the day was due."""
-
-    tenant: str
-    agent: str
-    owner: str
-    day: str  # ISO date
-    due: float  # epoch seconds
-    last: int  # the last turn id seen of that day
-
-
 class DiaryStore(Protocol):
-    """One diary entry per owner scope and local day, with its source turns and vector."""
+    """A store with a diary: the port (``pmemo.ports.diary``) is its ``diary`` attribute."""
 
-    def put_diary(self, scope: Scope, day: date, text: str, method: str, source_ids: list[int],
-                  vector: np.ndarray, model: str) -> Diary:
-        """Write or replace the day's entry with its sources and vector, in one transaction."""
-        ...
-    def get_diary(self, scope: Scope, day: date) -> Diary | None: ...
-    def diaries(self, scope: Scope, start: date | None = None, end: date | None = None,
-                sources: bool = True) -> list[Diary]:
-        """Oldest first, ``start`` to ``end`` inclusive; ``sources=False``: without source turns."""
-        ...
-    def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]: ...
-    def diaries_with(self, turn_ids: list[int]) -> list[Diary]: ...
-    def delete_diary(self, diary_id: int) -> None: ...
-    def stale_diaries(self, model: str) -> list[int]: ...
-    def day_turns(self, scope: Scope, start: float, end: float) -> list[Turn]:
-        """Turns with ``start <= ts < end`` (epoch seconds), in time order."""
-        ...
-    def turns_after(self, turn_id: int, limit: int) -> list[TurnStamp]: ...
-    def diary_queued(self, payload: dict[str, Any]) -> bool: ...
-    def queue_diaries(self, payloads: list[dict[str, Any]], mark_key: str, mark: int,
-                      waiting: Sequence[Waiting] = (), ripe: Sequence[Waiting] = ()) -> None:
-        """In one transaction: queue diary jobs, set the schedule's mark, note the days ``waiting``
-        (their last turn seen is kept) and drop the ``ripe`` ones."""
-        ...
-    def diaries_waiting(self, until: float) -> list[Waiting]:
-        """The waiting days due by ``until``, soonest first."""
-        ...
-    def next_waiting(self) -> float | None: ...  # when the first waiting day is due
+    @property
+    def diary(self) -> DiaryPort: ...
 
 
 # ---- L2 windows (issue 20) -------------------------------------------------------------------
@@ -673,11 +629,11 @@ class ReadPlanStore(Protocol):
         ...
 
 
-class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore,
-                WindowStore, BlockJobStore, ReadPlanStore, Protocol):
+class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore, WindowStore,
+                BlockJobStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
-    store keeps the old method names of these two, each the port's call), ``person_forget``.
+    store keeps the old method names of these two, each the port's call), ``person_forget``, ``diary``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property

@@ -42,12 +42,16 @@ class Dialect:
     true: str = "1"  # a flag column's true, written as its partial indexes are (``WHERE open = 1``)
     member: str = "EXISTS(SELECT 1 FROM json_each({col}) WHERE value = :{name})"  # a JSON list col holds name
     json_field: str = "json_extract({col}, '$.{key}')"  # a JSON object col's text field key
+    json_same: str = "{col} = :{name}"  # a JSON col equals the JSON text parameter name
 
     def position(self, text: str, part: str) -> str:
         return self.found.format(text=text, part=part)
 
     def holds(self, col: str, name: str) -> str:
         return self.member.format(col=col, name=name)
+
+    def json_is(self, col: str, name: str) -> str:
+        return self.json_same.format(col=col, name=name)
 
     def field(self, col: str, key: str) -> str:
         return self.json_field.format(col=col, key=key)

@@ -13,13 +13,13 @@ import numpy as np
 
 from ...models import Diary, Fact, Scope, Summary, Task
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
+from ..diary_sql import diary_of
 from ..people_sql import member_of, members_read, people_of, people_reads
 from . import codec
 from . import profile_codec as pc
 from .agenda import _item
 from .database import Database
 from .dialect import POSTGRES, placeholders
-from .diary import _diary
 from .episodes import signals_of, signals_read
 from .provenance import WITH_SOURCES
 from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
@@ -117,7 +117,7 @@ class ReadPlanRows:
             (f"SELECT {WITH_SOURCES} FROM diaries t WHERE t.id = ANY(%s)", ("diary", dids), "dicts")])
         by_summary, by_day = {r["id"]: r for r in found}, {r["id"]: r for r in days}
         return ({i: codec.summary(r, tuple(r.pop("source_ids"))) for i in sids if (r := by_summary.get(i))},
-                {i: _diary(r, tuple(r.pop("source_ids"))) for i in dids if (r := by_day.get(i))})
+                {i: diary_of(r, tuple(r.pop("source_ids"))) for i in dids if (r := by_day.get(i))})
 
     def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
                          history: bool = False) -> dict[str, list[Fact]]:

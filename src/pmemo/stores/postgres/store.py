@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
+from ..diary_sql import SQLDiary
 from ..people_sql import PeopleNames
 from ..windows_sql import SQLWindows, WindowNames
+from . import codec
 from .agenda import AgendaRows
 from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
 from .database import Database
 from .dialect import POSTGRES, PostgresLink
-from .diary import DiaryRows
 from .episodes import EpisodeRows
 from .facts import FactRows
 from .forget import ForgetRows
@@ -41,7 +42,7 @@ from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowNames, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
@@ -53,6 +54,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, DiaryRows, WindowNames,
         self.graph = PostgresGraph(PostgresLink(db), POSTGRES)
         self.people = PostgresPeople(db, POSTGRES)
         self.l2 = SQLWindows(PostgresLink(db), POSTGRES)
+        self.diary = SQLDiary(PostgresLink(db), POSTGRES, codec.f32)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:

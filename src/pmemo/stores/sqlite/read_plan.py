@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...models import AgendaItem, Diary, Fact, KeyLine, Scope, Summary, Task
+from ...ports.diary import DiaryPort
 from ...ports.people import PeoplePort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from .vector_cache import VectorCache
@@ -25,7 +26,7 @@ class ReadPlanRows:
         def _read(self) -> sqlite3.Connection: ...
         def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]: ...
         def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]: ...
-        def _diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]: ...
+        diary: DiaryPort
         def _keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]: ...
         def _actors(self, scope: Scope) -> list[str]: ...
         def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
@@ -84,7 +85,7 @@ class ReadPlanRows:
                                                                                   dict[int, Diary]]:
         ids = list(dict.fromkeys(int(i) for i in summaries))
         rows = list(self._select_in("SELECT * FROM summaries WHERE id IN ({})", [], ids))
-        return self._summaries_of(rows), self._diaries(dict.fromkeys(int(i) for i in diaries))
+        return self._summaries_of(rows), self.diary.get_diaries(diaries)
 
     def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
                          history: bool = False) -> dict[str, list[Fact]]:

@@ -25,6 +25,7 @@ from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from .. import parts, replies
 from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
+from ..diary_sql import SQLDiary
 from ..fair_share import job_batches, ranked
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
@@ -34,7 +35,6 @@ from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
 from .dialect import SQLITE, SQLiteExec, SQLiteLink
-from .diary_store import DiaryRows
 from .graph_store import SQLiteGraph
 from .locks import NamedLocks
 from .person_forget import SQLitePersonForget
@@ -51,7 +51,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, WindowNames,
+class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
                   BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -79,6 +79,7 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, DiaryRows, W
         self.graph = SQLiteGraph(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.people = SQLPeople(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is

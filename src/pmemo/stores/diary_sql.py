@@ -1,0 +1,153 @@
+"""The diary port (``ports.diary.DiaryPort``) in SQL, written once for SQLite and Postgres.
+
+An entry, its source turns and its vector are written in one transaction, so a job that fails
+midway leaves the day as it was, and a re-run replaces the entry (upsert, same id). What the
+backends spell apart is the ``Dialect`` (a JSON parameter, a jsonb payload compared by its
+index) and how a vector is stored, which each store passes in (``vector``: SQLite's blob,
+pgvector's float32 array).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+from ..models import Diary, Scope, Turn
+from ..ports.diary import TurnStamp, Waiting
+from .sql import Dialect, Link, Row, refs_with, sources_of
+from .sqlite.codec import TURN_COLUMNS, TURN_FIELDS, turn
+
+_SCHEDULE = "SELECT tenant, agent, owner, day, due, last FROM diary_waiting"
+
+
+def diary_of(row: Row, sources: tuple[int, ...]) -> Diary:
+    return Diary(row["id"], Scope(row["tenant"], row["agent"], row["owner"]), date.fromisoformat(row["day"]),
+                 row["text"], row["method"], sources, datetime.fromtimestamp(row["created"], UTC),
+                 datetime.fromtimestamp(row["updated"], UTC))
+
+
+def _waiting(row: Row) -> Waiting:
+    return Waiting(row["tenant"], row["agent"], row["owner"], row["day"], float(row["due"]), int(row["last"]))
+
+
+class SQLDiary:
+    """``DiaryPort`` over a backend's ``Link`` in its ``Dialect``; ``vector`` makes a stored vector."""
+
+    def __init__(self, link: Link, dialect: Dialect, vector: Callable[[Any], Any]) -> None:
+        self._link = link
+        self._d = dialect
+        self._vector = vector
+
+    def put_diary(self, scope: Scope, day: date, text: str, method: str, source_ids: list[int],
+                  vector: Any, model: str) -> Diary:
+        now, d = time.time(), self._d
+        args = {"key": scope.key, "tenant": scope.tenant_id, "agent": scope.agent_id, "owner": scope.owner,
+                "day": day.isoformat(), "text": text, "method": method, "now": now}
+        with self._link.write() as x:
+            row = x.one("INSERT INTO diaries(scope_key, tenant, agent, owner, day, text, method, created, updated)"
+                        " VALUES(:key, :tenant, :agent, :owner, :day, :text, :method, :now, :now)"
+                        " ON CONFLICT(tenant, agent, owner, day) DO UPDATE SET text=excluded.text,"
+                        " method=excluded.method, updated=excluded.updated RETURNING id", args)
+            assert row is not None
+            ref = int(row["id"])
+            x.run("DELETE FROM sources WHERE kind='diary' AND ref=:ref", {"ref": ref})
+            x.run(f"INSERT INTO sources(kind, ref, turn_id) SELECT 'diary', :ref, e.v FROM {d.each('turns')} AS e"
+                  " WHERE TRUE ON CONFLICT DO NOTHING", {"ref": ref, "turns": d.ids(source_ids)})
+            x.run("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('diary', :ref, :key, :model, :vec)"
+                  " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=excluded.scope_key, model=excluded.model,"
+                  " vec=excluded.vec", {"ref": ref, "key": scope.key, "model": model, "vec": self._vector(vector)})
+        found = self.get_diaries([ref]).get(ref)
+        assert found is not None
+        return found
+
+    def get_diary(self, scope: Scope, day: date) -> Diary | None:
+        with self._link.read() as x:
+            rows = x.rows("SELECT * FROM diaries WHERE scope_key=:key AND day=:day",
+                          {"key": scope.key, "day": day.isoformat()})
+            found = sources_of(x, self._d, "diary", [r["id"] for r in rows])
+        return diary_of(rows[0], found.get(rows[0]["id"], ())) if rows else None
+
+    def diaries(self, scope: Scope, start: date | None = None, end: date | None = None,
+                sources: bool = True) -> list[Diary]:
+        sql = ("SELECT * FROM diaries WHERE scope_key=:key" + (" AND day>=:start" if start is not None else "")
+               + (" AND day<=:end" if end is not None else "") + " ORDER BY day")
+        with self._link.read() as x:
+            rows = x.rows(sql, {"key": scope.key, "start": start and start.isoformat(), "end": end and end.isoformat()})
+            found = sources_of(x, self._d, "diary", [r["id"] for r in rows]) if sources else {}
+        return [diary_of(r, found.get(r["id"], ())) for r in rows]
+
+    def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]:
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if not wanted:
+            return {}
+        with self._link.read() as x:
+            rows = x.rows(f"SELECT * FROM diaries WHERE {self._d.in_('id', 'ids')}", {"ids": self._d.ids(wanted)})
+            found = sources_of(x, self._d, "diary", [r["id"] for r in rows]) if sources else {}
+        return {r["id"]: diary_of(r, found.get(r["id"], ())) for r in rows}
+
+    def diaries_with(self, turn_ids: list[int]) -> list[Diary]:
+        if not turn_ids:
+            return []
+        with self._link.read() as x:
+            refs = refs_with(x, self._d, "diary", turn_ids)
+        return list(self.get_diaries(refs).values())
+
+    def delete_diary(self, diary_id: int) -> None:
+        with self._link.write() as x:
+            x.run("DELETE FROM diaries WHERE id=:id", {"id": diary_id})
+            x.run("DELETE FROM sources WHERE kind='diary' AND ref=:id", {"id": diary_id})
+            x.run("DELETE FROM vectors WHERE kind='diary' AND ref=:id", {"id": diary_id})
+
+    def stale_diaries(self, model: str) -> list[int]:
+        with self._link.read() as x:
+            rows = x.rows("SELECT d.id FROM diaries d LEFT JOIN vectors v ON v.kind='diary' AND v.ref=d.id"
+                          " WHERE v.model IS NULL OR v.model<>:model ORDER BY d.id", {"model": model})
+        return [int(r["id"]) for r in rows]
+
+    # ---- what the schedule reads and writes ---------------------------------------------------
+    def day_turns(self, scope: Scope, start: float, end: float) -> list[Turn]:
+        with self._link.read() as x:
+            rows = x.rows(f"SELECT {TURN_COLUMNS} FROM turns WHERE scope_key=:key AND ts>=:start AND ts<:end"
+                          " ORDER BY ts, session, step", {"key": scope.key, "start": start, "end": end})
+        return [turn(tuple(r[c] for c in TURN_FIELDS)) for r in rows]
+
+    def turns_after(self, turn_id: int, limit: int) -> list[TurnStamp]:
+        with self._link.read() as x:
+            rows = x.rows("SELECT id, tenant, agent, owner, ts, role FROM turns WHERE id>:id ORDER BY id LIMIT :n",
+                          {"id": turn_id, "n": limit})
+        return [TurnStamp(r["id"], r["tenant"], r["agent"], r["owner"], r["ts"], r["role"]) for r in rows]
+
+    def diary_queued(self, payload: dict[str, Any]) -> bool:
+        with self._link.read() as x:
+            row = x.one("SELECT 1 AS queued FROM jobs WHERE kind='diary' AND status IN ('pending','running')"
+                        f" AND {self._d.json_is('payload', 'p')} LIMIT 1", {"p": json.dumps(payload)})
+        return row is not None
+
+    def queue_diaries(self, payloads: list[dict[str, Any]], mark_key: str, mark: int,
+                      waiting: Sequence[Waiting] = (), ripe: Sequence[Waiting] = ()) -> None:
+        d, now = self._d, time.time()
+        with self._link.write() as x:
+            x.many(f"INSERT INTO jobs(kind, payload, created, updated) VALUES('diary', {d.cast(':p', 'jsonb')},"
+                   " :now, :now)", [{"p": json.dumps(p), "now": now} for p in payloads])
+            x.run("INSERT INTO meta(key, value) VALUES(:key, :value) ON CONFLICT(key)"
+                  " DO UPDATE SET value=excluded.value", {"key": mark_key, "value": str(mark)})
+            # in one order, so two schedules never wait on each other in a circle
+            x.many("INSERT INTO diary_waiting(tenant, agent, owner, day, due, last)"
+                   " VALUES(:tenant, :agent, :owner, :day, :due, :last) ON CONFLICT(tenant, agent, owner, day)"
+                   f" DO UPDATE SET due=excluded.due, last={d.greatest}(diary_waiting.last, excluded.last)",
+                   [w._asdict() for w in sorted(waiting)])
+            x.many("DELETE FROM diary_waiting WHERE tenant=:tenant AND agent=:agent AND owner=:owner AND day=:day"
+                   " AND last<=:last", [w._asdict() for w in ripe])
+
+    def diaries_waiting(self, until: float) -> list[Waiting]:
+        with self._link.read() as x:
+            rows = x.rows(_SCHEDULE + " WHERE due<=:until ORDER BY due, tenant, agent, owner, day", {"until": until})
+        return [_waiting(r) for r in rows]
+
+    def next_waiting(self) -> float | None:
+        with self._link.read() as x:
+            row = x.one("SELECT MIN(due) AS due FROM diary_waiting")
+        return None if row is None or row["due"] is None else float(row["due"])
