@@ -1,4 +1,5 @@
-"""``LockStore.hold``: named locks every process on a store shares, and ``batch_owners``.
+"""The lock port (``ports.locks``, ``store.locks.hold``): named locks every process on a store
+shares, and ``batch_owners``.
 
 On Postgres the two sides are two stores (two pools) on one database, as two processes are; on
 SQLite the one store from two threads (its directory admits one process:
@@ -60,7 +61,7 @@ def try_hold(store: Store, names: list[str], shared: bool = False) -> bool:
     """Whether another caller gets ``names`` at once (and lets them go again)."""
     def attempt() -> bool:
         try:
-            with store.hold(names, shared=shared, wait_s=0):
+            with store.locks.hold(names, shared=shared, wait_s=0):
                 return True
         except StoreLocked:
             return False
@@ -69,7 +70,7 @@ def try_hold(store: Store, names: list[str], shared: bool = False) -> bool:
 
 def test_an_exclusive_hold_keeps_out_every_other_hold_of_its_names(two: tuple[Store, Store]):
     a, b = two
-    with a.hold([ANN]):
+    with a.locks.hold([ANN]):
         assert not try_hold(b, [ANN]) and not try_hold(b, [ANN], shared=True)
         assert not try_hold(b, [BOB, ANN])  # all of a hold's names, or none
         assert try_hold(b, [BOB])  # another owner is free
@@ -78,10 +79,10 @@ def test_an_exclusive_hold_keeps_out_every_other_hold_of_its_names(two: tuple[St
 
 def test_shared_holds_admit_each_other_but_no_exclusive_one(two: tuple[Store, Store]):
     a, b = two
-    with a.hold([ANN, BOB], shared=True):
+    with a.locks.hold([ANN, BOB], shared=True):
         assert try_hold(b, [ANN], shared=True)
         assert not try_hold(b, [ANN])
-        with b.hold([BOB], shared=True, wait_s=0):
+        with b.locks.hold([BOB], shared=True, wait_s=0):
             assert not try_hold(a, [BOB])
     assert try_hold(b, [ANN, BOB])
 
@@ -93,10 +94,10 @@ def test_a_waiting_hold_gets_the_name_once_the_holder_lets_go(two: tuple[Store, 
 
     def wait_for_it() -> None:
         started.set()
-        with b.hold([ANN]):
+        with b.locks.hold([ANN]):
             events.append("b holds")
 
-    with a.hold([ANN], shared=True):
+    with a.locks.hold([ANN], shared=True):
         thread = threading.Thread(target=wait_for_it)
         thread.start()
         started.wait(30)
@@ -109,16 +110,16 @@ def test_a_waiting_hold_gets_the_name_once_the_holder_lets_go(two: tuple[Store, 
 
 def test_a_hold_that_waits_too_long_says_what_is_held(two: tuple[Store, Store]):
     a, b = two
-    with a.hold([ANN]):
+    with a.locks.hold([ANN]):
         with pytest.raises(StoreLocked, match=re.escape(ANN)):
-            elsewhere(lambda: b.hold([ANN], wait_s=0.2).__enter__())
-    with b.hold([]):  # no names: nothing to wait for
+            elsewhere(lambda: b.locks.hold([ANN], wait_s=0.2).__enter__())
+    with b.locks.hold([]):  # no names: nothing to wait for
         assert try_hold(a, [ANN])
 
 
 def test_an_error_in_the_block_lets_the_names_go(two: tuple[Store, Store]):
     a, b = two
-    with pytest.raises(ValueError), a.hold([ANN, BOB]):
+    with pytest.raises(ValueError), a.locks.hold([ANN, BOB]):
         raise ValueError("the forget failed half way")
     assert try_hold(b, [ANN, BOB])
 

@@ -1,4 +1,4 @@
-"""Forget, restore and the background across processes: the store's locks (``LockStore.hold``)
+"""Forget, restore and the background across processes: the store's locks (``store.locks.hold``)
 keep them from interleaving on one owner.
 
 On PostgreSQL the other side is a real second process (``python -c``) on the same database: a
@@ -131,7 +131,7 @@ def test_two_processes_restoring_one_batch_one_wins_and_the_other_gets_conflict(
         ids = said(mem)
         owner = mem.get_turn(ids[0]).scope.key
         batch = mem.forget(ids)["batch"]
-        with mem._store.hold([owner], shared=True):  # as a batch of the background would
+        with mem._store.locks.hold([owner], shared=True):  # as a batch of the background would
             procs = [second(postgres_url, tmp_path / f"r{n}", "restore", batch) for n in range(2)]
             waiting(postgres_url, 2, procs)  # both wait: they start together once it lets go
         outcomes = [result(p) for p in procs]
@@ -161,7 +161,7 @@ def test_restoring_one_batch_from_two_threads_at_once(tmp_path: Path):
             except Conflict as exc:
                 outcomes.append(exc)
 
-        with mem._store.hold([owner], shared=True):
+        with mem._store.locks.hold([owner], shared=True):
             threads = [threading.Thread(target=restore) for _ in range(2)]
             for t in threads:
                 t.start()
@@ -185,7 +185,7 @@ def test_a_second_process_cannot_forget_in_a_sqlite_directory_the_first_holds(tm
     mem.close()
     first = SQLiteStore.open(data)
     try:
-        with first.hold([owner], shared=True):
+        with first.locks.hold([owner], shared=True):
             kept_out = result(second(str(data), tmp_path / "b", "forget", ids))
             assert kept_out["error"] == "StoreLocked" and "in use by another pmemo process" in kept_out["message"]
             assert sorted(first.get_turns(ids)) == ids

@@ -10,15 +10,18 @@ import sys
 from pathlib import Path
 
 import pmemo.ports
-from pmemo.ports import DiaryPort, GraphPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
+from pmemo.ports import DiaryPort, GraphPort, LockPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.graph_sql import SQLGraph
+from pmemo.stores.locks import Locks
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.person_forget_sql import SQLPersonForget
 from pmemo.stores.postgres.graph import PostgresGraph
+from pmemo.stores.postgres.locks import PostgresLocks
 from pmemo.stores.postgres.people import PostgresPeople
 from pmemo.stores.postgres.person_forget import PostgresPersonForget
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
+from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
 
@@ -46,6 +49,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(WindowPort)) <= MAX_METHODS
     assert 0 < len(methods(PersonForgetPort)) <= MAX_METHODS
     assert 0 < len(methods(DiaryPort)) <= MAX_METHODS
+    assert methods(LockPort) == {"hold"}
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -78,3 +82,9 @@ def test_the_person_forget_port_is_written_once():
 
 def test_the_diary_port_is_written_once():
     assert methods(DiaryPort) <= methods(SQLDiary)  # both stores build SQLDiary itself
+
+
+def test_the_lock_port_is_written_once():
+    assert methods(LockPort) <= methods(Locks)
+    for backend in (NamedLocks, PostgresLocks):  # each gives only the block it holds the names in
+        assert methods(backend) == set() and "_held" in vars(backend)

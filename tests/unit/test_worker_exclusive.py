@@ -59,7 +59,7 @@ def test_closing_a_session_waits_for_a_forget_of_its_owner(tmp_path: Path):
             held, release = threading.Event(), threading.Event()
 
             def forget_in_progress() -> None:  # a forget holding the owner, on a thread of its own
-                with mem._store.hold(["default|default|u:u"]):
+                with mem._store.locks.hold(["default|default|u:u"]):
                     held.set()
                     release.wait()
 
@@ -95,7 +95,7 @@ def test_a_sweep_waits_for_the_owners_it_deletes_from(tmp_path: Path):
             held, release = threading.Event(), threading.Event()
 
             def batch_in_progress() -> None:  # a background batch reading the owner
-                with mem._store.hold(["default|default|u:u"], shared=True):
+                with mem._store.locks.hold(["default|default|u:u"], shared=True):
                     held.set()
                     release.wait()
 

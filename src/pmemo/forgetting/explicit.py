@@ -11,7 +11,7 @@ transaction (``store.tx()``): a failure anywhere in one, the rebuilds of what wa
 included, leaves nothing of it; a hard one's scrub runs once it is committed.
 
 Each of forget, restore, purge and delete is many store calls; each holds the owners it
-touches in the store (``LockStore.hold``, exclusive) from its first read to its last write,
+touches in the store (``store.locks.hold``, exclusive) from its first read to its last write,
 so that across processes (replicas, ``pmemo worker``) no two of them interleave on an owner,
 and no background batch (which holds its owners shared) rebuilds a cluster, summary, window
 or episode from turns a forget is removing. A restore or purge holds its batch's name too,
@@ -80,7 +80,7 @@ class Forgetter:
         still writing its batch names more owners once it holds them."""
         held = names()
         while True:
-            with self.store.hold(held):
+            with self.store.locks.hold(held):
                 now = names()
                 if now <= held:
                     yield
@@ -176,7 +176,7 @@ class Forgetter:
         """One fact deleted by hand, in a batch of its own (restorable unless ``hard``), with the
         triples that say it. Its turns stay, and so does its history: an older value is not made
         current again."""
-        with self.store.hold([fact.scope.key]):
+        with self.store.locks.hold([fact.scope.key]):
             if self.store.get_fact(fact.id) is None:  # dropped meanwhile, by another process
                 raise NotFound(f"fact {fact.id} does not exist")
             return self._drop_fact(fact, hard, reason)

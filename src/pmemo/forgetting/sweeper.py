@@ -140,7 +140,7 @@ def sweep(
 def _commit(store: FullStore, tenant: str | None, shown: list[dict[str, Any]]) -> int:
     """Carry out one tenant's sweep actions as one restorable batch, holding their owners as a
     forget does: a background batch of those owners (an episode being rebuilt) waits for it."""
-    with store.hold({a["scope_key"] for a in shown if a["scope_key"]}):
+    with store.locks.hold({a["scope_key"] for a in shown if a["scope_key"]}):
         batch = store.new_batch("sweep", "soft", None, "sweeper", tenant)
         for a in shown:
             if a["action"] == "soft_delete":

@@ -1,5 +1,5 @@
 """Whose turns a background job derives rows from: the owners the worker holds (shared,
-``LockStore.hold``) while the job runs.
+``store.locks.hold``) while the job runs.
 
 A forget, restore or purge holds its owners exclusively, in whatever process it runs, so a
 batch that embeds turns, clusters them, summarises them or writes their chat's diary never

@@ -62,7 +62,7 @@ class Windows:
                   and owner in (None, w.scope.owner)]
         # their owners held shared, as a batch holds them: a window embeds no turn a forget is
         # removing; read again under the hold (a forget before it may have changed or dropped them)
-        with self.store.hold({w.scope.key for w in wanted}, shared=True):
+        with self.store.locks.hold({w.scope.key for w in wanted}, shared=True):
             still = self.store.get_windows([w.id for w in wanted])
             due = self._close([w for w in (still.get(w.id) for w in wanted) if w is not None and w.open])
             self._embed(due, between)

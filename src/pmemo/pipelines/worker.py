@@ -246,7 +246,7 @@ class Worker:
     def _guard(self, jobs: list[Job], action: Any) -> None:
         try:
             # their owners held shared (job_owners.py): no forget of theirs, in any process, meanwhile
-            with self.store.hold(job_owners(self.store, jobs), shared=True):
+            with self.store.locks.hold(job_owners(self.store, jobs), shared=True):
                 action(jobs)
             self._still_ours(jobs)
         except Interrupted:
@@ -338,7 +338,7 @@ class Worker:
         self._in_fresh = True  # embedding pauses too: not again from there
         try:
             # as a batch holds its owners (job_owners.py): a forget never runs beside it
-            with self.store.hold({t.scope.key for t in noted}, shared=True, wait_s=0):
+            with self.store.locks.hold({t.scope.key for t in noted}, shared=True, wait_s=0):
                 found = self.store.get_turns([t.id for t in noted])  # forgotten since: not embedded
                 self._embed_turns([found[t.id] for t in noted if t.id in found], self.embed, "turn")
         except (StoreLocked, Interrupted):

@@ -51,7 +51,7 @@ class EpisodesService:
     def _close_session(self, where: Scope, session_id: str) -> Episode | None:
         # read as a worker batch reads: a forget of these turns waits, so no episode is built
         # from turns it is deleting (the forget's cascade would miss an episode written after it)
-        with self._store.hold([where.owner_scope().key], shared=True):
+        with self._store.locks.hold([where.owner_scope().key], shared=True):
             return self._episodes.close_session(where, session_id)
 
     async def task_start(self, /, goal: str, *, steps: list[str] | None = None, scratchpad: str = "",

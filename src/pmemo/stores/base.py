@@ -42,6 +42,8 @@ from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port'
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
 from ..ports.graph import TripleView as TripleView
+from ..ports.locks import OWNER_WAIT_S as OWNER_WAIT_S  # re-exported: the lock port's wait
+from ..ports.locks import LockPort
 from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
 from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
@@ -372,26 +374,14 @@ class JobSignals(Protocol):
         ...
 
 
-OWNER_WAIT_S = 60.0  # the longest ``hold`` waits for a name another process holds, then StoreLocked
 
 
 class LockStore(Protocol):
-    """Named locks every process on the store shares: what keeps a forget, restore or purge of
-    an owner from interleaving with another one, or with a background rebuild of that owner's
-    derived rows (each is many transactions, so the database's own locks cannot)."""
+    """A store with named locks every process on it shares: the port (``pmemo.ports.locks``) is
+    its ``locks`` attribute (``store.locks.hold(names)``)."""
 
-    def hold(self, names: Iterable[str], *, shared: bool = False,
-             wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:
-        """Hold the locks ``names`` (owner scope keys, ``Scope.key``; or another name, such as a
-        forget batch's) for the ``with`` block, in every process on this store: ``shared`` ones
-        (the background reading an owner's turns) admit each other, an exclusive one (a forget)
-        admits no other. Waits up to ``wait_s`` seconds (0: not at all), then ``StoreLocked``.
-        Not re-entrant: a block that holds a name never asks for it again.
-
-        >>> with store.hold(["acme|bot|u:ann"]):  # doctest: +SKIP
-        ...     forget_turns(store, ids)
-        """
-        ...
+    @property
+    def locks(self) -> LockPort: ...
 
 
 class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol):

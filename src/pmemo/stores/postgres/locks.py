@@ -1,4 +1,4 @@
-"""Named locks on PostgreSQL (``LockStore.hold``, a mixin of ``PostgresStore``): advisory locks,
+"""The lock port on PostgreSQL (``store.locks``; ``stores/locks.py`` is the rest): advisory locks,
 so every process and replica on the database shares them.
 
 A hold keeps one pooled connection for its block and takes ``pg_advisory_lock`` (or
@@ -13,29 +13,24 @@ holds no one back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 
-from ...errors import StoreLocked
-from ..base import OWNER_WAIT_S
+from ..locks import Locks, locked
 from .database import Database, lock_key
 
 
-class LockRows:
-    if TYPE_CHECKING:
-        _db: Database
+class PostgresLocks(Locks):
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     @contextmanager
-    def hold(self, names: Iterable[str], *, shared: bool = False, wait_s: float = OWNER_WAIT_S) -> Iterator[None]:
-        wanted = sorted(set(names))
-        if not wanted:
-            yield
-            return
+    def _held(self, names: list[str], shared: bool, wait_s: float) -> Iterator[None]:
         with self._db.session() as conn:
-            _take(conn, wanted, shared, wait_s)
+            _take(conn, names, shared, wait_s)
             try:
                 yield
             finally:
@@ -58,8 +53,7 @@ def _take(conn: psycopg.Connection[Any], names: list[str], shared: bool, wait_s:
     except BaseException as exc:
         _release(conn)  # the ones taken before the wait gave up
         if isinstance(exc, psycopg.errors.LockNotAvailable):
-            raise StoreLocked(f"{', '.join(names)} held by another process for over {wait_s:g} s (a forget,"
-                              " restore or purge, or a background batch): retry") from exc
+            raise locked(names, wait_s, "another process") from exc
         raise
 
 

@@ -28,7 +28,7 @@ from .forget import ForgetRows
 from .graph import PostgresGraph
 from .jobs import JobRows, jobs_of
 from .keys import KeyRows
-from .locks import LockRows
+from .locks import PostgresLocks
 from .migrate import migrate
 from .people import PeopleRows, PostgresPeople
 from .person_forget import PostgresPersonForget
@@ -44,7 +44,7 @@ from .vectors import VectorRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, LockRows, ReadPlanRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -55,6 +55,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRo
         self.people = PostgresPeople(db, POSTGRES)
         self.l2 = SQLWindows(PostgresLink(db), POSTGRES)
         self.diary = SQLDiary(PostgresLink(db), POSTGRES, codec.f32)
+        self.locks = PostgresLocks(db)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:

@@ -1,5 +1,5 @@
-"""The SQLite store's named locks (``LockStore.hold``): readers-writer locks by name, in the
-one process the data directory admits.
+"""The lock port on SQLite (``store.locks``; ``stores/locks.py`` is the rest): readers-writer
+locks by name, in the one process the data directory admits.
 
 The directory lock (``.lock``, taken at open) keeps every other process out of the store for
 as long as it is open, so a lock that excludes the threads of this process excludes every
@@ -23,14 +23,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ...errors import StoreLocked
-from ..base import OWNER_WAIT_S
+from ..locks import Locks, locked
 
 
-class NamedLocks:
+class NamedLocks(Locks):
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._readers: Counter[str] = Counter()  # name → shared holds
@@ -38,21 +37,17 @@ class NamedLocks:
         self._queued: Counter[str] = Counter()  # name → exclusive holds waiting for it
 
     @contextmanager
-    def hold(self, names: Iterable[str], *, shared: bool = False, wait_s: float = OWNER_WAIT_S) -> Iterator[None]:
-        wanted = sorted(set(names))
-        if not wanted:
-            yield
-            return
-        self._take(wanted, shared, wait_s)
+    def _held(self, names: list[str], shared: bool, wait_s: float) -> Iterator[None]:
+        self._take(names, shared, wait_s)
         try:
             yield
         finally:
             with self._changed:
                 if shared:
-                    self._readers.subtract(wanted)
+                    self._readers.subtract(names)
                     self._readers = +self._readers  # drop the names no one holds any more
                 else:
-                    self._writers.difference_update(wanted)
+                    self._writers.difference_update(names)
                 self._changed.notify_all()
 
     def _take(self, names: list[str], shared: bool, wait_s: float) -> None:
@@ -64,8 +59,7 @@ class NamedLocks:
                 while not self._free(names, shared):
                     left = deadline - time.monotonic()
                     if left <= 0:
-                        raise StoreLocked(f"{', '.join(names)} held by another operation for over {wait_s:g} s"
-                                          " (a forget, restore or purge, or a background batch): retry")
+                        raise locked(names, wait_s, "another operation")
                     self._changed.wait(left)
             finally:
                 if not shared:  # no longer waiting: shared holds it held back may start (if it gave up)

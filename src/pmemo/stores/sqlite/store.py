@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,7 +23,7 @@ from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, KeyLine, Scope, Summary, Turn
 from .. import parts, replies
-from ..base import IDEMPOTENCY_HOURS, OWNER_WAIT_S, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
+from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
 from ..fair_share import job_batches, ranked
@@ -65,7 +65,7 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._unit: Unit | None = None  # the open write transaction, which a nested one joins
-        self._locks = NamedLocks()  # hold(): this process's threads; the directory lock, other processes
+        self.locks = NamedLocks()  # this process's threads; the directory lock keeps other processes out
         self._writer = self._connect()
         migrate(self._writer)
         fts.ensure_current(self._writer)
@@ -189,10 +189,6 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
         write transaction, and reads in it see its writes."""
         with self._tx(reads=True):
             yield
-
-    def hold(self, names: Iterable[str], *, shared: bool = False,
-             wait_s: float = OWNER_WAIT_S) -> AbstractContextManager[None]:
-        return self._locks.hold(names, shared=shared, wait_s=wait_s)
 
     def close(self) -> None:
         with self._write_lock:
