@@ -104,7 +104,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     cluster = s.add_cluster(OWNER, vec(1, 1), [a.id, c.id], "budget")
     summary = s.add_summary(ALICE, 1, 2, "budget and launch", "extractive", [a.id, b.id])
     s.put_vectors("summary", [(summary.id, ALICE.key, vec(0.5, 0.5))], "m")
-    key = s.add_key(OWNER, "budget 10k", "promoted", [a.id])
+    key = s.key_lines.add_key(OWNER, "budget 10k", "promoted", [a.id])
     fid = fact(s, ALICE, "tea", a.id)
     episode = s.add_episode(ALICE, "session", {"summary": "budget talk", "started": AT, "ended": AT}, [a.id, b.id])
     batch = s.new_batch("forget", "soft", OWNER.key, "asked", "default")
@@ -118,7 +118,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.delete_turns([a.id, b.id])
     s.delete_cluster(cluster)
     s.delete_summary(summary.id)
-    s.delete_key(key.id)
+    s.key_lines.delete_key(key.id)
     s.delete_fact(fid)
     s.delete_episode(episode.id)
 
@@ -137,7 +137,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert s.cluster_of([a.id]) == {a.id: cluster}
     assert s.get_summary(summary.id).source_ids == (a.id, b.id)  # type: ignore[union-attr]
     assert set(s.get_vectors("summary", [summary.id])) == {summary.id}
-    assert s.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
+    assert s.key_lines.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
     assert s.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
     assert set(s.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
     assert s.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables

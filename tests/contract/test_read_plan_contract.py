@@ -50,7 +50,7 @@ def test_chat_state_is_the_single_reads(memory: SyncMemory) -> None:
     assert state.aliases > 0 and state.members == store.member_ids(CHAT) == {"ni", "wt", "gf"}
     assert list(state.actors) == store.actors(CHAT) and state.now == store.conversation_now(CHAT)
     assert list(state.latest) == [s.id for s in store.summaries(CHAT, "s1", 2)] and state.latest
-    assert list(state.keys) == store.keys(CHAT, sources=True)
+    assert list(state.keys) == store.key_lines.keys(CHAT, sources=True)
     assert [k.source_ids for k in store.chat_state(CHAT).keys] == [()]
     assert store.chat_state(CHAT).latest == () and store.chat_state(CHAT).owners == ()
     assert list(store.chat_state(CHAT, None, 3).latest) == [s.id for s in store.summaries(CHAT, None, 3)]

@@ -201,7 +201,7 @@ def test_sessions_and_owners(store: Store):
     assert store.owners("default", "default") == ["g:alice", "u:alice"]
     assert store.owners("t2", "default") == ["u:alice"]
     assert store.owners("t3", "default") == []
-    store.add_key(Scope.of(user_id="carol"), "only a key line", "user", [])
+    store.key_lines.add_key(Scope.of(user_id="carol"), "only a key line", "user", [])
     assert "u:carol" in store.owners("default", "default")
 
 
@@ -291,7 +291,7 @@ def test_reads_never_cross_scopes(store: Store):
         ids = [t.id for t in by_scope[s]]
         cid = store.add_cluster(owner(s), v, ids, "label")
         store.add_summary(s, 1, 2, "budget summary", "extractive", ids)
-        store.add_key(owner(s), "budget key", "user", [])
+        store.key_lines.add_key(owner(s), "budget key", "user", [])
         store.put_vectors("turn", [(i, s.key, v) for i in ids], "m")
         assert cid > 0
     for s in ALL_SCOPES:
@@ -313,7 +313,7 @@ def test_reads_never_cross_scopes(store: Store):
         assert len(store.centroids(o)[0]) == 1
         assert [set(x.source_ids) for x in store.summaries(o)] == [mine]
         assert [set(x.source_ids) for x in store.summaries(o, "s1")] == [mine]
-        assert len(store.keys(o)) == 1 and all(k.scope.key == s.key for k in store.keys(o))
+        assert len(store.key_lines.keys(o)) == 1 and all(k.scope.key == s.key for k in store.key_lines.keys(o))
         assert all(c.scope.key == s.key for c in store.clusters(o))
     assert {sk for _, sk, _ in store.scan_vectors("turn", "m")} == {s.key for s in ALL_SCOPES}
 
@@ -512,25 +512,25 @@ def test_summaries_lifecycle_and_provenance(store: Store):
 # ---- key memory ----------------------------------------------------------------------------
 def test_key_lines_lifecycle_and_provenance(store: Store):
     a, b = store.add_turns([new(ALICE, "a"), new(ALICE, "b")])
-    promoted = store.add_key(owner(ALICE), "promoted line", "promoted", [a.id, b.id])
-    user = store.add_key(owner(ALICE), "预算上限13万元", "user", [])
-    assert [k.id for k in store.keys(owner(ALICE))] == [user.id, promoted.id]  # user lines first
-    assert [k.source_ids for k in store.keys(owner(ALICE))] == [(), (a.id, b.id)]
-    light = store.keys(owner(ALICE), sources=False)
+    promoted = store.key_lines.add_key(owner(ALICE), "promoted line", "promoted", [a.id, b.id])
+    user = store.key_lines.add_key(owner(ALICE), "预算上限13万元", "user", [])
+    assert [k.id for k in store.key_lines.keys(owner(ALICE))] == [user.id, promoted.id]  # user lines first
+    assert [k.source_ids for k in store.key_lines.keys(owner(ALICE))] == [(), (a.id, b.id)]
+    light = store.key_lines.keys(owner(ALICE), sources=False)
     assert [(k.id, k.text, k.source_ids) for k in light] == [(user.id, user.text, ()),
                                                               (promoted.id, promoted.text, ())]
     assert promoted.source_ids == (a.id, b.id) and promoted.origin == "promoted"
     assert user.source_ids == () and user.scope.key == ALICE.key
-    assert store.get_key(user.id) == user
-    assert [k.id for k in store.keys_with([b.id])] == [promoted.id]
-    edited = store.update_key(promoted.id, "edited by the user")
+    assert store.key_lines.get_key(user.id) == user
+    assert [k.id for k in store.key_lines.keys_with([b.id])] == [promoted.id]
+    edited = store.key_lines.update_key(promoted.id, "edited by the user")
     assert (edited.text, edited.origin) == ("edited by the user", "user")
     assert edited.updated_at >= promoted.updated_at and edited.created_at == promoted.created_at
-    store.delete_key(promoted.id)
-    assert store.get_key(promoted.id) is None
-    assert store.keys_with([a.id, b.id]) == []
-    assert [k.id for k in store.keys(owner(ALICE))] == [user.id]
-    assert store.keys(owner(BOB)) == []
+    store.key_lines.delete_key(promoted.id)
+    assert store.key_lines.get_key(promoted.id) is None
+    assert store.key_lines.keys_with([a.id, b.id]) == []
+    assert [k.id for k in store.key_lines.keys(owner(ALICE))] == [user.id]
+    assert store.key_lines.keys(owner(BOB)) == []
 
 
 # ---- jobs ---------------------------------------------------------------------------------
@@ -580,7 +580,7 @@ def test_stats(store: Store):
     )
     store.add_cluster(owner(ALICE), vec(1, 0), [turns[0].id], "a")
     store.add_summary(ALICE, 1, 1, "a", "extractive", [turns[0].id])
-    store.add_key(owner(BOB), "k", "user", [])
+    store.key_lines.add_key(owner(BOB), "k", "user", [])
     stats = store.stats()
     assert {
         k: stats[k] for k in ("turns", "clusters", "summaries", "key_lines", "owners", "sessions")

@@ -46,7 +46,7 @@ def test_known_scopes_are_those_holding_turns(full_store: FullStore):
     s = full_store
     (a,) = s.add_turns([new(ALICE, "x")])
     s.add_turns([new(FOREIGN, "y")])
-    s.add_key(TEAM.owner_scope(), "a key line holds no turn", "user", [])
+    s.key_lines.add_key(TEAM.owner_scope(), "a key line holds no turn", "user", [])
     asked = [ALICE.key, TEAM.key, FOREIGN.key, "nobody|x|u:y", ALICE.key]
     assert s.known_scopes(asked) == {ALICE.key, FOREIGN.key}
     assert s.known_scopes([]) == set()

@@ -52,7 +52,7 @@ def test_derived_hits_keep_their_sources(tmp_path: Path) -> None:
              for t in ("budget is 10k yuan", "budget raised to 13k", "the launch is in May")]
     mem.drain()
     key = mem.add_key("budget cap is 13k", user_id="u")
-    mem._memory._store.add_key(key.scope, "budget line promoted", "promoted",  # noqa: SLF001
+    mem._memory._store.key_lines.add_key(key.scope, "budget line promoted", "promoted",  # noqa: SLF001
                                [turns[0].id, turns[1].id])
     hits = mem.search("budget", user_id="u", limit=50)
     by_kind = {h.id.split(":")[0]: h for h in hits if h.kind != "turn"}

@@ -10,9 +10,19 @@ import sys
 from pathlib import Path
 
 import pmemo.ports
-from pmemo.ports import DiaryPort, GraphPort, LockPort, PeoplePort, PersonForgetPort, UnitOfWork, WindowPort
+from pmemo.ports import (
+    DiaryPort,
+    GraphPort,
+    KeyLinePort,
+    LockPort,
+    PeoplePort,
+    PersonForgetPort,
+    UnitOfWork,
+    WindowPort,
+)
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.graph_sql import SQLGraph
+from pmemo.stores.key_lines_sql import SQLKeyLines
 from pmemo.stores.locks import Locks
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.person_forget_sql import SQLPersonForget
@@ -50,6 +60,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(PersonForgetPort)) <= MAX_METHODS
     assert 0 < len(methods(DiaryPort)) <= MAX_METHODS
     assert methods(LockPort) == {"hold"}
+    assert 0 < len(methods(KeyLinePort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -82,6 +93,10 @@ def test_the_person_forget_port_is_written_once():
 
 def test_the_diary_port_is_written_once():
     assert methods(DiaryPort) <= methods(SQLDiary)  # both stores build SQLDiary itself
+
+
+def test_the_key_lines_port_is_written_once():
+    assert methods(KeyLinePort) <= methods(SQLKeyLines)  # both stores build SQLKeyLines itself
 
 
 def test_the_lock_port_is_written_once():

@@ -207,7 +207,7 @@ class Forgetter:
         """Tombstone every row the forget will touch; returns derived texts to drop from the cache."""
         s = self.store
         summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
-        keys = [k for k in s.keys_with(ids) if k.origin == "promoted"]
+        keys = [k for k in s.key_lines.keys_with(ids) if k.origin == "promoted"]
         facts, episodes = s.facts_with(ids), s.episodes_with(ids)
         chains = {(f.subject_id, f.category, f.key) for f in facts}
         related = {f.id for f in facts} | {

@@ -23,7 +23,7 @@ def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: li
         return report
     clusters = store.clusters_with(ids)
     summaries = store.summaries_with(ids)
-    keys = [k for k in store.keys_with(ids) if k.origin == "promoted"]
+    keys = [k for k in store.key_lines.keys_with(ids) if k.origin == "promoted"]
     windows = Windows(store, embed, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
     held = windows.holding(ids)
     store.delete_turns(ids)  # their vectors too, and so out of the store's vector search
@@ -38,7 +38,7 @@ def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: li
         outcome = tiers.rebuild_summary(summary, removed)
         report["summaries"][summary.id] = outcome
     for key in keys:
-        store.delete_key(key.id)
+        store.key_lines.delete_key(key.id)
         report["key_lines"].append(key.id)
     report["turns"] = ids
     return report

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from .diary import DiaryPort, TurnStamp, Waiting
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
+from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
 from .unit import UnitOfWork
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "LockPort", "NewAlias", "NewSign",
-           "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Waiting",
+__all__ = ["OWNER_WAIT_S", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "LockPort", "NewAlias",
+           "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Waiting",
            "WindowPort"]

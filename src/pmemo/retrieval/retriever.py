@@ -351,7 +351,7 @@ class Retriever:
             found.update((f"summary:{i}", s) for i, s in self.store.get_summaries(refs["summary"]).items())
         if refs["diary"]:
             found.update((f"diary:{i}", d) for i, d in self.store.diary.get_diaries(refs["diary"]).items())
-        found.update((f"key:{i}", self.store.get_key(i)) for i in refs["key"])
+        found.update((f"key:{i}", self.store.key_lines.get_key(i)) for i in refs["key"])
         return {hit_id: item.source_ids for hit_id, item in found.items() if item is not None}
 
 

@@ -63,8 +63,8 @@ class ForgetService:
         where = scope_of(scope)
         ids = await asyncio.to_thread(self._store.turn_ids, where)
         report = await self._delete(ids)
-        for key in await asyncio.to_thread(self._store.keys, where):
-            await asyncio.to_thread(self._store.delete_key, key.id)
+        for key in await asyncio.to_thread(self._store.key_lines.keys, where):
+            await asyncio.to_thread(self._store.key_lines.delete_key, key.id)
             report["key_lines"].append(key.id)
         return report
 

@@ -108,29 +108,29 @@ class RecordsService:
             await asyncio.to_thread(self._store.delete_summary, summary_id)
 
     async def key_memory(self, /, **scope: Any) -> list[KeyLine]:
-        return await asyncio.to_thread(self._store.keys, scope_of(scope))
+        return await asyncio.to_thread(self._store.key_lines.keys, scope_of(scope))
 
     async def add_key(self, /, text: str, **scope: Any) -> KeyLine:
         """Add a user-set key line: always in the context, ahead of promoted ones."""
-        return await asyncio.to_thread(self._store.add_key, scope_of(scope), validate.key_text(text),
+        return await asyncio.to_thread(self._store.key_lines.add_key, scope_of(scope), validate.key_text(text),
                                        "user", [])
 
     async def update_key(self, key_id: int, text: str, *, version: int | None = None,
                          tenant_id: str = "default") -> KeyLine:
         """Set a key line's text. With ``version`` (the one read), a line changed since then is
         left alone and Conflict names the current version: no update is ever lost."""
-        await owned(self._store.get_key, "key line", key_id, tenant_id)
+        await owned(self._store.key_lines.get_key, "key line", key_id, tenant_id)
         if version is not None:
             validate.positive_int("version", version, 2**62)
-        return await asyncio.to_thread(self._store.update_key, key_id, validate.key_text(text), version)
+        return await asyncio.to_thread(self._store.key_lines.update_key, key_id, validate.key_text(text), version)
 
     async def key_line(self, key_id: int, *, tenant_id: str = "default") -> KeyLine:
         """One key line (with its version)."""
-        return await owned(self._store.get_key, "key line", key_id, tenant_id)
+        return await owned(self._store.key_lines.get_key, "key line", key_id, tenant_id)
 
     async def delete_key(self, key_id: int, *, tenant_id: str = "default") -> None:
-        await owned(self._store.get_key, "key line", key_id, tenant_id)
-        await asyncio.to_thread(self._store.delete_key, key_id)
+        await owned(self._store.key_lines.get_key, "key line", key_id, tenant_id)
+        await asyncio.to_thread(self._store.key_lines.delete_key, key_id)
 
     # ---- facts ------------------------------------------------------------------------------
     async def add_fact(self, /, category: str, key: str, value: str, *, confidence: float = 0.9,

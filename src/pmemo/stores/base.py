@@ -42,6 +42,7 @@ from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port'
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
 from ..ports.graph import TripleView as TripleView
+from ..ports.key_lines import KeyLinePort
 from ..ports.locks import OWNER_WAIT_S as OWNER_WAIT_S  # re-exported: the lock port's wait
 from ..ports.locks import LockPort
 from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
@@ -238,7 +239,7 @@ class VectorStore(Protocol):
 
 
 class DerivedStore(Protocol):
-    """Clusters, summaries and key lines: each keeps the turn ids it came from."""
+    """Clusters, summaries and key lines (the port ``key_lines``): each keeps the turn ids it came from."""
 
     def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int: ...
     def save_cluster(self, cluster_id: int, centroid: np.ndarray, member_ids: list[int], label: str) -> None: ...
@@ -276,18 +277,10 @@ class DerivedStore(Protocol):
     def delete_summary(self, summary_id: int) -> None: ...
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]: ...
 
-    def add_key(self, scope: Scope, text: str, origin: str, source_ids: list[int]) -> KeyLine: ...
-    def keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
-        """User lines first. ``sources=False`` leaves ``source_ids`` empty: a promoted line
-        comes from a whole cluster, and ranking needs only the text."""
+    @property
+    def key_lines(self) -> KeyLinePort:
+        """The key lines (``pmemo.ports.key_lines``)."""
         ...
-
-    def get_key(self, key_id: int) -> KeyLine | None: ...
-    def update_key(self, key_id: int, text: str, version: int | None = None) -> KeyLine:
-        """Set a line's text; with ``version``, only if it is still that one (else Conflict)."""
-        ...
-    def delete_key(self, key_id: int) -> None: ...
-    def keys_with(self, turn_ids: list[int]) -> list[KeyLine]: ...
 
 
 BACKOFF_BASE_S = 1.0  # a job failed with retry is due again after 1, 2, 4 … seconds

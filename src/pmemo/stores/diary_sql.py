@@ -17,7 +17,7 @@ from typing import Any
 
 from ..models import Diary, Scope, Turn
 from ..ports.diary import TurnStamp, Waiting
-from .sql import Dialect, Link, Row, refs_with, sources_of
+from .sql import Dialect, Exec, Link, Row, refs_with, set_sources, with_sources
 from .sqlite.codec import TURN_COLUMNS, TURN_FIELDS, turn
 
 _SCHEDULE = "SELECT tenant, agent, owner, day, due, last FROM diary_waiting"
@@ -53,9 +53,7 @@ class SQLDiary:
                         " method=excluded.method, updated=excluded.updated RETURNING id", args)
             assert row is not None
             ref = int(row["id"])
-            x.run("DELETE FROM sources WHERE kind='diary' AND ref=:ref", {"ref": ref})
-            x.run(f"INSERT INTO sources(kind, ref, turn_id) SELECT 'diary', :ref, e.v FROM {d.each('turns')} AS e"
-                  " WHERE TRUE ON CONFLICT DO NOTHING", {"ref": ref, "turns": d.ids(source_ids)})
+            set_sources(x, d, "diary", ref, source_ids)
             x.run("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('diary', :ref, :key, :model, :vec)"
                   " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=excluded.scope_key, model=excluded.model,"
                   " vec=excluded.vec", {"ref": ref, "key": scope.key, "model": model, "vec": self._vector(vector)})
@@ -65,10 +63,9 @@ class SQLDiary:
 
     def get_diary(self, scope: Scope, day: date) -> Diary | None:
         with self._link.read() as x:
-            rows = x.rows("SELECT * FROM diaries WHERE scope_key=:key AND day=:day",
-                          {"key": scope.key, "day": day.isoformat()})
-            found = sources_of(x, self._d, "diary", [r["id"] for r in rows])
-        return diary_of(rows[0], found.get(rows[0]["id"], ())) if rows else None
+            found = self._built(x, x.rows("SELECT * FROM diaries WHERE scope_key=:key AND day=:day",
+                                          {"key": scope.key, "day": day.isoformat()}), True)
+        return found[0] if found else None
 
     def diaries(self, scope: Scope, start: date | None = None, end: date | None = None,
                 sources: bool = True) -> list[Diary]:
@@ -76,8 +73,7 @@ class SQLDiary:
                + (" AND day<=:end" if end is not None else "") + " ORDER BY day")
         with self._link.read() as x:
             rows = x.rows(sql, {"key": scope.key, "start": start and start.isoformat(), "end": end and end.isoformat()})
-            found = sources_of(x, self._d, "diary", [r["id"] for r in rows]) if sources else {}
-        return [diary_of(r, found.get(r["id"], ())) for r in rows]
+            return self._built(x, rows, sources)
 
     def get_diaries(self, ids: Iterable[int], sources: bool = True) -> dict[int, Diary]:
         wanted = list(dict.fromkeys(int(i) for i in ids))
@@ -85,8 +81,10 @@ class SQLDiary:
             return {}
         with self._link.read() as x:
             rows = x.rows(f"SELECT * FROM diaries WHERE {self._d.in_('id', 'ids')}", {"ids": self._d.ids(wanted)})
-            found = sources_of(x, self._d, "diary", [r["id"] for r in rows]) if sources else {}
-        return {r["id"]: diary_of(r, found.get(r["id"], ())) for r in rows}
+            return {d.id: d for d in self._built(x, rows, sources)}
+
+    def _built(self, x: Exec, rows: Sequence[Row], sources: bool) -> list[Diary]:
+        return with_sources(x, self._d, "diary", rows, diary_of) if sources else [diary_of(r, ()) for r in rows]
 
     def diaries_with(self, turn_ids: list[int]) -> list[Diary]:
         if not turn_ids:

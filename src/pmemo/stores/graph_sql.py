@@ -22,7 +22,7 @@ from typing import Any
 
 from ..models import Entity, Insight, Scope, Triple
 from ..ports.graph import EntityRef, NewTriple, TripleView
-from .sql import Args, Dialect, Exec, Link, Row, add_sources, refs_with, sources_of
+from .sql import Args, Dialect, Exec, Link, Row, add_sources, refs_with, with_sources
 
 # whether a triple row (t, its subject entity s) is in the view (``view_args``)
 VISIBLE = ("(t.scope_key = :key OR (:private AND s.person IS NOT NULL AND t.tenant = :tenant"
@@ -322,8 +322,7 @@ class SQLGraph:
             return []
         rows = x.rows(f"{TRIPLE_ROWS} WHERE {self._d.in_('t.id', 'ids')} ORDER BY t.valid_from, t.id",
                       {"ids": self._d.pack(wanted)})
-        sources = sources_of(x, self._d, "triple", [r["id"] for r in rows])
-        return [triple_of(r, sources.get(r["id"], ())) for r in rows]
+        return with_sources(x, self._d, "triple", rows, triple_of)
 
     def triples_with(self, turn_ids: list[int]) -> list[int]:
         with self._link.read() as x:
@@ -358,9 +357,7 @@ class SQLGraph:
         if person is not None:
             sql += " AND person=:person"
         with self._link.read() as x:
-            rows = x.rows(sql + " ORDER BY confidence DESC, id", args)
-            sources = sources_of(x, self._d, "insight", [r["id"] for r in rows])
-        return [insight_of(r, sources.get(r["id"], ())) for r in rows]
+            return with_sources(x, self._d, "insight", x.rows(sql + " ORDER BY confidence DESC, id", args), insight_of)
 
     def insights_with(self, turn_ids: list[int]) -> list[int]:
         with self._link.read() as x:

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 Row = Mapping[str, Any]  # a row by column name (sqlite3.Row, psycopg's dict_row)
 Args = Mapping[str, Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,13 @@ def sources_of(x: Exec, d: Dialect, kind: str, refs: list[int]) -> dict[int, tup
     return {ref: tuple(ids) for ref, ids in found.items()}
 
 
+def with_sources(x: Exec, d: Dialect, kind: str, rows: Sequence[Row],
+                 build: Callable[[Row, tuple[int, ...]], T]) -> list[T]:
+    """Each of ``rows`` (of ``kind``) built with its source turns, read in one more query."""
+    found = sources_of(x, d, kind, [r["id"] for r in rows])
+    return [build(r, found.get(r["id"], ())) for r in rows]
+
+
 def refs_with(x: Exec, d: Dialect, kind: str, turn_ids: list[int]) -> list[int]:
     """The rows of ``kind`` one of ``turn_ids`` is a source of, by id."""
     if not turn_ids:
@@ -119,6 +127,12 @@ def refs_with(x: Exec, d: Dialect, kind: str, turn_ids: list[int]) -> list[int]:
     return [r["ref"] for r in x.rows(f"SELECT DISTINCT ref FROM sources WHERE kind=:kind AND"
                                      f" {d.in_('turn_id', 'turns')} ORDER BY ref",
                                      {"kind": kind, "turns": d.ids(turn_ids)})]
+
+
+def set_sources(x: Exec, d: Dialect, kind: str, ref: int, turn_ids: Iterable[int]) -> None:
+    """The source turns of row ``ref`` of ``kind`` become ``turn_ids``."""
+    x.run("DELETE FROM sources WHERE kind=:kind AND ref=:ref", {"kind": kind, "ref": ref})
+    add_sources(x, d, kind, ref, turn_ids)
 
 
 def add_sources(x: Exec, d: Dialect, kind: str, ref: int, turn_ids: Iterable[int]) -> None:

@@ -245,6 +245,6 @@ class Tiers:
                        else self.embed.passages([t.indexed for t in turns]))
             centroid = mid_term.centroid_of(vectors)
             line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
-        key = self.store.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))
+        key = self.store.key_lines.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))
         self.store.mark_promoted(cluster_id)
         return key

@@ -14,6 +14,7 @@ import numpy as np
 from ...models import Diary, Fact, Scope, Summary, Task
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from ..diary_sql import diary_of
+from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
 from . import codec
 from . import profile_codec as pc
@@ -61,7 +62,7 @@ class ReadPlanRows:
                          None if now[0][0] is None else float(now[0][0]),
                          tuple(r[0] for r in owners) if owner.user_id is not None else (),
                          tuple(r[0] for r in reversed(newest)),
-                         tuple(codec.key_line(r, tuple(r.pop("source_ids", ()))) for r in keys))
+                         tuple(key_line_of(r, tuple(r.pop("source_ids", ()))) for r in keys))
 
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from ..diary_sql import SQLDiary
+from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
@@ -27,7 +28,6 @@ from .facts import FactRows
 from .forget import ForgetRows
 from .graph import PostgresGraph
 from .jobs import JobRows, jobs_of
-from .keys import KeyRows
 from .locks import PostgresLocks
 from .migrate import migrate
 from .people import PeopleRows, PostgresPeople
@@ -44,7 +44,7 @@ from .vectors import VectorRows
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, KeyRows, JobRows, ReadPlanRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -56,6 +56,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRo
         self.l2 = SQLWindows(PostgresLink(db), POSTGRES)
         self.diary = SQLDiary(PostgresLink(db), POSTGRES, codec.f32)
         self.locks = PostgresLocks(db)
+        self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:

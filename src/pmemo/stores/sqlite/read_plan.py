@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...models import AgendaItem, Diary, Fact, KeyLine, Scope, Summary, Task
+from ...models import AgendaItem, Diary, Fact, Scope, Summary, Task
 from ...ports.diary import DiaryPort
+from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from .vector_cache import VectorCache
@@ -27,7 +28,7 @@ class ReadPlanRows:
         def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]: ...
         def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]: ...
         diary: DiaryPort
-        def _keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]: ...
+        key_lines: KeyLinePort
         def _actors(self, scope: Scope) -> list[str]: ...
         def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
         def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]: ...
@@ -60,7 +61,7 @@ class ReadPlanRows:
             (scope.key, *(() if session_id is None else (session_id,)), latest))] if latest > 0 else []
         return ChatState(versions.get("aliases", 0), versions.get("signs", 0), versions.get("entities", 0),
                          members, tuple(self._actors(scope)), None if now is None else float(now), owners,
-                         tuple(reversed(newest)), tuple(self._keys(scope, key_sources)))
+                         tuple(reversed(newest)), tuple(self.key_lines.keys(scope, key_sources)))
 
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:

@@ -19,14 +19,15 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ...errors import Conflict, InvalidInput, NotFound, StoreCorrupt, StoreError, StoreLocked
+from ...errors import Conflict, InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
-from ...models import Cluster, KeyLine, Scope, Summary, Turn
+from ...models import Cluster, Scope, Summary, Turn
 from .. import parts, replies
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
 from ..fair_share import job_batches, ranked
+from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
 from ..windows_sql import SQLWindows, WindowNames
@@ -45,7 +46,6 @@ from .usage_store import UsageRows
 from .vector_cache import VectorCache
 
 T = TypeVar("T")
-_KEYS_BY_ID = "SELECT * FROM key_lines WHERE id IN ({})"
 
 DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
@@ -80,6 +80,7 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
         self.people = SQLPeople(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
+        self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
@@ -755,56 +756,6 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
 
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
         return list(self.get_summaries(self._refs_with("summary", turn_ids)).values())
-
-    # ---- key memory --------------------------------------------------------------------------
-    def add_key(self, scope: Scope, text: str, origin: str, source_ids: list[int]) -> KeyLine:
-        now = time.time()
-        with self._tx() as conn:
-            cur = conn.execute(
-                "INSERT INTO key_lines(scope_key, tenant, agent, owner, text, origin, created, updated)"
-                " VALUES(?,?,?,?,?,?,?,?)",
-                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, text, origin, now, now))
-            kid = int(cur.lastrowid or 0)
-            self._set_sources(conn, "key", kid, source_ids)
-        found = self.get_key(kid)
-        assert found is not None
-        return found
-
-    def keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
-        return self._keys(scope, sources)
-
-    def _keys(self, scope: Scope, sources: bool = True) -> list[KeyLine]:
-        rows = self._read.execute(
-            "SELECT * FROM key_lines WHERE scope_key=? ORDER BY origin='user' DESC, id", (scope.key,)
-        ).fetchall()
-        found = self._sources("key", [r["id"] for r in rows]) if sources else {}
-        return [codec.key_line(r, found.get(r["id"], ())) for r in rows]
-
-    def get_key(self, key_id: int) -> KeyLine | None:
-        return next(iter(self._records("key", _KEYS_BY_ID, [key_id], codec.key_line)), None)
-
-    def update_key(self, key_id: int, text: str, version: int | None = None) -> KeyLine:
-        with self._tx() as conn:
-            changed = conn.execute(
-                "UPDATE key_lines SET text=?, origin='user', updated=?, version=version+1"
-                " WHERE id=? AND (? IS NULL OR version=?)", (text, time.time(), key_id, version, version)).rowcount
-            if not changed:
-                row = conn.execute("SELECT version FROM key_lines WHERE id=?", (key_id,)).fetchone()
-                if row is None:
-                    raise NotFound(f"key line {key_id} does not exist")
-                raise Conflict(f"key line {key_id} is at version {row[0]}, not {version}: read it again and"
-                               " retry", current_version=row[0])
-        found = self.get_key(key_id)
-        assert found is not None
-        return found
-
-    def delete_key(self, key_id: int) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM key_lines WHERE id=?", (key_id,))
-            conn.execute("DELETE FROM sources WHERE kind='key' AND ref=?", (key_id,))
-
-    def keys_with(self, turn_ids: list[int]) -> list[KeyLine]:
-        return self._records("key", _KEYS_BY_ID, self._refs_with("key", turn_ids), codec.key_line)
 
     # ---- jobs ------------------------------------------------------------------------------
     def enqueue(self, kind: str, payload: Any) -> int:
