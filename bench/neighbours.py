@@ -178,16 +178,18 @@ def server_env(src: Path | None, data: Path, store: str, embedder: str) -> dict[
             "PMEMO_RATE_LIMIT": "off", "PMEMO_DIARY_ENABLED": "false"}
 
 
-def start_server(python: str, env: dict[str, str], data: Path, watch: Path | None = None) -> Server:
-    """``watch``: the server samples its threads' stacks into this file (bench/stallwatch.py)."""
+def start_server(python: str, env: dict[str, str], data: Path, watch: Path | None = None,
+                 switch_ms: float | None = None) -> Server:
+    """``watch``: the server samples its threads' stacks into this file (bench/stallwatch.py);
+    ``switch_ms``: the server's interpreter switch interval, set before pmemo loads (diagnosis)."""
     admin, port = "pm_bench_" + secrets.token_urlsafe(16), free_port()
     log = data / "server.log"
     data.mkdir(parents=True, exist_ok=True)
-    first = ""
+    first = "" if switch_ms is None else f"import sys; sys.setswitchinterval({switch_ms / 1000!r}); "
     if watch is not None:
         here = str(Path(__file__).resolve().parent)
         env = {**env, "PYTHONPATH": os.pathsep.join([*filter(None, [env.get("PYTHONPATH")]), here])}
-        first = f"import stallwatch; stallwatch.start({str(watch)!r}); "
+        first += f"import stallwatch; stallwatch.start({str(watch)!r}); "
     popen = subprocess.Popen(
         [python, "-c", first + "import sys; from pmemo.cli.main import main; sys.argv[0] = 'pmemo'; main()",
          "serve", "--port", str(port), "--sweep-every", "0"],
@@ -249,6 +251,9 @@ class Stream:
     seconds: list[float] = field(default_factory=list)
     timeouts: int = 0
     errors: list[str] = field(default_factory=list)
+    # (began, ended) of each /healthz over its target, on the clock the server's stallwatch reads
+    # (time.perf_counter: CLOCK_MONOTONIC, one clock for every process of the box)
+    slow: list[tuple[float, float]] = field(default_factory=list)
 
 
 class Recorder:
@@ -272,7 +277,10 @@ class Recorder:
         except httpx.HTTPError as exc:
             out.errors.append(f"{type(exc).__name__}: {str(exc)[:200]}")
         else:
-            out.seconds.append(time.perf_counter() - started)
+            ended = time.perf_counter()
+            out.seconds.append(ended - started)
+            if name == "healthz" and 1000 * (ended - started) >= HEALTH_TARGET_MS:
+                out.slow.append((started, ended))
 
 
 def ask_loop(client: httpx.Client, bodies: Iterator[dict[str, Any]], rec: Recorder, stop: threading.Event) -> None:
@@ -513,6 +521,7 @@ def measure(server: Server, sizes: Sizes, phases: set[str] = PHASES) -> dict[str
         row["healthz"] = summary(rec.stream(row["phase"], "healthz"))
         row["healthz"]["over_target"] = sum(1000 * s >= HEALTH_TARGET_MS
                                             for s in rec.stream(row["phase"], "healthz").seconds)
+        row["healthz"]["slow"] = rec.stream(row["phase"], "healthz").slow
     delays = list(quiet.delays.values())
     unfound = [time.perf_counter() - t for _, _, t in quiet.waiting()]
     return {"seed_messages": len(seeded.messages), "seed_settled_s": settled, "phases": run.phases, "failure": failure,
@@ -557,7 +566,8 @@ def quiet_phase(run: Run, quiet: Quiet, bodies: list[dict[str, Any]]) -> None:
 
 # the report ----------------------------------------------------------------------------------
 COLUMNS = (("phase", 14), ("B n", 5), ("p50 ms", 8), ("p95 ms", 8), ("max ms", 8), ("p50 x", 6), ("p95 x", 6),
-           ("max x", 6), ("t/o", 4), ("err", 4), ("hz max ms", 9), ("hz>=100", 7), ("hz t/o", 6), ("A post s", 8),
+           ("max x", 6), ("t/o", 4), ("err", 4), ("hz p50", 6), ("hz p95", 6), ("hz max ms", 9), ("hz>=100", 7),
+           ("hz t/o", 6), ("A post s", 8),
            ("A done s", 8), ("A rate", 13), ("load", 5), ("cpu bench/server s", 18))
 
 
@@ -577,7 +587,8 @@ def table(result: dict[str, Any]) -> list[str]:
         c, h = row["context"], row["healthz"]
         ratios = [fmt(c[k] / idle[k], 2) if row is not phases[0] else "1" for k in ("p50_ms", "p95_ms", "max_ms")]
         out.append(line([row["phase"], str(c["n"]), fmt(c["p50_ms"], 1), fmt(c["p95_ms"], 1), fmt(c["max_ms"], 1),
-                         *ratios, str(c["timeouts"]), str(c["errors"] + h["errors"]), fmt(h["max_ms"], 1),
+                         *ratios, str(c["timeouts"]), str(c["errors"] + h["errors"]), fmt(h["p50_ms"], 1),
+                         fmt(h["p95_ms"], 1), fmt(h["max_ms"], 1),
                          str(h["over_target"]), str(h["timeouts"]), fmt(row["a_posted_s"], 1), fmt(row["a_done_s"], 1),
                          row["a_detail"] or "-", fmt(max(row["load_avg"]), 1),
                          f"{row['client_cpu_s']:.1f}/{row['server_cpu_s']:.0f}"]))
@@ -595,7 +606,7 @@ def table(result: dict[str, Any]) -> list[str]:
         if "settle_s" in row and row["settle_s"] is None:
             out.append(f"  after {row['phase']}: the jobs left did not finish within the cap; the next phase"
                        " ran beside them")
-    out.append(line(["target", "", "", "", "", *(f"<={v:g}" for v in TARGETS.values()), "0", "0",
+    out.append(line(["target", "", "", "", "", *(f"<={v:g}" for v in TARGETS.values()), "0", "0", "", "",
                      f"<{HEALTH_TARGET_MS:g}", "0", "0", "", "", "", "", ""]))
     q = result["quiet"]
     out.append(f"quiet chat during the import: {q['n']} messages, searchable by meaning after p50 "
@@ -622,7 +633,7 @@ def one_store(kind: str, args: argparse.Namespace, sizes: Sizes) -> dict[str, An
         env = server_env(args.src, Path(tmp) / "data", url, args.embedder)
         code = code_under_test(args.python, env)
         watch = None if args.watch is None else args.watch.with_suffix(f".{kind}{args.watch.suffix}")
-        server = start_server(args.python, env, Path(tmp) / "data", watch)
+        server = start_server(args.python, env, Path(tmp) / "data", watch, args.switch_ms)
         progress(f"{kind}: pmemo serve on {server.url}, code {code['commit']}")
         try:
             result = measure(server, sizes, args.phases)
@@ -631,6 +642,12 @@ def one_store(kind: str, args: argparse.Namespace, sizes: Sizes) -> dict[str, An
             raise
         finally:
             server.stop()
+        if watch is not None:  # what the server did while a /healthz was slow: stallwatch.py FILE --healthz
+            slow = [(row["phase"], *w) for row in result["phases"] for w in row["healthz"].pop("slow")]
+            watch.with_suffix(".healthz.json").write_text(json.dumps(slow))
+        else:
+            for row in result["phases"]:
+                row["healthz"].pop("slow")
     return {"store": kind, "embedder": args.embedder, "code": code, **result}
 
 
@@ -649,7 +666,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="which of A's phases run, beside idle: " + ",".join([*PHASE_KINDS, "import"]))
     ap.add_argument("--json", type=Path, default=None, help="write every figure here too")
     ap.add_argument("--watch", type=Path, default=None,
-                    help="diagnosis: the server samples its stacks into FILE.<store>.pkl (bench/stallwatch.py)")
+                    help="diagnosis: the server samples its stacks into FILE.<store>.pkl (bench/stallwatch.py),"
+                         " the slow /healthz calls' times go to FILE.<store>.healthz.json")
+    ap.add_argument("--switch-ms", type=float, default=None,
+                    help="diagnosis: the server's sys.setswitchinterval in ms, set before pmemo loads")
     args = ap.parse_args(argv)
     if args.phases - PHASES:
         ap.error(f"--phases: unknown {', '.join(sorted(args.phases - PHASES))}")
