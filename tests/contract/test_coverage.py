@@ -11,8 +11,8 @@ import inspect
 from pathlib import Path
 from types import ModuleType
 
-from pmemo.ports import diary, graph, key_lines, locks, people, person_forget, unit, windows
-from pmemo.stores import api_keys, base
+from pmemo.ports import api_keys, diary, graph, key_lines, locks, people, person_forget, unit, windows
+from pmemo.stores import base
 
 HERE = Path(__file__).parent
 # VectorStore and JobStore are being changed by other work of issue 21 (``nearest``; leases,

@@ -20,6 +20,8 @@ from pmemo.ports import (
     UnitOfWork,
     WindowPort,
 )
+from pmemo.ports.api_keys import KeyStore
+from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.key_lines_sql import SQLKeyLines
@@ -61,6 +63,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(DiaryPort)) <= MAX_METHODS
     assert methods(LockPort) == {"hold"}
     assert 0 < len(methods(KeyLinePort)) <= MAX_METHODS
+    assert 0 < len(methods(KeyStore)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -103,3 +106,12 @@ def test_the_lock_port_is_written_once():
     assert methods(LockPort) <= methods(Locks)
     for backend in (NamedLocks, PostgresLocks):  # each gives only the block it holds the names in
         assert methods(backend) == set() and "_held" in vars(backend)
+
+
+def test_the_key_port_is_written_once():
+    from pmemo.stores.postgres.api_keys import PostgresKeyStore
+    from pmemo.stores.sqlite.api_keys import SQLiteKeyStore
+
+    assert methods(KeyStore) - {"close"} <= methods(SQLKeyStore)
+    assert methods(SQLiteKeyStore) == {"close", "rows"}  # besides opening: moving keys out
+    assert methods(PostgresKeyStore) == {"close", "adopt"}  # and in

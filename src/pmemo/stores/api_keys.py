@@ -1,4 +1,4 @@
-"""Tenants and API keys: the ``KeyStore`` Protocol both backends implement, and what they share.
+"""Tenants and API keys: what both backends of the key port (``ports.api_keys.KeyStore``) share.
 
 A key is shown once, when it is made; only its sha256 is stored. Each key also has a short
 public id (``k_…``, random, not derived from the key) by which it is listed and revoked. An
@@ -22,11 +22,12 @@ import logging
 import secrets
 import threading
 import time
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Protocol
 
 from ..errors import AuthError, InvalidInput
+from ..ports.api_keys import IssuedKey as IssuedKey  # re-exported: the port's values
+from ..ports.api_keys import KeyInfo as KeyInfo
+from ..ports.api_keys import KeyRows as KeyRows
+from ..ports.api_keys import KeyStore as KeyStore
 
 log = logging.getLogger("pmemo.keys")
 
@@ -35,79 +36,6 @@ ID_PREFIX = "k_"
 # last_used_at is written at most this often per key, so a busy key is not a write per request
 TOUCH_EVERY_S = 60.0
 LABEL_MAX = 200
-
-
-@dataclass(frozen=True)
-class KeyInfo:
-    """Who a verified key speaks for: a tenant, or the admin (``tenant is None``)."""
-
-    tenant: str | None
-    admin: bool
-    label: str = ""
-    id: str = ""  # empty for the admin key from the environment
-
-
-@dataclass(frozen=True)
-class IssuedKey:
-    """A key just made (shown this once) and its public id."""
-
-    key: str
-    id: str
-
-
-@dataclass(frozen=True)
-class KeyRows:
-    """A key store's rows as they are kept (hashes, never keys): what ``adopt`` copies from
-    one backend into another. ``keys``: dicts with ``hash`` and the columns ``keys()`` lists."""
-
-    tenants: list[tuple[str, str]]  # (id, created_at ISO)
-    keys: list[dict[str, Any]]
-
-
-class KeyStore(Protocol):
-    """Tenants and hashed API keys; every method is safe to call from several threads."""
-
-    def create_tenant(self, tenant: str) -> None: ...
-
-    def tenants(self) -> list[dict[str, object]]:
-        """Every tenant by id: ``tenant``, ``created_at`` and its ``active_keys``."""
-        ...
-
-    def revoke_tenant(self, tenant: str) -> int:
-        """Revoke every key of ``tenant`` and forget the tenant; returns how many keys. Its
-        memory is left alone. An unknown tenant raises NotFound."""
-        ...
-
-    def create_key(self, tenant: str | None = None, *, admin: bool = False, label: str = "") -> str:
-        """Make a key and return it; this is the only time it is ever seen."""
-        ...
-
-    def issue_key(self, tenant: str | None = None, *, admin: bool = False, label: str = "") -> IssuedKey:
-        """``create_key``, with the new key's public id beside it."""
-        ...
-
-    def temporary_key(self, tenant: str, *, label: str = "temporary") -> AbstractContextManager[str]:
-        """A key of ``tenant`` that exists only inside the ``with`` block, then leaves no row
-        (nor a tenant) behind."""
-        ...
-
-    def has_key(self, tenant: str) -> bool: ...
-
-    def keys(self, tenant: str | None = None) -> list[dict[str, Any]]:
-        """Every key (revoked ones too), oldest first: id, tenant, admin, label, created_at,
-        last_used_at, revoked_at (ISO text in UTC). Never the key itself, nor its hash."""
-        ...
-
-    def revoke(self, key_id: str) -> dict[str, Any]:
-        """Revoke one key by its id, at once for every later request; returns it as ``keys``
-        lists it. Revoking a revoked key changes nothing; an unknown id raises NotFound."""
-        ...
-
-    def verify(self, key: str | None) -> KeyInfo:
-        """The tenant (or admin) a key belongs to; raises AuthError if it is missing or wrong."""
-        ...
-
-    def close(self) -> None: ...
 
 
 def hash_key(key: str) -> str:
