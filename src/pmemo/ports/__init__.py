@@ -19,5 +19,5 @@ from .unit import UnitOfWork
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort",
-           "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Waiting",
-           "WindowPort"]
+           "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp",
+           "UnitOfWork", "Waiting", "WindowPort"]
