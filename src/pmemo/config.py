@@ -67,11 +67,13 @@ class Settings:
     budget_key: float = 0.1
     budget_long: float = 0.1
     budget_mid: float = 0.55
-    # what fills it (issue 44 §5): "relevant" = recalled turns standing at least context_cut × as
-    # far above the candidates as the best one, the same words once; "lean" = that, and the other
-    # sections keep to their shares (the pack ends where the relevant turns do); "budget" = fill
-    # the budget with whatever scores (before issue 44). Filler ("哈哈哈", "[图片]", "在吗") is out in all.
-    context_fill: str = "budget"  # "relevant": within 0.01 where measured, not yet the default (docs/CONTEXT.md)
+    # what fills it (issue 44 §5): "relevant" (the default) = recalled turns standing at least
+    # context_cut × as far above the candidates as the best one, the same words once, and the
+    # summaries, episodes and diary days that restate such a turn or share the query's words;
+    # "lean" = that, and the other sections keep to their shares (the pack ends where the relevant
+    # turns do); "budget" = fill the budget with whatever scores (before issue 44). Filler
+    # ("哈哈哈", "[图片]", "thanks Alex!") and habits of talk are out in all (docs/CONTEXT.md).
+    context_fill: str = "relevant"
     context_cut: float = 0.25
     # retrieval fusion weights on z-scored signals (fixed, the same for every dataset)
     w_lexical: float = 0.3

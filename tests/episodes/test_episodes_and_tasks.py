@@ -46,7 +46,7 @@ def test_a_new_session_closes_the_previous_one_as_an_episode(mem: SyncMemory) ->
     assert mem.end_session("s2", user_id="u") is None  # nothing new since
 
 
-def test_episode_ranking_uses_similarity_recency_importance(mem: SyncMemory) -> None:
+def test_episode_ranking_uses_similarity_recency_importance(mem: SyncMemory, tmp_path: Path) -> None:
     for n, (sid, text) in enumerate(
         [
             ("a", "Fixing the payment bug in checkout."),
@@ -68,7 +68,13 @@ def test_episode_ranking_uses_similarity_recency_importance(mem: SyncMemory) -> 
                         " so we traced the retry path through the gateway and the order queue.")
     mem.drain()
     mem.end_session("d", user_id="u")
-    ctx = mem.context("payment bug", user_id="u", budget_tokens=1500)  # its episode fits the 5 % share
+    # the relevant lines only (the default): the steps are one routine line with a new number each
+    # time, shown once, the rest far below the best; an episode restating only them goes with them
+    ctx = mem.context("payment bug", user_id="u", budget_tokens=1500)
+    assert "Fixing the payment bug" in ctx.text and "## Past episodes and tasks" not in ctx.text
+    mem.close()
+    with SyncMemory.open(tmp_path / "d", embedder="hashing", settings=Settings(context_fill="budget")) as full:
+        ctx = full.context("payment bug", user_id="u", budget_tokens=1500)  # its episode fits the 5 % share
     assert "## Past episodes and tasks" in ctx.text
     assert [h.text for h in ctx.items if h.tier == "episodic"][0].startswith("[2024-01-05]")  # session d's
 

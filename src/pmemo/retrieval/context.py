@@ -248,7 +248,7 @@ def _once(hits: Sequence[Hit], text: Callable[[Hit], str]) -> list[Hit]:
 def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], budget: int,
              count: Callable[[str], int], writers: Mapping[str, Writer] | None = None,
              with_input: bool = True, restates: Mapping[str, frozenset[int]] | None = None,
-             lang: str = "en", fill: bool = True) -> ContextPack:
+             lang: str = "en", fill: bool = True, told: frozenset[int] = frozenset()) -> ContextPack:
     """Pack the tiers' hits into ``budget`` tokens. The ``whole`` sections (memory blocks, key
     lines) come in full whatever the budget, and the input and the other sections pack into
     what they leave; the pack never exceeds the budget, unless the whole sections alone do:
@@ -261,11 +261,12 @@ def assemble(query: str, tiers: dict[str, list[Hit]], shares: dict[str, float], 
     episode repeated its memory in the same context). ``lang``: the chat's language ("en",
     "zh"), the scaffolding's. ``fill``: unused budget goes to any section with items left
     (the setting context_fill=budget); without, only the relevant memories (the lead section)
-    take more than their share, and the pack ends where its items do (issue 44 §5)."""
+    take more than their share, and the pack ends where its items do (issue 44 §5). ``told``:
+    turns that need no restating beside those shown (recalled, and judged not worth a line)."""
     restates = restates or {}
     pack = _assemble(query, tiers, shares, budget, count, writers, with_input, lang, fill)
     for _ in range(len(restates)):  # each round drops one at least; mostly there is none
-        shown = {t.id for h in pack.items if h.tier in TURN_TIERS for t in h.sources}
+        shown = told | {t.id for h in pack.items if h.tier in TURN_TIERS for t in h.sources}
         gone = {h.id for h in pack.items if (ids := restates.get(h.id)) and ids <= shown}
         if not gone:
             break

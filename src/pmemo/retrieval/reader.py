@@ -37,16 +37,18 @@ from ..config import Settings
 from ..graph.names import EntityNames
 from ..graph.section import graph_hits, graph_read
 from ..models import ContextPack, Fact, Hit, Scope, Summary, Task, Triple, Turn
-from ..stores.base import ChatState, EpisodeSignal, FullStore
+from ..stores.base import ChatState, EpisodeSignal, FullStore, TurnRef
 from ..text import dialogue
-from ..text.filler import content_free
+from ..text.filler import content_free, filler, said_key
 from ..text.lang import chat_language
+from ..text.overlap import overlap
 from ..tiers.episodes import Episodes
 from ..tiers.people import People, facts_at
 from . import hits as hitlib
 from . import person, relevance, windows
 from .asof import aware, epoch, made_by
 from .context import assemble, shares
+from .diary_recall import days_named
 from .people_hits import TurnLookup
 from .people_section import PeopleRead, fact_views, nearness, people_roles, people_sections, read_people
 from .provenance import Pending, fill
@@ -148,33 +150,47 @@ class ContextReader:
         drafts = self._drafts(a, sections, pending, owned, near, guess, budget)
         turns = self.store.get_turns([*found.turn_ids(sources=True), *pending.ids])
         got = self.retriever.finish(found, turns)
-        tiers = self._recalled(a, got, latest, last)
+        frame = self._unnamed(a.owner)  # "thanks Alex!" is thanks, "高峰在吗" a roll call (a bare name is not)
+        tiers, told = self._recalled(a, got, latest, last, frame, found.pool.refs.values())
         # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
         lang = _language([h.text for h in tiers["key"]], last, a, [h.text for h in tiers["mid_term"][:20]])
         if lang != guess:  # the recalled lines tipped it: the sections again, in its words (a rare read more)
             drafts = self._drafts(a, sections, _read_through(self.store, turns), owned, near, lang, budget)
         tiers.update({name: fill(hits, turns) for name, hits in drafts.items()})
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
+        if self.settings.context_fill != "budget":
+            _earned(a, tiers, restates, frame)
         blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
                                                   a.owner.user_id))
         tiers["blocks"] = block_hits(blocks)
         pack = assemble(a.query, tiers, shares(self.settings, tiers), budget, self.count,
                         section_writers(blocks, style), with_input, restates, lang,
-                        self.settings.context_fill != "lean")
+                        self.settings.context_fill != "lean", told)
         pack = replace(pack, items=tuple(self.retriever.with_sources(list(pack.items), got.sources, turns)))
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, got.hits, shown)
 
-    def _recalled(self, a: _Asked, got: Retrieved, latest: list[Summary], last: list[Turn]) -> dict[str, list[Hit]]:
-        """The key, long-term, mid-term and short-term tiers of what the retrieval found."""
+    def _recalled(self, a: _Asked, got: Retrieved, latest: list[Summary], last: list[Turn],
+                  frame: Callable[[str], str], heard: Iterable[TurnRef]) -> tuple[dict[str, list[Hit]], frozenset[int]]:
+        """The key, long-term, mid-term and short-term tiers of what the retrieval found; and,
+        unless the context fills its budget, the recalled turns judged not worth a line (far
+        below the best, a habit of talk, content-free): a summary, diary day or episode that
+        restates only them and lines shown tells the reader nothing (``context.assemble``'s ``told``).
+        ``frame``: a text without the people it names (``relevance.unnamed``); ``heard``: the
+        candidates, where a habit of talk shows (``relevance.once``)."""
         tiers = hitlib.context_tiers(got.turn_hits, got.derived, got.keys, latest, last, later)
         if got.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(self.store, tiers["mid_term"], got.windows, {t.id for t in last})
-        mid = tiers["mid_term"]
+        mid = [h for h in tiers["mid_term"]
+               if not (h.kind == "turn" and said_key(rest := frame(h.sources[0].content)) and filler(rest))]
         if self.settings.context_fill != "budget":  # a turn far below the best is no line
             mid = relevance.above(mid, self.settings.context_cut, keep=self._names(got.named, a.owner))
-        tiers["mid_term"] = relevance.once(mid)  # in every fill: the same words once, a habit of talk not at all
-        return tiers
+        # in every fill: the same words once, a habit of talk (to or of anyone) not at all
+        tiers["mid_term"] = relevance.once(mid, frame, [(r.content, r.day) for r in heard])
+        if self.settings.context_fill == "budget":
+            return tiers, frozenset()
+        kept = {t.id for h in tiers["mid_term"] for t in h.sources}
+        return tiers, frozenset(t.id for h in got.turn_hits for t in h.sources) - kept
 
     def _drafts(self, a: _Asked, sections: _Sections, pending: TurnLookup, owned: dict[str, list[Hit]],
                 near: Mapping[int, float], lang: str, budget: int) -> dict[str, list[Hit]]:
@@ -256,6 +272,19 @@ class ContextReader:
         """Passages embedded for a read: through the cache, none written to it (a read writes nothing)."""
         return self.retriever.embed.passages(texts, keep=False)
 
+    def _unnamed(self, owner: Scope) -> Callable[[str], str]:
+        """``relevance.unnamed`` over the names the chat knows, each text read once."""
+        resolver = self.retriever.people
+        seen: dict[str, str] = {}
+
+        def frame(text: str) -> str:
+            if text not in seen:
+                names = [(m.start, m.end) for m in resolver.resolve(text, owner)] if resolver is not None else []
+                seen[text] = relevance.unnamed(text, names)
+            return seen[text]
+
+        return frame
+
     def _names(self, named: Sequence[str], owner: Scope) -> Callable[[Hit], bool]:
         """Whether a recalled turn names one of the people ``named`` (person ids the query names)."""
         about, resolver = set(named), self.retriever.people
@@ -301,3 +330,14 @@ def _read_through(store: FullStore, turns: Mapping[int, Turn]) -> TurnLookup:
         return {**{i: turns[i] for i in wanted if i in turns}, **(store.get_turns(rest) if rest else {})}
 
     return lookup
+
+
+def _earned(a: _Asked, tiers: dict[str, list[Hit]], restates: Mapping[str, frozenset[int]],
+            frame: Callable[[str], str]) -> None:
+    """The summaries, episodes and diary days of ``tiers`` that earn their line as a recalled turn
+    does (``relevance.earned``), in place; a diary day the query names is in by its date."""
+    kept = {t.id for h in tiers["mid_term"] for t in h.sources}
+    kinds = {"summary", "episode"} if days_named(a.query, a.asked.date()) else {"summary", "episode", "diary"}
+    for name in ("long_term", "episodic"):
+        tiers[name] = relevance.earned(tiers[name], restates, kept, lambda text: overlap(a.query, frame(text)) > 0,
+                                       kinds)

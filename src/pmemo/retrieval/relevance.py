@@ -24,8 +24,9 @@ Two rules, each defined once here:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import replace
+from datetime import date
 from typing import TypeVar
 
 from ..models import Hit
@@ -69,11 +70,47 @@ def above(items: Sequence[T], cut: float, score: Callable[[T], float] = lambda h
     return [i for i in items if score(i) >= floor or keep(i)]
 
 
-def once(hits: Sequence[Hit]) -> list[Hit]:
+def unnamed(text: str, names: Sequence[tuple[int, int]]) -> str:
+    """``text`` without the people it names (``names``: their spans) and with one third person:
+    what is left is what was said to or of them ("高峰你今天来吗" and "黄丽你今天来吗" say the same;
+    "thanks Alex!" is thanks). ``once`` counts a habit of talk by it, and a line that is filler
+    but for the names is filler.
+
+    >>> unnamed("黄丽今天没来，她是不是感冒了", [(0, 2)]) == unnamed("刘洋今天没来，他是不是感冒了", [(0, 2)])
+    True
+    >>> unnamed("thanks Alex!", [(7, 11)])
+    'thanks !'
+    """
+    for start, end in sorted(names, reverse=True):
+        text = text[:start] + text[end:]
+    return text.translate(_THIRD_PERSON)
+
+
+_THIRD_PERSON = str.maketrans({"她": "他", "它": "他"})
+
+
+def earned(records: Sequence[Hit], restates: Mapping[str, frozenset[int]], kept: Set[int],
+           says: Callable[[str], bool], kinds: Set[str] = frozenset({"summary", "episode", "diary"})) -> list[Hit]:
+    """The records of ``kinds`` (summaries, episodes, diary days) that earn a line as a recalled
+    turn does: one that restates a turn ``kept`` as a line, or whose words ``says`` something the
+    query asks (the caller's test: its words, the people it names aside, share the query's).
+    Others (tasks) pass. A summary of the chat's small talk is not about the query however near
+    its vector: a text of many short lines stands near any short question.
+
+    >>> s = [Hit(f"summary:{i}", "summary", "long_term", t, 0, "", ()) for i, t in enumerate(["雅思 7 分", "哈哈"])]
+    >>> [h.id for h in earned(s, {"summary:1": frozenset({9})}, {9}, lambda t: False)]
+    ['summary:1']
+    >>> [h.id for h in earned(s, {}, set(), lambda t: "雅思" in t)]
+    ['summary:0']
+    """
+    return [h for h in records if h.kind not in kinds or restates.get(h.id, frozenset()) & kept or says(h.text)]
+
+
+def once(hits: Sequence[Hit], frame: Callable[[str], str] = lambda text: text,
+         heard: Iterable[tuple[str, date]] = ()) -> list[Hit]:
     """Recalled turns with each set of the same words as one hit, where the first of them ranks:
     its ``sources`` all the turns that said them (the first its own), best ranked first; the
-    chatter among them (words of up to ``CHATTER_CHARS`` said on ``CHATTER_DAYS`` days or more) left out. Other hits
-    (windows, summaries) pass as they are.
+    chatter among them left out (``habits``). Other hits (windows, summaries) pass as they are.
 
     >>> from datetime import datetime
     >>> from pmemo.models import Scope, Turn
@@ -95,20 +132,38 @@ def once(hits: Sequence[Hit]) -> list[Hit]:
             groups[key] = []
             out.append(key)
         groups[key].append(hit)
+    habit = habits([(t.content, t.timestamp.date()) for h in hits if h.kind == "turn" for t in h.sources], frame, heard)
     kept: list[Hit] = []
     for item in out:
         if isinstance(item, Hit):
             kept.append(item)
-            continue
-        group = groups[item]
-        said = tuple({t.id: t for h in group for t in h.sources}.values())  # a search hit may hold repeats already
-        days = {t.timestamp.date() for t in said}
-        if len(days) >= CHATTER_DAYS and len(item) <= CHATTER_CHARS:
-            continue
-        first = group[0]
-        kept.append(first if len(group) == 1 else
-                    replace(first, sources=said, why=f"{first.why}; said {len(said)} times"))
+        elif not habit(groups[item][0].sources[0].content):
+            group = groups[item]
+            first, said = group[0], tuple({t.id: t for h in group for t in h.sources}.values())
+            kept.append(first if len(group) == 1 else
+                        replace(first, sources=said, why=f"{first.why}; said {len(said)} times"))
     return kept
+
+
+def habits(said: Iterable[tuple[str, date]], frame: Callable[[str], str],
+           heard: Iterable[tuple[str, date]] = ()) -> Callable[[str], bool]:
+    """Whether a text is a habit of talk: words of up to ``CHATTER_CHARS`` said on
+    ``CHATTER_DAYS`` days or more, by their ``frame`` (``unnamed``: the same words to or of other
+    people are the same), among what was ``said`` (the recalled turns' words and days) and
+    ``heard`` (the other candidates': a habit shows in the whole pool, not only in the lines that rank).
+
+    >>> habit = habits([("高峰在吗", date(2026, 1, 1)), ("黄丽在吗", date(2026, 1, 2))], lambda t: t[2:],
+    ...                [("刘洋在吗", date(2026, 1, 5))])
+    >>> habit("周霓在吗"), habit("周霓在家")
+    (True, False)
+    """
+    def words(text: str) -> str:  # a bare name is its own words
+        return said_key(frame(text)) or said_key(text)
+
+    days: dict[str, set[date]] = {}
+    for text, day in (*said, *heard):
+        days.setdefault(words(text), set()).add(day)
+    return lambda text: len(days.get(key := words(text), ())) >= CHATTER_DAYS and len(key) <= CHATTER_CHARS
 
 
 def repeats(hit: Hit) -> tuple[int, list[str]]:
