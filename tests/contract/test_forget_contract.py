@@ -253,19 +253,19 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
                                                               a.id, functional=True)])
     [(new, _)] = s.graph.add_triples(team.owner_scope(), [NewTriple(ni, "works_at", alibaba, "Alibaba", None, AT + 60,
                                                               0.8, b.id, functional=True)])
-    plan = s.add_agenda(team, "ni", date(2024, 12, 23), "exam", "exam on the 23rd", b.id)
+    plan = s.plans.add_agenda(team, "ni", date(2024, 12, 23), "exam", "exam on the 23rd", b.id)
     assert plan is not None
     s.graph.replace_insights(team.owner_scope(), "ni", [("changes jobs often", 0.6, [a.id, b.id])])
     (insight,) = s.graph.insights_with([b.id])
     batch = s.new_batch("forget", "soft", team.owner_scope().key, "asked", "default")
     said = s.graph.triples_with([b.id])
     s.snapshot(batch, "turn", [b.id])
-    s.snapshot(batch, "agenda", s.agenda_with([b.id]))
+    s.snapshot(batch, "agenda", s.plans.agenda_with([b.id]))
     s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
     s.snapshot(batch, "triple", said)
     s.snapshot(batch, "insight", [insight])
     s.delete_turns([b.id])
-    s.agenda_forget([b.id])
+    s.plans.agenda_forget([b.id])
     assert s.graph.triples_forget([b.id]) == {new: "deleted", old: "reopened"}
     s.graph.insights_forget([b.id])
     assert s.graph.find_entities("default", "default", name="Alibaba") == []
@@ -278,5 +278,5 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     assert [e.name for e in s.graph.find_entities("default", "default", name="alibaba")] == ["Alibaba"]
     assert [e.aliases for e in s.graph.find_entities("default", "default", name="腾讯")] == [("腾讯",)]
     assert s.graph.entity_version("default") > version  # a name index built meanwhile is stale
-    assert [i.id for i in s.agenda("default", "default")] == [plan.id]
+    assert [i.id for i in s.plans.agenda("default", "default")] == [plan.id]
     assert [(i.id, set(i.sources)) for i in s.graph.insights(team, "ni")] == [(insight, {a.id, b.id})]

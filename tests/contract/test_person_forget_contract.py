@@ -85,8 +85,8 @@ def chats(full_store: FullStore) -> dict[str, Any]:
         triple(NI_REF, "works_at", TENCENT, mine), triple(WT_REF, "works_at", EntityRef("org", "字节"), hello,
                                                           fact=employer.id)])]
     clubs = [i for i, _ in s.graph.add_triples(CLUB.owner_scope(), [triple(NI_REF, "avoids", None, club, "香菜")])]
-    exam = s.add_agenda(TEAM.owner_scope(), NI, date(2024, 12, 23), "exam", "12月23日考研", said.id)
-    theirs = s.add_agenda(TEAM.owner_scope(), "wt", date(2024, 12, 30), "interview", "面试", hello.id)
+    exam = s.plans.add_agenda(TEAM.owner_scope(), NI, date(2024, 12, 23), "exam", "12月23日考研", said.id)
+    theirs = s.plans.add_agenda(TEAM.owner_scope(), "wt", date(2024, 12, 30), "interview", "面试", hello.id)
     s.graph.replace_insights(TEAM.owner_scope(), NI, [("喜欢猫", 0.7, [mine.id])])
     s.graph.queue_insights(TEAM.owner_scope(), NI, 1, 5)  # a counter about them in meta
     s.add_person("t2", NI, "别人", ["霓霓"])
@@ -144,7 +144,7 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert s.get_fact(c["employer"].id).said == "许文涛：@某人 我在字节工作，和某人是同事"  # type: ignore[union-attr]
     assert s.graph.find_entities("default", "default", persons=[NI]) == []
     assert [t.predicate for t in s.graph.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
-    assert s.agenda("default", "default") == [c["theirs"]]
+    assert s.plans.agenda("default", "default") == [c["theirs"]]
     assert s.graph.insights(TEAM.owner_scope(), NI) == []
     # nothing left but the notice, a turn: it goes with their turns (the forget of turns)
     assert s.person_forget.person_rows("default", NI) == HeldRows(person=False, notices=(c["notice"].id,))
@@ -174,7 +174,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     assert [f.id for f in s.facts_about("default", "default", NI)] == [c["diet"].id]
     assert [t.id for t in s.graph.get_triples([*c["team"], *c["clubs"]]) if t.subject == NI] == c["clubs"]
     assert s.graph.find_entities("default", "default", persons=[NI])  # the club's triple still names them
-    assert s.agenda("default", "default", people=[NI]) == []
+    assert s.plans.agenda("default", "default", people=[NI]) == []
     rows = s.person_forget.person_rows
     assert rows("default", NI, team).empty and not rows("default", NI).empty
 

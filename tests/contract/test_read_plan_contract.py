@@ -101,7 +101,8 @@ def test_people_known_and_episodic(memory: SyncMemory) -> None:
     assert known.people == store.get_people("default", ids) and set(known.people) == {"wt", "gf", "ni"}
     assert store.people_known(Scope.of(group_id="other"), ids, {}).members == {}
     assert known.facts == store.facts_about_many("default", "default", {p: [CHAT.owner] for p in ids}, True)
-    assert known.agenda == store.agenda("default", "default", [CHAT.owner], ["wt", "gf", "ni"], start, end, "open")
+    plans = store.plans.agenda("default", "default", [CHAT.owner], ["wt", "gf", "ni"], start, end, "open")
+    assert known.agenda == plans
     assert {i.what for i in known.agenda} == {"考研"}
     qvec = memory._memory._embed.query("考研")  # noqa: SLF001
     signals, tasks = store.episodic(CHAT, qvec)

@@ -20,7 +20,9 @@ from pmemo.ports import (
     UnitOfWork,
     WindowPort,
 )
+from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
+from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.graph_sql import SQLGraph
@@ -64,6 +66,7 @@ def test_each_port_is_small():
     assert methods(LockPort) == {"hold"}
     assert 0 < len(methods(KeyLinePort)) <= MAX_METHODS
     assert 0 < len(methods(KeyStore)) <= MAX_METHODS
+    assert 0 < len(methods(AgendaPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -115,3 +118,7 @@ def test_the_key_port_is_written_once():
     assert methods(KeyStore) - {"close"} <= methods(SQLKeyStore)
     assert methods(SQLiteKeyStore) == {"close", "rows"}  # besides opening: moving keys out
     assert methods(PostgresKeyStore) == {"close", "adopt"}  # and in
+
+
+def test_the_agenda_port_is_written_once():
+    assert methods(AgendaPort) <= methods(SQLAgenda)  # both stores build SQLAgenda itself

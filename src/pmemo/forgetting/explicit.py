@@ -222,7 +222,7 @@ class Forgetter:
         s.snapshot(batch, "key", [x.id for x in keys])
         s.snapshot(batch, "fact", sorted(related))
         s.snapshot(batch, "episode", [x.id for x in episodes])
-        s.snapshot(batch, "agenda", s.agenda_with(ids))
+        s.snapshot(batch, "agenda", s.plans.agenda_with(ids))
         said = s.graph.triples_with(ids)  # graph (issue 20): what the turns said, the triples they closed
         s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
         s.snapshot(batch, "triple", said)
@@ -239,7 +239,7 @@ class Forgetter:
         they said go, and the plans whose outcome they reported are open again; so do their
         triples (one they closed is current again) and the insights inferred from them."""
         return {"facts": self._facts(ids), "episodes": self._episodes(ids),
-                "agenda": self.store.agenda_forget(ids),
+                "agenda": self.store.plans.agenda_forget(ids),
                 "diaries": self.diary.rebuild(ids) if self.diary is not None else {},  # diary (issue 20)
                 # graph (issue 20): triples only they said go, the ones those closed reopen
                 "triples": self.store.graph.triples_forget(ids), "insights": self.store.graph.insights_forget(ids)}

@@ -207,7 +207,7 @@ def _agenda(batch: Batch) -> None:
     for turn in batch.read:
         if turn.id in batch.parts:
             give_way()
-            agenda.note(batch.worker.store, turn, batch.parts[turn.id])
+            agenda.note(batch.worker.store.plans, turn, batch.parts[turn.id])
 
 
 def _graph(batch: Batch) -> None:

@@ -8,6 +8,7 @@ backend's. docs/STORE_PORTS.md has the shape and how the next port moves here.
 
 from __future__ import annotations
 
+from .agenda import AgendaPort
 from .api_keys import KeyStore
 from .diary import DiaryPort, TurnStamp, Waiting
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
@@ -18,6 +19,6 @@ from .person_forget import HeldRows, PersonForgetPort
 from .unit import UnitOfWork
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort",
-           "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp",
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore",
+           "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp",
            "UnitOfWork", "Waiting", "WindowPort"]

@@ -95,7 +95,7 @@ class PeopleService:
         people = None if person_id is None else [check_id("person_id", person_id)]
         when = None if at is None else validate.timestamp(at, "at")
         near = () if when is None else (*agenda_window(when.date(), self.settings), "open")
-        found = await asyncio.to_thread(self._store.agenda, where.tenant, where.agent, owners, people, *near)
+        found = await asyncio.to_thread(self._store.plans.agenda, where.tenant, where.agent, owners, people, *near)
         # asked at a time, the plans stated after it are not known yet
         return found if when is None else await asyncio.to_thread(stated_by, self._store, found, epoch(when))
 

@@ -35,6 +35,7 @@ from ..models import (
     TaskStep,
     Turn,
 )
+from ..ports.agenda import AgendaPort
 from ..ports.diary import DiaryPort
 from ..ports.diary import TurnStamp as TurnStamp  # re-exported: the diary port's values
 from ..ports.diary import Waiting as Waiting
@@ -481,16 +482,11 @@ PeopleStore = PeoplePort
 
 
 class AgendaStore(Protocol):
-    """Dated plans of people, with the turn that said them and the one that reported the outcome."""
+    """Dated plans of people (the port ``plans``, ``pmemo.ports.agenda``), and what is known of a
+    person wherever it was learned."""
 
-    def add_agenda(self, scope: Scope, person: str | None, day: date, what: str, text: str,
-                   turn_id: int | None) -> AgendaItem | None: ...
-    def agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
-               people: list[str] | None = None, start: date | None = None, end: date | None = None,
-               status: str | None = None) -> list[AgendaItem]: ...
-    def close_agenda(self, ids: list[int], outcome_turn: int, outcome: str) -> None: ...
-    def agenda_with(self, turn_ids: list[int]) -> list[int]: ...
-    def agenda_forget(self, turn_ids: list[int]) -> list[int]: ...
+    @property
+    def plans(self) -> AgendaPort: ...
     def facts_about(self, tenant: str, agent: str, subject: str, owners: list[str] | None = None,
                     history: bool = False) -> list[Fact]: ...
 

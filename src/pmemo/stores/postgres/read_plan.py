@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...models import Diary, Fact, Scope, Summary, Task
+from ..agenda_sql import agenda_item_of, agenda_read
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from ..diary_sql import diary_of
 from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
 from . import codec
 from . import profile_codec as pc
-from .agenda import _item
 from .database import Database
 from .dialect import POSTGRES, placeholders
 from .episodes import signals_of, signals_read
@@ -132,16 +132,13 @@ class ReadPlanRows:
                              [members_read(POSTGRES, owner, wanted), *people_reads(POSTGRES, tenant, wanted)]]
         reads.append(_facts_read(tenant, owner.agent_id, list(facts), True))
         if agenda is not None:
-            reads.append(("SELECT * FROM agenda WHERE tenant=%s AND agent=%s AND deleted IS NULL AND day>=%s"
-                          " AND day<=%s AND status='open' AND (%s::text[] IS NULL OR owner = ANY(%s::text[]))"
-                          " AND person = ANY(%s::text[]) ORDER BY day, id",
-                          (tenant, owner.agent_id, agenda[1].isoformat(), agenda[2].isoformat(), agenda[0],
-                           agenda[0], wanted), "dicts"))
+            sql, args = agenda_read(POSTGRES, tenant, owner.agent_id, agenda[0], wanted, agenda[1], agenda[2], "open")
+            reads.append((placeholders(sql), args, "dicts"))
         found = self._db.reads(reads)
         rows, fact_rows, plan_rows = found[0], found[4], found[5] if agenda is not None else []
         people = people_of(tenant, *found[1:4])
         members = {r["person"]: member_of(r, people[r["person"]], owner.owner) for r in rows if r["person"] in people}
-        plans = [_item(r) for r in plan_rows if r["person"] in people]
+        plans = [agenda_item_of(r) for r in plan_rows if r["person"] in people]
         return PeopleKnown(members, {p: people[p] for p in wanted if p in people}, _facts_of(facts, fact_rows), plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
+from ..agenda_sql import SQLAgenda
 from ..diary_sql import SQLDiary
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
-from .agenda import AgendaRows
 from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
 from .database import Database
@@ -42,7 +42,7 @@ from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
                     FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
@@ -57,6 +57,7 @@ class PostgresStore(PeopleRows, PeopleNames, AgendaRows, WindowNames, BlockJobRo
         self.diary = SQLDiary(PostgresLink(db), POSTGRES, codec.f32)
         self.locks = PostgresLocks(db)
         self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
+        self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:

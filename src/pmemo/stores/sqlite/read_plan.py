@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...models import AgendaItem, Diary, Fact, Scope, Summary, Task
+from ...models import Diary, Fact, Scope, Summary, Task
+from ...ports.agenda import AgendaPort
 from ...ports.diary import DiaryPort
 from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
@@ -37,9 +38,7 @@ class ReadPlanRows:
         def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
         people: PeoplePort
         def _fact_rows(self, sql: str, args: list[Any], history: bool) -> list[Fact]: ...
-        def _agenda(self, tenant: str, agent: str, owners: list[str] | None = None,
-                    people: list[str] | None = None, start: date | None = None, end: date | None = None,
-                    status: str | None = None) -> list[AgendaItem]: ...
+        plans: AgendaPort
         def _episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]: ...
         def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
 
@@ -112,7 +111,7 @@ class ReadPlanRows:
         members = {m.person.id: m for m in self.people.members(owner, list(ids))}
         people = self.people.get_people(owner.tenant_id, ids)
         known = self._facts_about_many(owner.tenant_id, owner.agent_id, facts, True)
-        plans = self._agenda(owner.tenant_id, owner.agent_id, agenda[0], [p for p in ids if p in people],
+        plans = self.plans.agenda(owner.tenant_id, owner.agent_id, agenda[0], [p for p in ids if p in people],
                              agenda[1], agenda[2], "open") if agenda is not None else []
         return PeopleKnown(members, people, known, plans)
 

@@ -23,6 +23,7 @@ from ...errors import Conflict, InvalidInput, StoreCorrupt, StoreError, StoreLoc
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, Scope, Summary, Turn
 from .. import parts, replies
+from ..agenda_sql import SQLAgenda
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
@@ -32,7 +33,6 @@ from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
-from .agenda_store import AgendaRows
 from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
 from .dialect import SQLITE, SQLiteExec, SQLiteLink
@@ -51,7 +51,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
+class SQLiteStore(ProfileStore, PeopleNames, UsageRows, WindowNames,
                   BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -81,6 +81,7 @@ class SQLiteStore(ProfileStore, PeopleNames, AgendaRows, UsageRows, WindowNames,
         self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
