@@ -1,7 +1,7 @@
 """Per-tenant quotas (issue 18 §2): turns stored, bytes of their content and metadata, and
 owner scopes (a user or a group under one agent). 0 turns a quota off.
 
-The store keeps each tenant's usage as it writes (``UsageStore``), so a check reads one row
+The store keeps each tenant's usage as it writes (``store.quotas``, ``ports.usage``), so a check reads one row
 and, for a new turn's scope, one index seek: never a count over the tenant's turns.
 
 >>> check("t1", Usage(turns=3, bytes=40, scopes=1), Usage(turns=1, bytes=5, scopes=0),
@@ -18,7 +18,8 @@ from collections import defaultdict
 
 from .config import ENV_PREFIX, Settings
 from .errors import QuotaExceeded, SizeQuotaExceeded
-from .stores.base import NewTurn, Usage, UsageStore
+from .ports.usage import Usage, UsagePort
+from .stores.base import NewTurn
 
 
 def enabled(settings: Settings) -> bool:
@@ -34,7 +35,7 @@ def turn_bytes(new: NewTurn) -> int:
     return size
 
 
-def admit(store: UsageStore, news: list[NewTurn], settings: Settings) -> None:
+def admit(quotas: UsagePort, news: list[NewTurn], settings: Settings) -> None:
     """Raise ``QuotaExceeded`` if storing ``news`` would take any of their tenants past a quota
     (all or none: nothing is written here). Blocking: it reads the store."""
     by_tenant: dict[str, list[NewTurn]] = defaultdict(list)
@@ -42,9 +43,9 @@ def admit(store: UsageStore, news: list[NewTurn], settings: Settings) -> None:
         by_tenant[new.scope.tenant_id].append(new)
     for tenant, group in by_tenant.items():
         keys = {n.scope.key for n in group}
-        fresh = len(keys - store.known_scopes(keys)) if settings.quota_scopes else 0
+        fresh = len(keys - quotas.known_scopes(keys)) if settings.quota_scopes else 0
         adding = Usage(turns=len(group), bytes=sum(map(turn_bytes, group)), scopes=fresh)
-        check(tenant, store.usage(tenant), adding, settings)
+        check(tenant, quotas.usage(tenant), adding, settings)
 
 
 def check(tenant: str, usage: Usage, adding: Usage, settings: Settings) -> None:

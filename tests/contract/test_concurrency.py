@@ -137,7 +137,7 @@ def test_a_retry_racing_its_first_attempt_stores_the_turns_once(two: tuple[Store
 
 
 def test_concurrent_first_turns_of_one_owner_count_it_once(two: tuple[Store, Store]):
-    """Usage (UsageStore) is kept by the store as turns are written: writers adding the first turns
+    """Usage (``store.quotas``) is kept by the store as turns are written: writers adding the first turns
     of one owner scope at once, in sessions of their own, count the scope once. The race is
     narrow (a few rounds in a hundred lost it before the tenant's row was locked first), so
     there are many rounds, a new owner each."""
@@ -148,4 +148,4 @@ def test_concurrent_first_turns_of_one_owner_count_it_once(two: tuple[Store, Sto
     rounds = 30
     for n in range(rounds):
         at_once([writer(two[i % 2], f"u{n}", f"s{i}") for i in range(THREADS)])
-    assert two[1].usage("default") == (rounds * THREADS, 2 * rounds * THREADS, rounds)  # type: ignore[attr-defined]
+    assert two[1].quotas.usage("default") == (rounds * THREADS, 2 * rounds * THREADS, rounds)  # type: ignore[attr-defined]

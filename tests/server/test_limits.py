@@ -308,7 +308,7 @@ async def test_usage_follows_every_write_path(tmp_path: Path) -> None:
 
     def same() -> None:
         for tenant in ("t1", "t2"):
-            assert tuple(store.usage(tenant)) == recount(memory, tenant), tenant
+            assert tuple(store.quotas.usage(tenant)) == recount(memory, tenant), tenant
 
     try:
         turns = await memory.add_many(
@@ -316,7 +316,7 @@ async def test_usage_follows_every_write_path(tmp_path: Path) -> None:
               "metadata": {"n": i} if i % 2 else None} for i in range(9)])
         await memory.add(content="other", user_id="u0", session_id="s", tenant_id="t2")
         same()
-        assert store.usage("t1").scopes == 3 and store.usage("t1").turns == 9
+        assert store.quotas.usage("t1").scopes == 3 and store.quotas.usage("t1").turns == 9
         await memory.delete_turn(turns[0].id, tenant_id="t1")
         same()
         soft = await memory.forget([t.id for t in turns[1:4]], tenant_id="t1")
@@ -330,7 +330,7 @@ async def test_usage_follows_every_write_path(tmp_path: Path) -> None:
         same()
         await memory.delete_owner(user_id="u1", tenant_id="t1")
         same()
-        assert store.usage("t2") == (1, 5, 1)
+        assert store.quotas.usage("t2") == (1, 5, 1)
     finally:
         await memory.close()
 
@@ -354,6 +354,6 @@ async def test_usage_of_a_store_made_before_the_counters(tmp_path: Path) -> None
     store.close()
     memory = await Memory.open(tmp_path / "m", embedder="hashing")
     try:
-        assert tuple(memory._store.usage("t1")) == recount(memory, "t1") == (5, 15 + 5 * 8, 2)
+        assert tuple(memory._store.quotas.usage("t1")) == recount(memory, "t1") == (5, 15 + 5 * 8, 2)
     finally:
         await memory.close()

@@ -22,6 +22,7 @@ from pmemo.ports import (
 )
 from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
+from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.diary_sql import SQLDiary
@@ -37,6 +38,7 @@ from pmemo.stores.postgres.person_forget import PostgresPersonForget
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
 from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
+from pmemo.stores.usage_sql import SQLUsage
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
 
 PORTS = Path(pmemo.ports.__file__).parent
@@ -67,6 +69,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(KeyLinePort)) <= MAX_METHODS
     assert 0 < len(methods(KeyStore)) <= MAX_METHODS
     assert 0 < len(methods(AgendaPort)) <= MAX_METHODS
+    assert 0 < len(methods(UsagePort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -122,3 +125,7 @@ def test_the_key_port_is_written_once():
 
 def test_the_agenda_port_is_written_once():
     assert methods(AgendaPort) <= methods(SQLAgenda)  # both stores build SQLAgenda itself
+
+
+def test_the_usage_port_is_written_once():
+    assert methods(UsagePort) <= methods(SQLUsage)  # both stores build SQLUsage itself

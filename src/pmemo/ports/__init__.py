@@ -17,8 +17,9 @@ from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
 from .unit import UnitOfWork
+from .usage import Usage, UsagePort
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore",
            "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp",
-           "UnitOfWork", "Waiting", "WindowPort"]
+           "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]

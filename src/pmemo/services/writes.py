@@ -77,7 +77,7 @@ class TurnWriter:
         if not quota.enabled(self.settings):
             return await asyncio.to_thread(write)
         async with self._quota_lock, self._tenant_lock.held(n.scope.tenant_id for n in news):
-            await asyncio.to_thread(quota.admit, self._store, news, self.settings)
+            await asyncio.to_thread(quota.admit, self._store.quotas, news, self.settings)
             return await asyncio.to_thread(write)
 
     def _sessions(self, news: list[NewTurn]) -> list[NewTurn]:

@@ -51,6 +51,8 @@ from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
 from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the person-forget port's value
 from ..ports.person_forget import PersonForgetPort
+from ..ports.usage import Usage as Usage  # re-exported: the usage port's value
+from ..ports.usage import UsagePort
 from ..ports.windows import WindowPort
 from ..text.quotes import Address, Quote
 
@@ -124,15 +126,6 @@ class TurnRef(NamedTuple):
         """The calendar day in the turn's own time zone, as ``Turn.timestamp.date()``."""
         utc = datetime.fromtimestamp(self.epoch, UTC)
         return (utc + timedelta(seconds=self.offset or 0)).date()
-
-
-class Usage(NamedTuple):
-    """What a tenant holds, for its quotas (pmemo.quota): turns, UTF-8 bytes of their content
-    and metadata, owner scopes (a user or group under one agent) that hold turns."""
-
-    turns: int
-    bytes: int
-    scopes: int
 
 
 @dataclass(frozen=True)
@@ -492,12 +485,11 @@ class AgendaStore(Protocol):
 
 
 class UsageStore(Protocol):
-    """Each tenant's usage, kept as turns are written and deleted: reading it costs one row."""
+    """A store that keeps each tenant's usage as turns are written and deleted: the port
+    (``pmemo.ports.usage``) is its ``quotas`` attribute."""
 
-    def usage(self, tenant: str) -> Usage: ...
-    def known_scopes(self, scope_keys: Iterable[str]) -> set[str]:
-        """Those of ``scope_keys`` that hold turns."""
-        ...
+    @property
+    def quotas(self) -> UsagePort: ...
 
 
 # ---- diary (issue 20) ------------------------------------------------------------------------

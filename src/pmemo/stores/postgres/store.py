@@ -17,6 +17,7 @@ from ..agenda_sql import SQLAgenda
 from ..diary_sql import SQLDiary
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
+from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
 from .blockjobs import BlockJobRows
@@ -37,13 +38,12 @@ from .records import RecordRows
 from .summaries import SummaryRows
 from .tasks import TaskRows
 from .turns import TurnRows
-from .usage import UsageRows
 from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
-                    FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows, UsageRows,
+                    FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
@@ -58,6 +58,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
         self.locks = PostgresLocks(db)
         self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
         self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
+        self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:

@@ -31,6 +31,7 @@ from ..fair_share import job_batches, ranked
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..unit import Unit
+from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
 from .blocks_store import BlockJobRows
@@ -42,7 +43,6 @@ from .person_forget import SQLitePersonForget
 from .profile_store import ProfileStore
 from .read_plan import ReadPlanRows
 from .schema import migrate
-from .usage_store import UsageRows
 from .vector_cache import VectorCache
 
 T = TypeVar("T")
@@ -51,7 +51,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, UsageRows, WindowNames,
+class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
                   BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -82,6 +82,7 @@ class SQLiteStore(ProfileStore, PeopleNames, UsageRows, WindowNames,
         self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
