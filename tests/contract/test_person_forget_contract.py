@@ -271,3 +271,22 @@ def test_put_back_person_brings_the_registry_rows_back_and_keeps_one_made_again(
     assert [a.alias for a in people["mei"].aliases] == ["小美"] and people["bo"].name == "Bo"
     assert s.alias_version("default") > version  # resolvers built before are stale
     assert s.get_meta("insight:x") == "3"
+
+
+def test_a_fact_dropped_by_hand_is_one_transaction_too(full_store: FullStore, chats: dict[str, Any],
+                                                       monkeypatch: pytest.MonkeyPatch):
+    s, c = full_store, chats
+    f = forgetter(s)
+    before = {**state_of(s), "batches": s.forget_log()}
+
+    def cache_forget(texts: list[str]) -> None:  # after the fact and its triple's snapshot and delete
+        assert s.get_fact(c["employer"].id) is None
+        raise Boom("the cache was not reachable")
+
+    monkeypatch.setattr(f.embed, "forget", cache_forget)
+    with pytest.raises((Boom, StoreError)):
+        f.drop_fact(c["employer"], False, "test")
+    assert {**state_of(s), "batches": s.forget_log()} == before and s.active_batches() == []
+    monkeypatch.undo()
+    report = f.drop_fact(c["employer"], False, "test")
+    assert report["facts"] == {c["employer"].id: "deleted"} and list(report["triples"]) == [c["team"][1]]

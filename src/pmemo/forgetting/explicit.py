@@ -185,21 +185,19 @@ class Forgetter:
         mode = "hard" if hard else "soft"
         if hard:
             self.store.secure_delete()
-        batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
-        self.store.snapshot(batch, "fact", [fact.id])
-        said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
-        self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
-        self.store.snapshot(batch, "triple", said)
-        self.store.delete_fact(fact.id)
-        self.embed.forget([unnamed(fact)])
-        report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
-                                  "triples": self.store.graph.drop_triples(said)}
-        self.store.log_actions(batch, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
-                                        {"category": fact.category})])
-        self.store.set_batch(batch, "active", report)
+        with self.store.tx():  # the fact, the triples that say it, the batch and its log: all or none
+            batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
+            self.store.snapshot(batch, "fact", [fact.id])
+            said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
+            self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
+            self.store.snapshot(batch, "triple", said)
+            self.store.delete_fact(fact.id)
+            self.embed.forget([unnamed(fact)])
+            report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
+                                      "triples": self.store.graph.drop_triples(said)}
+            self._close(batch, hard, report, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
+                                               {"category": fact.category})])
         if hard:
-            self.store.purge_batch(batch)
-            self.store.set_batch(batch, "purged")
             self.store.scrub()
         return report
 
