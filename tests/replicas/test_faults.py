@@ -10,6 +10,8 @@ one PostgreSQL and one Redis, as the replicas test runs them, and what each faul
   again once it is back.
 - A nickname taught in one chat and used in another that a worker read first: the triples end
   as one process's, which read the chats in the order they were queued.
+- A nickname given to a display name before its person first spoke ("kk_0823就是凯哥"): read as
+  the batches come or once all are stored, the same aliases and triples.
 """
 
 from __future__ import annotations
