@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test eval bench lint browser clean test-ts statements
+.PHONY: run test eval bench lint browser clean test-ts statements statements-candidate
 
 $(PY):
 	@echo "==> Creating the virtual environment $(VENV) and updating its pip"
@@ -49,10 +49,21 @@ test-ts: $(STAMP)
 eval: $(STAMP)
 	$(VENV)/bin/pmemo eval all ../shared/data --out eval_out
 
-# The statement model (issue 44 §1): trained from the clause generator into the file the package
-# ships, src/pmemo/data/statements.npz; deterministic (docs/STATEMENTS.md)
+# The statement model (issue 44 §1, docs/STATEMENTS.md). `make statements` rebuilds the file the
+# package ships, src/pmemo/data/statements.npz, with the generator and trainer of the commit that
+# trained it (SHIPPED_STATEMENTS, taken from git; this venv's libraries; e5 vectors cached in
+# ~/.cache/pmemo-statements). `make statements-candidate` trains this tree's recipe into
+# bench_out/statements-candidate.npz: it ships (and SHIPPED_STATEMENTS moves to its commit) only
+# after the comparison of docs/STATEMENTS.md on the phrasing set and the group chat.
+SHIPPED_STATEMENTS := ba543f1
 statements: $(STAMP)
-	$(PY) bench/train_statements.py
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  git archive $(SHIPPED_STATEMENTS) src bench/train_statements.py | tar -x -C "$$tmp" && \
+	  cd "$$tmp" && PYTHONPATH=src $(abspath $(PY)) bench/train_statements.py --out $(CURDIR)/src/pmemo/data/statements.npz
+
+statements-candidate: $(STAMP)
+	mkdir -p bench_out
+	$(PY) bench/train_statements.py --out bench_out/statements-candidate.npz
 
 bench: $(STAMP)
 	$(PY) bench/core.py

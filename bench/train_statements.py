@@ -1,7 +1,12 @@
-"""Train the statement model from the clause generator and write ``src/pmemo/data/statements.npz``.
+"""Train a candidate statement model from the clause generator (``make statements-candidate``).
 
-    python bench/train_statements.py            # train, report, write the shipped file
+    python bench/train_statements.py            # train, report, write bench_out/statements-candidate.npz
     python bench/train_statements.py --check    # train and report only
+    python bench/train_statements.py --out src/pmemo/data/statements.npz   # ship it (see below)
+
+The file the package ships is not rebuilt by this tree's recipe but by the one of the commit that
+trained it (``make statements``, Makefile's SHIPPED_STATEMENTS); a candidate replaces it only after
+the comparison of docs/STATEMENTS.md on the phrasing set and the group chat.
 
 Besides the five label heads a sixth, ``states``, learns ``Label.states`` itself; how much
 ``Reading.stating`` leans on it (``stating.mix``) and the ``stating`` a fact of each kind asks
@@ -38,7 +43,7 @@ from statements_net import train as train_net
 from pmemo.statements.features import DIM, VERSION, lexical
 from pmemo.statements.generate import Example, generate
 from pmemo.statements.labels import HEADS, KINDS, Label
-from pmemo.statements.model import E5_MODEL_ID, FORMAT, MIN_OWN, STATES, default_path
+from pmemo.statements.model import E5_MODEL_ID, FORMAT, MIN_OWN, STATES
 
 TRAIN_PER_LANG, DEV_PER_LANG, MINE_PER_LANG = 6000, 1200, 2500
 TRAIN_SEED, DEV_SEED, DEV2_SEED, MINE_SEED = 0, 1, 2, 3
@@ -356,7 +361,7 @@ def main() -> None:
     ap.add_argument("--linear", action="store_true", help="no hidden layer: the e5 reading is linear (an ablation)")
     ap.add_argument("--no-messages", action="store_true", help="no messages of several clauses (an ablation)")
     ap.add_argument("--no-hand", action="store_true", help="no messages written by hand (an ablation)")
-    ap.add_argument("--out", type=Path, default=default_path())
+    ap.add_argument("--out", type=Path, default=Path("bench_out") / "statements-candidate.npz")
     args = ap.parse_args()
     msgs, hand = not args.no_messages, not args.no_hand
     train = generate("train", TRAIN_PER_LANG, TRAIN_SEED, msgs, hand)
@@ -399,6 +404,7 @@ def main() -> None:
                                        f"; messages {msgs}; hand {hand}")
     saved["meta.dev"] = np.array("; ".join(f"{v} {k} {s:.3f}" for v, d in scores.items() for k, s in d.items()))
     if not args.check:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **saved)  # type: ignore[arg-type]
         print(f"\nwrote {args.out} ({args.out.stat().st_size // 1024} KB)")
 
