@@ -121,16 +121,13 @@ def note_speakers(x: Exec, d: Dialect, turns: Sequence[Turn]) -> None:
            [dict(zip(("tenant", "agent", "owner", "person"), k, strict=True), lo=v[0], hi=v[1], messages=int(v[2]),
                  chars=int(v[3]), han=int(v[4]), asks=int(v[5])) for k, v in sorted(seen.items())])
     fresh = set()
-    # the turn a name was first used in (as a learned alias's): a batch read before that turn
-    # came in is read again once it is read (pipelines/reread.py)
-    for (tenant, person, name), (lo, hi, owner, first) in sorted(names.items()):
-        args = {"tenant": tenant, "person": person, "name": name, "owner": owner, "lo": lo, "hi": hi, "turn": first}
-        if x.run("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
-                 " VALUES(:tenant, :person, :name, 'name', :owner, :lo, :hi, :turn) ON CONFLICT DO NOTHING", args):
+    for (tenant, person, name), (lo, hi, owner) in sorted(names.items()):
+        args = {"tenant": tenant, "person": person, "name": name, "owner": owner, "lo": lo, "hi": hi}
+        if x.run("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
+                 " VALUES(:tenant, :person, :name, 'name', :owner, :lo, :hi) ON CONFLICT DO NOTHING", args):
             fresh.add(tenant)
         else:
-            x.run(f"UPDATE aliases SET turn_id=CASE WHEN :lo < first_seen THEN :turn ELSE turn_id END,"
-                  f" first_seen={d.least}(first_seen, :lo), last_seen={d.greatest}(last_seen, :hi)"
+            x.run(f"UPDATE aliases SET first_seen={d.least}(first_seen, :lo), last_seen={d.greatest}(last_seen, :hi)"
                   " WHERE tenant=:tenant AND person=:person AND alias=:name AND source='name'", args)
     for tenant in sorted(fresh):  # the resolver changes only when a name is new
         bump(x, f"aliases:{tenant}")
