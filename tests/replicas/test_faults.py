@@ -216,6 +216,39 @@ def test_a_name_learned_after_another_chat_used_it_gives_the_triples_of_one_proc
     assert {f for f in late.facts if f[1] == "ni"} == {f for f in queued.facts if f[1] == "ni"}
 
 
+# a nickname given to a display name before its person first spoke, and used before that too:
+# a worker reading each batch as it comes reads the first two before anyone is called kk_0823
+INTRODUCED = [{"group_id": "g3", "session_id": "c", "actor_id": "zw", "actor": "张伟", "content": text,
+               "timestamp": f"2025-03-04T10:0{n}:00+08:00"}
+              for n, text in enumerate(["跟新人介绍下，kk_0823就是凯哥", "凯哥是我同学"])]
+FIRST_WORDS = [{"group_id": "g3", "session_id": "c", "actor_id": "kk", "actor": "kk_0823", "content": "大家好",
+                "timestamp": "2025-03-04T10:05:00+08:00"}]
+
+
+def read_as(folder: Path, batches: list[list[dict[str, Any]]], each: bool) -> Derived:
+    """``batches`` stored in order by one process, each read before the next is stored (``each``),
+    as a quick worker does, or all stored before any is read, as a slow one does."""
+    with SyncMemory.open(folder, embedder="hashing", settings=Settings.from_env()) as one:
+        for batch in batches:
+            one.add_many([{**t, "tenant_id": TENANT} for t in batch])
+            if each:
+                one.drain()
+        one.drain()
+    with closing(sqlite3.connect(folder / "pmemo.db")) as conn:
+        return derived(lambda sql: conn.execute(sql).fetchall(), TENANT)
+
+
+def test_a_name_introduced_before_its_person_spoke_gives_the_aliases_and_triples_of_any_order(tmp_path: Path) -> None:
+    # one chat, so its batches run in the order they were stored (chat_order.py): what differs is
+    # only how far the registry got when each was read, as between a quick and a slow worker
+    batches = [INTRODUCED[:1], INTRODUCED[1:], FIRST_WORDS]
+    slow = read_as(tmp_path / "slow", batches, each=False)
+    assert ("kk", "凯哥", "learned", "g:g3") in slow.aliases
+    assert ("g:g3", "kk", "classmate_of", "zw", None) in {r[:5] for r in slow.triples}
+    quick = read_as(tmp_path / "quick", batches, each=True)
+    assert quick.compared(slow) == {}
+
+
 def load(server: Proc, key: str, stop: threading.Event, writer: int, seen: Seen) -> None:
     """Turns written one by one (and each fifth request a read) until ``stop``: every answer's
     status in ``seen``, the content of every turn a 201 acknowledged, every Retry-After given."""

@@ -181,11 +181,11 @@ def people_batch(worker: Any, turns: list[Turn]) -> None:
 
 def _people(batch: Batch) -> None:
     """Nicknames and name forms first (a fact may name someone by the nickname the message
-    before gave); turns read before these names were known are read again; system notices
-    (renames, joins, leaves) update the registry."""
+    before gave); turns read before these names (or a display name first used in the batch)
+    were known are read again (reread.py); system notices (renames, joins, leaves) update the
+    registry."""
     store, people = batch.worker.store, batch.people
-    if people.learn(batch.turns):
-        reread.queue(store, batch.turns)
+    reread.queue(store, batch.turns, taught=people.learn(batch.turns) > 0)
     people.notices(batch.turns)
 
 

@@ -95,8 +95,10 @@ class PeoplePort(Protocol):
         """Where a person spoke (owners), oldest first."""
         ...
 
-    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
-        """The tenant's user turns, other than ``taught_by``, whose text holds an alias one of them taught."""
+    def turns_naming(self, tenant: str, taught_by: list[int], first_names: bool = False) -> list[int]:
+        """The tenant's user turns, other than ``taught_by``, whose text holds an alias one of them
+        taught; with ``first_names``, a display name first used in one of them instead, and only the
+        turns older than the newest of them."""
         ...
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:

@@ -121,13 +121,16 @@ def note_speakers(x: Exec, d: Dialect, turns: Sequence[Turn]) -> None:
            [dict(zip(("tenant", "agent", "owner", "person"), k, strict=True), lo=v[0], hi=v[1], messages=int(v[2]),
                  chars=int(v[3]), han=int(v[4]), asks=int(v[5])) for k, v in sorted(seen.items())])
     fresh = set()
-    for (tenant, person, name), (lo, hi, owner) in sorted(names.items()):
-        args = {"tenant": tenant, "person": person, "name": name, "owner": owner, "lo": lo, "hi": hi}
-        if x.run("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen)"
-                 " VALUES(:tenant, :person, :name, 'name', :owner, :lo, :hi) ON CONFLICT DO NOTHING", args):
+    # the turn a name was first used in (as a learned alias's): a batch read before that turn
+    # came in is read again once it is read (pipelines/reread.py)
+    for (tenant, person, name), (lo, hi, owner, first) in sorted(names.items()):
+        args = {"tenant": tenant, "person": person, "name": name, "owner": owner, "lo": lo, "hi": hi, "turn": first}
+        if x.run("INSERT INTO aliases(tenant, person, alias, source, owner, first_seen, last_seen, turn_id)"
+                 " VALUES(:tenant, :person, :name, 'name', :owner, :lo, :hi, :turn) ON CONFLICT DO NOTHING", args):
             fresh.add(tenant)
         else:
-            x.run(f"UPDATE aliases SET first_seen={d.least}(first_seen, :lo), last_seen={d.greatest}(last_seen, :hi)"
+            x.run(f"UPDATE aliases SET turn_id=CASE WHEN :lo < first_seen THEN :turn ELSE turn_id END,"
+                  f" first_seen={d.least}(first_seen, :lo), last_seen={d.greatest}(last_seen, :hi)"
                   " WHERE tenant=:tenant AND person=:person AND alias=:name AND source='name'", args)
     for tenant in sorted(fresh):  # the resolver changes only when a name is new
         bump(x, f"aliases:{tenant}")
@@ -261,18 +264,24 @@ class SQLPeople:
                                             {"tenant": tenant, "person": person,
                                              "key": None if scope is None else scope.key})]
 
-    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
-        """A scan of the tenant's turns, made only when one of ``taught_by`` taught an alias."""
+    def turns_naming(self, tenant: str, taught_by: list[int], first_names: bool = False) -> list[int]:
+        """A scan of the tenant's turns, made only when one of ``taught_by`` taught an alias (or,
+        with ``first_names``, first used a display name: a new member's first batch)."""
         ids = [int(i) for i in taught_by]
         if not ids:
             return []
         d = self._d
+        which, older = (" AND source='name'", " AND t.id < :newest") if first_names else ("", "")
+        args = {"tenant": tenant, "ids": d.ids(ids), **({"newest": max(ids)} if first_names else {})}
         with self._link.read() as x:
+            if first_names and not x.rows("SELECT 1 FROM aliases WHERE tenant=:tenant AND source='name'"
+                                          f" AND {d.in_('turn_id', 'ids')} LIMIT 1", args):
+                return []  # most batches: no one spoke here for the first time
             return [r["id"] for r in x.rows(
                 "SELECT DISTINCT t.id FROM (SELECT DISTINCT lower(alias) AS alias FROM aliases WHERE tenant=:tenant"
-                f" AND {d.in_('turn_id', 'ids')} AND removed IS NULL) a JOIN turns t ON t.tenant=:tenant"
-                f" AND {d.position('lower(t.content)', 'a.alias')} > 0 WHERE t.role='user'"
-                f" AND NOT ({d.in_('t.id', 'ids')}) ORDER BY t.id", {"tenant": tenant, "ids": d.ids(ids)})]
+                f" AND {d.in_('turn_id', 'ids')} AND removed IS NULL{which}) a JOIN turns t ON t.tenant=:tenant"
+                f" AND {d.position('lower(t.content)', 'a.alias')} > 0 WHERE t.role='user'{older}"
+                f" AND NOT ({d.in_('t.id', 'ids')}) ORDER BY t.id", args)]
 
 
 class PeopleNames:
@@ -318,8 +327,8 @@ class PeopleNames:
     def person_owners(self, tenant: str, person: str) -> list[str]:
         return self.people.person_owners(tenant, person)
 
-    def turns_naming(self, tenant: str, taught_by: list[int]) -> list[int]:
-        return self.people.turns_naming(tenant, taught_by)
+    def turns_naming(self, tenant: str, taught_by: list[int], first_names: bool = False) -> list[int]:
+        return self.people.turns_naming(tenant, taught_by, first_names)
 
     def turns_by(self, tenant: str, person: str, scope: Scope | None = None) -> list[int]:
         return self.people.turns_by(tenant, person, scope)

@@ -10,8 +10,8 @@ from ..models import SAID_IN_A_CHAT, Person, Turn, epoch_of
 
 # (tenant, agent, owner, person) → [first seen, last seen, messages, chars, mostly-Han, asks]
 Seen = dict[tuple[str, str, str, str], list[float]]
-# (tenant, person, display name) → (first seen, last seen, owner it was first used in)
-Names = dict[tuple[str, str, str], tuple[float, float, str]]
+# (tenant, person, display name) → (first seen, last seen, owner it was first used in, turn first seen)
+Names = dict[tuple[str, str, str], tuple[float, float, str, int]]
 
 
 def mostly_han(text: str) -> bool:
@@ -37,8 +37,8 @@ def tally(turns: Sequence[Turn]) -> tuple[Seen, Names]:
         row[5] += t.content.rstrip().endswith(("?", "？", "吗"))
         if t.actor:
             name_key = (t.scope.tenant_id, t.actor_id, t.actor)
-            lo, hi, owner = names.get(name_key, (at, at, t.scope.owner))
-            names[name_key] = (min(lo, at), max(hi, at), owner)
+            lo, hi, owner, first = names.get(name_key, (at, at, t.scope.owner, t.id))
+            names[name_key] = (min(lo, at), max(hi, at), owner, first if lo <= at else t.id)
     return seen, names
 
 
