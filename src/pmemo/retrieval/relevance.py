@@ -1,6 +1,6 @@
-"""Which recalled turns earn a line of the context (pure; issue 44 §5).
+"""Which recalled turns and records earn a line of the context (pure; issue 44 §5).
 
-Two rules, each defined once here:
+The rules, each defined once here:
 
 - ``above``: a recalled turn far below the best one stays out, unless it names a person the
   query asks about (the caller's ``keep``: "听说涛哥换到蓝鲸数据了" for "涛哥现在在哪上班"; a
@@ -12,8 +12,11 @@ Two rules, each defined once here:
   then there is no "far below" to speak of.
 - ``once``: the same words said many times are one line, the best-ranked occurrence, carrying
   the others as its sources (``line`` says how many times and by whom); words said on
-  ``CHATTER_DAYS`` days or more are chatter ("周末补一补进度" every weekend) and stay out. It
-  holds whatever the context's fill; ``above`` only with ``context_fill`` relevant or lean.
+  ``CHATTER_DAYS`` days or more are chatter ("周末补一补进度" every weekend) and stay out
+  (``habits``: counted by their words to or of anyone, ``unnamed``, over the whole candidate pool).
+  It holds whatever the context's fill; ``above`` only with ``context_fill`` relevant or lean.
+- ``earned``: a summary, episode or diary day is in when it restates a turn kept as a line or
+  its words share the query's (with ``context_fill`` relevant or lean).
 
 >>> from pmemo.models import Hit
 >>> hits = [Hit(f"turn:{i}", "turn", "mid_term", "", s, "", ()) for i, s in enumerate([0.95, 0.88, 0.73, 0.4])]
