@@ -5,23 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import typer
+from eval_cli import app
 from typer.testing import CliRunner
 
-from pmemo.cli import eval_cmd
-
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
-
-
-def app() -> typer.Typer:
-    app = typer.Typer()
-    eval_cmd.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps typer from collapsing the group
-        pass
-
-    return app
 
 
 def test_eval_one_file(tmp_path: Path) -> None:

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
+from eval_cli import app
 from typer.testing import CliRunner
 
-from pmemo.cli import eval_cmd
 from pmemo.eval.groupchat_gen import generate
 from pmemo.eval.groupchat_report import ROWS, SHOWN, markdown, table_rows
 from pmemo.eval.groupchat_run import (
@@ -151,17 +150,6 @@ def test_throughput_messages_are_one_group_in_time_order() -> None:
 
 
 # -- the command --------------------------------------------------------------------------------
-
-
-def app() -> typer.Typer:
-    app = typer.Typer()
-    eval_cmd.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps typer from collapsing the group
-        pass
-
-    return app
 
 
 def test_cli_generates_runs_and_writes_both_files(tmp_path: Path) -> None:

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
+from eval_cli import app
 from typer.testing import CliRunner
 
-from pmemo.cli import eval_cmd
 from pmemo.errors import InvalidInput
 from pmemo.eval.phrasing_run import compare_settings
 from pmemo.eval.phrasing_score import Produced, kind_of, score
@@ -174,22 +173,11 @@ def test_compare_names_real_settings_only() -> None:
 # -- the command --------------------------------------------------------------------------------
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    eval_cmd.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps typer from collapsing the group
-        pass
-
-    return app
-
-
 def test_eval_phrasing_quick_runs_end_to_end_beside_a_compared_setting(tmp_path: Path) -> None:
     out = tmp_path / "phrasing.json"
     args = ["eval", "phrasing", "--quick", "--embedder", "hashing", "--data", str(tmp_path / "data"),
             "--json", str(out), "--compare", "PMEMO_EXTRACT_FACTS=0"]
-    result = CliRunner().invoke(_app(), args)
+    result = CliRunner().invoke(app(), args)
     assert result.exit_code == 0, result.output
     assert "R zh" in result.output and "negatives w/ facts" in result.output
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -199,5 +187,5 @@ def test_eval_phrasing_quick_runs_end_to_end_beside_a_compared_setting(tmp_path:
     assert today["recall"]["all"]["n"] == off["recall"]["all"]["n"] == report["set"]["labels"]
     assert today["recall"]["all"]["hits"] > 0  # today's rules find some of it
     assert off["precision"]["all"]["n"] <= today["precision"]["all"]["n"]
-    bad = CliRunner().invoke(_app(), [*args[:-1], "PMEMO_NOT_A_SETTING=1"])
+    bad = CliRunner().invoke(app(), [*args[:-1], "PMEMO_NOT_A_SETTING=1"])
     assert bad.exit_code == 2 and "PMEMO_NOT_A_SETTING" in bad.output

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
+from eval_cli import app
 from typer.testing import CliRunner
 
-from pmemo.cli import eval_cmd
 from pmemo.eval import phrasing_b_en, phrasing_b_zh
 from pmemo.eval.phrasing_set import build, counts, quick
 from pmemo.eval.phrasing_spec import KINDS, NEGATIVE
@@ -68,17 +67,6 @@ def test_every_kind_reason_and_subject_is_in_both_languages() -> None:
         assert any(lab.ends for line in mine for lab in line.labels), lang
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    eval_cmd.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps typer from collapsing the group
-        pass
-
-    return app
-
-
 def test_eval_phrasing_set_b_quick_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "phrasing-b.json"
     args = [
@@ -94,7 +82,7 @@ def test_eval_phrasing_set_b_quick_runs_end_to_end(tmp_path: Path) -> None:
         "--json",
         str(out),
     ]
-    result = CliRunner().invoke(_app(), args)
+    result = CliRunner().invoke(app(), args)
     assert result.exit_code == 0, result.output
     assert "R zh" in result.output
     report = json.loads(out.read_text(encoding="utf-8"))
@@ -103,6 +91,6 @@ def test_eval_phrasing_set_b_quick_runs_end_to_end(tmp_path: Path) -> None:
     assert [c.id for c in quick(build("b"))] == [phrasing_b_zh.CHATS[0][0], phrasing_b_en.CHATS[0][0]]
     assert report["runs"][0]["score"]["recall"]["all"]["n"] == report["set"]["labels"]
     bad = CliRunner().invoke(
-        _app(), ["eval", "phrasing", "--set", "z", "--quick", "--embedder", "hashing", "--data", str(tmp_path / "data")]
+        app(), ["eval", "phrasing", "--set", "z", "--quick", "--embedder", "hashing", "--data", str(tmp_path / "data")]
     )
     assert bad.exit_code == 2 and "--set" in bad.output

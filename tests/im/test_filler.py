@@ -98,11 +98,13 @@ def test_the_fill_setting_keeps_the_budget_filled(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fill", ["relevant", "budget"])
 def test_filler_but_for_names_and_a_habit_to_anyone_are_out(tmp_path: Path, fill: str) -> None:
-    lines = [("gf", "高峰", "大家好，我是高峰", 0), ("hl", "黄丽", "我是黄丽", 1), ("ly", "刘洋", "我是刘洋，在南京上学", 2),
-             ("al", "Alex", "hi all, Alex here", 3)]
-    for day, (pid, name, other) in enumerate((("gf", "高峰", "黄丽"), ("hl", "黄丽", "刘洋"), ("ly", "刘洋", "高峰"))):
+    lines = [("gf", "高峰", "大家好，我是高峰", 0), ("hl", "黄丽", "我是黄丽", 1),
+             ("ly", "刘洋", "我是刘洋，在南京上学", 2), ("al", "Alex", "hi all, Alex here", 3)]
+    rounds = (("gf", "高峰", "黄丽"), ("hl", "黄丽", "刘洋"), ("ly", "刘洋", "高峰"))
+    for day, (pid, name, other) in enumerate(rounds):
         m = (day + 1) * 24 * 60
-        lines += [(pid, name, f"{other}你今天来吗", m), (pid, name, f"{other}在吗", m + 1), ("al", "Alex", f"thanks {name}!", m + 2)]
+        lines += [(pid, name, f"{other}你今天来吗", m), (pid, name, f"{other}在吗", m + 1),
+                  ("al", "Alex", f"thanks {name}!", m + 2)]
     lines += [("hl", "黄丽", "刘洋下个月搬去杭州了，新公司在滨江", 5 * 24 * 60)]
     with SyncMemory.open(tmp_path, settings=Settings(embedder="hashing", data=str(tmp_path), context_fill=fill)) as mem:
         said(mem, lines)
@@ -114,16 +116,17 @@ def test_filler_but_for_names_and_a_habit_to_anyone_are_out(tmp_path: Path, fill
 
 
 def test_a_summary_of_small_talk_is_no_line(tmp_path: Path) -> None:
-    talk = ["今天地铁好挤", "外面下雨了", "带伞了吗", "中午吃啥", "楼下新开了家面馆", "困死了", "周五了！", "手腕有点酸",
-            "今天好热", "刚下班", "晚上吃饺子吗", "降温了注意保暖"]
+    talk = ["今天地铁好挤", "外面下雨了", "带伞了吗", "中午吃啥", "楼下新开了家面馆", "困死了", "周五了！",
+            "手腕有点酸", "今天好热", "刚下班", "晚上吃饺子吗", "降温了注意保暖"]
     out = {}
     for fill in ("relevant", "budget"):
         where = tmp_path / fill
         with SyncMemory.open(where, settings=Settings(embedder="hashing", data=str(where), context_fill=fill)) as mem:
             for day in range(4):  # four days of small talk, each its own session (and summary)
-                mem.add_many([{"group_id": "g", "session_id": f"s{day}", "actor_id": f"p{i % 3}", "actor": f"成员{i % 3}",
-                               "content": talk[(i + day) % len(talk)],
-                               "timestamp": (T0 + timedelta(days=day, minutes=i)).isoformat()} for i in range(len(talk))])
+                mem.add_many([{"group_id": "g", "session_id": f"s{day}", "actor_id": f"p{i % 3}",
+                               "actor": f"成员{i % 3}", "content": talk[(i + day) % len(talk)],
+                               "timestamp": (T0 + timedelta(days=day, minutes=i)).isoformat()}
+                              for i in range(len(talk))])
             mem.add_many([{"group_id": "g", "session_id": "s9", "actor_id": "p1", "actor": "成员1",
                            "content": "我对芒果过敏，蛋糕别放芒果", "timestamp": (T0 + timedelta(days=9)).isoformat()}])
             mem.drain()
