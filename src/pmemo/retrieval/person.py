@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterable
 
 from ..config import Settings
 from ..models import Episode, Fact, Hit, Task, Turn
-from ..rules.sentences import fact_sentence
+from ..rules.sentences import asks_about, fact_sentence
 from ..text.segment import query_terms, tokens
 from ..tiers.episodes import episode_text
 from ..tiers.profile import settled
+from .people_hits import telling
 
 TurnLookup = Callable[[Iterable[int]], dict[int, Turn]]
 MARK = {"pending": "[ ]", "running": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
@@ -30,16 +31,23 @@ def usable(fact: Fact, now: float, min_confidence: float) -> bool:
 
 
 def fact_hits(
-    query: str, facts: list[Fact], now: float, settings: Settings, lookup: TurnLookup
+    query: str, facts: list[Fact], now: float, settings: Settings, lookup: TurnLookup, relevant: bool = False
 ) -> list[Hit]:
     """At most ``fact_max_in_context`` usable facts, the ones the query names first, then the
-    surest and the most recently said (a fact a newer one contradicts is left out: ``settled``)."""
+    surest and the most recently said (a fact a newer one contradicts is left out: ``settled``).
+    ``relevant`` (the fill of that name): the ones the query asks about (their words or their
+    kind), then the most telling (``people_hits.telling``) up to ``facts_per_person``, as a
+    person's card lists them: the rest of what is known of the user is not about this message."""
     ranked = sorted(
         (f for f in settled(facts) if usable(f, now, settings.fact_min_confidence)),
         key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.last_seen.timestamp(), -f.mentions, f.id),
     )
     out = []
     kept = ranked[: settings.fact_max_in_context]
+    if relevant:
+        asked = [f for f in kept if _overlap(query, f.text) > 0 or asks_about(query, f.key)]
+        rest = sorted((f for f in kept if f not in asked), key=lambda f: telling(f.key))  # stable: surest first
+        kept = asked + rest[: max(0, settings.facts_per_person - len(asked))]
     found = lookup([i for fact in kept for i in fact.sources])  # one read for all of them
     for fact in kept:
         score = round(0.5 * _overlap(query, fact.text) + 0.5 * fact.confidence, 6)

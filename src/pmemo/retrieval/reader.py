@@ -226,7 +226,7 @@ class ContextReader:
         if sections.facts is not None:
             known = sections.facts.result()
             known = known if a.at is None else facts_at(known, a.at)
-            facts = person.fact_hits(a.query, known, now, s, pending)
+            facts = person.fact_hits(a.query, known, now, s, pending, s.context_fill != "budget")
         signals, tasks = sections.episodic.result()
         ranked = (self.episodes.rank(a.owner, qvec, s.episodes_in_context, said, a.until, signals)
                   if s.episodes_in_context else [])
