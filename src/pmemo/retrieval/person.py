@@ -38,19 +38,20 @@ def fact_hits(
     ``relevant`` (the fill of that name): the ones the query asks about (their words or their
     kind), then the most telling (``people_hits.telling``) up to ``facts_per_person``, as a
     person's card lists them: the rest of what is known of the user is not about this message."""
+    candidates = [f for f in settled(facts) if usable(f, now, settings.fact_min_confidence)]
+    named = {f.id: _overlap(query, f.text) for f in candidates}  # each fact's words read once
     ranked = sorted(
-        (f for f in settled(facts) if usable(f, now, settings.fact_min_confidence)),
-        key=lambda f: (-_overlap(query, f.text), -f.confidence, -f.last_seen.timestamp(), -f.mentions, f.id),
+        candidates, key=lambda f: (-named[f.id], -f.confidence, -f.last_seen.timestamp(), -f.mentions, f.id)
     )
     out = []
     kept = ranked[: settings.fact_max_in_context]
     if relevant:
-        asked = [f for f in kept if _overlap(query, f.text) > 0 or asks_about(query, f.key)]
+        asked = [f for f in kept if named[f.id] > 0 or asks_about(query, f.key)]
         rest = sorted((f for f in kept if f not in asked), key=lambda f: telling(f.key))  # stable: surest first
         kept = asked + rest[: max(0, settings.facts_per_person - len(asked))]
     found = lookup([i for fact in kept for i in fact.sources])  # one read for all of them
     for fact in kept:
-        score = round(0.5 * _overlap(query, fact.text) + 0.5 * fact.confidence, 6)
+        score = round(0.5 * named[fact.id] + 0.5 * fact.confidence, 6)
         why = f"profile fact, confidence {fact.confidence:.2f}, said {fact.mentions}×" + (
             f", {fact.source}" if fact.source != "explicit" else ""
         )
