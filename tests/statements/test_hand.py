@@ -55,3 +55,17 @@ def test_generate_adds_them_and_can_leave_them_out() -> None:
     without = generate("train", 20, seed=0, hand=False)
     assert with_hand[: len(without)] == without
     assert any(":hand:" in e.template for e in with_hand[len(without) :])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_im_shapes_are_appended_and_moves_are_home_changes(lang: str) -> None:
+    """The fifth round's lines come after the others (their split and typing are unchanged); a city
+    left is a home change, a cheer, a request to the bot or a passing state no one's fact."""
+    data = hand.hand_zh if lang == "zh" else hand.hand_en
+    im = [line for line in data.IM.strip().splitlines() if line.strip()]
+    msgs = hand.messages(lang)
+    assert len(msgs) - len(im) == len([x for x in (data.STATEMENTS + data.NEGATIVES).splitlines() if x.strip()])
+    tail = msgs[-len(im) :]
+    left = [hand.parse(m.labels[0]) for m in tail if hand.parse(m.labels[0]).change == "change"]
+    assert sum(label.kind == "home" for label in left) >= 20 > sum(label.kind == "work" for label in left)
+    assert sum(not m.positive for m in tail) >= 90

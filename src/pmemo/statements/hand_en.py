@@ -641,3 +641,146 @@ health:j | allergic to adulting
 - | reminder that dues are $20 this month
 - | lol the group photo came out cursed
 """
+
+# IM shapes the fourth round's candidate read as facts (fifth round, written for it without any
+# eval set's lines in view): a cheer or a wish to a member ("@someone good luck on the exam"), a
+# request to the bot with a taste in it ("@bot recommend…"), a passing state of the moment ("I
+# can't carry all this alone"): none of them a fact of anyone. And a move said as leaving a city
+# ("left Leeds last week"), a home change, not a job change, beside leaving a company; an
+# @mention before the speaker's own fact ("@someone me too, I…") is the speaker's.
+IM = """
+- | @{Jen} good luck on the bar exam!!
+- | {Sam} crush that interview tmrw 💪
+- | go get em {Priya} 🍀
+- | rooting for u {Marco} on ur driving test
+- | @{Ben} break a leg tonight
+- | fingers crossed for ur results {Aisha}
+- | @{Lena} you got this, finals are nothing
+- | good luck w the marathon {Kai} dont die lol
+- | {Zoe} best of luck at the audition
+- | @{Omar} nail that presentation
+- | sending good vibes {Mike} for the thesis defense
+- | @{Dave} hope the exam goes well
+- | {Tom} u will ace it i know it
+- | gl on the GRE {Jen}
+- | @{Sam} safe travels man
+- | have fun in Lisbon {Priya}!!
+- | @{Marco} get some rest dude
+- | {Ben} happy birthday 🎂🎉
+- | feel better soon {Aisha} ❤️
+- | @{Lena} good luck with the surgery tmrw, thinking of u
+- | {Kai} go smash that PR
+- | ur gonna do great {Zoe}
+- | @{Omar} congrats!! drinks on u
+- | good luck to everyone taking the SAT tomorrow
+- | all the best for ur exams guys
+- | @{Mike} knock em dead
+- | {Dave} stay strong this week 🙏
+- | @{Tom} hang in there buddy
+- | cheering for u {Jen} from the couch
+- | {Sam} dont stress, ull be fine
+- | @bot recommend some lofi for studying
+- | @assistant any good podcasts for a long drive
+- | hey bot find me a chill playlist for focus
+- | @bot suggest a dinner recipe without dairy
+- | @bot what should i watch tonight, something funny
+- | @helper pick a lunch spot near the office for friday
+- | bot pls suggest background noise that helps me focus
+- | @assistant recommend a beginner yoga routine
+- | @bot give me a 20 min workout i can do at home
+- | @ai suggest a book for my commute
+- | @bot play some rain sounds
+- | @assistant what's a good gift for my girlfriend
+- | @bot find a quiet cafe to work from
+- | hey assistant recommend a board game for 6 people
+- | @bot tell me a joke
+- | @bot translate this to spanish pls
+- | @assistant any vegan restaurants around here
+- | @bot recommend a sci fi show like the expanse
+- | @bot whats the weather in boston tmrw
+- | @helper suggest some music for a dinner party
+- | @bot i wanna learn guitar, where do i start
+- | @assistant give me a meal plan for the week
+- | @bot recommend a running app
+- | @bot some white noise for sleeping pls
+- | @assistant suggest a weekend trip from here
+- | yo bot pick a movie for tonight
+- | @bot recommend a podcast about history
+- | @assistant draft a sick day email for me
+- | @bot which laptop should i get for coding
+- | @bot remind me to water the plants at 6
+- | I can't carry all these boxes by myself
+- | my arms are dead from moving furniture lol
+- | im so full i cant move
+- | I'm freezing in this office rn
+- | can't lift this thing alone, someone help
+- | my legs are jelly after that hike
+- | I'm soaked, forgot my umbrella
+- | I'm too tired to cook tonight
+- | my hands are full, call u back
+- | I'm starving
+- | im stuck in traffic again
+- | as a girl i can't carry 4 water jugs up the stairs alone
+- | I'm sweating buckets out here
+- | my eyes hurt from staring at the screen all day
+- | I'm locked out of my apartment, waiting for the landlord
+- | I'm half asleep, ask me later
+- | im dying of laughter
+- | my back is killing me after that flight
+- | I'm so sunburnt lol
+- | I lost my voice screaming at the game
+- | im shaking, that movie was scary
+- | I can't reach the top shelf, someone tall pls
+- | I'm running late, 10 min
+- | I'm covered in flour rn, brb
+- | im still jetlagged
+- | my phone is at 2%
+- | I'm home alone and a bit spooked
+- | I overslept and missed the bus
+- | I'm too short for this ride lol
+- | i cant open this jar, help
+home+ | left Leeds last week
+home+ | I left Chicago last month, living in Madison now
+home+ | finally moved out of NYC
+home+ | we left Sydney for good
+home+ | packed up and left Denver on Friday
+home+;home | said goodbye to Austin, I'm in Portland now
+home.n+ | {Aisha} left London last week
+home+ | i left toronto in march
+home+;home | just left Dublin, back in Cork now
+home+ | I'm out of LA now, moved back to Phoenix
+home+ | relocated from Berlin to Munich
+home+ | moved away from Seattle last week
+home+;- | left Houston a week ago, still unpacking
+home.n+ | {Mike} moved out of Boston, he's in Providence now
+home+ | we left the city and moved to a small town upstate
+home+ | I left Glasgow after 6 years
+home+ | left Nashville last week, im in Atlanta now
+home+ | we finally left Phoenix, too hot
+home.n+ | {Sam} left Edinburgh in the summer
+home+ | i moved out of Brighton last weekend
+home+ | left Oakland after the lease ran out
+home+ | bye Manchester, moved to Bristol on Sunday
+home+ | we left the Bay Area last month
+home+ | I'm no longer in Vancouver, moved to Calgary
+home.n+ | {Jen} left Melbourne and moved back to Perth
+home+ | got out of Miami last week lol, Orlando now
+work+ | I left Microsoft last Friday
+work.n+ | {Sam} left his job at the bank
+work+ | left Deloitte last week
+work+ | I left my job at Amazon
+work+ | quit Shopify and joined a startup
+work.n+ | {Dave} left Google last month
+- | just left the hotel, heading to the airport
+- | we left Paris yesterday, flying home now
+event | I'm in Denver for a conference next week
+-;health | same as {Jen}, I'm allergic to cats
+-;like | @{Sam} me too, I love bouldering
+work | @{Mike} I'm also a nurse
+home | @{Dave} I live in that neighborhood too
+pet | {Aisha} we have a corgi too
+habit | @{Priya} I also run every morning
+study | @{Marco} I study law too
+health | like {Ben} I can't eat gluten
+family | @{Lena} I have twin brothers too
+"""
