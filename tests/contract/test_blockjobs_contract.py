@@ -14,8 +14,8 @@ ALICE = Scope.of(user_id="alice")
 
 def state(store: FullStore, scope: Scope, value: str, confidence: float = 0.8) -> int:
     cand = Candidate("preference", "drink", value, confidence, subject="ni")
-    decision = decide(cand, store.facts(scope, history=True, subject="ni"), -1)
-    fact = store.upsert_fact(scope, decision, cand, None, 1_700_000_000.0)
+    decision = decide(cand, store.profile.facts(scope, history=True, subject="ni"), -1)
+    fact = store.profile.upsert_fact(scope, decision, cand, None, 1_700_000_000.0)
     assert fact is not None
     return fact.id
 
@@ -35,8 +35,8 @@ def test_a_change_to_a_groups_facts_queues_one_job_while_one_waits(full_store: F
     fid = state(s, TEAM, "coffee", 0.9)  # supersedes: two rows change
     state(s, ALICE, "tea")  # a private chat has no group block
     assert waiting(s, "human") == [{"tenant": "default", "agent": "default", "owner": "g:team"}]
-    s.edit_fact(fid, "green tea", None, 1_700_000_100.0)
-    s.delete_fact(fid)
+    s.profile.edit_fact(fid, "green tea", None, 1_700_000_100.0)
+    s.profile.delete_fact(fid)
     assert waiting(s, "human") == [{"tenant": "default", "agent": "default", "owner": "g:team"}]
     state(s, CLUB, "water")
     assert waiting(s, "human") == [{"tenant": "t2", "agent": "bot2", "owner": "g:club"}]

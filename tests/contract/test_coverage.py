@@ -11,7 +11,20 @@ import inspect
 from pathlib import Path
 from types import ModuleType
 
-from pmemo.ports import agenda, api_keys, diary, graph, key_lines, locks, people, person_forget, unit, usage, windows
+from pmemo.ports import (
+    agenda,
+    api_keys,
+    diary,
+    facts,
+    graph,
+    key_lines,
+    locks,
+    people,
+    person_forget,
+    unit,
+    usage,
+    windows,
+)
 from pmemo.stores import base
 
 HERE = Path(__file__).parent
@@ -48,7 +61,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(graph) | protocol_methods(people) | protocol_methods(unit)  # and the ports'
     protocols |= protocol_methods(windows) | protocol_methods(person_forget) | protocol_methods(diary)
     protocols |= protocol_methods(locks) | protocol_methods(key_lines) | protocol_methods(agenda)
-    protocols |= protocol_methods(usage)
+    protocols |= protocol_methods(usage) | protocol_methods(facts)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

@@ -18,8 +18,8 @@ def _state(store: FullStore, key: str, value: str, said: str, turn: int, minutes
            newer_wins: bool = False, confidence: float = 0.8) -> Fact:
     cand = Candidate("fact", key, value, confidence, "explicit", 0.6, None, "ni", (), said, newer_wins)
     owner = TEAM.owner_scope()
-    decision = decide(cand, store.facts(owner, history=True, subject="ni"), turn)
-    fact = store.upsert_fact(owner, decision, cand, turn, (T0 + timedelta(minutes=minutes)).timestamp())
+    decision = decide(cand, store.profile.facts(owner, history=True, subject="ni"), turn)
+    fact = store.profile.upsert_fact(owner, decision, cand, turn, (T0 + timedelta(minutes=minutes)).timestamp())
     assert fact is not None
     return fact
 
@@ -34,7 +34,7 @@ def test_a_fact_keeps_its_clause_and_the_first_words_stay(full_store: FullStore)
     assert first.said == "周霓：花粉过敏，春天出门要戴口罩"
     again = _state(full_store, "allergy:花粉", "allergic", "周霓：我花粉过敏", b, 5)
     assert again.id == first.id and again.said == "周霓：花粉过敏，春天出门要戴口罩"
-    assert [f.said for f in full_store.facts(TEAM.owner_scope(), subject="ni")] == [first.said]
+    assert [f.said for f in full_store.profile.facts(TEAM.owner_scope(), subject="ni")] == [first.said]
 
 
 def test_a_fact_without_words_takes_the_next(full_store: FullStore) -> None:
@@ -49,14 +49,14 @@ def test_the_newer_value_of_a_slot_supersedes_with_its_own_words(full_store: Ful
     old = _state(full_store, "employer", "腾讯", "周霓：我在腾讯上班", a, confidence=0.9)
     new = _state(full_store, "employer", "字节", "周霓：我跳槽去字节了", b, 60, newer_wins=True, confidence=0.7)
     assert (new.value, new.said, new.status) == ("字节", "周霓：我跳槽去字节了", "current")
-    history = {f.id: f for f in full_store.facts(TEAM.owner_scope(), history=True, subject="ni")}
+    history = {f.id: f for f in full_store.profile.facts(TEAM.owner_scope(), history=True, subject="ni")}
     assert history[old.id].status == "superseded" and history[old.id].said == "周霓：我在腾讯上班"
 
 
 def test_an_edited_value_keeps_the_words_in_its_history(full_store: FullStore) -> None:
     (a,) = _turns(full_store, "我在腾讯上班")
     fact = _state(full_store, "employer", "腾讯", "周霓：我在腾讯上班", a)
-    edited = full_store.edit_fact(fact.id, "腾讯云", fact.version, (T0 + timedelta(hours=1)).timestamp())
+    edited = full_store.profile.edit_fact(fact.id, "腾讯云", fact.version, (T0 + timedelta(hours=1)).timestamp())
     assert edited.said == "周霓：我在腾讯上班"
-    copies = [f for f in full_store.facts(TEAM.owner_scope(), history=True, subject="ni") if f.id != fact.id]
+    copies = [f for f in full_store.profile.facts(TEAM.owner_scope(), history=True, subject="ni") if f.id != fact.id]
     assert [c.said for c in copies] == ["周霓：我在腾讯上班"]

@@ -38,7 +38,8 @@ def vec(*values: float) -> np.ndarray:
 def fact(store: FullStore, scope: Scope, value: str, turn_id: int) -> int:
     cand = Candidate("preference", "drink", value, 0.8)
     owner = scope.owner_scope()
-    got = store.upsert_fact(owner, decide(cand, store.facts(owner, history=True), turn_id), cand, turn_id, AT)
+    decision = decide(cand, store.profile.facts(owner, history=True), turn_id)
+    got = store.profile.upsert_fact(owner, decision, cand, turn_id, AT)
     assert got is not None
     return got.id
 
@@ -119,7 +120,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.delete_cluster(cluster)
     s.delete_summary(summary.id)
     s.key_lines.delete_key(key.id)
-    s.delete_fact(fid)
+    s.profile.delete_fact(fid)
     s.delete_episode(episode.id)
 
     restored = s.restore_snapshot(batch)
@@ -138,7 +139,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert s.get_summary(summary.id).source_ids == (a.id, b.id)  # type: ignore[union-attr]
     assert set(s.get_vectors("summary", [summary.id])) == {summary.id}
     assert s.key_lines.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
-    assert s.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
+    assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
     assert set(s.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
     assert s.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables
     assert s.restore_snapshot(batch) == []
@@ -208,7 +209,8 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
     task = s.add_task(ALICE, "goal", [], "")
 
     def visible() -> dict[str, bool]:
-        return {"fact": s.get_fact(fid) is not None and bool(s.facts(OWNER)) and bool(s.facts_with([a.id])),
+        return {"fact": s.profile.get_fact(fid) is not None and bool(s.profile.facts(OWNER))
+                and bool(s.profile.facts_with([a.id])),
                 "episode": s.get_episode(episode.id) is not None and bool(s.episodes(OWNER))
                 and bool(s.episodes_with([a.id])),
                 "record": s.get_record(record.id, "default", "alice") is not None
@@ -226,7 +228,7 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
     s.undelete("record", [record.id])
     s.undelete("task", [task.id])
     assert all(visible().values())
-    assert s.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
+    assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
 
 
 # ---- privacy -------------------------------------------------------------------------------------

@@ -51,8 +51,8 @@ def state(store: FullStore, scope: Scope, key: str, value: str, turn: Turn, subj
           mentioned: tuple[str, ...] = (), said: str = "") -> Fact:
     cand = Candidate("fact", key, value, 0.8, "explicit", 0.5, None, subject, mentioned, said=said)
     owner = scope.owner_scope()
-    fact = store.upsert_fact(owner, decide(cand, store.facts(owner, history=True, subject=subject), turn.id),
-                             cand, turn.id, AT)
+    decision = decide(cand, store.profile.facts(owner, history=True, subject=subject), turn.id)
+    fact = store.profile.upsert_fact(owner, decision, cand, turn.id, AT)
     assert fact is not None
     return fact
 
@@ -137,22 +137,22 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert s.get_people("default", [NI]) == {} and s.alias_version("default") > version
     assert all(p != NI for _, p, *_ in s.alias_rows("default"))
     assert NI not in s.member_ids(TEAM) and NI not in s.member_ids(CLUB)
-    assert s.facts_about("default", "default", NI, history=True) == []
-    assert {f.key for f in s.facts_about("default", "default", "wt", history=True)} == {"employer"}
-    assert s.get_fact(c["employer"].id).mentioned == ()  # type: ignore[union-attr]
+    assert s.profile.facts_about("default", "default", NI, history=True) == []
+    assert {f.key for f in s.profile.facts_about("default", "default", "wt", history=True)} == {"employer"}
+    assert s.profile.get_fact(c["employer"].id).mentioned == ()  # type: ignore[union-attr]
     # and its clause names nobody: no kept row holds a name of theirs
-    assert s.get_fact(c["employer"].id).said == "许文涛：@某人 我在字节工作，和某人是同事"  # type: ignore[union-attr]
+    assert s.profile.get_fact(c["employer"].id).said == "许文涛：@某人 我在字节工作，和某人是同事"  # type: ignore[union-attr]
     assert s.graph.find_entities("default", "default", persons=[NI]) == []
     assert [t.predicate for t in s.graph.get_triples([*c["team"], *c["clubs"]])] == ["works_at"]  # wt's stays
     assert s.plans.agenda("default", "default") == [c["theirs"]]
     assert s.graph.insights(TEAM.owner_scope(), NI) == []
     # nothing left but the notice, a turn: it goes with their turns (the forget of turns)
     assert s.person_forget.person_rows("default", NI) == HeldRows(person=False, notices=(c["notice"].id,))
-    assert s.get_people("t2", [NI]) and [f.id for f in s.facts_about("t2", "default", NI)] == [c["foreign"].id]
+    assert s.get_people("t2", [NI]) and [f.id for f in s.profile.facts_about("t2", "default", NI)] == [c["foreign"].id]
 
     s.restore_snapshot(batch)
     assert state_of(s) == before
-    assert s.get_fact(c["employer"].id).said == "许文涛：@霓霓 我在字节工作，和周霓是同事"  # type: ignore[union-attr]
+    assert s.profile.get_fact(c["employer"].id).said == "许文涛：@霓霓 我在字节工作，和周霓是同事"  # type: ignore[union-attr]
     assert s.alias_version("default") > version  # resolvers built meanwhile are stale again
 
 
@@ -171,7 +171,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     person = s.get_people("default", [NI])[NI]
     assert {a.alias for a in person.aliases} == {"周霓", "霓霓", "霓宝"}
     assert NI not in s.member_ids(TEAM) and NI in s.member_ids(CLUB)
-    assert [f.id for f in s.facts_about("default", "default", NI)] == [c["diet"].id]
+    assert [f.id for f in s.profile.facts_about("default", "default", NI)] == [c["diet"].id]
     assert [t.id for t in s.graph.get_triples([*c["team"], *c["clubs"]]) if t.subject == NI] == c["clubs"]
     assert s.graph.find_entities("default", "default", persons=[NI])  # the club's triple still names them
     assert s.plans.agenda("default", "default", people=[NI]) == []
@@ -280,7 +280,7 @@ def test_a_fact_dropped_by_hand_is_one_transaction_too(full_store: FullStore, ch
     before = {**state_of(s), "batches": s.forget_log()}
 
     def cache_forget(texts: list[str]) -> None:  # after the fact and its triple's snapshot and delete
-        assert s.get_fact(c["employer"].id) is None
+        assert s.profile.get_fact(c["employer"].id) is None
         raise Boom("the cache was not reachable")
 
     monkeypatch.setattr(f.embed, "forget", cache_forget)

@@ -1,4 +1,5 @@
-"""The ProfileStoreProtocol contract (stores/base.py): facts, episodes, tasks and records.
+"""The ProfileStoreProtocol contract (stores/base.py): facts (the port ``store.profile``), episodes, tasks
+and records.
 
 Facts are written the way pipelines/extraction.upsert writes them: the upsert rules
 (tiers.profile.decide) read the scope's history and the store applies the decision, with a
@@ -38,9 +39,9 @@ def state(store: FullStore, scope: Scope, key: str, value: str, confidence: floa
     """One statement through the upsert rules, as pipelines/extraction.upsert applies it."""
     cand = Candidate("preference", key, value, confidence, source, 0.5, expires, subject, mentioned)
     owner = scope.owner_scope()
-    decision = decide(cand, store.facts(owner, history=True, subject=subject),
+    decision = decide(cand, store.profile.facts(owner, history=True, subject=subject),
                       turn_id if turn_id is not None else -1)
-    return store.upsert_fact(owner, decision, cand, turn_id, at)
+    return store.profile.upsert_fact(owner, decision, cand, turn_id, at)
 
 
 def owner(scope: Scope) -> Scope:
@@ -64,11 +65,11 @@ def test_a_fact_is_inserted_reinforced_and_superseded_with_its_history(full_stor
     new = state(s, ALICE, "drink", "coffee", 0.9, c.id, AT + 120)
     assert new is not None and new.id != first.id
     assert (new.value, new.status, new.version, new.sources) == ("coffee", "current", 3, (c.id,))
-    old = s.get_fact(first.id)
+    old = s.profile.get_fact(first.id)
     assert old is not None and (old.status, old.valid_to) == ("superseded", T0 + timedelta(minutes=2))
-    assert [f.id for f in s.facts(owner(ALICE))] == [new.id]
-    assert {f.id for f in s.facts(owner(ALICE), history=True)} == {first.id, new.id}
-    assert s.get_fact(424242) is None
+    assert [f.id for f in s.profile.facts(owner(ALICE))] == [new.id]
+    assert {f.id for f in s.profile.facts(owner(ALICE), history=True)} == {first.id, new.id}
+    assert s.profile.get_fact(424242) is None
 
 
 def test_a_weaker_different_value_is_a_conflict_not_the_current_fact(full_store: FullStore):
@@ -77,27 +78,27 @@ def test_a_weaker_different_value_is_a_conflict_not_the_current_fact(full_store:
     tea = state(s, ALICE, "drink", "tea", 0.8, a.id)
     rival = state(s, ALICE, "drink", "coffee", 0.5, b.id)
     assert tea is not None and rival is not None and rival.status == "conflict"
-    assert [f.value for f in s.facts(owner(ALICE))] == ["tea"]  # a conflict is not current
-    assert {f.status for f in s.facts(owner(ALICE), history=True)} == {"current", "conflict"}
+    assert [f.value for f in s.profile.facts(owner(ALICE))] == ["tea"]  # a conflict is not current
+    assert {f.status for f in s.profile.facts(owner(ALICE), history=True)} == {"current", "conflict"}
     won = state(s, ALICE, "drink", "coffee", 0.9, c.id)  # stated surely: the conflict row takes over
     assert won is not None and won.id == rival.id and won.status == "current"
     assert set(won.sources) == {b.id, c.id}
-    assert s.get_fact(tea.id).status == "superseded"  # type: ignore[union-attr]
+    assert s.profile.get_fact(tea.id).status == "superseded"  # type: ignore[union-attr]
 
 
 def test_an_upsert_decided_on_a_stale_read_is_a_conflict(full_store: FullStore):
     s = full_store
     a, b, c = say(s, ALICE, "tea", "tea again", "coffee")
     state(s, ALICE, "drink", "tea", 0.7, a.id)
-    stale = s.facts(owner(ALICE), history=True)
+    stale = s.profile.facts(owner(ALICE), history=True)
     state(s, ALICE, "drink", "tea", 0.7, b.id)  # another writer got there first
     for value, conf in (("tea", 0.7), ("coffee", 0.9)):  # reinforce, supersede
         cand = Candidate("preference", "drink", value, conf)
         with pytest.raises(Conflict):
-            s.upsert_fact(owner(ALICE), decide(cand, stale, c.id), cand, c.id, AT)
-    assert [(f.value, f.mentions) for f in s.facts(owner(ALICE), history=True)] == [("tea", 2)]
+            s.profile.upsert_fact(owner(ALICE), decide(cand, stale, c.id), cand, c.id, AT)
+    assert [(f.value, f.mentions) for f in s.profile.facts(owner(ALICE), history=True)] == [("tea", 2)]
     skip = Decision("skip", "drink", 0.7, stale[0])
-    assert s.upsert_fact(owner(ALICE), skip, Candidate("preference", "drink", "tea", 0.7), c.id, AT) == stale[0]
+    assert s.profile.upsert_fact(owner(ALICE), skip, Candidate("preference", "drink", "tea", 0.7), c.id, AT) == stale[0]
 
 
 def test_facts_by_subject_and_facts_about_a_person_across_chats(full_store: FullStore):
@@ -113,19 +114,19 @@ def test_facts_by_subject_and_facts_about_a_person_across_chats(full_store: Full
     state(s, ELSEWHERE, "pet", "dogs", 0.8, None, subject="ni")
     assert cats is not None and books is not None and tea is not None and ours is not None
     assert cats.subject_id == "ni" and cats.mentioned == ("bo",) and cats.learned_in == "g:team"
-    assert {f.id for f in s.facts(owner(TEAM))} == {cats.id, ours.id}  # "*": about anyone
-    assert [f.id for f in s.facts(owner(TEAM), subject="ni")] == [cats.id]
-    assert [f.id for f in s.facts(owner(TEAM), subject=None)] == [ours.id]  # about the owner
-    assert s.facts(owner(TEAM), subject="bo") == []  # mentioned is not about
-    assert {f.id for f in s.facts_about("default", "default", "ni")} == {cats.id, books.id, tea.id}
-    assert [f.id for f in s.facts_about("default", "default", "ni", owners=["g:team", "u:nobody"])] == [cats.id]
-    assert s.facts_about("default", "default", "ni", owners=[]) == []
-    assert s.facts_about("default", "bot2", "ni") == []
-    assert [f.value for f in s.facts_about("t2", "default", "ni")] == ["dogs"]
+    assert {f.id for f in s.profile.facts(owner(TEAM))} == {cats.id, ours.id}  # "*": about anyone
+    assert [f.id for f in s.profile.facts(owner(TEAM), subject="ni")] == [cats.id]
+    assert [f.id for f in s.profile.facts(owner(TEAM), subject=None)] == [ours.id]  # about the owner
+    assert s.profile.facts(owner(TEAM), subject="bo") == []  # mentioned is not about
+    assert {f.id for f in s.profile.facts_about("default", "default", "ni")} == {cats.id, books.id, tea.id}
+    assert [f.id for f in s.profile.facts_about("default", "default", "ni", owners=["g:team", "u:nobody"])] == [cats.id]
+    assert s.profile.facts_about("default", "default", "ni", owners=[]) == []
+    assert s.profile.facts_about("default", "bot2", "ni") == []
+    assert [f.value for f in s.profile.facts_about("t2", "default", "ni")] == ["dogs"]
     (t5,) = say(s, TEAM, "ni now likes dogs")
     state(s, TEAM, "pet", "dogs", 0.9, t5.id, subject="ni")
-    assert [f.value for f in s.facts_about("default", "default", "ni", owners=["g:team"])] == ["dogs"]
-    assert [f.value for f in s.facts_about("default", "default", "ni", owners=["g:team"], history=True)] in (
+    assert [f.value for f in s.profile.facts_about("default", "default", "ni", owners=["g:team"])] == ["dogs"]
+    assert [f.value for f in s.profile.facts_about("default", "default", "ni", owners=["g:team"], history=True)] in (
         ["cats", "dogs"], ["dogs", "cats"])
 
 
@@ -134,20 +135,20 @@ def test_edit_fact_keeps_the_id_and_puts_the_old_value_in_history(full_store: Fu
     (a,) = say(s, ALICE, "I live in Paris")
     fact = state(s, ALICE, "city", "Paris", 0.8, a.id)
     assert fact is not None
-    edited = s.edit_fact(fact.id, "Lyon", fact.version, AT + 3600)
+    edited = s.profile.edit_fact(fact.id, "Lyon", fact.version, AT + 3600)
     assert (edited.id, edited.value, edited.source, edited.version) == (fact.id, "Lyon", "edited", fact.version + 1)
     assert edited.valid_from == T0 + timedelta(hours=1) and edited.sources == (a.id,)
-    history = [f for f in s.facts(owner(ALICE), history=True) if f.id != fact.id]
+    history = [f for f in s.profile.facts(owner(ALICE), history=True) if f.id != fact.id]
     assert [(f.value, f.status, f.sources, f.valid_to) for f in history] == [
         ("Paris", "superseded", (a.id,), T0 + timedelta(hours=1))]
     with pytest.raises(Conflict):
-        s.edit_fact(fact.id, "Nice", fact.version, AT + 7200)  # the version read moved on
-    same = s.edit_fact(fact.id, "Lyon", None, AT + 7200)  # no version: no check; same value: no copy
-    assert same.value == "Lyon" and len(s.facts(owner(ALICE), history=True)) == 2
+        s.profile.edit_fact(fact.id, "Nice", fact.version, AT + 7200)  # the version read moved on
+    same = s.profile.edit_fact(fact.id, "Lyon", None, AT + 7200)  # no version: no check; same value: no copy
+    assert same.value == "Lyon" and len(s.profile.facts(owner(ALICE), history=True)) == 2
     with pytest.raises(InvalidInput):
-        s.edit_fact(history[0].id, "Rome", None, AT)  # history is not edited
+        s.profile.edit_fact(history[0].id, "Rome", None, AT)  # history is not edited
     with pytest.raises(NotFound):
-        s.edit_fact(424242, "Rome", None, AT)
+        s.profile.edit_fact(424242, "Rome", None, AT)
 
 
 def test_expire_and_unexpire_a_fact(full_store: FullStore):
@@ -155,17 +156,18 @@ def test_expire_and_unexpire_a_fact(full_store: FullStore):
     (a,) = say(s, ALICE, "exam on friday")
     fact = state(s, ALICE, "exam", "friday", 0.8, a.id, expires=AT + 86400)
     assert fact is not None and fact.expires_at == T0 + timedelta(days=1)
-    s.expire_fact(fact.id, AT + 86400)
-    gone = s.get_fact(fact.id)
+    s.profile.expire_fact(fact.id, AT + 86400)
+    gone = s.profile.get_fact(fact.id)
     assert gone is not None and (gone.status, gone.valid_to) == ("expired", T0 + timedelta(days=1))
     assert gone.version > fact.version
-    assert s.facts(owner(ALICE)) == [] and [f.id for f in s.facts(owner(ALICE), history=True)] == [fact.id]
-    s.unexpire_fact(fact.id)
-    back = s.get_fact(fact.id)
+    assert s.profile.facts(owner(ALICE)) == []
+    assert [f.id for f in s.profile.facts(owner(ALICE), history=True)] == [fact.id]
+    s.profile.unexpire_fact(fact.id)
+    back = s.profile.get_fact(fact.id)
     assert back is not None and (back.status, back.valid_to) == ("current", None)
-    assert [f.id for f in s.facts(owner(ALICE))] == [fact.id]
-    s.unexpire_fact(fact.id)  # only an expired fact comes back: a current one is left alone
-    assert s.get_fact(fact.id) == back
+    assert [f.id for f in s.profile.facts(owner(ALICE))] == [fact.id]
+    s.profile.unexpire_fact(fact.id)  # only an expired fact comes back: a current one is left alone
+    assert s.profile.get_fact(fact.id) == back
 
 
 def test_delete_and_reinstate_facts(full_store: FullStore):
@@ -174,13 +176,13 @@ def test_delete_and_reinstate_facts(full_store: FullStore):
     tea = state(s, ALICE, "drink", "tea", 0.7, a.id)
     coffee = state(s, ALICE, "drink", "coffee", 0.9, b.id)
     assert tea is not None and coffee is not None
-    s.delete_fact(coffee.id)
-    assert s.get_fact(coffee.id) is None and s.facts_with([b.id]) == []
-    assert s.facts(owner(ALICE)) == []
-    s.reinstate_fact(tea.id)  # its successor was forgotten: the old value holds again
-    back = s.get_fact(tea.id)
+    s.profile.delete_fact(coffee.id)
+    assert s.profile.get_fact(coffee.id) is None and s.profile.facts_with([b.id]) == []
+    assert s.profile.facts(owner(ALICE)) == []
+    s.profile.reinstate_fact(tea.id)  # its successor was forgotten: the old value holds again
+    back = s.profile.get_fact(tea.id)
     assert back is not None and (back.status, back.valid_to) == ("current", None)
-    assert [f.id for f in s.facts(owner(ALICE))] == [tea.id]
+    assert [f.id for f in s.profile.facts(owner(ALICE))] == [tea.id]
 
 
 def test_facts_with_and_drop_fact_sources_outlive_the_turns(full_store: FullStore):
@@ -190,14 +192,27 @@ def test_facts_with_and_drop_fact_sources_outlive_the_turns(full_store: FullStor
     assert fact is not None
     fact = state(s, ALICE, "drink", "tea", 0.7, b.id)
     assert fact is not None and fact.mentions == 2
-    assert [f.id for f in s.facts_with([a.id, c.id])] == [fact.id]
-    assert s.facts_with([c.id]) == [] and s.facts_with([]) == []
+    assert [f.id for f in s.profile.facts_with([a.id, c.id])] == [fact.id]
+    assert s.profile.facts_with([c.id]) == [] and s.profile.facts_with([]) == []
     s.delete_turns([a.id])  # forgetting reads a fact's sources after its turns are gone
-    assert [f.id for f in s.facts_with([a.id])] == [fact.id]
-    s.drop_fact_sources(fact.id, [a.id])
-    left = s.get_fact(fact.id)
+    assert [f.id for f in s.profile.facts_with([a.id])] == [fact.id]
+    s.profile.drop_fact_sources(fact.id, [a.id])
+    left = s.profile.get_fact(fact.id)
     assert left is not None and (left.sources, left.mentions) == ((b.id,), 1) and left.version > fact.version
-    assert s.facts_with([a.id]) == []
+    assert s.profile.facts_with([a.id]) == []
+
+
+def test_the_fact_names_the_store_keeps_are_the_ports_calls(full_store: FullStore):
+    """``store.facts``, ``facts_with``, ``upsert_fact``, ``expire_fact``: what pipelines/extraction.py
+    (and the graph's learning step) still call on the store give what the port gives."""
+    s = full_store
+    (a,) = say(s, ALICE, "I like tea")
+    cand = Candidate("preference", "drink", "tea", 0.7)
+    fact = s.upsert_fact(owner(ALICE), decide(cand, s.facts(owner(ALICE), history=True), a.id), cand, a.id, AT)
+    assert fact is not None and s.facts(owner(ALICE)) == s.profile.facts(owner(ALICE)) == [fact]
+    assert s.facts_with([a.id]) == s.profile.facts_with([a.id]) == [fact]
+    s.expire_fact(fact.id, AT + 60)
+    assert s.profile.get_fact(fact.id).status == "expired"  # type: ignore[union-attr]
 
 
 def test_conversation_now_is_the_newest_turn_of_the_owner(full_store: FullStore):

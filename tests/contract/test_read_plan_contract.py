@@ -87,7 +87,7 @@ def test_long_term_and_facts_of_many(memory: SyncMemory) -> None:
     owners = {"ni": [CHAT.owner], "wt": None, "gf": ["g:elsewhere"], "nobody": None}
     many = store.facts_about_many("default", "default", owners, history=True)
     for person, where in owners.items():
-        assert many[person] == store.facts_about("default", "default", person, where, True)
+        assert many[person] == store.profile.facts_about("default", "default", person, where, True)
     assert many["ni"] and many["wt"] and many["gf"] == [] and many["nobody"] == []
 
 

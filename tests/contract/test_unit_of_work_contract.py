@@ -51,7 +51,8 @@ def employer(s: FullStore, value: str, turn: Turn) -> tuple[Fact, int]:
     """Ni's employer as a fact of the group and the triple that says it (as learning writes them)."""
     cand = Candidate("profile", "employer", value, 0.8, "explicit", 0.5, None, "ni")
     owner = TEAM.owner_scope()
-    fact = s.upsert_fact(owner, decide(cand, s.facts(owner, history=True, subject="ni"), turn.id), cand, turn.id, AT)
+    decision = decide(cand, s.profile.facts(owner, history=True, subject="ni"), turn.id)
+    fact = s.profile.upsert_fact(owner, decision, cand, turn.id, AT)
     assert fact is not None
     [(triple, _)] = s.graph.add_triples(owner, [NewTriple(NI, "works_at", EntityRef("org", value), value, None, AT,
                                                           0.8, turn.id, fact.id, functional=True)])
@@ -64,10 +65,10 @@ def test_a_failure_inside_tx_leaves_nothing_of_it(full_store: FullStore):
     fact, triple = employer(s, "Tencent", turn)
     with pytest.raises(Boom):
         with s.tx():
-            s.edit_fact(fact.id, "Alibaba", fact.version, AT + 60)
+            s.profile.edit_fact(fact.id, "Alibaba", fact.version, AT + 60)
             s.graph.end_fact_triples(fact.id, AT + 60)
             raise Boom("between the steps")
-    after = s.get_fact(fact.id)
+    after = s.profile.get_fact(fact.id)
     assert after is not None and (after.value, after.version) == ("Tencent", fact.version)
     assert s.graph.get_triples([triple])[0].current
 
@@ -77,14 +78,14 @@ def test_a_fact_corrected_with_its_triples_is_one_transaction(full_store: FullSt
     turn = say(s, "ni works at Tencent")
     fact, triple = employer(s, "Tencent", turn)
     with pytest.raises(Boom):  # the new triple fails: the edit and the closed triple go back too
-        correct_fact(s, s, FailingAdd(s.graph), fact.id, "Alibaba", fact.version, AT + 60,  # type: ignore[arg-type]
+        correct_fact(s, s.profile, FailingAdd(s.graph), fact.id, "Alibaba", fact.version, AT + 60,  # type: ignore[arg-type]
                      fact.value)
-    after = s.get_fact(fact.id)
+    after = s.profile.get_fact(fact.id)
     assert after is not None and (after.value, after.version) == ("Tencent", fact.version)
     assert [t.id for t in s.graph.triples_about(VIEW, None, "works_at", None, True)] == [triple]
     assert s.graph.get_triples([triple])[0].current
 
-    edited = correct_fact(s, s, s.graph, fact.id, "Alibaba", fact.version, AT + 60, fact.value)
+    edited = correct_fact(s, s.profile, s.graph, fact.id, "Alibaba", fact.version, AT + 60, fact.value)
     assert (edited.value, edited.version) == ("Alibaba", fact.version + 1)
     old, new = s.graph.triples_about(VIEW, None, "works_at", None, True)
     assert (old.id, old.object, old.current, new.object, new.current, new.fact_id) == (
@@ -99,8 +100,8 @@ def test_tx_nests_and_reads_its_own_writes(full_store: FullStore):
         with s.tx():  # a block inside joins the outer one
             s.graph.end_fact_triples(fact.id, AT + 60)
         assert not s.graph.get_triples([triple])[0].current  # read inside: the write is seen
-        assert s.get_fact(fact.id) is not None
-    assert not s.graph.get_triples([triple])[0].current and s.get_fact(fact.id) is not None
+        assert s.profile.get_fact(fact.id) is not None
+    assert not s.graph.get_triples([triple])[0].current and s.profile.get_fact(fact.id) is not None
 
 
 def test_a_step_that_failed_inside_rolls_the_unit_back_even_when_caught(full_store: FullStore):
@@ -110,8 +111,8 @@ def test_a_step_that_failed_inside_rolls_the_unit_back_even_when_caught(full_sto
         with s.tx():
             fact, triple = employer(s, "Tencent", turn)
             try:
-                s.edit_fact(fact.id, "Alibaba", fact.version + 5, AT + 60)  # a stale version: Conflict
+                s.profile.edit_fact(fact.id, "Alibaba", fact.version + 5, AT + 60)  # a stale version: Conflict
             except Exception:
                 pass  # caught, but the unit is not committed half done
     assert s.graph.find_entities("default", "default", persons=["ni"]) == []
-    assert s.facts(TEAM.owner_scope(), history=True, subject="ni") == []
+    assert s.profile.facts(TEAM.owner_scope(), history=True, subject="ni") == []

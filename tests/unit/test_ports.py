@@ -22,10 +22,12 @@ from pmemo.ports import (
 )
 from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
+from pmemo.ports.facts import FactPort
 from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.diary_sql import SQLDiary
+from pmemo.stores.facts_sql import FactNames, SQLFacts
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.key_lines_sql import SQLKeyLines
 from pmemo.stores.locks import Locks
@@ -70,6 +72,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(KeyStore)) <= MAX_METHODS
     assert 0 < len(methods(AgendaPort)) <= MAX_METHODS
     assert 0 < len(methods(UsagePort)) <= MAX_METHODS
+    assert 0 < len(methods(FactPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -129,3 +132,9 @@ def test_the_agenda_port_is_written_once():
 
 def test_the_usage_port_is_written_once():
     assert methods(UsagePort) <= methods(SQLUsage)  # both stores build SQLUsage itself
+
+
+def test_the_facts_port_is_written_once():
+    assert methods(FactPort) <= methods(SQLFacts)  # both stores build SQLFacts itself
+    # the store keeps four old names, each the port's call, for what pipelines/ still calls
+    assert methods(FactNames) == {"facts", "facts_with", "upsert_fact", "expire_fact"} < methods(FactPort)

@@ -73,7 +73,7 @@ class HumanBlocks:
         facts are about): who they are and the facts, as sentences."""
         members = self.store.members(scope)
         known = {m.person.id: m.person for m in members}
-        subjects = sorted({f.subject_id for f in self.store.facts(scope) if f.subject_id} - set(known))
+        subjects = sorted({f.subject_id for f in self.store.profile.facts(scope) if f.subject_id} - set(known))
         known.update(self.store.get_people(scope.tenant_id, subjects))
         out = []
         for pid in [*(m.person.id for m in members), *subjects]:

@@ -145,7 +145,7 @@ class Forgetter:
         turns = self.store.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
         if hard:
             self.store.secure_delete()
-        facts = [f for f in map(self.store.get_fact, before.facts) if f]
+        facts = [f for f in map(self.store.profile.get_fact, before.facts) if f]
         with self.store.tx():  # one transaction: a failure anywhere in it leaves the person as they were
             batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
             # what is about them first, as it is; then what they said, and what was made from it
@@ -177,7 +177,7 @@ class Forgetter:
         triples that say it. Its turns stay, and so does its history: an older value is not made
         current again."""
         with self.store.locks.hold([fact.scope.key]):
-            if self.store.get_fact(fact.id) is None:  # dropped meanwhile, by another process
+            if self.store.profile.get_fact(fact.id) is None:  # dropped meanwhile, by another process
                 raise NotFound(f"fact {fact.id} does not exist")
             return self._drop_fact(fact, hard, reason)
 
@@ -191,7 +191,7 @@ class Forgetter:
             said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
             self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
             self.store.snapshot(batch, "triple", said)
-            self.store.delete_fact(fact.id)
+            self.store.profile.delete_fact(fact.id)
             self.embed.forget([unnamed(fact)])
             report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
                                       "triples": self.store.graph.drop_triples(said)}
@@ -206,12 +206,12 @@ class Forgetter:
         s = self.store
         summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
         keys = [k for k in s.key_lines.keys_with(ids) if k.origin == "promoted"]
-        facts, episodes = s.facts_with(ids), s.episodes_with(ids)
+        facts, episodes = s.profile.facts_with(ids), s.episodes_with(ids)
         chains = {(f.subject_id, f.category, f.key) for f in facts}
         related = {f.id for f in facts} | {
             f.id
             for scope in {f.scope for f in facts}
-            for f in s.facts(scope, history=True)
+            for f in s.profile.facts(scope, history=True)
             if (f.subject_id, f.category, f.key) in chains
         }
         s.snapshot(batch, "turn", ids)
@@ -245,17 +245,18 @@ class Forgetter:
     def _facts(self, ids: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         removed = set(ids)
-        for fact in self.store.facts_with(ids):
+        for fact in self.store.profile.facts_with(ids):
             if set(fact.sources) - removed:
-                self.store.drop_fact_sources(fact.id, set(fact.sources) & removed)
+                self.store.profile.drop_fact_sources(fact.id, set(fact.sources) & removed)
                 out[fact.id] = "rebuilt"
                 continue
-            self.store.delete_fact(fact.id)
+            self.store.profile.delete_fact(fact.id)
             out[fact.id] = "deleted"
             if fact.status == "current":
-                previous = _predecessor(fact, self.store.facts(fact.scope, history=True, subject=fact.subject_id))
+                history = self.store.profile.facts(fact.scope, history=True, subject=fact.subject_id)
+                previous = _predecessor(fact, history)
                 if previous is not None:
-                    self.store.reinstate_fact(previous.id)
+                    self.store.profile.reinstate_fact(previous.id)
                     out[previous.id] = "reinstated"
         return out
 
@@ -314,7 +315,7 @@ class Forgetter:
             self.store.undelete(kind, [ref])
             out.setdefault(kind + "s", []).append(ref)
         for _kind, ref in self.store.batch_refs(batch, "expire"):
-            self.store.unexpire_fact(ref)
+            self.store.profile.unexpire_fact(ref)
             out.setdefault("facts", []).append(ref)
         self.store.set_batch(batch, "restored")
         self.store.log_actions(

@@ -46,7 +46,7 @@ def plan_sweep(store: FullStore, settings: Settings, tenant: str | None = None) 
     for owner in store.owner_scopes(tenant):
         now = store.conversation_now(owner) or time.time()
         _plan_episodes(store, settings, owner, now, plan)
-        for fact in store.facts(owner):
+        for fact in store.profile.facts(owner):
             if fact.expires_at is not None and fact.expires_at.timestamp() <= now:
                 plan.add("expire", "fact", fact.id, owner.key, "past its expiry", fact.confidence)
     _plan_records(store, settings, tenant, plan)
@@ -146,7 +146,7 @@ def _commit(store: FullStore, tenant: str | None, shown: list[dict[str, Any]]) -
             if a["action"] == "soft_delete":
                 store.soft_delete(a["kind"], [a["ref"]], a["reason"])
             elif a["action"] == "expire":
-                store.expire_fact(a["ref"], time.time())
+                store.profile.expire_fact(a["ref"], time.time())
         store.log_actions(
             batch,
             [(a["action"], a["kind"], a["ref"], a["scope_key"], a["reason"], {"strength": a["strength"]})

@@ -24,6 +24,7 @@ from ..llms.base import LLM
 from ..models import Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..people.statements import statements
+from ..ports.facts import FactPort
 from ..ports.graph import EntityRef, GraphPort, NewTriple
 from ..ports.unit import UnitOfWork
 from ..prompts.facts import Line
@@ -39,7 +40,7 @@ RULES_CONFIDENCE = 0.8
 Found = tuple[Turn, EntityRef, Said, float, int | None]  # turn, subject, what, confidence, fact id
 
 
-def learn(graph: GraphPort, facts: ProfileStoreProtocol, llm: LLM | None, settings: Settings,
+def learn(graph: GraphPort, facts: FactPort | ProfileStoreProtocol, llm: LLM | None, settings: Settings,
           turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]] | None = None,
           clauses: Sequence[Sequence[Line]] | None = None) -> int:
     """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them;
@@ -80,7 +81,7 @@ def learn(graph: GraphPort, facts: ProfileStoreProtocol, llm: LLM | None, settin
     return added
 
 
-def correct_fact(unit: UnitOfWork, facts: ProfileStoreProtocol, graph: GraphPort | None, fact_id: int, value: str,
+def correct_fact(unit: UnitOfWork, facts: FactPort, graph: GraphPort | None, fact_id: int, value: str,
                  version: int | None, at: float, before: str) -> Fact:
     """Correct a fact's value by hand (``edit_fact``; ``before``: the value it had) and, with a
     ``graph``, its triples (``fact_edited``), in one transaction of ``unit``: a failure between
@@ -108,7 +109,7 @@ def _triple(subject: EntityRef, what: Said, at: float, confidence: float, turn_i
                      fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ())
 
 
-def _from_facts(facts: ProfileStoreProtocol, turns: Sequence[Turn]) -> list[Found]:
+def _from_facts(facts: FactPort | ProfileStoreProtocol, turns: Sequence[Turn]) -> list[Found]:
     """The batch's facts (new, reinforced or superseded by it) as triples, once per source turn."""
     by_id = {t.id: t for t in turns}
     out: list[Found] = []

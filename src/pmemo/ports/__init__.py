@@ -11,6 +11,7 @@ from __future__ import annotations
 from .agenda import AgendaPort
 from .api_keys import KeyStore
 from .diary import DiaryPort, TurnStamp, Waiting
+from .facts import FactPort
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
@@ -20,6 +21,6 @@ from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore",
-           "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp",
-           "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "FactPort", "GraphPort", "HeldRows", "KeyLinePort",
+           "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView",
+           "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]

@@ -6,7 +6,7 @@ inside another joins the outer one. A step that raises inside it rolls the whole
 even when a caller inside catches the error: a unit is never committed half done.
 
 >>> with store.tx():  # doctest: +SKIP
-...     fact = store.edit_fact(fact_id, "Alibaba", None, at)
+...     fact = store.profile.edit_fact(fact_id, "Alibaba", None, at)
 ...     store.graph.end_fact_triples(fact.id, at)
 """
 

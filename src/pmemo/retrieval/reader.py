@@ -138,7 +138,7 @@ class ContextReader:
             last, start(read_people, self.store, owner, roles, a.asker, a.asked.date(), s, True, a.at),
             start(graph_read, self.store.graph, self.entities, owner, a.query, named, s, a.until, state.entities),
             start(self.store.episodic, owner, qvec),
-            None if owner.group_id else start(self.store.facts, owner, a.at is not None))
+            None if owner.group_id else start(self.store.profile.facts, owner, a.at is not None))
 
     def _context(self, a: _Asked, state: ChatState, found: Found, sections: _Sections, budget: int,
                  style: str, with_input: bool) -> Read:

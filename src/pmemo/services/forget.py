@@ -76,7 +76,7 @@ class ForgetService:
                           tenant_id: str = "default") -> dict[str, Any]:
         """Delete one fact (not its turns, nor its history), restorable with ``restore(batch)``
         unless ``hard``; returns the report with that ``batch``."""
-        fact = await owned(self._store.get_fact, "fact", fact_id, tenant_id)
+        fact = await owned(self._store.profile.get_fact, "fact", fact_id, tenant_id)
         async with self._worker.exclusive():
             return await asyncio.to_thread(self._forgetter.drop_fact, fact, hard, reason or "delete fact")
 

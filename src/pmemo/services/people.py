@@ -110,7 +110,7 @@ class PeopleService:
         >>> [(f.key, f.value, f.confidence) for f in facts]  # doctest: +SKIP
         """
         if person_id is None:
-            return await asyncio.to_thread(self._store.facts, scope_of(scope), history)
+            return await asyncio.to_thread(self._store.profile.facts, scope_of(scope), history)
         check_id("person_id", person_id)
         tenant, agent = tenant_agent(scope)
         owner = scope_of(scope).owner if names_chat(scope) else None

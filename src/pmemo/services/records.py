@@ -152,7 +152,7 @@ class RecordsService:
 
     async def fact(self, fact_id: int, *, tenant_id: str = "default") -> Fact:
         """One fact (current or history) with its version."""
-        return await owned(self._store.get_fact, "fact", fact_id, tenant_id)
+        return await owned(self._store.profile.get_fact, "fact", fact_id, tenant_id)
 
     async def update_fact(self, fact_id: int, value: str, *, version: int | None = None,
                           tenant_id: str = "default") -> Fact:
@@ -163,7 +163,7 @@ class RecordsService:
         if version is not None:
             validate.positive_int("version", version, 2**62)
         graph = self._store.graph if self.settings.extract_graph else None
-        return await asyncio.to_thread(graph_learn.correct_fact, self._store, self._store, graph, fact_id,
+        return await asyncio.to_thread(graph_learn.correct_fact, self._store, self._store.profile, graph, fact_id,
                                        validate.fact_value(value), version, time.time(), before.value)
 
     # ---- records with access control --------------------------------------------------------

@@ -21,7 +21,9 @@ import numpy as np
 
 from ..models import (
     AgendaItem,
+    Candidate,
     Cluster,
+    Decision,
     Diary,
     Episode,
     Fact,
@@ -39,6 +41,7 @@ from ..ports.agenda import AgendaPort
 from ..ports.diary import DiaryPort
 from ..ports.diary import TurnStamp as TurnStamp  # re-exported: the diary port's values
 from ..ports.diary import Waiting as Waiting
+from ..ports.facts import FactPort
 from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
@@ -386,22 +389,13 @@ class ProfileStoreProtocol(Protocol):
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
 
-    def facts(self, scope: Scope, history: bool = False, subject: str | None = "*") -> list[Fact]:
-        """``subject``: only facts about that person (None: about the owner; "*": anyone)."""
-        ...
-
-    def get_fact(self, fact_id: int) -> Fact | None: ...
+    # the facts are a port (``pmemo.ports.facts``, ``store.profile``); these four of its calls stay
+    # on the store, each the port's, for pipelines/extraction.py and the graph's learning step
+    def facts(self, scope: Scope, history: bool = False, subject: str | None = "*") -> list[Fact]: ...
     def facts_with(self, turn_ids: list[int]) -> list[Fact]: ...
-    def upsert_fact(self, scope: Scope, decision: Any, cand: Any, turn_id: int | None,
+    def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
                     at: float) -> Fact | None: ...
     def expire_fact(self, fact_id: int, at: float) -> None: ...
-    def unexpire_fact(self, fact_id: int) -> None: ...
-    def drop_fact_sources(self, fact_id: int, turn_ids: Iterable[int]) -> None: ...
-    def edit_fact(self, fact_id: int, value: str, version: int | None, at: float) -> Fact:
-        """Set a current fact's value by hand; the old value stays in its history."""
-        ...
-    def delete_fact(self, fact_id: int) -> None: ...
-    def reinstate_fact(self, fact_id: int) -> None: ...
     def conversation_now(self, scope: Scope) -> float | None: ...
     def owner_scopes(self, tenant: str | None = None) -> list[Scope]: ...
 
@@ -475,13 +469,10 @@ PeopleStore = PeoplePort
 
 
 class AgendaStore(Protocol):
-    """Dated plans of people (the port ``plans``, ``pmemo.ports.agenda``), and what is known of a
-    person wherever it was learned."""
+    """Dated plans of people: the port (``pmemo.ports.agenda``) is its ``plans`` attribute."""
 
     @property
     def plans(self) -> AgendaPort: ...
-    def facts_about(self, tenant: str, agent: str, subject: str, owners: list[str] | None = None,
-                    history: bool = False) -> list[Fact]: ...
 
 
 class UsageStore(Protocol):
@@ -604,7 +595,8 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
                 BlockJobStore, ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
-    store keeps the old method names of these two, each the port's call), ``person_forget``, ``diary``.
+    store keeps the old method names of these two, each the port's call), ``person_forget``,
+    ``diary``, ``profile`` (the facts; four old names kept, ``ProfileStoreProtocol``).
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property
@@ -615,4 +607,6 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     def l2(self) -> WindowPort: ...
     @property
     def person_forget(self) -> PersonForgetPort: ...
+    @property
+    def profile(self) -> FactPort: ...
     def tx(self) -> AbstractContextManager[None]: ...

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from ..errors import Conflict, NotFound
 from ..models import KeyLine, Scope
-from .sql import Dialect, Exec, Link, Row, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, by_id, refs_with, set_sources, with_sources
 
 
 def key_line_of(row: Row, sources: tuple[int, ...]) -> KeyLine:
@@ -71,8 +71,4 @@ class SQLKeyLines:
             return self._by_id(x, refs_with(x, self._d, "key", turn_ids))
 
     def _by_id(self, x: Exec, ids: list[int]) -> list[KeyLine]:
-        if not ids:
-            return []
-        rows = x.rows(f"SELECT * FROM key_lines WHERE {self._d.in_('id', 'ids')} ORDER BY id",
-                      {"ids": self._d.ids(ids)})
-        return with_sources(x, self._d, "key", rows, key_line_of)
+        return by_id(x, self._d, "key_lines", "key", sorted(ids), key_line_of)

@@ -44,6 +44,7 @@ class Dialect:
     member: str = "EXISTS(SELECT 1 FROM json_each({col}) WHERE value = :{name})"  # a JSON list col holds name
     json_field: str = "json_extract({col}, '$.{key}')"  # a JSON object col's text field key
     json_same: str = "{col} = :{name}"  # a JSON col equals the JSON text parameter name
+    lock: str = ""  # after a SELECT: lock the rows it read until the transaction ends
 
     def position(self, text: str, part: str) -> str:
         return self.found.format(text=text, part=part)
@@ -118,6 +119,16 @@ def with_sources(x: Exec, d: Dialect, kind: str, rows: Sequence[Row],
     """Each of ``rows`` (of ``kind``) built with its source turns, read in one more query."""
     found = sources_of(x, d, kind, [r["id"] for r in rows])
     return [build(r, found.get(r["id"], ())) for r in rows]
+
+
+def by_id(x: Exec, d: Dialect, table: str, kind: str, ids: Sequence[int], build: Callable[[Row, tuple[int, ...]], T],
+          where: str = "") -> list[T]:
+    """The rows of ``table`` with ``ids`` (and ``where``, e.g. `` AND deleted IS NULL``) in ``ids``'
+    order, each built with its source turns (``kind``), in two queries however many."""
+    if not ids:
+        return []
+    rows = {r["id"]: r for r in x.rows(f"SELECT * FROM {table} WHERE {d.in_('id', 'ids')}{where}", {"ids": d.ids(ids)})}
+    return with_sources(x, d, kind, [rows[i] for i in ids if i in rows], build)
 
 
 def refs_with(x: Exec, d: Dialect, kind: str, turn_ids: list[int]) -> list[int]:

@@ -280,7 +280,7 @@ def profile_view(store: FullStore, tenant: str, agent: str, person: str, owner: 
     (``owner`` None), the newest value of each fact current and listed first (``settled``);
     with ``at``, as they stood then (``facts_at``)."""
     owners = None if owner is None else fact_owners(owner, person, private_in_groups)
-    return as_viewed(store.facts_about(tenant, agent, person, owners, True), history, at)
+    return as_viewed(store.profile.facts_about(tenant, agent, person, owners, True), history, at)
 
 
 def fact_owners(owner: str, person: str, private_in_groups: bool) -> list[str]:

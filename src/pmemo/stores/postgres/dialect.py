@@ -34,6 +34,7 @@ POSTGRES = Dialect(
     json_field="({col})::jsonb ->> '{key}'",
     # a jsonb payload by its index (jobs_waiting: kind, md5 of the text), then by value
     json_same="md5({col}::text) = md5(:{name}::jsonb::text) AND {col} = :{name}::jsonb",
+    lock=" FOR UPDATE",
 )
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # :name, not a ::cast
 

@@ -1,19 +1,18 @@
-"""Conversions between PostgreSQL rows (dicts by column name) and the profile, episode, task and
-record models. Times are epoch seconds as on SQLite; JSON columns are jsonb, so they arrive as
-Python values and go in through ``jsonb()``."""
+"""Conversions between PostgreSQL rows (dicts by column name) and the episode, task and record
+models (a fact's is ``stores.facts_sql.fact_of``). Times are epoch seconds as on SQLite; JSON
+columns are jsonb, so they arrive as Python values and go in through ``jsonb()``."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import datetime
 from functools import partial
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ...models import Episode, Fact, Record, Task, TaskStep
+from ...models import Episode, Record, Task, TaskStep
 from .codec import scope_of, utc
 
 _dumps = partial(json.dumps, ensure_ascii=False, default=str)
@@ -28,20 +27,6 @@ def named(cur: psycopg.Cursor[Any]) -> list[dict[str, Any]]:
     """The rows a write's ``RETURNING`` gave (on a ``Database.tx()`` cursor), as dicts by column."""
     names = [column.name for column in cur.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
-
-
-def maybe_utc(epoch: float | None) -> datetime | None:
-    return None if epoch is None else utc(epoch)
-
-
-def fact(row: dict[str, Any], sources: tuple[int, ...]) -> Fact:
-    return Fact(id=row["id"], scope=scope_of(row), category=row["category"], key=row["key"], value=row["value"],
-                confidence=round(row["confidence"], 6), mentions=row["mentions"],
-                first_seen=utc(row["first_seen"]), last_seen=utc(row["last_seen"]),
-                valid_from=utc(row["valid_from"]), valid_to=maybe_utc(row["valid_to"]),
-                expires_at=maybe_utc(row["expires"]), source=row["source"], sources=sources,
-                status=row["status"], version=row["version"], importance=row["importance"],
-                subject_id=row["subject"], mentioned=tuple(row["mentioned"]), said=row["said"])
 
 
 def episode(row: dict[str, Any], sources: tuple[int, ...]) -> Episode:

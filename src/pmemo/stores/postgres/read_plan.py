@@ -15,6 +15,7 @@ from ...models import Diary, Fact, Scope, Summary, Task
 from ..agenda_sql import agenda_item_of, agenda_read
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from ..diary_sql import diary_of
+from ..facts_sql import by_subject, fact_of
 from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
 from . import codec
@@ -158,9 +159,4 @@ def _facts_read(tenant: str, agent: str, subjects: list[str], history: bool) -> 
 
 
 def _facts_of(owners: Mapping[str, Sequence[str] | None], rows: list[dict[str, Any]]) -> dict[str, list[Fact]]:
-    out: dict[str, list[Fact]] = {s: [] for s in owners}
-    for r in rows:
-        where = owners.get(r["subject"])
-        if r["subject"] in out and (where is None or r["owner"] in where):
-            out[r["subject"]].append(pc.fact(r, tuple(r.pop("source_ids"))))
-    return out
+    return by_subject(owners, [fact_of(r, tuple(r.pop("source_ids"))) for r in rows])

@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 
 from ..agenda_sql import SQLAgenda
 from ..diary_sql import SQLDiary
+from ..facts_sql import FactNames, SQLFacts
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..usage_sql import SQLUsage
@@ -25,12 +26,12 @@ from .clusters import ClusterRows
 from .database import Database
 from .dialect import POSTGRES, PostgresLink
 from .episodes import EpisodeRows
-from .facts import FactRows
 from .forget import ForgetRows
 from .graph import PostgresGraph
 from .jobs import JobRows, jobs_of
 from .locks import PostgresLocks
 from .migrate import migrate
+from .owners import OwnerRows
 from .people import PeopleRows, PostgresPeople
 from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
@@ -42,8 +43,8 @@ from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
-                    FactRows, EpisodeRows, TaskRows, RecordRows, ForgetRows,
+class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRows,
+                    OwnerRows, EpisodeRows, TaskRows, RecordRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
@@ -58,6 +59,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
         self.locks = PostgresLocks(db)
         self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
         self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
+        self.profile = SQLFacts(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 

@@ -1,42 +1,13 @@
-"""Conversions between SQLite rows and the profile / episode / task / record models."""
+"""Conversions between SQLite rows and the episode / task / record models (a fact's is
+``stores.facts_sql.fact_of``)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime
 
-from ...models import Episode, Fact, Record, Scope, Task, TaskStep
+from ...models import Episode, Record, Scope, Task, TaskStep
 from .codec import scope_of, utc
-
-
-def maybe_utc(epoch: float | None) -> datetime | None:
-    return None if epoch is None else utc(epoch)
-
-
-def fact(row: sqlite3.Row, sources: tuple[int, ...]) -> Fact:
-    return Fact(
-        id=row["id"],
-        scope=scope_of(row),
-        category=row["category"],
-        key=row["key"],
-        value=row["value"],
-        confidence=round(row["confidence"], 6),
-        mentions=row["mentions"],
-        first_seen=utc(row["first_seen"]),
-        last_seen=utc(row["last_seen"]),
-        valid_from=utc(row["valid_from"]),
-        valid_to=maybe_utc(row["valid_to"]),
-        expires_at=maybe_utc(row["expires"]),
-        source=row["source"],
-        sources=sources,
-        status=row["status"],
-        version=row["version"],
-        importance=row["importance"],
-        subject_id=row["subject"],
-        mentioned=tuple(json.loads(row["mentioned"])),
-        said=row["said"],
-    )
 
 
 def episode(row: sqlite3.Row, sources: tuple[int, ...]) -> Episode:

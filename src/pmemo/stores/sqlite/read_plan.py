@@ -17,6 +17,9 @@ from ...ports.diary import DiaryPort
 from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
+from ..facts_sql import by_subject, fact_of, subjects_read
+from ..sql import with_sources
+from .dialect import SQLITE, SQLiteExec
 from .vector_cache import VectorCache
 
 
@@ -37,7 +40,6 @@ class ReadPlanRows:
         def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
         def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
         people: PeoplePort
-        def _fact_rows(self, sql: str, args: list[Any], history: bool) -> list[Fact]: ...
         plans: AgendaPort
         def _episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]: ...
         def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
@@ -93,17 +95,11 @@ class ReadPlanRows:
 
     def _facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
                           history: bool = False) -> dict[str, list[Fact]]:
-        subjects = list(owners)
-        out: dict[str, list[Fact]] = {s: [] for s in subjects}
-        if not subjects:
-            return out
-        sql = (f"SELECT * FROM facts WHERE tenant=? AND agent=? AND subject IN ({','.join('?' * len(subjects))})"
-               " AND deleted IS NULL")
-        for fact in self._fact_rows(sql, [tenant, agent, *subjects], history):
-            where = owners[fact.subject_id or ""]
-            if where is None or fact.scope.owner in where:
-                out[fact.subject_id or ""].append(fact)
-        return out
+        if not owners:
+            return {}
+        x = SQLiteExec(self._read)
+        return by_subject(owners, with_sources(x, SQLITE, "fact", x.rows(*subjects_read(
+            SQLITE, tenant, agent, list(owners), history)), fact_of))
 
     def people_known(self, scope: Scope, ids: Sequence[str], facts: Mapping[str, Sequence[str] | None],
                      agenda: tuple[list[str] | None, date, date] | None = None) -> PeopleKnown:

@@ -27,6 +27,7 @@ from ..agenda_sql import SQLAgenda
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
+from ..facts_sql import FactNames, SQLFacts
 from ..fair_share import job_batches, ranked
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
@@ -51,7 +52,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
+class SQLiteStore(ProfileStore, PeopleNames, WindowNames, FactNames,
                   BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
@@ -82,6 +83,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
         self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
