@@ -107,7 +107,8 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.put_vectors("summary", [(summary.id, ALICE.key, vec(0.5, 0.5))], "m")
     key = s.key_lines.add_key(OWNER, "budget 10k", "promoted", [a.id])
     fid = fact(s, ALICE, "tea", a.id)
-    episode = s.add_episode(ALICE, "session", {"summary": "budget talk", "started": AT, "ended": AT}, [a.id, b.id])
+    talk = {"summary": "budget talk", "started": AT, "ended": AT}
+    episode = s.episodes.add_episode(ALICE, "session", talk, [a.id, b.id])
     batch = s.new_batch("forget", "soft", OWNER.key, "asked", "default")
     assert s.snapshot(batch, "turn", [a.id, b.id, 424242]) == 2  # a missing row is not snapshotted
     s.snapshot(batch, "cluster", [cluster])
@@ -121,7 +122,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.delete_summary(summary.id)
     s.key_lines.delete_key(key.id)
     s.profile.delete_fact(fid)
-    s.delete_episode(episode.id)
+    s.episodes.delete_episode(episode.id)
 
     restored = s.restore_snapshot(batch)
     by_kind = {(k, r): (sk, v) for k, r, sk, v in restored}
@@ -140,7 +141,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert set(s.get_vectors("summary", [summary.id])) == {summary.id}
     assert s.key_lines.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
     assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
-    assert set(s.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
+    assert set(s.episodes.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
     assert s.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables
     assert s.restore_snapshot(batch) == []
 
@@ -188,15 +189,15 @@ def test_purge_makes_a_batch_permanent(full_store: FullStore):
 def test_purge_drops_the_rows_a_sweep_soft_deleted(full_store: FullStore):
     s = full_store
     (a,) = say(s, ALICE, "x")
-    episode = s.add_episode(ALICE, "session", {"summary": "faded", "started": AT, "ended": AT}, [a.id])
-    kept = s.add_episode(ALICE, "session", {"summary": "kept", "started": AT, "ended": AT}, [])
+    episode = s.episodes.add_episode(ALICE, "session", {"summary": "faded", "started": AT, "ended": AT}, [a.id])
+    kept = s.episodes.add_episode(ALICE, "session", {"summary": "kept", "started": AT, "ended": AT}, [])
     batch = s.new_batch("sweep", "soft", None, "sweeper", "default")
     s.soft_delete("episode", [episode.id], "faded")
     s.log_actions(batch, [("soft_delete", "episode", episode.id, OWNER.key, "faded", {})])
     assert s.purge_batch(batch) == 1
     s.undelete("episode", [episode.id])  # nothing is left to bring back
-    assert s.get_episode(episode.id) is None and s.episodes_with([a.id]) == []
-    assert s.get_episode(kept.id) is not None
+    assert s.episodes.get_episode(episode.id) is None and s.episodes.episodes_with([a.id]) == []
+    assert s.episodes.get_episode(kept.id) is not None
 
 
 # ---- soft deletes (the sweeper) ------------------------------------------------------------------
@@ -204,15 +205,15 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
     s = full_store
     (a,) = say(s, ALICE, "tea")
     fid = fact(s, ALICE, "tea", a.id)
-    episode = s.add_episode(ALICE, "session", {"summary": "e", "started": AT, "ended": AT}, [a.id])
+    episode = s.episodes.add_episode(ALICE, "session", {"summary": "e", "started": AT, "ended": AT}, [a.id])
     record = s.add_record("default", "default", "alice", {"content": "r", "visibility": "public"})
     task = s.add_task(ALICE, "goal", [], "")
 
     def visible() -> dict[str, bool]:
         return {"fact": s.profile.get_fact(fid) is not None and bool(s.profile.facts(OWNER))
                 and bool(s.profile.facts_with([a.id])),
-                "episode": s.get_episode(episode.id) is not None and bool(s.episodes(OWNER))
-                and bool(s.episodes_with([a.id])),
+                "episode": s.episodes.get_episode(episode.id) is not None and bool(s.episodes.episodes(OWNER))
+                and bool(s.episodes.episodes_with([a.id])),
                 "record": s.get_record(record.id, "default", "alice") is not None
                 and bool(s.list_records("default", "default", "alice")) and bool(s.all_records()),
                 "task": s.get_task(task.id) is not None and bool(s.tasks(OWNER))}

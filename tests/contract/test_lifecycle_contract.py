@@ -49,13 +49,13 @@ def test_closing_and_opening_again_keeps_everything(reopen: Callable[[], FullSto
     s = reopen()
     (turn,) = s.add_turns([new("remember me")])
     s.add_person("default", "ni", "Nini", [])
-    episode = s.add_episode(ALICE, "session", {"summary": "e", "started": 0.0, "ended": 0.0}, [turn.id])
+    episode = s.episodes.add_episode(ALICE, "session", {"summary": "e", "started": 0.0, "ended": 0.0}, [turn.id])
     s.close()
     again = reopen()
     try:
         assert again.get_turns([turn.id])[turn.id].content == "remember me"
         assert again.get_people("default", ["ni"])["ni"].name == "Nini"
-        assert again.get_episode(episode.id) == episode
+        assert again.episodes.get_episode(episode.id) == episode
         assert again.add_turns([new("after")])[0].step == 2
     finally:
         again.close()

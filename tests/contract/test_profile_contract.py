@@ -229,7 +229,7 @@ def test_conversation_now_is_the_newest_turn_of_the_owner(full_store: FullStore)
 def test_owner_scopes_are_owners_with_turns_episodes_or_facts(full_store: FullStore):
     s = full_store
     say(s, ALICE, "hello")
-    s.add_episode(TEAM, "session", _episode("met"), [])
+    s.episodes.add_episode(TEAM, "session", _episode("met"), [])
     state(s, Scope.of(user_id="carol"), "drink", "tea", 0.8, None)
     say(s, ELSEWHERE, "hi")
     found = s.owner_scopes()
@@ -248,75 +248,77 @@ def _episode(summary: str, ended: float = AT, **more) -> dict:
 def test_episodes_lifecycle_and_provenance(full_store: FullStore):
     s = full_store
     a, b, c = say(s, ALICE, "a", "b", "c")
-    late = s.add_episode(ALICE, "session", _episode("late", AT + 60, step_from=1, step_to=2), [a.id, b.id])
-    early = s.add_episode(Scope.of(user_id="alice", session_id="s2"), "compaction", _episode("early", AT), [c.id])
+    late = s.episodes.add_episode(ALICE, "session", _episode("late", AT + 60, step_from=1, step_to=2), [a.id, b.id])
+    s2 = Scope.of(user_id="alice", session_id="s2")
+    early = s.episodes.add_episode(s2, "compaction", _episode("early", AT), [c.id])
     assert (late.kind, late.summary, late.topics, late.actions, late.outcomes, late.lessons) == (
         "session", "late", ("budget",), ("asked",), ("agreed",), ("ask early",))
     assert (late.importance, late.step_from, late.step_to, late.access_count) == (0.7, 1, 2, 0)
     assert late.ended_at == T0 + timedelta(minutes=1) and late.started_at == T0 - timedelta(minutes=9)
     assert late.scope == ALICE and set(late.source_ids) == {a.id, b.id}
-    assert s.get_episode(late.id) == late and s.get_episode(424242) is None
-    assert {e.id for e in s.episodes(owner(ALICE))} == {early.id, late.id}
-    assert [e.id for e in s.episodes(owner(ALICE), "s2")] == [early.id]
-    assert [e.id for e in s.episodes_with([b.id])] == [late.id]
+    assert s.episodes.get_episode(late.id) == late and s.episodes.get_episode(424242) is None
+    assert {e.id for e in s.episodes.episodes(owner(ALICE))} == {early.id, late.id}
+    assert [e.id for e in s.episodes.episodes(owner(ALICE), "s2")] == [early.id]
+    assert [e.id for e in s.episodes.episodes_with([b.id])] == [late.id]
     s.put_vectors("episode", [(late.id, ALICE.key, np.ones(4, np.float32))], "m")
-    s.update_episode(late.id, _episode("rewritten", AT + 60, step_from=1, step_to=1), [a.id])
-    got = s.get_episode(late.id)
+    s.episodes.update_episode(late.id, _episode("rewritten", AT + 60, step_from=1, step_to=1), [a.id])
+    got = s.episodes.get_episode(late.id)
     assert got is not None and (got.summary, got.source_ids, got.step_to) == ("rewritten", (a.id,), 1)
-    assert s.episodes_with([b.id]) == [] and s.get_vectors("episode", [late.id]) == {}  # its vector is stale
-    s.touch_episodes([late.id, late.id, early.id], AT)
-    assert s.get_episode(late.id).access_count == 2  # type: ignore[union-attr]
+    assert s.episodes.episodes_with([b.id]) == [] and s.get_vectors("episode", [late.id]) == {}  # its vector is stale
+    s.episodes.touch_episodes([late.id, late.id, early.id], AT)
+    assert s.episodes.get_episode(late.id).access_count == 2  # type: ignore[union-attr]
     s.put_vectors("episode", [(early.id, ALICE.key, np.ones(4, np.float32))], "m")
     s.delete_turns([c.id])
-    assert [e.id for e in s.episodes_with([c.id])] == [early.id]  # read after the turns are gone
-    s.delete_episode(early.id)
-    assert s.get_episode(early.id) is None and s.episodes_with([c.id]) == []
+    assert [e.id for e in s.episodes.episodes_with([c.id])] == [early.id]  # read after the turns are gone
+    s.episodes.delete_episode(early.id)
+    assert s.episodes.get_episode(early.id) is None and s.episodes.episodes_with([c.id]) == []
     assert s.get_vectors("episode", [early.id]) == {}
-    assert s.episodes(owner(BOB)) == [] and s.episodes(owner(OTHER_AGENT)) == []
+    assert s.episodes.episodes(owner(BOB)) == [] and s.episodes.episodes(owner(OTHER_AGENT)) == []
 
 
 
 def test_episode_signals_rank_without_reading_the_episodes(full_store: FullStore):
     s = full_store
     a, b, c = say(s, ALICE, "a", "b", "c")
-    late = s.add_episode(ALICE, "session", _episode("late", AT + 60), [a.id])
-    early = s.add_episode(Scope.of(user_id="alice", session_id="s2"), "compaction", _episode("early", AT), [b.id])
-    gone = s.add_episode(ALICE, "session", _episode("gone", AT + 90), [c.id])
-    s.delete_episode(gone.id)
-    s.add_episode(BOB, "session", _episode("bob's", AT), [c.id])
+    late = s.episodes.add_episode(ALICE, "session", _episode("late", AT + 60), [a.id])
+    s2 = Scope.of(user_id="alice", session_id="s2")
+    early = s.episodes.add_episode(s2, "compaction", _episode("early", AT), [b.id])
+    gone = s.episodes.add_episode(ALICE, "session", _episode("gone", AT + 90), [c.id])
+    s.episodes.delete_episode(gone.id)
+    s.episodes.add_episode(BOB, "session", _episode("bob's", AT), [c.id])
     unit = np.array([0.6, 0.8, 0.0, 0.0], np.float32)
     s.put_vectors("episode", [(early.id, ALICE.key, unit), (late.id, ALICE.key, np.ones(3, np.float32))], "m")
     query = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
-    found = s.episode_signals(owner(ALICE), query)
+    found = s.episodes.episode_signals(owner(ALICE), query)
     # oldest first; the similarity where a vector of the query's size is stored, else None
     assert [(e.id, e.ended, e.importance) for e in found] == [(early.id, AT, 0.7), (late.id, AT + 60, 0.7)]
     assert found[0].similarity == pytest.approx(0.6, abs=1e-6) and found[1].similarity is None
-    assert [e.similarity for e in s.episode_signals(owner(ALICE), None)] == [None, None]
-    assert s.episode_signals(owner(OTHER_AGENT), query) == []
-    assert [e.summary for e in s.get_episodes([late.id, gone.id, early.id, late.id])] == ["late", "early"]
-    assert s.get_episodes([]) == []
+    assert [e.similarity for e in s.episodes.episode_signals(owner(ALICE), None)] == [None, None]
+    assert s.episodes.episode_signals(owner(OTHER_AGENT), query) == []
+    assert [e.summary for e in s.episodes.get_episodes([late.id, gone.id, early.id, late.id])] == ["late", "early"]
+    assert s.episodes.get_episodes([]) == []
 
 
 def test_a_touch_job_is_counted_for_the_owner_of_its_episodes(full_store: FullStore):
     """Reading episodes queues a 'touch' job (their access counts); pending() of their owner counts
     it, so a drain of that tenant waits for it and no other tenant's does."""
     s = full_store
-    episode = s.add_episode(ALICE, "session", _episode("met"), [])
+    episode = s.episodes.add_episode(ALICE, "session", _episode("met"), [])
     s.enqueue("touch", {"episodes": [episode.id], "at": AT})
     assert s.pending("default", agent_id="default", owner="u:alice") == 1
     assert s.pending("default", owner="u:bob") == 0 and s.pending("t2") == 0
 
 def test_covered_steps_is_the_last_step_folded_into_those_kinds(full_store: FullStore):
     s = full_store
-    assert s.covered_steps(owner(ALICE), "s1", ("compaction",)) == 0
-    s.add_episode(ALICE, "compaction", _episode("x", step_from=1, step_to=8), [])
-    s.add_episode(ALICE, "compaction", _episode("y", step_from=9, step_to=12), [])
-    s.add_episode(ALICE, "session", _episode("z", step_from=1, step_to=30), [])
-    s.add_episode(Scope.of(user_id="alice", session_id="s2"), "compaction", _episode("w", step_to=50), [])
-    assert s.covered_steps(owner(ALICE), "s1", ("compaction",)) == 12
-    assert s.covered_steps(owner(ALICE), "s1", ("compaction", "session")) == 30
-    assert s.covered_steps(owner(ALICE), "s2", ("session",)) == 0
-    assert s.covered_steps(owner(BOB), "s1", ("compaction", "session")) == 0
+    assert s.episodes.covered_steps(owner(ALICE), "s1", ("compaction",)) == 0
+    s.episodes.add_episode(ALICE, "compaction", _episode("x", step_from=1, step_to=8), [])
+    s.episodes.add_episode(ALICE, "compaction", _episode("y", step_from=9, step_to=12), [])
+    s.episodes.add_episode(ALICE, "session", _episode("z", step_from=1, step_to=30), [])
+    s.episodes.add_episode(Scope.of(user_id="alice", session_id="s2"), "compaction", _episode("w", step_to=50), [])
+    assert s.episodes.covered_steps(owner(ALICE), "s1", ("compaction",)) == 12
+    assert s.episodes.covered_steps(owner(ALICE), "s1", ("compaction", "session")) == 30
+    assert s.episodes.covered_steps(owner(ALICE), "s2", ("session",)) == 0
+    assert s.episodes.covered_steps(owner(BOB), "s1", ("compaction", "session")) == 0
 
 
 
@@ -328,15 +330,15 @@ def test_open_sessions_are_the_ones_ended_before_with_turns_no_episode_covers(fu
     say(s, s3, "f", minutes=20)  # 09:20
     say(s, BOB, "g")
     later = AT + 3600
-    assert s.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
-    assert s.open_sessions(owner(ALICE), AT + 11 * 60, "session") == ["s1"]  # s2 still spoke at 09:11
-    s.add_episode(ALICE, "session", _episode("all of s1", step_from=1, step_to=3), [])
-    s.add_episode(s2, "session", _episode("part of s2", step_from=1, step_to=1), [])
-    s.add_episode(s3, "compaction", _episode("s3 folded", step_from=1, step_to=1), [])
-    assert s.open_sessions(owner(ALICE), later, "session") == ["s2", "s3"]  # another kind covers nothing here
+    assert s.episodes.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
+    assert s.episodes.open_sessions(owner(ALICE), AT + 11 * 60, "session") == ["s1"]  # s2 still spoke at 09:11
+    s.episodes.add_episode(ALICE, "session", _episode("all of s1", step_from=1, step_to=3), [])
+    s.episodes.add_episode(s2, "session", _episode("part of s2", step_from=1, step_to=1), [])
+    s.episodes.add_episode(s3, "compaction", _episode("s3 folded", step_from=1, step_to=1), [])
+    assert s.episodes.open_sessions(owner(ALICE), later, "session") == ["s2", "s3"]  # another kind covers nothing here
     say(s, ALICE, "a late word", minutes=30)  # s1 step 4
-    assert s.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
-    assert s.open_sessions(owner(BOB), later, "session") == ["s1"]
+    assert s.episodes.open_sessions(owner(ALICE), later, "session") == ["s1", "s2", "s3"]
+    assert s.episodes.open_sessions(owner(BOB), later, "session") == ["s1"]
 
 
 # ---- tasks ----------------------------------------------------------------------------------

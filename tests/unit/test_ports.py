@@ -22,11 +22,13 @@ from pmemo.ports import (
 )
 from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
+from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
 from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.diary_sql import SQLDiary
+from pmemo.stores.episodes_sql import SQLEpisodes
 from pmemo.stores.facts_sql import FactNames, SQLFacts
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.key_lines_sql import SQLKeyLines
@@ -73,6 +75,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(AgendaPort)) <= MAX_METHODS
     assert 0 < len(methods(UsagePort)) <= MAX_METHODS
     assert 0 < len(methods(FactPort)) <= MAX_METHODS
+    assert 0 < len(methods(EpisodePort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -138,3 +141,12 @@ def test_the_facts_port_is_written_once():
     assert methods(FactPort) <= methods(SQLFacts)  # both stores build SQLFacts itself
     # the store keeps four old names, each the port's call, for what pipelines/ still calls
     assert methods(FactNames) == {"facts", "facts_with", "upsert_fact", "expire_fact"} < methods(FactPort)
+
+
+def test_the_episodes_port_is_written_once():
+    from pmemo.stores.postgres.episodes import PostgresEpisodes
+    from pmemo.stores.sqlite.episodes import SQLiteEpisodes
+
+    assert methods(EpisodePort) <= methods(SQLEpisodes)
+    for backend in (SQLiteEpisodes, PostgresEpisodes):  # each gives only where the vectors are compared
+        assert methods(backend) == {"episode_signals"}

@@ -206,7 +206,7 @@ class Forgetter:
         s = self.store
         summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
         keys = [k for k in s.key_lines.keys_with(ids) if k.origin == "promoted"]
-        facts, episodes = s.profile.facts_with(ids), s.episodes_with(ids)
+        facts, episodes = s.profile.facts_with(ids), s.episodes.episodes_with(ids)
         chains = {(f.subject_id, f.category, f.key) for f in facts}
         related = {f.id for f in facts} | {
             f.id
@@ -262,7 +262,7 @@ class Forgetter:
 
     def _episodes(self, ids: list[int]) -> dict[int, str]:
         removed = set(ids)
-        return {e.id: self.episodes.rebuild(e, removed) for e in self.store.episodes_with(ids)}
+        return {e.id: self.episodes.rebuild(e, removed) for e in self.store.episodes.episodes_with(ids)}
 
     def restore(self, batch: int) -> dict[str, Any]:
         """Put an active batch back; Conflict when it is not (any more) active."""

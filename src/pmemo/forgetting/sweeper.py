@@ -57,7 +57,7 @@ def _plan_episodes(
     store: FullStore, settings: Settings, owner: Scope, now: float, plan: Plan
 ) -> None:
     scored = []
-    for ep in store.episodes(owner):
+    for ep in store.episodes.episodes(owner):
         value = strength(
             now - ep.ended_at.timestamp(),
             ep.importance,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .agenda import AgendaPort
 from .api_keys import KeyStore
 from .diary import DiaryPort, TurnStamp, Waiting
+from .episodes import EpisodePort, EpisodeSignal
 from .facts import FactPort
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .key_lines import KeyLinePort
@@ -21,6 +22,7 @@ from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "FactPort", "GraphPort", "HeldRows", "KeyLinePort",
-           "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "TripleView",
-           "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal", "FactPort",
+           "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple",
+           "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting",
+           "WindowPort"]

@@ -37,7 +37,7 @@ class EpisodesService:
         where = scope_of(scope)
         store: Any = self._store
         if query is None:
-            return (await asyncio.to_thread(store.episodes, where, session_id))[-limit:]
+            return (await asyncio.to_thread(store.episodes.episodes, where, session_id))[-limit:]
         qvec = await asyncio.to_thread(self._embed.query, validate.query(query))
         ranked = await asyncio.to_thread(self._episodes.rank, where, qvec, limit)
         return [e for e, _, _ in ranked if session_id is None or e.scope.session_id == session_id]

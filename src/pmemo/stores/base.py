@@ -25,7 +25,6 @@ from ..models import (
     Cluster,
     Decision,
     Diary,
-    Episode,
     Fact,
     KeyLine,
     Member,
@@ -41,6 +40,8 @@ from ..ports.agenda import AgendaPort
 from ..ports.diary import DiaryPort
 from ..ports.diary import TurnStamp as TurnStamp  # re-exported: the diary port's values
 from ..ports.diary import Waiting as Waiting
+from ..ports.episodes import EpisodePort
+from ..ports.episodes import EpisodeSignal as EpisodeSignal  # re-exported: the episodes port's value
 from ..ports.facts import FactPort
 from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
 from ..ports.graph import GraphPort
@@ -95,16 +96,6 @@ class Once:
 
 
 IDEMPOTENCY_HOURS = 24
-
-
-class EpisodeSignal(NamedTuple):
-    """What ranking an episode needs, without reading it: a context weighs every episode of
-    its owner and shows two or three."""
-
-    id: int
-    ended: float  # seconds since 1970, UTC
-    importance: float
-    similarity: float | None  # its stored vector's inner product with the query; None: no query or no such vector
 
 
 class TurnRef(NamedTuple):
@@ -384,13 +375,24 @@ class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol)
 
 
 class ProfileStoreProtocol(Protocol):
-    """Profile facts, episodes, tasks, records and forgetting (issue 5).
+    """Tasks, records and forgetting (issue 5); the facts and episodes are ports (``profile``,
+    ``episodes``).
 
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
 
-    # the facts are a port (``pmemo.ports.facts``, ``store.profile``); these four of its calls stay
-    # on the store, each the port's, for pipelines/extraction.py and the graph's learning step
+    @property
+    def profile(self) -> FactPort:
+        """The facts (``pmemo.ports.facts``)."""
+        ...
+
+    @property
+    def episodes(self) -> EpisodePort:
+        """The episodes (``pmemo.ports.episodes``)."""
+        ...
+
+    # four of the facts port's calls stay on the store, each the port's, for pipelines/extraction.py
+    # and the graph's learning step
     def facts(self, scope: Scope, history: bool = False, subject: str | None = "*") -> list[Fact]: ...
     def facts_with(self, turn_ids: list[int]) -> list[Fact]: ...
     def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
@@ -398,24 +400,6 @@ class ProfileStoreProtocol(Protocol):
     def expire_fact(self, fact_id: int, at: float) -> None: ...
     def conversation_now(self, scope: Scope) -> float | None: ...
     def owner_scopes(self, tenant: str | None = None) -> list[Scope]: ...
-
-    def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any],
-                    source_ids: list[int]) -> Episode: ...
-    def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None: ...
-    def get_episode(self, episode_id: int) -> Episode | None: ...
-    def get_episodes(self, ids: Iterable[int]) -> list[Episode]:
-        """The live ones of these episodes, in ``ids``' order."""
-        ...
-    def episodes(self, scope: Scope, session_id: str | None = None) -> list[Episode]: ...
-    def episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]:
-        """Each live episode of ``scope``, as its ranking needs it (``EpisodeSignal``): one
-        read, with its vector's similarity to ``query`` worked out where the vector is."""
-        ...
-    def episodes_with(self, turn_ids: list[int]) -> list[Episode]: ...
-    def delete_episode(self, episode_id: int) -> None: ...
-    def touch_episodes(self, ids: list[int], now: float) -> None: ...
-    def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int: ...
-    def open_sessions(self, scope: Scope, before: float, kind: str) -> list[str]: ...
 
     def add_task(self, scope: Scope, goal: str, steps: list[TaskStep], scratchpad: str) -> Task: ...
     def get_task(self, task_id: int) -> Task | None: ...
@@ -596,7 +580,7 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, ``profile`` (the facts; four old names kept, ``ProfileStoreProtocol``).
+    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile``, the facts, and ``episodes``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property
@@ -607,6 +591,4 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     def l2(self) -> WindowPort: ...
     @property
     def person_forget(self) -> PersonForgetPort: ...
-    @property
-    def profile(self) -> FactPort: ...
     def tx(self) -> AbstractContextManager[None]: ...

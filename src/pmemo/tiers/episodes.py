@@ -128,11 +128,11 @@ class Episodes:
         """Store an episode with its vector: ``vec`` (``drafted``'s, both in one commit), else its
         text embedded (after the episode is stored: no embedding inside a transaction)."""
         if vec is None:
-            episode = self.store.add_episode(scope, kind, fields, source_ids)
+            episode = self.store.episodes.add_episode(scope, kind, fields, source_ids)
             self._embed(episode)
             return episode
         with self.store.tx():
-            episode = self.store.add_episode(scope, kind, fields, source_ids)
+            episode = self.store.episodes.add_episode(scope, kind, fields, source_ids)
             self._embed(episode, vec)
         return episode
 
@@ -149,7 +149,7 @@ class Episodes:
     def close_session(self, scope: Scope, session_id: str) -> Episode | None:
         """Record the session's not-yet-covered turns as a "session" episode."""
         owner = scope.owner_scope()
-        covered = self.store.covered_steps(owner, session_id, ("session",))
+        covered = self.store.episodes.covered_steps(owner, session_id, ("session",))
         turns = [
             t
             for t in self.store.list_turns(
@@ -168,7 +168,7 @@ class Episodes:
         """A new session began: the owner's sessions that ended before it are finished."""
         owner = turn.scope.owner_scope()
         out = []
-        for sid in self.store.open_sessions(owner, epoch_of(turn.timestamp), "session"):
+        for sid in self.store.episodes.open_sessions(owner, epoch_of(turn.timestamp), "session"):
             if sid != turn.session_id and (episode := self.close_session(owner, sid)) is not None:
                 out.append(episode)
         return out
@@ -179,7 +179,7 @@ class Episodes:
         if budget <= 0:
             return None
         owner = turn.scope.owner_scope()
-        covered = self.store.covered_steps(owner, turn.session_id, ("compaction",))
+        covered = self.store.episodes.covered_steps(owner, turn.session_id, ("compaction",))
         turns = sorted(
             (
                 t
@@ -216,13 +216,13 @@ class Episodes:
             self.store.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step)
         )
         if not turns:
-            self.store.delete_episode(episode.id)
+            self.store.episodes.delete_episode(episode.id)
             return "deleted"
         fields, vec = self.drafted(turns)
         if episode.kind == "task":
             fields = {**fields, "lessons": list(episode.lessons), "importance": episode.importance}
-        self.store.update_episode(episode.id, fields, [t.id for t in turns])
-        updated = self.store.get_episode(episode.id)
+        self.store.episodes.update_episode(episode.id, fields, [t.id for t in turns])
+        updated = self.store.episodes.get_episode(episode.id)
         if updated is not None:
             self._embed(updated, vec)
         return "rebuilt"
@@ -237,14 +237,14 @@ class Episodes:
         ``signals``: the owner's ``episode_signals`` for ``qvec``, when the caller has read them."""
         owner = scope.owner_scope()
         if signals is None:  # the episodes themselves: the top k only
-            signals = self.store.episode_signals(owner, qvec)
+            signals = self.store.episodes.episode_signals(owner, qvec)
         if until is not None:
             signals = [e for e in signals if e.ended <= until]
         if not signals:
             return []
         sims = {e.id: e.similarity for e in signals}
         unread = [e.id for e in signals if e.similarity is None] if qvec is not None else []
-        for episode in self.store.get_episodes(unread):  # no vector of the query's size: a read writes nothing
+        for episode in self.store.episodes.get_episodes(unread):  # no vector of the query's size: a read writes nothing
             sims[episode.id] = float(self.tiers.embed.passages([episode_text(episode)], keep=False)[0] @ qvec)
         now = now or self.store.conversation_now(owner) or max(e.ended for e in signals)
         s = self.settings
@@ -257,7 +257,7 @@ class Episodes:
             why = f"episode: similarity {sim:.2f}, recency {rec:.2f}, importance {e.importance:.2f}"
             scored.append((e.id, round(score, 6), why))
         scored.sort(key=lambda x: (-x[1], -x[0]))
-        top = {e.id: e for e in self.store.get_episodes([i for i, _, _ in scored[:k]])}
+        top = {e.id: e for e in self.store.episodes.get_episodes([i for i, _, _ in scored[:k]])}
         return [(top[i], score, why) for i, score, why in scored[:k] if i in top]
 
 

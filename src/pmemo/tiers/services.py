@@ -218,7 +218,7 @@ class Tiers:
 
     def touch_episodes(self, ids: list[int], at: float) -> None:
         """Count an access of each episode a context showed (run by the worker)."""
-        self.store.touch_episodes(ids, at)  # type: ignore[attr-defined]  # the SQLite store is a FullStore
+        self.store.episodes.touch_episodes(ids, at)  # type: ignore[attr-defined]  # the SQLite store is a FullStore
 
     def promote(self, cluster_id: int) -> KeyLine | None:
         cluster = self.store.get_cluster(cluster_id)

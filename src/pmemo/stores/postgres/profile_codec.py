@@ -1,4 +1,4 @@
-"""Conversions between PostgreSQL rows (dicts by column name) and the episode, task and record
+"""Conversions between PostgreSQL rows (dicts by column name) and the task and record
 models (a fact's is ``stores.facts_sql.fact_of``). Times are epoch seconds as on SQLite; JSON
 columns are jsonb, so they arrive as Python values and go in through ``jsonb()``."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ...models import Episode, Record, Task, TaskStep
+from ...models import Record, Task, TaskStep
 from .codec import scope_of, utc
 
 _dumps = partial(json.dumps, ensure_ascii=False, default=str)
@@ -27,15 +27,6 @@ def named(cur: psycopg.Cursor[Any]) -> list[dict[str, Any]]:
     """The rows a write's ``RETURNING`` gave (on a ``Database.tx()`` cursor), as dicts by column."""
     names = [column.name for column in cur.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
-
-
-def episode(row: dict[str, Any], sources: tuple[int, ...]) -> Episode:
-    return Episode(id=row["id"], scope=scope_of(row, row["session"]), kind=row["kind"], summary=row["summary"],
-                   topics=tuple(row["topics"]), actions=tuple(row["actions"]), outcomes=tuple(row["outcomes"]),
-                   lessons=tuple(row["lessons"]), importance=row["importance"],
-                   started_at=utc(row["started"]), ended_at=utc(row["ended"]), source_ids=sources,
-                   step_from=row["step_from"], step_to=row["step_to"], access_count=row["access_count"],
-                   created_at=utc(row["created"]))
 
 
 def steps(items: Iterable[TaskStep]) -> Jsonb:

@@ -22,7 +22,7 @@ from . import codec
 from . import profile_codec as pc
 from .database import Database
 from .dialect import POSTGRES, placeholders
-from .episodes import signals_of, signals_read
+from .episodes import signal_of, signals_read
 from .provenance import WITH_SOURCES
 from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
 
@@ -143,11 +143,12 @@ class ReadPlanRows:
         return PeopleKnown(members, {p: people[p] for p in wanted if p in people}, _facts_of(facts, fact_rows), plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
+        sql, args = signals_read(scope, query)
         signals, tasks = self._db.reads([
-            (*signals_read(scope, query), "rows"),
+            (placeholders(sql), args, "dicts"),
             ("SELECT * FROM tasks WHERE scope_key=%s AND deleted IS NULL AND status=%s ORDER BY id",
              (scope.key, "running"), "dicts")])
-        return signals_of(signals), [pc.task(r) for r in tasks]
+        return [signal_of(r) for r in signals], [pc.task(r) for r in tasks]
 
 
 def _facts_read(tenant: str, agent: str, subjects: list[str], history: bool) -> Read:

@@ -25,7 +25,7 @@ from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
 from .database import Database
 from .dialect import POSTGRES, PostgresLink
-from .episodes import EpisodeRows
+from .episodes import PostgresEpisodes
 from .forget import ForgetRows
 from .graph import PostgresGraph
 from .jobs import JobRows, jobs_of
@@ -44,7 +44,7 @@ from .vectors import VectorRows
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRows,
-                    OwnerRows, EpisodeRows, TaskRows, RecordRows, ForgetRows,
+                    OwnerRows, TaskRows, RecordRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
@@ -60,6 +60,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRow
         self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
         self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
         self.profile = SQLFacts(PostgresLink(db), POSTGRES)
+        self.episodes = PostgresEpisodes(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 

@@ -1,4 +1,4 @@
-"""Conversions between SQLite rows and the episode / task / record models (a fact's is
+"""Conversions between SQLite rows and the task / record models (a fact's is
 ``stores.facts_sql.fact_of``)."""
 
 from __future__ import annotations
@@ -6,29 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ...models import Episode, Record, Scope, Task, TaskStep
+from ...models import Record, Scope, Task, TaskStep
 from .codec import scope_of, utc
-
-
-def episode(row: sqlite3.Row, sources: tuple[int, ...]) -> Episode:
-    return Episode(
-        id=row["id"],
-        scope=scope_of(row, row["session"]),
-        kind=row["kind"],
-        summary=row["summary"],
-        topics=tuple(json.loads(row["topics"])),
-        actions=tuple(json.loads(row["actions"])),
-        outcomes=tuple(json.loads(row["outcomes"])),
-        lessons=tuple(json.loads(row["lessons"])),
-        importance=row["importance"],
-        started_at=utc(row["started"]),
-        ended_at=utc(row["ended"]),
-        source_ids=sources,
-        step_from=row["step_from"],
-        step_to=row["step_to"],
-        access_count=row["access_count"],
-        created_at=utc(row["created"]),
-    )
 
 
 def steps_json(steps: tuple[TaskStep, ...] | list[TaskStep]) -> str:

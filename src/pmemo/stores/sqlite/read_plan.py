@@ -14,6 +14,7 @@ import numpy as np
 from ...models import Diary, Fact, Scope, Summary, Task
 from ...ports.agenda import AgendaPort
 from ...ports.diary import DiaryPort
+from ...ports.episodes import EpisodePort
 from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
@@ -41,7 +42,7 @@ class ReadPlanRows:
         def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
         people: PeoplePort
         plans: AgendaPort
-        def _episode_signals(self, scope: Scope, query: np.ndarray | None) -> list[EpisodeSignal]: ...
+        episodes: EpisodePort
         def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
 
     def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
@@ -112,4 +113,4 @@ class ReadPlanRows:
         return PeopleKnown(members, people, known, plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
-        return self._episode_signals(scope, query), self._tasks(scope, "running")
+        return self.episodes.episode_signals(scope, query), self._tasks(scope, "running")

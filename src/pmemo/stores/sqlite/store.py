@@ -38,6 +38,7 @@ from . import codec, fts
 from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
 from .dialect import SQLITE, SQLiteExec, SQLiteLink
+from .episodes import SQLiteEpisodes
 from .graph_store import SQLiteGraph
 from .locks import NamedLocks
 from .person_forget import SQLitePersonForget
@@ -84,6 +85,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, FactNames,
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self._vectors)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
