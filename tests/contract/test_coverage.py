@@ -22,6 +22,7 @@ from pmemo.ports import (
     locks,
     people,
     person_forget,
+    tasks,
     unit,
     usage,
     windows,
@@ -63,6 +64,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(windows) | protocol_methods(person_forget) | protocol_methods(diary)
     protocols |= protocol_methods(locks) | protocol_methods(key_lines) | protocol_methods(agenda)
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
+    protocols |= protocol_methods(tasks)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

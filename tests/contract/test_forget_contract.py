@@ -207,7 +207,7 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
     fid = fact(s, ALICE, "tea", a.id)
     episode = s.episodes.add_episode(ALICE, "session", {"summary": "e", "started": AT, "ended": AT}, [a.id])
     record = s.add_record("default", "default", "alice", {"content": "r", "visibility": "public"})
-    task = s.add_task(ALICE, "goal", [], "")
+    task = s.tasks.add_task(ALICE, "goal", [], "")
 
     def visible() -> dict[str, bool]:
         return {"fact": s.profile.get_fact(fid) is not None and bool(s.profile.facts(OWNER))
@@ -216,7 +216,7 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
                 and bool(s.episodes.episodes_with([a.id])),
                 "record": s.get_record(record.id, "default", "alice") is not None
                 and bool(s.list_records("default", "default", "alice")) and bool(s.all_records()),
-                "task": s.get_task(task.id) is not None and bool(s.tasks(OWNER))}
+                "task": s.tasks.get_task(task.id) is not None and bool(s.tasks.tasks(OWNER))}
 
     assert visible() == dict.fromkeys(("fact", "episode", "record", "task"), True)
     s.soft_delete("fact", [fid], "faded")

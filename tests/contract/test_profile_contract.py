@@ -345,24 +345,24 @@ def test_open_sessions_are_the_ones_ended_before_with_turns_no_episode_covers(fu
 def test_tasks_are_saved_with_a_version_check(full_store: FullStore):
     s = full_store
     steps = [TaskStep("find flights"), TaskStep("book hotel")]
-    task = s.add_task(ALICE, "plan the trip", steps, "notes")
+    task = s.tasks.add_task(ALICE, "plan the trip", steps, "notes")
     assert (task.goal, task.steps, task.scratchpad, task.status, task.version) == (
         "plan the trip", tuple(steps), "notes", "running", 1)
     assert task.scope == ALICE and task.feedback is None and task.episode_id is None
-    assert s.get_task(task.id) == task and s.get_task(424242) is None
+    assert s.tasks.get_task(task.id) == task and s.tasks.get_task(424242) is None
     done_step = TaskStep("find flights", "done", result="AF123")
-    saved = s.save_task(dataclasses.replace(task, steps=(done_step, steps[1]), scratchpad="AF123 booked"), 1)
+    saved = s.tasks.save_task(dataclasses.replace(task, steps=(done_step, steps[1]), scratchpad="AF123 booked"), 1)
     assert (saved.version, saved.steps[0], saved.scratchpad) == (2, done_step, "AF123 booked")
     with pytest.raises(Conflict):
-        s.save_task(dataclasses.replace(task, status="failed"), 1)  # someone saved version 2 meanwhile
-    assert s.get_task(task.id) == saved
-    finished = s.save_task(dataclasses.replace(saved, status="done", feedback="great", episode_id=7), 2)
+        s.tasks.save_task(dataclasses.replace(task, status="failed"), 1)  # someone saved version 2 meanwhile
+    assert s.tasks.get_task(task.id) == saved
+    finished = s.tasks.save_task(dataclasses.replace(saved, status="done", feedback="great", episode_id=7), 2)
     assert (finished.status, finished.feedback, finished.episode_id) == ("done", "great", 7)
-    other = s.add_task(ALICE, "second", [], "")
-    assert [t.id for t in s.tasks(owner(ALICE))] == [task.id, other.id]
-    assert [t.id for t in s.tasks(owner(ALICE), "running")] == [other.id]
-    assert [t.id for t in s.tasks(owner(ALICE), "done")] == [task.id]
-    assert s.tasks(owner(BOB)) == [] and s.tasks(owner(OTHER_AGENT)) == []
+    other = s.tasks.add_task(ALICE, "second", [], "")
+    assert [t.id for t in s.tasks.tasks(owner(ALICE))] == [task.id, other.id]
+    assert [t.id for t in s.tasks.tasks(owner(ALICE), "running")] == [other.id]
+    assert [t.id for t in s.tasks.tasks(owner(ALICE), "done")] == [task.id]
+    assert s.tasks.tasks(owner(BOB)) == [] and s.tasks.tasks(owner(OTHER_AGENT)) == []
 
 
 # ---- records --------------------------------------------------------------------------------

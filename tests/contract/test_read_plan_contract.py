@@ -106,4 +106,4 @@ def test_people_known_and_episodic(memory: SyncMemory) -> None:
     assert {i.what for i in known.agenda} == {"考研"}
     qvec = memory._memory._embed.query("考研")  # noqa: SLF001
     signals, tasks = store.episodic(CHAT, qvec)
-    assert signals == store.episodes.episode_signals(CHAT, qvec) and tasks == store.tasks(CHAT, "running")
+    assert signals == store.episodes.episode_signals(CHAT, qvec) and tasks == store.tasks.tasks(CHAT, "running")

@@ -24,6 +24,7 @@ from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
+from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
@@ -42,6 +43,7 @@ from pmemo.stores.postgres.person_forget import PostgresPersonForget
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
 from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
+from pmemo.stores.tasks_sql import SQLTasks
 from pmemo.stores.usage_sql import SQLUsage
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
 
@@ -76,6 +78,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(UsagePort)) <= MAX_METHODS
     assert 0 < len(methods(FactPort)) <= MAX_METHODS
     assert 0 < len(methods(EpisodePort)) <= MAX_METHODS
+    assert 0 < len(methods(TaskPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -150,3 +153,7 @@ def test_the_episodes_port_is_written_once():
     assert methods(EpisodePort) <= methods(SQLEpisodes)
     for backend in (SQLiteEpisodes, PostgresEpisodes):  # each gives only where the vectors are compared
         assert methods(backend) == {"episode_signals"}
+
+
+def test_the_tasks_port_is_written_once():
+    assert methods(TaskPort) <= methods(SQLTasks)  # both stores build SQLTasks itself

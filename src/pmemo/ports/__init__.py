@@ -18,11 +18,12 @@ from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
+from .tasks import TaskPort
 from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal", "FactPort",
            "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple",
-           "PeoplePort", "PersonForgetPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting",
-           "WindowPort"]
+           "PeoplePort", "PersonForgetPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
+           "Waiting", "WindowPort"]

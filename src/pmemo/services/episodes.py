@@ -82,4 +82,4 @@ class EpisodesService:
                                        list(lessons or []), feedback, version)
 
     async def tasks(self, /, *, status: str | None = None, **scope: Any) -> list[Task]:
-        return await asyncio.to_thread(self._store.tasks, scope_of(scope), status)
+        return await asyncio.to_thread(self._store.tasks.tasks, scope_of(scope), status)

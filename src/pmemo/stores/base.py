@@ -33,7 +33,6 @@ from ..models import (
     Scope,
     Summary,
     Task,
-    TaskStep,
     Turn,
 )
 from ..ports.agenda import AgendaPort
@@ -55,6 +54,7 @@ from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
 from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the person-forget port's value
 from ..ports.person_forget import PersonForgetPort
+from ..ports.tasks import TaskPort
 from ..ports.usage import Usage as Usage  # re-exported: the usage port's value
 from ..ports.usage import UsagePort
 from ..ports.windows import WindowPort
@@ -375,8 +375,8 @@ class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol)
 
 
 class ProfileStoreProtocol(Protocol):
-    """Tasks, records and forgetting (issue 5); the facts and episodes are ports (``profile``,
-    ``episodes``).
+    """Records and forgetting (issue 5); the facts, episodes and tasks are ports (``profile``,
+    ``episodes``, ``tasks``).
 
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
@@ -401,10 +401,10 @@ class ProfileStoreProtocol(Protocol):
     def conversation_now(self, scope: Scope) -> float | None: ...
     def owner_scopes(self, tenant: str | None = None) -> list[Scope]: ...
 
-    def add_task(self, scope: Scope, goal: str, steps: list[TaskStep], scratchpad: str) -> Task: ...
-    def get_task(self, task_id: int) -> Task | None: ...
-    def tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
-    def save_task(self, task: Task, version: int) -> Task: ...
+    @property
+    def tasks(self) -> TaskPort:
+        """The tasks (``pmemo.ports.tasks``)."""
+        ...
 
     def add_record(self, tenant: str, agent: str, user_id: str, fields: dict[str, Any]) -> Record: ...
     def get_record(self, record_id: int, tenant: str, viewer: str,
@@ -580,7 +580,7 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile``, the facts, and ``episodes``.
+    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``, ``tasks``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property

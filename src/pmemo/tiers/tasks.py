@@ -71,10 +71,10 @@ class Tasks:
     def start(self, scope: Scope, goal: str, steps: list[str], scratchpad: str = "") -> Task:
         if not goal.strip():
             raise InvalidInput("a task needs a goal (non-empty text)")
-        return self.store.add_task(scope, goal.strip(), [TaskStep(s) for s in steps], scratchpad)
+        return self.store.tasks.add_task(scope, goal.strip(), [TaskStep(s) for s in steps], scratchpad)
 
     def get(self, task_id: int, tenant_id: str) -> Task:
-        task = self.store.get_task(task_id)
+        task = self.store.tasks.get_task(task_id)
         if task is None or task.scope.tenant_id != tenant_id:
             raise NotFound(f"task {task_id} does not exist in tenant {tenant_id!r}")
         return task
@@ -94,7 +94,7 @@ class Tasks:
         new = dataclasses.replace(
             task, steps=steps, scratchpad=task.scratchpad if pad is None else pad
         )
-        return self.store.save_task(new, task.version if version is None else version)
+        return self.store.tasks.save_task(new, task.version if version is None else version)
 
     def finish(
         self,
@@ -122,7 +122,7 @@ class Tasks:
             "ended": task.updated_at.timestamp(),
         }
         episode = self.episodes.record(task.scope, "task", fields, [])
-        self.store.save_task(
+        self.store.tasks.save_task(
             dataclasses.replace(task, status=status, feedback=feedback, episode_id=episode.id),
             task.version if version is None else version,
         )

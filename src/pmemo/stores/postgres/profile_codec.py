@@ -1,19 +1,18 @@
-"""Conversions between PostgreSQL rows (dicts by column name) and the task and record
-models (a fact's is ``stores.facts_sql.fact_of``). Times are epoch seconds as on SQLite; JSON
+"""Conversions between PostgreSQL rows (dicts by column name) and records (``Record``); a fact's,
+an episode's and a task's are their ports' SQL's (``stores/facts_sql.py`` …). Times are epoch seconds as on SQLite; JSON
 columns are jsonb, so they arrive as Python values and go in through ``jsonb()``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ...models import Record, Task, TaskStep
-from .codec import scope_of, utc
+from ...models import Record
+from .codec import utc
 
 _dumps = partial(json.dumps, ensure_ascii=False, default=str)
 
@@ -27,17 +26,6 @@ def named(cur: psycopg.Cursor[Any]) -> list[dict[str, Any]]:
     """The rows a write's ``RETURNING`` gave (on a ``Database.tx()`` cursor), as dicts by column."""
     names = [column.name for column in cur.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
-
-
-def steps(items: Iterable[TaskStep]) -> Jsonb:
-    return jsonb([vars(s) for s in items])
-
-
-def task(row: dict[str, Any]) -> Task:
-    return Task(id=row["id"], scope=scope_of(row, row["session"] or None), goal=row["goal"],
-                steps=tuple(TaskStep(**s) for s in row["steps"]), scratchpad=row["scratchpad"],
-                status=row["status"], feedback=row["feedback"], episode_id=row["episode_id"],
-                version=row["version"], created_at=utc(row["created"]), updated_at=utc(row["updated"]))
 
 
 def record(row: dict[str, Any]) -> Record:

@@ -18,8 +18,8 @@ from ..diary_sql import diary_of
 from ..facts_sql import by_subject, fact_of
 from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
+from ..tasks_sql import task_of
 from . import codec
-from . import profile_codec as pc
 from .database import Database
 from .dialect import POSTGRES, placeholders
 from .episodes import signal_of, signals_read
@@ -148,7 +148,7 @@ class ReadPlanRows:
             (placeholders(sql), args, "dicts"),
             ("SELECT * FROM tasks WHERE scope_key=%s AND deleted IS NULL AND status=%s ORDER BY id",
              (scope.key, "running"), "dicts")])
-        return [signal_of(r) for r in signals], [pc.task(r) for r in tasks]
+        return [signal_of(r) for r in signals], [task_of(r) for r in tasks]
 
 
 def _facts_read(tenant: str, agent: str, subjects: list[str], history: bool) -> Read:

@@ -18,6 +18,7 @@ from ..diary_sql import SQLDiary
 from ..facts_sql import FactNames, SQLFacts
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
+from ..tasks_sql import SQLTasks
 from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
@@ -37,14 +38,13 @@ from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
 from .records import RecordRows
 from .summaries import SummaryRows
-from .tasks import TaskRows
 from .turns import TurnRows
 from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRows,
-                    OwnerRows, TaskRows, RecordRows, ForgetRows,
+                    OwnerRows, RecordRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
@@ -61,6 +61,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRow
         self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
         self.profile = SQLFacts(PostgresLink(db), POSTGRES)
         self.episodes = PostgresEpisodes(PostgresLink(db), POSTGRES)
+        self.tasks = SQLTasks(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 

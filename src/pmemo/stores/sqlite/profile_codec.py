@@ -1,34 +1,13 @@
-"""Conversions between SQLite rows and the task / record models (a fact's is
-``stores.facts_sql.fact_of``)."""
+"""Conversions between SQLite rows and records (``Record``); a fact's, an episode's and a task's
+are their ports' SQL's (``stores/facts_sql.py`` …)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 
-from ...models import Record, Scope, Task, TaskStep
-from .codec import scope_of, utc
-
-
-def steps_json(steps: tuple[TaskStep, ...] | list[TaskStep]) -> str:
-    return json.dumps([s.__dict__ for s in steps], ensure_ascii=False)
-
-
-def task(row: sqlite3.Row) -> Task:
-    steps = tuple(TaskStep(**s) for s in json.loads(row["steps"]))
-    return Task(
-        id=row["id"],
-        scope=scope_of(row, row["session"] or None),
-        goal=row["goal"],
-        steps=steps,
-        scratchpad=row["scratchpad"],
-        status=row["status"],
-        feedback=row["feedback"],
-        episode_id=row["episode_id"],
-        version=row["version"],
-        created_at=utc(row["created"]),
-        updated_at=utc(row["updated"]),
-    )
+from ...models import Record, Scope
+from .codec import utc
 
 
 def record(row: sqlite3.Row) -> Record:

@@ -17,6 +17,7 @@ from ...ports.diary import DiaryPort
 from ...ports.episodes import EpisodePort
 from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
+from ...ports.tasks import TaskPort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from ..facts_sql import by_subject, fact_of, subjects_read
 from ..sql import with_sources
@@ -43,7 +44,7 @@ class ReadPlanRows:
         people: PeoplePort
         plans: AgendaPort
         episodes: EpisodePort
-        def _tasks(self, scope: Scope, status: str | None = None) -> list[Task]: ...
+        tasks: TaskPort
 
     def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
                    key_sources: bool = False) -> ChatState:
@@ -113,4 +114,4 @@ class ReadPlanRows:
         return PeopleKnown(members, people, known, plans)
 
     def episodic(self, scope: Scope, query: np.ndarray | None) -> tuple[list[EpisodeSignal], list[Task]]:
-        return self.episodes.episode_signals(scope, query), self._tasks(scope, "running")
+        return self.episodes.episode_signals(scope, query), self.tasks.tasks(scope, "running")

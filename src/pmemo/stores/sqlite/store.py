@@ -31,6 +31,7 @@ from ..facts_sql import FactNames, SQLFacts
 from ..fair_share import job_batches, ranked
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
+from ..tasks_sql import SQLTasks
 from ..unit import Unit
 from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
@@ -86,6 +87,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, FactNames,
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self._vectors)
+        self.tasks = SQLTasks(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
