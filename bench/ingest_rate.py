@@ -189,7 +189,8 @@ def derived_records(query: Callable[[str], list[Any]]) -> dict[str, Any]:
         for owner, session, step, vec in query(
                 "SELECT t.owner, t.session, t.step, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn'"
                 f" AND v.ref = t.id WHERE t.tenant = '{tenant}' ORDER BY t.owner, t.session, t.step"):
-            digest.update(f"{owner}|{session}|{step}|".encode() + bytes(vec))
+            raw = bytes(vec) if isinstance(vec, bytes | memoryview) else str(vec).encode()  # pgvector: its text
+            digest.update(f"{owner}|{session}|{step}|".encode() + raw)
         out[tenant]["turn_vectors_sha256"] = digest.hexdigest()
         out[tenant]["episodes"] = sorted(map(repr, query(
             "SELECT owner, session, kind, summary, topics, actions, outcomes, importance, step_from, step_to"
