@@ -4,6 +4,8 @@ longer is checked, so one the server dropped meanwhile is replaced before a call
 
 from __future__ import annotations
 
+import time
+
 import psycopg
 import pytest
 
@@ -30,6 +32,9 @@ def test_a_fresh_connection_goes_out_unchecked_and_an_idle_one_checked(postgres_
         pid = _backend(db)
         with psycopg.connect(postgres_url, autocommit=True) as admin:  # the server drops it
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            # the signal is sent, not yet obeyed: on a busy box the backend may still answer a check
+            while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
+                time.sleep(0.01)
         clock = database.time.monotonic()
         monkeypatch.setattr(database.time, "monotonic", lambda: clock + database.FRESH_S + 1)
         assert _backend(db) != pid  # checked, found broken, replaced: the caller saw nothing
