@@ -40,7 +40,7 @@ def test_a_new_session_closes_the_previous_one_as_an_episode(mem: SyncMemory) ->
         and ep.scope.session_id == "s1"
         and (ep.step_from, ep.step_to) == (1, 2)
     )
-    assert ep.summary and "yunnan" in ep.topics and ep.actions and ep.outcomes
+    assert ep.summary and "Yunnan" in ep.topics and ep.actions and ep.outcomes
     assert len(ep.source_ids) == 2
     assert mem.end_session("s2", user_id="u").scope.session_id == "s2"
     assert mem.end_session("s2", user_id="u") is None  # nothing new since

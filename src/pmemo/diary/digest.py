@@ -23,8 +23,6 @@ lines go first, then the last plans; nothing is ever made up.
 
 from __future__ import annotations
 
-import calendar
-import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -32,19 +30,13 @@ from datetime import date
 from ..models import Turn
 from ..rules.agenda_rules import plans
 from ..text.filler import content_free
-from ..text.segment import STOPWORDS, has_cjk
+from ..text.keywords import keywords
+from ..text.segment import has_cjk
 from ..tiers.long_term import telling
 
-TOPICS = 5
-TOPIC_CHARS = 20_000  # of a day's text, read for its topics
 LINES_PER_SPEAKER = 2
 SENTENCE_CHARS = 120
 _WEEKDAYS_ZH = "一二三四五六日"
-# jieba's part-of-speech tags of the words a Chinese topic is made of: nouns (not people's names)
-_NOUNS = ("n", "nz", "ns", "nt", "vn", "eng", "j", "l")
-# words no day is about: stopwords, and the calendar's (a plan's date is in its own line)
-_NOT_TOPICS = STOPWORDS | frozenset(n.lower() for n in [*calendar.day_name, *calendar.month_name, *calendar.day_abbr,
-                                                       *calendar.month_abbr] if n) | {"today", "tomorrow", "tonight"}
 
 
 @dataclass(frozen=True)
@@ -75,7 +67,7 @@ def digest(day: date, turns: Sequence[Turn], max_chars: int, names: Iterable[str
     for turn in said:
         by_speaker.setdefault(speaker(turn), []).append(turn)
     head = [_header(words, day, len(said), len(by_speaker), zh)]
-    found = topics([t.content for t in said if not content_free(t)], [*by_speaker, *names])
+    found = keywords([t.content for t in said if not content_free(t)], [*by_speaker, *names])
     if found:
         head.append(words.topics + words.sep.join(found))
     people = [_speaker_line(name, mine, zh) for name, mine in
@@ -87,31 +79,6 @@ def digest(day: date, turns: Sequence[Turn], max_chars: int, names: Iterable[str
 def speaker(turn: Turn) -> str:
     """Who said a turn, by the name they went by then."""
     return turn.actor or turn.actor_id or turn.scope.user_id or turn.role
-
-
-def topics(texts: Sequence[str], names: Iterable[str], k: int = TOPICS) -> list[str]:
-    """The day's keywords (jieba's TF-IDF; nouns only in Chinese), those said in more turns
-    first; people's names, dates and numbers are not topics. A long day is read from every
-    n-th message (tagging takes ~50 ms per 1,000 characters)."""
-    import jieba
-    import jieba.analyse
-
-    jieba.setLogLevel(logging.WARNING)
-    step = -(-sum(len(t) for t in texts) // TOPIC_CHARS)
-    sample = texts[::step] if step > 1 else texts
-    joined = "\n".join(sample)
-    lowered = [t.lower() for t in sample]
-    people = [n.lower() for n in names if n]
-    scored = []
-    pos = _NOUNS if has_cjk(joined) else ()
-    for word, weight in jieba.analyse.extract_tags(joined, topK=30, withWeight=True, allowPOS=pos):
-        low = word.lower()
-        if len(word) < (3 if word.isascii() else 2) or not any(c.isalpha() for c in word) or low in _NOT_TOPICS:
-            continue
-        if any(low in name or name in low for name in people):
-            continue
-        scored.append((sum(low in t for t in lowered) * weight, word))
-    return [w for _, w in sorted(scored, key=lambda p: -p[0])[:k]]
 
 
 def _header(words: Words, day: date, messages: int, people: int, zh: bool) -> str:

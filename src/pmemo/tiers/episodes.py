@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from ..models import Episode, Scope, Turn, epoch_of
 from ..prompts.episode import EpisodeOut, episode_prompt
 from ..stores.base import EpisodeSignal, FullStore
 from ..text.filler import content_free
-from ..text.segment import query_terms
+from ..text.keywords import keywords
 from ..tokens import make_counter
 from .long_term import sentences
 from .services import Tiers
@@ -43,12 +42,11 @@ _WEIGHTY = re.compile(
 SCAN = 1_000_000
 
 
-def topics_of(turns: list[Turn], k: int = 5) -> list[str]:
-    """The most frequent content words (stopwords out), most frequent first."""
-    counts: Counter[str] = Counter()
-    for turn in turns:
-        counts.update(t for t in query_terms(turn.content) if len(t) > 1 and not t.isdigit())
-    return [w for w, _ in counts.most_common(k)]
+def topics_of(turns: list[Turn]) -> list[str]:
+    """What the turns are about (``text.keywords``), content-free ones ("哈哈") aside, no
+    speaker's name among them."""
+    said = [t for t in turns if not content_free(t)] or turns
+    return keywords([t.content for t in said], {t.actor for t in turns if t.actor})
 
 
 def matching(
@@ -114,7 +112,7 @@ class Episodes:
         return {
             **base,
             "summary": text,
-            "topics": topics_of([t for t in turns if not content_free(t)] or turns),  # no "哈哈" topic
+            "topics": topics_of(turns),
             "actions": matching(turns, _REQUEST, "user"),
             "outcomes": matching(turns, _OUTCOME, None),
             "lessons": [],
