@@ -150,8 +150,14 @@ class ContextReader:
         drafts = self._drafts(a, sections, pending, owned, near, guess, budget)
         turns = self.store.get_turns([*found.turn_ids(sources=True), *pending.ids])
         got = self.retriever.finish(found, turns)
-        frame = self._unnamed(a.owner)  # "thanks Alex!" is thanks, "高峰在吗" a roll call (a bare name is not)
-        tiers, told = self._recalled(a, got, latest, last, frame, found.pool.refs.values())
+        names = self._names(a.owner)
+
+        def frame(text: str) -> str:  # "thanks Alex!" is thanks, "高峰在吗" a roll call (a bare name is not)
+            return names(text)[0]
+
+        told_of = _told_of(got.named, sections.people.result(), sections.graph.result()[1])
+        about = relevance.About(frozenset(got.named), told_of, lambda text: names(text)[1])
+        tiers, told = self._recalled(a, got, latest, last, frame, found.pool.refs.values(), about)
         # the chat's language, for the scaffolding: what it holds and the query (bounded: chat_language)
         lang = _language([h.text for h in tiers["key"]], last, a, [h.text for h in tiers["mid_term"][:20]])
         if lang != guess:  # the recalled lines tipped it: the sections again, in its words (a rare read more)
@@ -159,7 +165,7 @@ class ContextReader:
         tiers.update({name: fill(hits, turns) for name, hits in drafts.items()})
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
         if self.settings.context_fill != "budget":
-            _earned(a, tiers, restates, frame)
+            _earned(a, tiers, restates, frame, about.names_them)
         blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
                                                   a.owner.user_id))
         tiers["blocks"] = block_hits(blocks)
@@ -170,21 +176,23 @@ class ContextReader:
         shown = [int(h.id.split(":")[1]) for h in pack.items if h.kind == "episode"]
         return Read(pack, got.hits, shown)
 
-    def _recalled(self, a: _Asked, got: Retrieved, latest: list[Summary], last: list[Turn],
-                  frame: Callable[[str], str], heard: Iterable[TurnRef]) -> tuple[dict[str, list[Hit]], frozenset[int]]:
+    def _recalled(self, a: _Asked, got: Retrieved, latest: list[Summary], last: list[Turn], frame: Callable[[str], str],
+                  heard: Iterable[TurnRef], about: relevance.About) -> tuple[dict[str, list[Hit]], frozenset[int]]:
         """The key, long-term, mid-term and short-term tiers of what the retrieval found; and,
         unless the context fills its budget, the recalled turns judged not worth a line (far
         below the best, a habit of talk, content-free): a summary, diary day or episode that
         restates only them and lines shown tells the reader nothing (``context.assemble``'s ``told``).
         ``frame``: a text without the people it names (``relevance.unnamed``); ``heard``: the
-        candidates, where a habit of talk shows (``relevance.once``)."""
+        candidates, where a habit of talk shows (``relevance.once``); ``about``: the people the query
+        names, a turn about others no line (``relevance.About``)."""
         tiers = hitlib.context_tiers(got.turn_hits, got.derived, got.keys, latest, last, later)
         if got.windows:  # L2 windows (issue 20): a recalled window is one excerpt
             tiers["mid_term"] = windows.excerpts(self.store, tiers["mid_term"], got.windows, {t.id for t in last})
         mid = [h for h in tiers["mid_term"]
                if not (h.kind == "turn" and said_key(rest := frame(h.sources[0].content)) and filler(rest))]
         if self.settings.context_fill != "budget":  # a turn far below the best is no line
-            mid = relevance.above(mid, self.settings.context_cut, keep=self._names(got.named, a.owner))
+            mid = relevance.above(mid, self.settings.context_cut, keep=about.told_of)
+            mid = [h for h in mid if about.bears_on(h)]
         # in every fill: the same words once, a habit of talk (to or of anyone) not at all
         tiers["mid_term"] = relevance.once(mid, frame, [(r.content, r.day) for r in heard])
         if self.settings.context_fill == "budget":
@@ -272,26 +280,20 @@ class ContextReader:
         """Passages embedded for a read: through the cache, none written to it (a read writes nothing)."""
         return self.retriever.embed.passages(texts, keep=False)
 
-    def _unnamed(self, owner: Scope) -> Callable[[str], str]:
-        """``relevance.unnamed`` over the names the chat knows, each text read once."""
+    def _names(self, owner: Scope) -> Callable[[str], tuple[str, frozenset[str]]]:
+        """Each text read once by the names the chat knows: without the people it names
+        (``relevance.unnamed``), and the ids of those it names beyond doubt."""
         resolver = self.retriever.people
-        seen: dict[str, str] = {}
+        seen: dict[str, tuple[str, frozenset[str]]] = {}
 
-        def frame(text: str) -> str:
+        def read(text: str) -> tuple[str, frozenset[str]]:
             if text not in seen:
-                names = [(m.start, m.end) for m in resolver.resolve(text, owner)] if resolver is not None else []
-                seen[text] = relevance.unnamed(text, names)
+                found = resolver.resolve(text, owner) if resolver is not None else []
+                seen[text] = (relevance.unnamed(text, [(m.start, m.end) for m in found]),
+                              frozenset(m.person_ids[0] for m in found if not m.ambiguous))
             return seen[text]
 
-        return frame
-
-    def _names(self, named: Sequence[str], owner: Scope) -> Callable[[Hit], bool]:
-        """Whether a recalled turn names one of the people ``named`` (person ids the query names)."""
-        about, resolver = set(named), self.retriever.people
-        if not about or resolver is None:
-            return lambda _: False
-        return lambda hit: hit.kind == "turn" and any(not m.ambiguous and m.person_ids[0] in about
-                                                      for m in resolver.resolve(hit.text, owner))
+        return read
 
     def _latest(self, a: _Asked, state: ChatState, found: Found) -> list[Summary]:
         """The newest summaries of the session (``state``'s, read with the retrieval's); asked
@@ -306,6 +308,21 @@ class ContextReader:
             if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
                 return made[-LATEST_SUMMARIES:]
             wanted *= 4
+
+
+def _told_of(named: Sequence[str], read: PeopleRead | None, triples: Iterable[Triple]) -> set[int]:
+    """The turns that told something of the people ``named`` (the person ids the query names):
+    one of their facts, a name they go by or a relation of theirs was learned from it ("听说涛哥
+    换到蓝鲸数据了", "btw Alexander Ross goes by Alex", "周末和王磊吃了火锅"). A turn that only
+    names them ("问下霓霓", "@周霓 考研加油！") told nothing of them."""
+    if not named:
+        return set()
+    told = {turn for t in triples if t.subject in named or t.object in named for turn in t.sources}
+    if read is not None:
+        known = read.known
+        told |= {t for p in named for f in known.facts.get(p, ()) for t in f.sources}
+        told |= {a.turn_id for p in named if p in known.people for a in known.people[p].aliases if a.turn_id}
+    return told
 
 
 def _language(keys: Sequence[str], last: Sequence[Turn], a: _Asked, recalled: Sequence[str]) -> str:
@@ -333,11 +350,12 @@ def _read_through(store: FullStore, turns: Mapping[int, Turn]) -> TurnLookup:
 
 
 def _earned(a: _Asked, tiers: dict[str, list[Hit]], restates: Mapping[str, frozenset[int]],
-            frame: Callable[[str], str]) -> None:
+            frame: Callable[[str], str], of_them: Callable[[str], bool]) -> None:
     """The summaries, episodes and diary days of ``tiers`` that earn their line as a recalled turn
-    does (``relevance.earned``), in place; a diary day the query names is in by its date."""
+    does (``relevance.earned``), in place: one sharing the query's words must name a person it
+    names (``of_them``), if it names any; a diary day the query names is in by its date."""
     kept = {t.id for h in tiers["mid_term"] for t in h.sources}
     kinds = {"summary", "episode"} if days_named(a.query, a.asked.date()) else {"summary", "episode", "diary"}
     for name in ("long_term", "episodic"):
-        tiers[name] = relevance.earned(tiers[name], restates, kept, lambda text: overlap(a.query, frame(text)) > 0,
-                                       kinds)
+        tiers[name] = relevance.earned(tiers[name], restates, kept,
+                                       lambda text: overlap(a.query, frame(text)) > 0 and of_them(text), kinds)

@@ -2,11 +2,12 @@
 
 The rules, each defined once here:
 
-- ``above``: a recalled turn far below the best one stays out, unless it names a person the
-  query asks about (the caller's ``keep``: "听说涛哥换到蓝鲸数据了" for "涛哥现在在哪上班"; a
-  context is about the people in it). A turn's fused score is a sum of
-  standard scores over the candidate pool (``signals.zscores``; a hit shows it squashed to 0..1,
-  ``pool._squash``, which ``fused`` undoes), so 0 is the pool's average and the best stands
+- ``above``: a recalled turn far below the best one stays out, unless something known of a
+  person the query names was learned from it (the caller's ``keep``, ``About.told_of``:
+  "听说涛哥换到蓝鲸数据了" for "涛哥现在在哪上班"; a context is about the people in it). A
+  turn's fused score is a sum of standard scores over the candidate pool (``signals.zscores``;
+  a hit shows it squashed to 0..1, ``pool._squash``, which ``fused`` undoes), so 0 is the
+  pool's average and the best stands
   some way above it; a turn is in when it stands at least ``cut`` of that height above the pool
   (``fused >= cut × best``). Nothing is cut when the best does not stand above the pool at all:
   then there is no "far below" to speak of.
@@ -15,6 +16,9 @@ The rules, each defined once here:
   ``CHATTER_DAYS`` days or more are chatter ("周末补一补进度" every weekend) and stay out
   (``habits``: counted by their words to or of anyone, ``unnamed``, over the whole candidate pool).
   It holds whatever the context's fill; ``above`` only with ``context_fill`` relevant or lean.
+- ``About``: when the query names people, a recalled turn none of them said, that names none
+  of them and told nothing of them is about other people and stays out ("陈浩饮食上有什么忌口吗" is not answered by what
+  黄丽 had for lunch), and a summary, episode or diary day in by its words must name one of them.
 - ``earned``: a summary, episode or diary day is in when it restates a turn kept as a line or
   its words share the query's (with ``context_fill`` relevant or lean).
 
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TypeVar
 
@@ -71,6 +75,41 @@ def above(items: Sequence[T], cut: float, score: Callable[[T], float] = lambda h
         return list(items)
     floor = cut * best
     return [i for i in items if score(i) >= floor or keep(i)]
+
+
+@dataclass(frozen=True)
+class About:
+    """The people a query names (``named``, person ids) and how a line bears on them. ``told``:
+    the turns something known of them was learned from (a fact, a name, a relation); ``names``:
+    the people a text names beyond doubt. When the query names no one, every line bears on it.
+
+    >>> from pmemo.models import Turn
+    >>> about = About(frozenset({"cl"}), {7}, lambda text: frozenset({"cl"} if "Chloe" in text else ()))
+    >>> def turn(i, text, who): return Turn(i, None, i, "user", text, who, None, actor_id=who)
+    >>> [about.bears_on(Hit("", "turn", "", "", 0, "", (turn(*t),))) for t in
+    ...  [(1, "I'm vegan", "cl"), (2, "Chloe's vegan", "bo"), (3, "lunch was great", "bo"), (7, "she's vegan", "bo")]]
+    [True, True, False, True]
+    """
+
+    named: frozenset[str]
+    told: Set[int]
+    names: Callable[[str], frozenset[str]]
+
+    def told_of(self, hit: Hit) -> bool:
+        """A recalled turn something known of them was learned from (in whatever its score)."""
+        return hit.kind == "turn" and hit.sources[0].id in self.told
+
+    def bears_on(self, hit: Hit) -> bool:
+        """Not a turn about other people: one of them said it, it names one, or it told of them."""
+        if not self.named or hit.kind != "turn" or self.told_of(hit):
+            return True
+        turn = hit.sources[0]
+        said_by = {turn.actor_id} if turn.actor_id else self.names(turn.actor or "")
+        return not self.named.isdisjoint(said_by) or self.names_them(turn.content)
+
+    def names_them(self, text: str) -> bool:
+        """A text names one of them (any text, when the query names no one)."""
+        return not self.named or not self.named.isdisjoint(self.names(text))
 
 
 def unnamed(text: str, names: Sequence[tuple[int, int]]) -> str:
