@@ -14,6 +14,7 @@ from types import ModuleType
 from pmemo.ports import (
     agenda,
     api_keys,
+    batches,
     diary,
     episodes,
     facts,
@@ -64,7 +65,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(windows) | protocol_methods(person_forget) | protocol_methods(diary)
     protocols |= protocol_methods(locks) | protocol_methods(key_lines) | protocol_methods(agenda)
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
-    protocols |= protocol_methods(tasks)
+    protocols |= protocol_methods(tasks) | protocol_methods(batches)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

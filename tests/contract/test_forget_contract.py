@@ -48,53 +48,53 @@ def fact(store: FullStore, scope: Scope, value: str, turn_id: int) -> int:
 def test_batches_are_created_read_and_updated(full_store: FullStore):
     s = full_store
     before = time.time()
-    batch = s.new_batch("forget", "soft", OWNER.key, "user asked", "default")
-    info = s.get_batch(batch)
+    batch = s.batches.new_batch("forget", "soft", OWNER.key, "user asked", "default")
+    info = s.batches.get_batch(batch)
     assert (info["id"], info["action"], info["mode"], info["scope_key"], info["reason"], info["tenant"]) == (
         batch, "forget", "soft", OWNER.key, "user asked", "default")
     assert info["status"] == "active" and info["report"] == {} and info["at"] >= before - 1
-    s.set_batch(batch, "active", {"turns": [1, 2], "facts": {"3": "deleted"}})
-    assert s.get_batch(batch)["report"] == {"turns": [1, 2], "facts": {"3": "deleted"}}
-    s.set_batch(batch, "restored")  # no report: the one written stays
-    assert (s.get_batch(batch)["status"], s.get_batch(batch)["report"]["turns"]) == ("restored", [1, 2])
-    sweep = s.new_batch("sweep", "soft", None, "sweeper")
-    assert s.get_batch(sweep)["tenant"] is None and sweep != batch
+    s.batches.set_batch(batch, "active", {"turns": [1, 2], "facts": {"3": "deleted"}})
+    assert s.batches.get_batch(batch)["report"] == {"turns": [1, 2], "facts": {"3": "deleted"}}
+    s.batches.set_batch(batch, "restored")  # no report: the one written stays
+    assert (s.batches.get_batch(batch)["status"], s.batches.get_batch(batch)["report"]["turns"]) == ("restored", [1, 2])
+    sweep = s.batches.new_batch("sweep", "soft", None, "sweeper")
+    assert s.batches.get_batch(sweep)["tenant"] is None and sweep != batch
     with pytest.raises(NotFound):
-        s.get_batch(424242)
+        s.batches.get_batch(424242)
 
 
 def test_active_batches_and_their_age(full_store: FullStore):
     s = full_store
-    first, second, third = (s.new_batch("forget", "soft", None, "r") for _ in range(3))
-    s.set_batch(second, "restored")
-    assert s.active_batches() == [first, third]
-    assert s.active_batches(older_than=time.time() + 60) == [first, third]
-    assert s.active_batches(older_than=time.time() - 3600) == []
+    first, second, third = (s.batches.new_batch("forget", "soft", None, "r") for _ in range(3))
+    s.batches.set_batch(second, "restored")
+    assert s.batches.active_batches() == [first, third]
+    assert s.batches.active_batches(older_than=time.time() + 60) == [first, third]
+    assert s.batches.active_batches(older_than=time.time() - 3600) == []
 
 
 def test_the_log_is_newest_first_per_batch_and_per_tenant(full_store: FullStore):
     s = full_store
-    mine = s.new_batch("forget", "soft", OWNER.key, "r", "default")
-    theirs = s.new_batch("forget", "hard", FOREIGN.key, "r", "t2")
-    s.log_actions(mine, [("forget", "turn", 1, OWNER.key, "asked", {"step": 1}),
+    mine = s.batches.new_batch("forget", "soft", OWNER.key, "r", "default")
+    theirs = s.batches.new_batch("forget", "hard", FOREIGN.key, "r", "t2")
+    s.batches.log_actions(mine, [("forget", "turn", 1, OWNER.key, "asked", {"step": 1}),
                          ("forget:deleted", "fact", 7, None, "asked", {})])
-    s.log_actions(theirs, [("forget", "turn", 2, FOREIGN.key, "asked", {"session": "s1"})])
-    s.log_actions(None, [("note", "batch", 0, None, "no batch", {})])
-    s.log_actions(mine, [("soft_delete", "episode", 9, OWNER.key, "faded", {"strength": 0.05})])
-    log = s.forget_log()
+    s.batches.log_actions(theirs, [("forget", "turn", 2, FOREIGN.key, "asked", {"session": "s1"})])
+    s.batches.log_actions(None, [("note", "batch", 0, None, "no batch", {})])
+    s.batches.log_actions(mine, [("soft_delete", "episode", 9, OWNER.key, "faded", {"strength": 0.05})])
+    log = s.batches.forget_log()
     assert [(r["action"], r["ref"]) for r in log] == [("soft_delete", 9), ("note", 0), ("forget", 2),
                                                      ("forget:deleted", 7), ("forget", 1)]
     first = log[-1]
     assert (first["batch"], first["kind"], first["scope_key"], first["reason"], first["detail"]) == (
         mine, "turn", OWNER.key, "asked", {"step": 1})
     assert (first["batch_mode"], first["batch_status"]) == ("soft", "active")
-    assert [r["ref"] for r in s.forget_log(mine)] == [9, 7, 1]
-    assert [r["ref"] for r in s.forget_log(tenant="t2")] == [2]
-    assert [r["ref"] for r in s.forget_log(mine, tenant="t2")] == []
-    assert [r["ref"] for r in s.forget_log(limit=2)] == [9, 0]
-    assert sorted(s.batch_refs(mine, "forget:deleted")) == [("fact", 7)]
-    assert sorted(s.batch_refs(mine, "soft_delete")) == [("episode", 9)]
-    assert s.batch_refs(theirs, "soft_delete") == []
+    assert [r["ref"] for r in s.batches.forget_log(mine)] == [9, 7, 1]
+    assert [r["ref"] for r in s.batches.forget_log(tenant="t2")] == [2]
+    assert [r["ref"] for r in s.batches.forget_log(mine, tenant="t2")] == []
+    assert [r["ref"] for r in s.batches.forget_log(limit=2)] == [9, 0]
+    assert sorted(s.batches.batch_refs(mine, "forget:deleted")) == [("fact", 7)]
+    assert sorted(s.batches.batch_refs(mine, "soft_delete")) == [("episode", 9)]
+    assert s.batches.batch_refs(theirs, "soft_delete") == []
 
 
 # ---- snapshots, restore, purge ----------------------------------------------------------------
@@ -109,14 +109,14 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     fid = fact(s, ALICE, "tea", a.id)
     talk = {"summary": "budget talk", "started": AT, "ended": AT}
     episode = s.episodes.add_episode(ALICE, "session", talk, [a.id, b.id])
-    batch = s.new_batch("forget", "soft", OWNER.key, "asked", "default")
+    batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
     assert s.snapshot(batch, "turn", [a.id, b.id, 424242]) == 2  # a missing row is not snapshotted
     s.snapshot(batch, "cluster", [cluster])
     s.snapshot(batch, "summary", [summary.id])
     s.snapshot(batch, "key", [key.id])
     s.snapshot(batch, "fact", [fid])
     s.snapshot(batch, "episode", [episode.id])
-    assert s.batches_with_turns([a.id, c.id]) == {a.id: batch}
+    assert s.batches.batches_with_turns([a.id, c.id]) == {a.id: batch}
     s.delete_turns([a.id, b.id])
     s.delete_cluster(cluster)
     s.delete_summary(summary.id)
@@ -142,14 +142,14 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert s.key_lines.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
     assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
     assert set(s.episodes.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
-    assert s.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables
+    assert s.batches.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables
     assert s.restore_snapshot(batch) == []
 
 
 def test_a_turn_is_not_restored_over_a_newer_turn_at_its_step(full_store: FullStore):
     s = full_store
     a, b = say(s, ALICE, "first", "second")
-    batch = s.new_batch("forget", "soft", OWNER.key, "asked", "default")
+    batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
     s.snapshot(batch, "turn", [b.id])
     s.delete_turns([b.id])
     (newer,) = say(s, ALICE, "a new second")
@@ -163,26 +163,26 @@ def test_batches_with_turns_names_the_active_batch_of_a_tenant(full_store: FullS
     s = full_store
     (a,) = say(s, ALICE, "mine")
     (f,) = say(s, FOREIGN, "theirs")
-    mine = s.new_batch("forget", "soft", OWNER.key, "r", "default")
-    theirs = s.new_batch("forget", "soft", FOREIGN.key, "r", "t2")
+    mine = s.batches.new_batch("forget", "soft", OWNER.key, "r", "default")
+    theirs = s.batches.new_batch("forget", "soft", FOREIGN.key, "r", "t2")
     s.snapshot(mine, "turn", [a.id])
     s.snapshot(theirs, "turn", [f.id])
-    assert s.batches_with_turns([a.id, f.id]) == {a.id: mine, f.id: theirs}
-    assert s.batches_with_turns([a.id, f.id], tenant="default") == {a.id: mine}
-    assert s.batches_with_turns([a.id, f.id], tenant="t2") == {f.id: theirs}
-    s.set_batch(theirs, "restored")
-    assert s.batches_with_turns([f.id]) == {}  # only an active batch can restore it
+    assert s.batches.batches_with_turns([a.id, f.id]) == {a.id: mine, f.id: theirs}
+    assert s.batches.batches_with_turns([a.id, f.id], tenant="default") == {a.id: mine}
+    assert s.batches.batches_with_turns([a.id, f.id], tenant="t2") == {f.id: theirs}
+    s.batches.set_batch(theirs, "restored")
+    assert s.batches.batches_with_turns([f.id]) == {}  # only an active batch can restore it
 
 
 def test_purge_makes_a_batch_permanent(full_store: FullStore):
     s = full_store
     a, b = say(s, ALICE, "secret", "kept")
-    batch = s.new_batch("forget", "soft", OWNER.key, "asked", "default")
+    batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
     assert s.snapshot(batch, "turn", [a.id]) == 1
     s.delete_turns([a.id])
     assert s.purge_batch(batch) >= 1
-    assert s.get_batch(batch)["status"] == "purged"
-    assert s.batches_with_turns([a.id]) == {} and s.active_batches() == []
+    assert s.batches.get_batch(batch)["status"] == "purged"
+    assert s.batches.batches_with_turns([a.id]) == {} and s.batches.active_batches() == []
     assert s.restore_snapshot(batch) == [] and s.get_turns([a.id]) == {}
 
 
@@ -191,9 +191,9 @@ def test_purge_drops_the_rows_a_sweep_soft_deleted(full_store: FullStore):
     (a,) = say(s, ALICE, "x")
     episode = s.episodes.add_episode(ALICE, "session", {"summary": "faded", "started": AT, "ended": AT}, [a.id])
     kept = s.episodes.add_episode(ALICE, "session", {"summary": "kept", "started": AT, "ended": AT}, [])
-    batch = s.new_batch("sweep", "soft", None, "sweeper", "default")
+    batch = s.batches.new_batch("sweep", "soft", None, "sweeper", "default")
     s.soft_delete("episode", [episode.id], "faded")
-    s.log_actions(batch, [("soft_delete", "episode", episode.id, OWNER.key, "faded", {})])
+    s.batches.log_actions(batch, [("soft_delete", "episode", episode.id, OWNER.key, "faded", {})])
     assert s.purge_batch(batch) == 1
     s.undelete("episode", [episode.id])  # nothing is left to bring back
     assert s.episodes.get_episode(episode.id) is None and s.episodes.episodes_with([a.id]) == []
@@ -260,7 +260,7 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     assert plan is not None
     s.graph.replace_insights(team.owner_scope(), "ni", [("changes jobs often", 0.6, [a.id, b.id])])
     (insight,) = s.graph.insights_with([b.id])
-    batch = s.new_batch("forget", "soft", team.owner_scope().key, "asked", "default")
+    batch = s.batches.new_batch("forget", "soft", team.owner_scope().key, "asked", "default")
     said = s.graph.triples_with([b.id])
     s.snapshot(batch, "turn", [b.id])
     s.snapshot(batch, "agenda", s.plans.agenda_with([b.id]))

@@ -126,12 +126,12 @@ def test_an_error_in_the_block_lets_the_names_go(two: tuple[Store, Store]):
 
 def test_batch_owners_are_the_scopes_its_log_and_its_row_name(full_store):
     s = full_store
-    batch = s.new_batch("forget", "soft", ANN, "forget", "acme")
-    other = s.new_batch("forget", "soft", "acme|bot|u:cy", "forget", "acme")
-    s.log_actions(batch, [("forget", "turn", 1, BOB, "forget", {}), ("forget", "turn", 2, ANN, "forget", {}),
+    batch = s.batches.new_batch("forget", "soft", ANN, "forget", "acme")
+    other = s.batches.new_batch("forget", "soft", "acme|bot|u:cy", "forget", "acme")
+    s.batches.log_actions(batch, [("forget", "turn", 1, BOB, "forget", {}), ("forget", "turn", 2, ANN, "forget", {}),
                           ("forget:deleted", "cluster", 3, None, "forget", {})])
-    s.log_actions(other, [("forget", "turn", 4, "acme|bot|g:team", "forget", {})])
-    assert s.batch_owners(batch) == sorted([ANN, BOB])
-    assert s.batch_owners(other) == ["acme|bot|g:team", "acme|bot|u:cy"]
-    sweep = s.new_batch("sweep", "soft", None, "sweeper", None)
-    assert s.batch_owners(sweep) == []
+    s.batches.log_actions(other, [("forget", "turn", 4, "acme|bot|g:team", "forget", {})])
+    assert s.batches.batch_owners(batch) == sorted([ANN, BOB])
+    assert s.batches.batch_owners(other) == ["acme|bot|g:team", "acme|bot|u:cy"]
+    sweep = s.batches.new_batch("sweep", "soft", None, "sweeper", None)
+    assert s.batches.batch_owners(sweep) == []

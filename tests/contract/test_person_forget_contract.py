@@ -131,7 +131,7 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert set(held.triples) == {c["team"][0], *c["clubs"]} and held.agenda == (c["exam"].id,)
     assert len(held.insights) == 1 and set(held.scopes) == {TEAM.key, CLUB.key}
     assert held.notices == (c["notice"].id,)  # a system notice about them goes with their turns
-    batch = s.new_batch("forget", "soft", None, "test", "default")
+    batch = s.batches.new_batch("forget", "soft", None, "test", "default")
     assert s.person_forget.forget_person(batch, "default", NI) == held
 
     assert s.get_people("default", [NI]) == {} and s.alias_version("default") > version
@@ -165,7 +165,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     assert held.entities == () and set(held.facts) == {c["allergy"].id, c["partner"].id}
     club = s.person_forget.person_rows("default", NI, CLUB.owner_scope())
     assert held.notices == () and club.notices == (c["notice"].id,)
-    batch = s.new_batch("forget", "soft", team.key, "test", "default")
+    batch = s.batches.new_batch("forget", "soft", team.key, "test", "default")
     s.person_forget.forget_person(batch, "default", NI, team)
 
     person = s.get_people("default", [NI])[NI]
@@ -184,7 +184,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
 
 def test_a_purged_forget_leaves_no_row_naming_them_but_their_turns(full_store: FullStore, chats: dict[str, Any]):
     s, c = full_store, chats
-    batch = s.new_batch("forget", "hard", None, "a person", "default")
+    batch = s.batches.new_batch("forget", "hard", None, "a person", "default")
     s.person_forget.forget_person(batch, "default", NI)
     s.delete_turns(s.turns_by("default", NI))  # what the forget of their turns does, here by hand
     assert s.person_forget.scrub_mentions("default", NI) == 2  # the notice's "person" too, were it kept
@@ -213,7 +213,7 @@ def test_a_failure_in_the_middle_of_a_forget_leaves_nothing_of_it(full_store: Fu
                                                                  monkeypatch: pytest.MonkeyPatch):
     s, c = full_store, chats
     f = forgetter(s)
-    before = {**state_of(s), "batches": s.forget_log()}
+    before = {**state_of(s), "batches": s.batches.forget_log()}
 
     def derived(ids: list[int]) -> dict[str, Any]:  # after the rows about them and their turns went
         assert s.get_people("default", [NI]) == {} and s.turns_by("default", NI) == []  # gone by now...
@@ -223,8 +223,8 @@ def test_a_failure_in_the_middle_of_a_forget_leaves_nothing_of_it(full_store: Fu
     with pytest.raises((Boom, StoreError)):
         f.forget_person("default", NI, None, False, "test")
     # ...and back: the registry, the facts, the triples, the agenda, their turns, no batch
-    assert {**state_of(s), "batches": s.forget_log()} == before
-    assert s.get_turns([c["mine"].id]) and s.active_batches() == []
+    assert {**state_of(s), "batches": s.batches.forget_log()} == before
+    assert s.get_turns([c["mine"].id]) and s.batches.active_batches() == []
 
 
 def with_turns(store: FullStore) -> dict[str, list[tuple[Any, ...]]]:
@@ -250,7 +250,7 @@ def test_a_forget_and_its_restore_are_each_one_transaction(full_store: FullStore
     monkeypatch.setattr(f, "_pieced", pieced)
     with pytest.raises((Boom, StoreError)):
         f.restore(report["batch"])
-    assert with_turns(s) == forgotten and s.active_batches() == [report["batch"]]  # still restorable
+    assert with_turns(s) == forgotten and s.batches.active_batches() == [report["batch"]]  # still restorable
     monkeypatch.undo()
     assert f.restore(report["batch"])["people"] == [NI]
     assert with_turns(s) == before
@@ -277,7 +277,7 @@ def test_a_fact_dropped_by_hand_is_one_transaction_too(full_store: FullStore, ch
                                                        monkeypatch: pytest.MonkeyPatch):
     s, c = full_store, chats
     f = forgetter(s)
-    before = {**state_of(s), "batches": s.forget_log()}
+    before = {**state_of(s), "batches": s.batches.forget_log()}
 
     def cache_forget(texts: list[str]) -> None:  # after the fact and its triple's snapshot and delete
         assert s.profile.get_fact(c["employer"].id) is None
@@ -286,7 +286,7 @@ def test_a_fact_dropped_by_hand_is_one_transaction_too(full_store: FullStore, ch
     monkeypatch.setattr(f.embed, "forget", cache_forget)
     with pytest.raises((Boom, StoreError)):
         f.drop_fact(c["employer"], False, "test")
-    assert {**state_of(s), "batches": s.forget_log()} == before and s.active_batches() == []
+    assert {**state_of(s), "batches": s.batches.forget_log()} == before and s.batches.active_batches() == []
     monkeypatch.undo()
     report = f.drop_fact(c["employer"], False, "test")
     assert report["facts"] == {c["employer"].id: "deleted"} and list(report["triples"]) == [c["team"][1]]

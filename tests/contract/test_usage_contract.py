@@ -33,7 +33,7 @@ def test_usage_counts_turns_bytes_and_scopes_per_tenant(full_store: FullStore):
     assert s.quotas.usage("default") == Usage(2, turn_bytes(news[0]) + turn_bytes(news[1]), 1)
     s.delete_turns([a.id])
     assert s.quotas.usage("default") == Usage(1, turn_bytes(news[1]), 1)  # the owner still holds a turn
-    batch = s.new_batch("forget", "soft", None, "r", "default")
+    batch = s.batches.new_batch("forget", "soft", None, "r", "default")
     s.snapshot(batch, "turn", [b.id])
     s.delete_turns([b.id])
     assert s.quotas.usage("default") == Usage(0, 0, 0)

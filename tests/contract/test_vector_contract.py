@@ -118,13 +118,13 @@ def test_a_restored_forget_is_found_again_and_a_purged_one_is_not(full_store: Fu
     a, b = turns(s, ALICE, 2)
     s.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
     assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
-    batch = s.new_batch("forget", "soft", ALICE.key, "test")
+    batch = s.batches.new_batch("forget", "soft", ALICE.key, "test")
     s.snapshot(batch, "turn", [a.id])
     s.delete_turns([a.id])
     assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
     s.restore_snapshot(batch)
     assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
-    again = s.new_batch("forget", "hard", ALICE.key, "test")
+    again = s.batches.new_batch("forget", "hard", ALICE.key, "test")
     s.snapshot(again, "turn", [a.id])
     s.delete_turns([a.id])
     s.purge_batch(again)

@@ -77,7 +77,7 @@ def random_steps(rng: random.Random, replicas: list[RecentTurns], store: SQLiteS
             r.delete_turns(rng.sample(ids, min(len(ids), rng.randint(1, 2))))
         elif roll < 0.85:  # a soft forget, as the forget pipeline makes it: tombstones, then the delete
             gone = rng.sample(ids, min(len(ids), rng.randint(1, 3)))
-            batch = r.new_batch("forget", "soft", scope.key, "test", scope.tenant_id)
+            batch = r.batches.new_batch("forget", "soft", scope.key, "test", scope.tenant_id)
             r.snapshot(batch, "turn", gone)
             r.delete_turns(gone)
             batches.append(batch)

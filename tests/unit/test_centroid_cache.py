@@ -78,7 +78,7 @@ def test_a_restored_cluster_reaches_the_kept_centroids(tmp_path):
         (a,) = store.add_turns([NewTurn(ALICE, "user", "first", None, NOW, {}, "first")])
         cid = store.add_cluster(OWNER, unit(1, 0), [a.id], "first")
         assert store.centroids(OWNER)[0] == [cid]
-        batch = store.new_batch("forget", "soft", OWNER.key, "test")
+        batch = store.batches.new_batch("forget", "soft", OWNER.key, "test")
         store.snapshot(batch, "cluster", [cid])
         store.delete_cluster(cid)
         assert store.centroids(OWNER)[0] == []

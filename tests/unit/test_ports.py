@@ -22,12 +22,14 @@ from pmemo.ports import (
 )
 from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
+from pmemo.ports.batches import BatchPort
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
 from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
+from pmemo.stores.batches_sql import SQLBatches
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.episodes_sql import SQLEpisodes
 from pmemo.stores.facts_sql import FactNames, SQLFacts
@@ -79,6 +81,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(FactPort)) <= MAX_METHODS
     assert 0 < len(methods(EpisodePort)) <= MAX_METHODS
     assert 0 < len(methods(TaskPort)) <= MAX_METHODS
+    assert 0 < len(methods(BatchPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -157,3 +160,7 @@ def test_the_episodes_port_is_written_once():
 
 def test_the_tasks_port_is_written_once():
     assert methods(TaskPort) <= methods(SQLTasks)  # both stores build SQLTasks itself
+
+
+def test_the_batches_port_is_written_once():
+    assert methods(BatchPort) <= methods(SQLBatches)  # both stores build SQLBatches itself

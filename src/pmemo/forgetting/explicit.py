@@ -71,7 +71,7 @@ class Forgetter:
         return {ref.scope_key for ref in self.store.turn_refs(turn_ids).values()}
 
     def _batch_names(self, batch: int) -> set[str]:
-        return {f"batch:{batch}", *self.store.batch_owners(batch)}
+        return {f"batch:{batch}", *self.store.batches.batch_owners(batch)}
 
     @contextmanager
     def _holding(self, names: Callable[[], set[str]]) -> Iterator[None]:
@@ -95,8 +95,8 @@ class Forgetter:
         first = next(iter(turns.values())).scope if turns else None
         tenants = {t.scope.tenant_id for t in turns.values()}
         with self.store.tx():  # the batch, the turns, what was derived from them and the log: all or none
-            batch = self.store.new_batch("forget", "hard" if hard else "soft", first.key if first else None, reason,
-                                         tenants.pop() if len(tenants) == 1 else None)
+            batch = self.store.batches.new_batch("forget", "hard" if hard else "soft", first.key if first else None,
+                                                 reason, tenants.pop() if len(tenants) == 1 else None)
             report = self._turns_out(batch, ids)
             report.update(batch=batch, mode="hard" if hard else "soft")
             self._close(batch, hard, report, _log_rows(report, turns, reason))
@@ -116,11 +116,11 @@ class Forgetter:
                log: list[tuple[str, str, int, str | None, str, dict[str, Any]]]) -> None:
         """Log the batch and keep ``report`` with it; a hard one is purged at once (the caller
         scrubs the store once the transaction is committed: a vacuum sees only what is)."""
-        self.store.log_actions(batch, log)
-        self.store.set_batch(batch, "active", report)
+        self.store.batches.log_actions(batch, log)
+        self.store.batches.set_batch(batch, "active", report)
         if hard:
             self.store.purge_batch(batch)
-            self.store.set_batch(batch, "purged")
+            self.store.batches.set_batch(batch, "purged")
 
     def forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool, reason: str) -> dict[str, Any]:
         """Forget a person (issue 44 §7), everywhere in the tenant or in ``where``'s owner scope:
@@ -147,7 +147,7 @@ class Forgetter:
             self.store.secure_delete()
         facts = [f for f in map(self.store.profile.get_fact, before.facts) if f]
         with self.store.tx():  # one transaction: a failure anywhere in it leaves the person as they were
-            batch = self.store.new_batch("forget", mode, where.key if where else None, reason, tenant)
+            batch = self.store.batches.new_batch("forget", mode, where.key if where else None, reason, tenant)
             # what is about them first, as it is; then what they said, and what was made from it
             held = forget.forget_person(batch, tenant, person, where)
             self.embed.forget([unnamed(f) for f in facts])  # their sentences' vectors (people_section.nearness)
@@ -186,7 +186,7 @@ class Forgetter:
         if hard:
             self.store.secure_delete()
         with self.store.tx():  # the fact, the triples that say it, the batch and its log: all or none
-            batch = self.store.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
+            batch = self.store.batches.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
             self.store.snapshot(batch, "fact", [fact.id])
             said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
             self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
@@ -272,7 +272,7 @@ class Forgetter:
     def _restore(self, batch: int) -> dict[str, Any]:
         # the rows, the batch's status and its log, the jobs and days it asks for: one transaction
         with self.store.tx():
-            info = self.store.get_batch(batch)
+            info = self.store.batches.get_batch(batch)
             if info["status"] != "active":
                 raise Conflict(
                     f"batch {batch} is {info['status']}; only an active soft forget or "
@@ -284,8 +284,8 @@ class Forgetter:
 
     def _put_back(self, batch: int, info: dict[str, Any]) -> dict[str, Any]:
         restored = self.store.restore_snapshot(batch)  # vectors too: the store's search has them again
-        self.store.set_batch(batch, "restored")
-        self.store.log_actions(
+        self.store.batches.set_batch(batch, "restored")
+        self.store.batches.log_actions(
             batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored]
         )
         out: dict[str, Any] = {"batch": batch}
@@ -311,14 +311,14 @@ class Forgetter:
 
     def _unsweep(self, batch: int) -> dict[str, Any]:
         out: dict[str, Any] = {"batch": batch}
-        for kind, ref in self.store.batch_refs(batch, "soft_delete"):
+        for kind, ref in self.store.batches.batch_refs(batch, "soft_delete"):
             self.store.undelete(kind, [ref])
             out.setdefault(kind + "s", []).append(ref)
-        for _kind, ref in self.store.batch_refs(batch, "expire"):
+        for _kind, ref in self.store.batches.batch_refs(batch, "expire"):
             self.store.profile.unexpire_fact(ref)
             out.setdefault("facts", []).append(ref)
-        self.store.set_batch(batch, "restored")
-        self.store.log_actions(
+        self.store.batches.set_batch(batch, "restored")
+        self.store.batches.log_actions(
             batch,
             [
                 ("restore", k[:-1], r, None, "restore", {})
@@ -335,7 +335,7 @@ class Forgetter:
             return self._purge(batch)
 
     def _purge(self, batch: int) -> dict[str, Any]:
-        info = self.store.get_batch(batch)
+        info = self.store.batches.get_batch(batch)
         if info["status"] != "active":
             raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")
         self.store.secure_delete()
@@ -345,8 +345,8 @@ class Forgetter:
             if report.get("person"):  # a person forgotten softly: once purged, as if hard (_forget_person)
                 if report.get("record") and info.get("tenant"):
                     self.store.person_forget.scrub_mentions(info["tenant"], report["person"])
-                self.store.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
-            self.store.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
+                self.store.batches.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
+            self.store.batches.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
         self.store.scrub()  # once committed: a vacuum sees only what is
         return {"batch": batch, "purged_rows": removed}
 

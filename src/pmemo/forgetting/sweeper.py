@@ -141,16 +141,16 @@ def _commit(store: FullStore, tenant: str | None, shown: list[dict[str, Any]]) -
     """Carry out one tenant's sweep actions as one restorable batch, holding their owners as a
     forget does: a background batch of those owners (an episode being rebuilt) waits for it."""
     with store.locks.hold({a["scope_key"] for a in shown if a["scope_key"]}):
-        batch = store.new_batch("sweep", "soft", None, "sweeper", tenant)
+        batch = store.batches.new_batch("sweep", "soft", None, "sweeper", tenant)
         for a in shown:
             if a["action"] == "soft_delete":
                 store.soft_delete(a["kind"], [a["ref"]], a["reason"])
             elif a["action"] == "expire":
                 store.profile.expire_fact(a["ref"], time.time())
-        store.log_actions(
+        store.batches.log_actions(
             batch,
             [(a["action"], a["kind"], a["ref"], a["scope_key"], a["reason"], {"strength": a["strength"]})
              for a in shown],
         )
-        store.set_batch(batch, "active" if shown else "empty", {"actions": len(shown)})
+        store.batches.set_batch(batch, "active" if shown else "empty", {"actions": len(shown)})
         return batch

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .agenda import AgendaPort
 from .api_keys import KeyStore
+from .batches import BatchPort
 from .diary import DiaryPort, TurnStamp, Waiting
 from .episodes import EpisodePort, EpisodeSignal
 from .facts import FactPort
@@ -23,7 +24,7 @@ from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "AgendaPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal", "FactPort",
-           "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple",
-           "PeoplePort", "PersonForgetPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
-           "Waiting", "WindowPort"]
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal",
+           "FactPort", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign",
+           "NewTriple", "PeoplePort", "PersonForgetPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage",
+           "UsagePort", "Waiting", "WindowPort"]

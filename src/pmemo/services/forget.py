@@ -173,7 +173,7 @@ class ForgetService:
     async def _batches_with(self, turn_ids: list[int], tenant: str | None) -> list[int]:
         store: Any = self._store
         wanted = [int_id("turn id", i) for i in turn_ids]
-        held = await asyncio.to_thread(store.batches_with_turns, wanted, tenant)
+        held = await asyncio.to_thread(store.batches.batches_with_turns, wanted, tenant)
         if not wanted or set(wanted) - held.keys():
             raise NotFound(f"no restorable forget holds turn(s) {sorted(set(wanted) - held.keys())}")
         return sorted(set(held.values()))
@@ -190,13 +190,13 @@ class ForgetService:
         forget, sweep, restore and purge action."""
         validate.positive_int("limit", limit, 100_000)
         tenant = None if tenant_id is None else check_id("tenant_id", tenant_id)
-        return await asyncio.to_thread(self._store.forget_log, None if batch is None else int_id("batch", batch),
-                                       limit, tenant)
+        log = self._store.batches.forget_log
+        return await asyncio.to_thread(log, None if batch is None else int_id("batch", batch), limit, tenant)
 
     async def _batch_of(self, batch: int, tenant: str | None) -> int:
         """``batch`` if it exists and is ``tenant``'s (any, when None); else NotFound."""
         ref = int_id("batch", batch)
-        found = await asyncio.to_thread(self._store.get_batch, ref)
+        found = await asyncio.to_thread(self._store.batches.get_batch, ref)
         if tenant is not None and found.get("tenant") != tenant:
             raise NotFound(f"forget batch {ref} does not exist in tenant {tenant!r}")
         return ref

@@ -19,13 +19,12 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from ...errors import Conflict, NotFound
+from ...errors import Conflict
 from ...ports.person_forget import PersonForgetPort
 from ..person_forget import PERSON_KIND, registry_of
 from ..sqlite.forget_store import ORDER, SOFT, TABLES
 from ..sqlite.fts import turn_text
 from . import codec, lexical
-from . import profile_codec as pc
 from .database import connect_error
 from .person_forget import COLUMNS
 from .provenance import SourceRows
@@ -91,66 +90,7 @@ class ForgetRows(SourceRows):
     if TYPE_CHECKING:
         person_forget: PersonForgetPort
 
-    # ---- batches and the log ---------------------------------------------------------------
-    def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
-                  tenant: str | None = None) -> int:
-        with self._db.tx() as cur:
-            row = cur.execute("INSERT INTO forget_batches(at, action, mode, scope_key, reason, tenant)"
-                              " VALUES(%s,%s,%s,%s,%s,%s) RETURNING id",
-                              (time.time(), action, mode, scope_key, reason, tenant)).fetchone()
-            assert row is not None
-            return int(row[0])
-
-    def get_batch(self, batch: int) -> dict[str, Any]:
-        rows = self._db.dicts("SELECT * FROM forget_batches WHERE id=%s", (batch,))
-        if not rows:
-            raise NotFound(f"forget batch {batch} does not exist")
-        return rows[0]
-
-    def set_batch(self, batch: int, status: str, report: dict[str, Any] | None = None) -> None:
-        with self._db.tx() as cur:
-            cur.execute("UPDATE forget_batches SET status=%s, report=COALESCE(%s, report) WHERE id=%s",
-                        (status, None if report is None else pc.jsonb(report), batch))
-
-    def log_actions(self, batch: int | None,
-                    rows: Iterable[tuple[str, str, int, str | None, str, dict[str, Any]]]) -> None:
-        """(action, kind, ref, scope_key, reason, detail) per line."""
-        now = time.time()
-        with self._db.tx() as cur:
-            cur.executemany("INSERT INTO forget_log(batch, at, action, kind, ref, scope_key, reason, detail)"
-                            " VALUES(%s,%s,%s,%s,%s,%s,%s,%s)",
-                            [(batch, now, a, k, r, s, why, pc.jsonb(d)) for a, k, r, s, why, d in rows])
-
-    def forget_log(self, batch: int | None = None, limit: int = 100,
-                   tenant: str | None = None) -> list[dict[str, Any]]:
-        """Log lines newest first, each with its batch's ``batch_mode`` (soft, hard) and
-        ``batch_status`` (active: restorable; restored; purged)."""
-        where = " AND ".join(cond for cond, value in (("b.tenant=%(tenant)s", tenant), ("l.batch=%(batch)s", batch))
-                             if value is not None)
-        sql = ("SELECT l.*, b.mode AS batch_mode, b.status AS batch_status FROM forget_log l"
-               " LEFT JOIN forget_batches b ON b.id = l.batch" + (f" WHERE {where}" if where else ""))
-        return self._db.dicts(sql + " ORDER BY l.id DESC LIMIT %(limit)s",
-                              {"tenant": tenant, "batch": batch, "limit": limit})
-
-    def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]:
-        rows = self._db.rows("SELECT kind, ref FROM forget_log WHERE batch=%s AND action=%s", (batch, action))
-        return [(r[0], r[1]) for r in rows]
-
-    def batch_owners(self, batch: int) -> list[str]:
-        rows = self._db.rows("SELECT scope_key FROM forget_log WHERE batch=%(b)s AND scope_key IS NOT NULL UNION"
-                             " SELECT scope_key FROM forget_batches WHERE id=%(b)s AND scope_key IS NOT NULL",
-                             {"b": batch})
-        return sorted(r[0] for r in rows)
-
-    def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
-        rows = self._db.rows(
-            "SELECT t.ref, t.batch FROM tombstones t JOIN forget_batches b ON b.id = t.batch"
-            " WHERE t.kind='turn' AND t.ref = ANY(%(ids)s) AND b.status='active'"
-            " AND (%(tenant)s::text IS NULL OR b.tenant=%(tenant)s) ORDER BY t.batch",
-            {"ids": [int(i) for i in turn_ids], "tenant": tenant})
-        return {r[0]: r[1] for r in rows}  # the newest batch of a turn snapshotted twice
-
-    # ---- tombstones ------------------------------------------------------------------------
+    # ---- tombstones (the batches and their log are a port: ``stores/batches_sql.py``) ----------
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
         """Copy rows (with provenance and vector) into the batch's tombstones; returns how many."""
         with self._db.tx() as cur:
@@ -225,11 +165,6 @@ class ForgetRows(SourceRows):
                 cur.execute("DELETE FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, refs))
             cur.execute("UPDATE forget_batches SET status='purged' WHERE id=%s", (batch,))
         return count
-
-    def active_batches(self, older_than: float | None = None) -> list[int]:
-        rows = self._db.rows("SELECT id FROM forget_batches WHERE status='active'"
-                             " AND (%(t)s::float8 IS NULL OR at < %(t)s) ORDER BY id", {"t": older_than})
-        return [r[0] for r in rows]
 
     # ---- soft delete by column (sweeper) ------------------------------------------------------
     def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from ..agenda_sql import SQLAgenda
+from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import FactNames, SQLFacts
 from ..key_lines_sql import SQLKeyLines
@@ -62,6 +63,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRow
         self.profile = SQLFacts(PostgresLink(db), POSTGRES)
         self.episodes = PostgresEpisodes(PostgresLink(db), POSTGRES)
         self.tasks = SQLTasks(PostgresLink(db), POSTGRES)
+        self.batches = SQLBatches(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...errors import Conflict, NotFound
+from ...errors import Conflict
 from ...ports.person_forget import PersonForgetPort
 from ..person_forget import PERSON_KIND
 from . import codec, fts
@@ -63,95 +63,7 @@ class ForgetRows:
 
         person_forget: PersonForgetPort
 
-    # ---- batches and the log ---------------------------------------------------------------
-    def new_batch(self, action: str, mode: str, scope_key: str | None, reason: str,
-                  tenant: str | None = None) -> int:
-        with self._tx() as conn:
-            cur = conn.execute(
-                "INSERT INTO forget_batches(at, action, mode, scope_key, reason, tenant)"
-                " VALUES(?,?,?,?,?,?)",
-                (time.time(), action, mode, scope_key, reason, tenant),
-            )
-            return int(cur.lastrowid or 0)
-
-    def get_batch(self, batch: int) -> dict[str, Any]:
-        row = self._read.execute("SELECT * FROM forget_batches WHERE id=?", (batch,)).fetchone()
-        if row is None:
-            raise NotFound(f"forget batch {batch} does not exist")
-        return {**dict(row), "report": json.loads(row["report"])}
-
-    def set_batch(self, batch: int, status: str, report: dict[str, Any] | None = None) -> None:
-        with self._tx() as conn:
-            if report is None:
-                conn.execute("UPDATE forget_batches SET status=? WHERE id=?", (status, batch))
-            else:
-                conn.execute(
-                    "UPDATE forget_batches SET status=?, report=? WHERE id=?",
-                    (status, json.dumps(report, default=str, ensure_ascii=False), batch),
-                )
-
-    def log_actions(
-        self,
-        batch: int | None,
-        rows: Iterable[tuple[str, str, int, str | None, str, dict[str, Any]]],
-    ) -> None:
-        """(action, kind, ref, scope_key, reason, detail) per line."""
-        now = time.time()
-        with self._tx() as conn:
-            conn.executemany(
-                "INSERT INTO forget_log(batch, at, action, kind, ref, scope_key, reason, detail)"
-                " VALUES(?,?,?,?,?,?,?,?)",
-                [
-                    (batch, now, a, k, r, s, why, json.dumps(d, default=str, ensure_ascii=False))
-                    for a, k, r, s, why, d in rows
-                ],
-            )
-
-    def forget_log(
-        self, batch: int | None = None, limit: int = 100, tenant: str | None = None
-    ) -> list[dict[str, Any]]:
-        """Log lines newest first, each with its batch's ``batch_mode`` (soft, hard) and
-        ``batch_status`` (active: restorable; restored; purged)."""
-        sql = ("SELECT l.*, b.mode AS batch_mode, b.status AS batch_status FROM forget_log l"
-               " LEFT JOIN forget_batches b ON b.id = l.batch")
-        where: list[str] = []
-        args: list[Any] = []
-        if tenant is not None:
-            where.append("b.tenant=?")
-            args.append(tenant)
-        if batch is not None:
-            where.append("l.batch=?")
-            args.append(batch)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        rows = self._read.execute(sql + " ORDER BY l.id DESC LIMIT ?", [*args, limit]).fetchall()
-        return [{**dict(r), "detail": json.loads(r["detail"])} for r in rows]
-
-    def batch_refs(self, batch: int, action: str) -> list[tuple[str, int]]:
-        rows = self._read.execute(
-            "SELECT kind, ref FROM forget_log WHERE batch=? AND action=?", (batch, action)
-        )
-        return [(r[0], r[1]) for r in rows]
-
-    def batch_owners(self, batch: int) -> list[str]:
-        rows = self._read.execute(
-            "SELECT scope_key FROM forget_log WHERE batch=? AND scope_key IS NOT NULL"
-            " UNION SELECT scope_key FROM forget_batches WHERE id=? AND scope_key IS NOT NULL",
-            (batch, batch),
-        )
-        return sorted(r[0] for r in rows)
-
-    def batches_with_turns(self, turn_ids: list[int], tenant: str | None = None) -> dict[int, int]:
-        marks = ",".join("?" * len(turn_ids))
-        mine = "" if tenant is None else " AND b.tenant=?"
-        rows = self._read.execute(
-            f"SELECT t.ref, t.batch FROM tombstones t JOIN forget_batches b ON b.id=t.batch"
-            f" WHERE t.kind='turn' AND t.ref IN ({marks}) AND b.status='active'{mine} ORDER BY t.batch",
-            [*turn_ids, *([] if tenant is None else [tenant])],
-        )
-        return {r[0]: r[1] for r in rows}
-
-    # ---- tombstones ------------------------------------------------------------------------
+    # ---- tombstones (the batches and their log are a port: ``stores/batches_sql.py``) ----------
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
         """Copy rows (with provenance and vector) into the batch's tombstones."""
         count = 0
@@ -274,12 +186,6 @@ class ForgetRows:
                     conn.execute("DELETE FROM vectors WHERE kind=? AND ref=?", (kind, ref))
             conn.execute("UPDATE forget_batches SET status='purged' WHERE id=?", (batch,))
         return n
-
-    def active_batches(self, older_than: float | None = None) -> list[int]:
-        sql, args = "SELECT id FROM forget_batches WHERE status='active'", []
-        if older_than is not None:
-            sql, args = sql + " AND at<?", [older_than]
-        return [r[0] for r in self._read.execute(sql + " ORDER BY id", args)]
 
     # ---- soft delete by column (sweeper) ------------------------------------------------------
     def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:

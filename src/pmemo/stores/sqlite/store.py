@@ -25,6 +25,7 @@ from ...models import Cluster, Scope, Summary, Turn
 from .. import parts, replies
 from ..agenda_sql import SQLAgenda
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
+from ..batches_sql import SQLBatches
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
 from ..facts_sql import FactNames, SQLFacts
@@ -88,6 +89,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, FactNames,
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self._vectors)
         self.tasks = SQLTasks(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
