@@ -783,4 +783,20 @@ habit | @{Priya} I also run every morning
 study | @{Marco} I study law too
 health | like {Ben} I can't eat gluten
 family | @{Lena} I have twin brothers too
+pet:h | i really want a cat
+pet:h | wish i could get a dog but my landlord says no
+pet:h | so tempted to adopt a bunny
+pet:h | one day im getting a husky
+pet:h | i want a puppy so bad 😭
+pet:h | would love to have a parrot someday
+home:h | i'd love to live by the sea
+home:h | dream is to move to Lisbon
+work:h | i wish i worked somewhere with 4 day weeks
+work:h | would kill for a remote job
+study:h | kinda want to do a masters
+event:h | i want to go to Japan so bad
+like:h | really wanna learn to surf
+family:h | i want kids someday
+habit:h | wish i could wake up early like you guys
+pet:h | seeing this makes me want a cat
 """
