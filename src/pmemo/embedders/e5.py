@@ -51,10 +51,6 @@ class E5Embedder:
     # 95th percentile of unrelated-pair cosines on the shipped sample (bench/calibrate.py)
     cluster_threshold = 0.90
     dim = 384
-    # its passages run on the passage lane's thread in C, the interpreter lock released: a
-    # batch's turns are embedded there while the worker reads them for people and facts
-    # (``CachedEmbedder.ahead``)
-    runs_apart = True
 
     def __init__(self) -> None:
         # How OpenMP threads wait between the ~100 short parallel regions of one query.

@@ -36,7 +36,7 @@ from ..stores.base import Job, JobListening, JobSignals, Store
 from ..tiers.services import Tiers
 from . import enrich, extraction
 from . import windows as l2
-from .fresh import SMALL, Fresh
+from .fresh import Fresh
 from .job_owners import job_owners
 
 log = logging.getLogger("pmemo")
@@ -279,23 +279,16 @@ class Worker:
         turns = [found[i] for i in ids if i in found]
         self._batch_turns = set(found)
         self.fresh.drop(lambda t: t.id in found)  # embedded below
-        ordered = fewest_first(jobs, found)
-        # an embedder that runs apart (e5) embeds the batch's turns on its own thread while this
-        # one reads them for people and facts (which need no turn vector): the two cores at once
-        apart = not self.settings.window_tokens and self.embed.ahead([t.indexed for t in ordered])
-        few = {int(i) for job in jobs if len(job.payload) <= SMALL for i in job.payload} if apart else set(found)
         if self.settings.window_tokens:  # L2 windows (issue 20): one embedding per window, not per turn
             self.windows.add(turns, self._between)
-        else:  # a chat's few new messages first and stored at once (the first ahead); an import's after
-            self._embed_turns([t for t in ordered if t.id in few], self.embed, "turn")
+        else:
+            self._embed_turns(fewest_first(jobs, found), self.embed, "turn")
         if self.embed.second is not None:  # the second dense channel: one vector per turn, windows or not
             self._embed_turns(turns, self.embed.second, "turn2")
         after = {int(i) for job in jobs if job.kind == "turns" for i in job.payload}
         new = [t for t in turns if t.id in after]  # stored by these jobs ('embed' jobs re-embed)
         self._between()  # and between the steps after: each renews the leases of a long batch
         enrich.people_batch(self, new)
-        if apart:  # the vectors embedded meanwhile, stored (the clustering below reads them)
-            self._embed_turns([t for t in ordered if t.id not in few], self.embed, "turn")
         self.diary_schedule.saw(new, time.time())  # diary (issue 20): a day due
         at = _Steps(self.store, turns)
         self._between()
