@@ -67,10 +67,11 @@ def digest(day: date, turns: Sequence[Turn], max_chars: int, names: Iterable[str
     for turn in said:
         by_speaker.setdefault(speaker(turn), []).append(turn)
     head = [_header(words, day, len(said), len(by_speaker), zh)]
-    found = keywords([t.content for t in said if not content_free(t)], [*by_speaker, *names])
+    free = {id(t) for t in said if content_free(t)}  # once a turn: the topics and the speakers' lines ask
+    found = keywords([t.content for t in said if id(t) not in free], [*by_speaker, *names])
     if found:
         head.append(words.topics + words.sep.join(found))
-    people = [_speaker_line(name, mine, zh) for name, mine in
+    people = [_speaker_line(name, [t for t in mine if id(t) not in free], len(mine), zh) for name, mine in
               sorted(by_speaker.items(), key=lambda kv: -len(kv[1]))]  # stable: first to speak first on ties
     dated = _plan_lines(said, day, zh)
     return _fit(head, [words.people, *filter(None, people)], [words.plans, *dated] if dated else [], max_chars)
@@ -90,15 +91,15 @@ def _header(words: Words, day: date, messages: int, people: int, zh: bool) -> st
                                people="person" if people == 1 else "people")
 
 
-def _speaker_line(name: str, mine: list[Turn], zh: bool) -> str | None:
-    """``- name (n): best sentence / second best``, in the order they were said."""
-    best = [(found[0], i, found[1]) for i, t in enumerate(mine)
-            if not content_free(t) and (found := telling(t.content))]  # "哈哈哈", "[图片]": nothing to tell
+def _speaker_line(name: str, telling_ones: list[Turn], n: int, zh: bool) -> str | None:
+    """``- name (n): best sentence / second best``, in the order they were said, from the
+    speaker's ``n`` turns less those with nothing to tell ("哈哈哈", "[图片]")."""
+    best = [(found[0], i, found[1]) for i, t in enumerate(telling_ones) if (found := telling(t.content))]
     chosen = sorted(sorted(best, key=lambda b: (-b[0], b[1]))[:LINES_PER_SPEAKER], key=lambda b: b[1])
     if not chosen:
         return None
     lines = " / ".join(cut(s, SENTENCE_CHARS) for _, _, s in chosen)
-    count = f"（{len(mine)} 条）：" if zh else f" ({len(mine)} message{'s' if len(mine) > 1 else ''}): "
+    count = f"（{n} 条）：" if zh else f" ({n} message{'s' if n > 1 else ''}): "
     return f"- {name}{count}{lines}"
 
 
