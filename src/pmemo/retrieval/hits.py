@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -69,6 +69,12 @@ def derived_hits(query: str, summaries: list[tuple[Summary, float]], keys: list[
 def restating(kind: str, records: Iterable[Summary | Diary | Episode]) -> dict[str, frozenset[int]]:
     """Hit id → the turns each record was made from (``context.assemble``'s ``restates``)."""
     return {f"{kind}:{r.id}": frozenset(r.source_ids) for r in records}
+
+
+def copies(summaries: Iterable[tuple[Summary, float]], diaries: Iterable[tuple[Diary, float]]) -> Iterator[str]:
+    """The hit ids of the records made of their turns' own words: extractive summaries, diary digests."""
+    yield from (f"summary:{x.id}" for x, _ in summaries if x.method == "extractive")
+    yield from (f"diary:{d.id}" for d, _ in diaries if d.method == "digest")
 
 
 def with_sources(hits: list[Hit], source_ids: Callable[[list[Hit]], dict[str, tuple[int, ...]]],

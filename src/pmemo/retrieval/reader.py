@@ -24,7 +24,7 @@ unpacked: its hits with the people the query names, ranked together.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -165,7 +165,8 @@ class ContextReader:
         tiers.update({name: fill(hits, turns) for name, hits in drafts.items()})
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
         if self.settings.context_fill != "budget":
-            _earned(a, tiers, restates, frame, about.names_them)
+            copies = got.copies | {f"summary:{x.id}" for x in latest if x.method == "extractive"} | episodes.keys()
+            _earned(a, tiers, restates, frame, about.names_them, copies)
         blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
                                                   a.owner.user_id))
         tiers["blocks"] = block_hits(blocks)
@@ -350,12 +351,13 @@ def _read_through(store: FullStore, turns: Mapping[int, Turn]) -> TurnLookup:
 
 
 def _earned(a: _Asked, tiers: dict[str, list[Hit]], restates: Mapping[str, frozenset[int]],
-            frame: Callable[[str], str], of_them: Callable[[str], bool]) -> None:
+            frame: Callable[[str], str], of_them: Callable[[str], bool], copies: Set[str]) -> None:
     """The summaries, episodes and diary days of ``tiers`` that earn their line as a recalled turn
     does (``relevance.earned``), in place: one sharing the query's words must name a person it
-    names (``of_them``), if it names any; a diary day the query names is in by its date."""
+    names (``of_them``), if it names any; one of the ``copies`` by its words alone; a diary day
+    the query names is in by its date."""
     kept = {t.id for h in tiers["mid_term"] for t in h.sources}
     kinds = {"summary", "episode"} if days_named(a.query, a.asked.date()) else {"summary", "episode", "diary"}
     for name in ("long_term", "episodic"):
         tiers[name] = relevance.earned(tiers[name], restates, kept,
-                                       lambda text: overlap(a.query, frame(text)) > 0 and of_them(text), kinds)
+                                       lambda text: overlap(a.query, frame(text)) > 0 and of_them(text), kinds, copies)

@@ -132,12 +132,15 @@ _THIRD_PERSON = str.maketrans({"她": "他", "它": "他"})
 
 
 def earned(records: Sequence[Hit], restates: Mapping[str, frozenset[int]], kept: Set[int],
-           says: Callable[[str], bool], kinds: Set[str] = frozenset({"summary", "episode", "diary"})) -> list[Hit]:
+           says: Callable[[str], bool], kinds: Set[str] = frozenset({"summary", "episode", "diary"}),
+           copies: Set[str] = frozenset()) -> list[Hit]:
     """The records of ``kinds`` (summaries, episodes, diary days) that earn a line as a recalled
     turn does: one that restates a turn ``kept`` as a line, or whose words ``says`` something the
     query asks (the caller's test: its words, the people it names aside, share the query's).
     Others (tasks) pass. A summary of the chat's small talk is not about the query however near
-    its vector: a text of many short lines stands near any short question.
+    its vector: a text of many short lines stands near any short question. One of the ``copies``
+    (made of its turns' own words: an extractive summary, a digest) earns by its words alone: the
+    kept turn is a line already, and the copy adds only the lines around it.
 
     >>> s = [Hit(f"summary:{i}", "summary", "long_term", t, 0, "", ()) for i, t in enumerate(["雅思 7 分", "哈哈"])]
     >>> [h.id for h in earned(s, {"summary:1": frozenset({9})}, {9}, lambda t: False)]
@@ -145,7 +148,8 @@ def earned(records: Sequence[Hit], restates: Mapping[str, frozenset[int]], kept:
     >>> [h.id for h in earned(s, {}, set(), lambda t: "雅思" in t)]
     ['summary:0']
     """
-    return [h for h in records if h.kind not in kinds or restates.get(h.id, frozenset()) & kept or says(h.text)]
+    return [h for h in records if h.kind not in kinds or h.id not in copies and restates.get(h.id, frozenset()) & kept
+            or says(h.text)]
 
 
 def once(hits: Sequence[Hit], frame: Callable[[str], str] = lambda text: text,

@@ -73,6 +73,8 @@ class Retrieved:
     restates: dict[str, frozenset[int]] = dataclasses.field(default_factory=dict)
     # derived hit id → its source turns' ids, where the read knew them (``with_sources``)
     sources: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # derived hit ids of records made of their turns' own words (an extractive summary, a diary digest)
+    copies: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -310,7 +312,8 @@ class Retriever:
                     **hitlib.restating("diary", (d for d, _ in diaries if d.method == "digest"))}
         keys = [replace(k, source_ids=()) for k in found.keys]  # ranked without them (``with_sources``)
         return Retrieved(turn_hits, self._derived_hits(q.query, m, keys, q.session_id is not None, diaries),
-                         sorted(recalled & top), m.qvec, keys, q.named, m.windows, restates, found.sources())
+                         sorted(recalled & top), m.qvec, keys, q.named, m.windows, restates, found.sources(),
+                         frozenset(hitlib.copies(m.summaries, diaries)))
 
     def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool,
                       diaries: list[tuple[Diary, float]]) -> list[Hit]:
