@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+import uuid
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from pmemo.eval.groupchat_run import chat_runs, turn_item
 from pmemo.models import Scope
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scale import postgres_server  # noqa: E402 - the bench folder's helper
+from scale import postgres_server, schema_url  # noqa: E402 - the bench folder's helper
 
 
 def entries_sha(store: Any, keys: list[tuple[str, str, str, str]]) -> str:
@@ -86,8 +87,15 @@ def main() -> None:
         if args.store == "sqlite":
             out = asyncio.run(run(args, settings))
         else:
-            with postgres_server(args.pg_url) as url:
-                out = asyncio.run(run(args, settings.replace(store=url)))
+            import psycopg
+
+            with postgres_server(args.pg_url) as url, psycopg.connect(url, autocommit=True) as conn:
+                schema = f"diary_{uuid.uuid4().hex[:8]}"  # a schema of its own: a server may be shared
+                conn.execute(f"CREATE SCHEMA {schema}")
+                try:
+                    out = asyncio.run(run(args, settings.replace(store=schema_url(url, schema))))
+                finally:
+                    conn.execute(f"DROP SCHEMA {schema} CASCADE")
     n = out["entries"]
     for i, (cpu, wall) in enumerate(out["rounds"], 1):
         print(f"[{args.store}] round {i}: {n} entries, {1000 * cpu / n:.2f} ms CPU and {1000 * wall / n:.2f} ms wall"
