@@ -35,7 +35,7 @@ from ..rules.extract_rules import CORRECTED, extract
 from ..statements.kinds import SLOTS, kinds_of, slot_of
 from ..statements.model import E5_MODEL_ID, StatementModel, load
 from ..statements.read import Embed, Said, candidates, core, corrections, explicit, read_turn
-from ..stores.base import ProfileStoreProtocol
+from ..stores.base import FullStore, ProfileStoreProtocol
 from ..text.future import date_in
 from ..tiers.profile import decide
 from .prefilter import chat_batches, marked
@@ -150,7 +150,7 @@ def upsert(
     return None
 
 
-def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settings, turns: Sequence[Turn],
+def extract_batch(store: FullStore, llm: LLM | None, settings: Settings, turns: Sequence[Turn],
                   people: Resolver | None = None, parts: dict[int, list[Attributed]] | None = None,
                   model: StatementModel | None = None, embed: Embed | None = None,
                   name_of: Callable[[str | None], str] = lambda _: "") -> list[Fact]:
@@ -223,18 +223,18 @@ def extract_batch(store: ProfileStoreProtocol, llm: LLM | None, settings: Settin
     return out
 
 
-def _end_slot(store: ProfileStoreProtocol, turn: Turn, fact: Fact, at: float) -> None:
+def _end_slot(store: FullStore, turn: Turn, fact: Fact, at: float) -> None:
     """A change of job, home, school or partner ends the other current values of its slot ("我从
-    腾讯离职了" ends employer 腾讯 though it names no new one)."""
+    腾讯离职了" ends employer 腾讯 though it names no new one), and their triples with them, in
+    one transaction."""
     slot = slot_of(fact.key)
     if slot is None:
         return
     for other in store.facts(turn.scope.owner_scope(), subject=fact.subject_id):
         if other.key != fact.key and other.key in SLOTS[slot] and other.valid_from.timestamp() <= at:
-            store.expire_fact(other.id, at)
-            ends = getattr(store, "end_fact_triples", None)  # a graph store: its triples end with it
-            if ends is not None:
-                ends(other.id, at)
+            with store.tx():
+                store.profile.expire_fact(other.id, at)
+                store.graph.end_fact_triples(other.id, at)
 
 
 def _correct(store: ProfileStoreProtocol, turn: Turn, fix: Said, settings: Settings,
