@@ -163,6 +163,8 @@ class ContextReader:
         if lang != guess:  # the recalled lines tipped it: the sections again, in its words (a rare read more)
             drafts = self._drafts(a, sections, _read_through(self.store, turns), owned, near, lang, budget)
         tiers.update({name: fill(hits, turns) for name, hits in drafts.items()})
+        carded = {h.id for h in tiers["people"] if h.kind == "fact"}  # a private chat's user has a card too
+        tiers["profile"] = [h for h in tiers["profile"] if h.id not in carded]
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
         if self.settings.context_fill != "budget":
             copies = got.copies | {f"summary:{x.id}" for x in latest if x.method == "extractive"} | episodes.keys()
