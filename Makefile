@@ -55,7 +55,7 @@ eval: $(STAMP)
 # ~/.cache/pmemo-statements). `make statements-candidate` trains this tree's recipe into
 # bench_out/statements-candidate.npz: it ships (and SHIPPED_STATEMENTS moves to its commit) only
 # after the comparison of docs/STATEMENTS.md on the phrasing set and the group chat.
-SHIPPED_STATEMENTS := ba543f1
+SHIPPED_STATEMENTS := 5f3e0d4
 statements: $(STAMP)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	  git archive $(SHIPPED_STATEMENTS) src bench/train_statements.py | tar -x -C "$$tmp" && \
