@@ -270,14 +270,14 @@ def test_a_burst_of_fact_changes_queues_one_job_per_group(tmp_path: Path) -> Non
         settings = Settings()
         for group in ("a", "b"):
             for n in range(5):
-                upsert(store, Scope("t1", "default", f"g:{group}"), Candidate("fact", f"k{n}", "v", 0.9,
+                upsert(store.profile, Scope("t1", "default", f"g:{group}"), Candidate("fact", f"k{n}", "v", 0.9,
                        subject="ni"), None, time.time(), settings)
-        upsert(store, Scope("t1", "default", "u:ann"), Candidate("fact", "k", "v", 0.9), None, time.time(),
+        upsert(store.profile, Scope("t1", "default", "u:ann"), Candidate("fact", "k", "v", 0.9), None, time.time(),
                settings)  # a private chat's fact: no group block
         jobs = [j for j in store.claim(100) if j.kind == HUMAN_JOB]
         assert sorted(j.payload["owner"] for j in jobs) == ["g:a", "g:b"]
         # claimed (running), the next change queues one again: what it changes is read by then
-        upsert(store, Scope("t1", "default", "g:a"), Candidate("fact", "k9", "v", 0.9, subject="ni"), None,
+        upsert(store.profile, Scope("t1", "default", "g:a"), Candidate("fact", "k9", "v", 0.9, subject="ni"), None,
                time.time(), settings)
         assert [j.payload["owner"] for j in store.claim(100) if j.kind == HUMAN_JOB] == ["g:a"]
     finally:

@@ -55,7 +55,8 @@ def test_the_protocols_are_found():
     assert "WindowPort" in protocol_methods(windows) and "WindowStore" not in methods
     assert "PersonForgetPort" in protocol_methods(person_forget) and "PersonForgetStore" not in methods
     assert "DiaryPort" in protocol_methods(diary) and methods["DiaryStore"] == []  # only the port's attribute
-    assert "upsert_fact" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
+    assert "add_record" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
+    assert "upsert_fact" not in methods["ProfileStoreProtocol"]  # the facts port's (FactPort)
 
 
 def test_every_protocol_method_is_called_by_a_contract_test():

@@ -202,19 +202,6 @@ def test_facts_with_and_drop_fact_sources_outlive_the_turns(full_store: FullStor
     assert s.profile.facts_with([a.id]) == []
 
 
-def test_the_fact_names_the_store_keeps_are_the_ports_calls(full_store: FullStore):
-    """``store.facts``, ``facts_with``, ``upsert_fact``, ``expire_fact``: what pipelines/extraction.py
-    (and the graph's learning step) still call on the store give what the port gives."""
-    s = full_store
-    (a,) = say(s, ALICE, "I like tea")
-    cand = Candidate("preference", "drink", "tea", 0.7)
-    fact = s.upsert_fact(owner(ALICE), decide(cand, s.facts(owner(ALICE), history=True), a.id), cand, a.id, AT)
-    assert fact is not None and s.facts(owner(ALICE)) == s.profile.facts(owner(ALICE)) == [fact]
-    assert s.facts_with([a.id]) == s.profile.facts_with([a.id]) == [fact]
-    s.expire_fact(fact.id, AT + 60)
-    assert s.profile.get_fact(fact.id).status == "expired"  # type: ignore[union-attr]
-
-
 def test_conversation_now_is_the_newest_turn_of_the_owner(full_store: FullStore):
     s = full_store
     assert s.conversation_now(owner(ALICE)) is None

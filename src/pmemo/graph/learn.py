@@ -29,7 +29,6 @@ from ..ports.graph import EntityRef, GraphPort, NewTriple
 from ..ports.unit import UnitOfWork
 from ..prompts.facts import Line
 from ..rules.attribution import Attributed
-from ..stores.base import ProfileStoreProtocol
 from . import llm as llm_triples
 from .predicates import Said, from_fact, person, predicate
 from .rules import origins, relations
@@ -40,7 +39,7 @@ RULES_CONFIDENCE = 0.8
 Found = tuple[Turn, EntityRef, Said, float, int | None]  # turn, subject, what, confidence, fact id
 
 
-def learn(graph: GraphPort, facts: FactPort | ProfileStoreProtocol, llm: LLM | None, settings: Settings,
+def learn(graph: GraphPort, facts: FactPort, llm: LLM | None, settings: Settings,
           turns: Sequence[Turn], people: Resolver, parts: Mapping[int, list[Attributed]] | None = None,
           clauses: Sequence[Sequence[Line]] | None = None) -> int:
     """Record the triples of ``turns`` (``parts``: their statements, when the caller cut them;
@@ -109,7 +108,7 @@ def _triple(subject: EntityRef, what: Said, at: float, confidence: float, turn_i
                      fact, p.functional, p.symmetric, what.ends, (p.opposite,) if p.opposite else ())
 
 
-def _from_facts(facts: FactPort | ProfileStoreProtocol, turns: Sequence[Turn]) -> list[Found]:
+def _from_facts(facts: FactPort, turns: Sequence[Turn]) -> list[Found]:
     """The batch's facts (new, reinforced or superseded by it) as triples, once per source turn."""
     by_id = {t.id: t for t in turns}
     out: list[Found] = []

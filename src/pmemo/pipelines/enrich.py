@@ -214,7 +214,8 @@ def _graph(batch: Batch) -> None:
     """The batch's facts and links as triples (issue 20)."""
     worker = batch.worker
     if worker.settings.extract_graph:
-        graph_learn(worker.store.graph, worker.store, worker.tiers.llm, worker.settings, batch.read, batch.people,
+        store = worker.store
+        graph_learn(store.graph, store.profile, worker.tiers.llm, worker.settings, batch.read, batch.people,
                     batch.parts, graph_clauses(worker.tiers.llm, worker.settings, getattr(worker, "statements", None),
                                                worker.tiers.embed, batch.read, batch.people, batch.parts))
 

@@ -27,6 +27,7 @@ from ..llms.base import LLM
 from ..models import Candidate, Fact, Scope, Turn, epoch_of
 from ..people.resolve import Resolver
 from ..people.statements import statements
+from ..ports.facts import FactPort
 from ..prompts.facts import FactOut, FactsOut, Line, batch_facts_prompt, clause_facts_prompt, clause_replies
 from ..prompts.transcript import LLM_BATCH
 from ..reads_first import give_way
@@ -35,7 +36,7 @@ from ..rules.extract_rules import CORRECTED, extract
 from ..statements.kinds import SLOTS, kinds_of, slot_of
 from ..statements.model import E5_MODEL_ID, StatementModel, load
 from ..statements.read import Embed, Said, candidates, core, corrections, explicit, read_turn
-from ..stores.base import FullStore, ProfileStoreProtocol
+from ..stores.base import FullStore
 from ..text.future import date_in
 from ..tiers.profile import decide
 from .prefilter import chat_batches, marked
@@ -124,7 +125,7 @@ def _from_llm(out: FactOut) -> Candidate | None:
 
 
 def upsert(
-    store: ProfileStoreProtocol,
+    facts: FactPort,
     scope: Scope,
     cand: Candidate,
     turn_id: int | None,
@@ -133,17 +134,17 @@ def upsert(
 ) -> Fact | None:
     """Apply the upsert rules for one candidate; re-read and retry if another writer won."""
     for attempt in range(RETRIES):
-        facts = store.facts(scope, history=True, subject=cand.subject)  # keyed by whom it is about
+        known = facts.facts(scope, history=True, subject=cand.subject)  # keyed by whom it is about
         decision = decide(
             cand,
-            facts,
+            known,
             turn_id if turn_id is not None else -1,
             step=settings.fact_confidence_step,
             cap=settings.fact_confidence_cap,
             threshold=settings.fact_merge_similarity,
         )
         try:
-            return store.upsert_fact(scope, decision, cand, turn_id, at)
+            return facts.upsert_fact(scope, decision, cand, turn_id, at)
         except Conflict:
             if attempt == RETRIES - 1:
                 raise
@@ -211,13 +212,13 @@ def extract_batch(store: FullStore, llm: LLM | None, settings: Settings, turns: 
     out = []
     for turn, cand in pairs:
         at = epoch_of(turn.timestamp)
-        fact = upsert(store, turn.scope.owner_scope(), cand, turn.id, at, settings)
+        fact = upsert(store.profile, turn.scope.owner_scope(), cand, turn.id, at, settings)
         if fact is not None:
             out.append(fact)
             if cand.newer_wins and cand.source == "corrected":
                 _end_slot(store, turn, fact, at)
     for turn, fix in fixes:
-        fact = _correct(store, turn, fix, settings, name_of)
+        fact = _correct(store.profile, turn, fix, settings, name_of)
         if fact is not None:
             out.append(fact)
     return out
@@ -230,20 +231,20 @@ def _end_slot(store: FullStore, turn: Turn, fact: Fact, at: float) -> None:
     slot = slot_of(fact.key)
     if slot is None:
         return
-    for other in store.facts(turn.scope.owner_scope(), subject=fact.subject_id):
+    for other in store.profile.facts(turn.scope.owner_scope(), subject=fact.subject_id):
         if other.key != fact.key and other.key in SLOTS[slot] and other.valid_from.timestamp() <= at:
             with store.tx():
                 store.profile.expire_fact(other.id, at)
                 store.graph.end_fact_triples(other.id, at)
 
 
-def _correct(store: ProfileStoreProtocol, turn: Turn, fix: Said, settings: Settings,
+def _correct(facts: FactPort, turn: Turn, fix: Said, settings: Settings,
              name_of: Callable[[str | None], str]) -> Fact | None:
     """"不对，是下周三": the value its speaker stated last (lately, in another turn) is replaced,
     not joined by a third."""
     at = epoch_of(turn.timestamp)
     scope = turn.scope.owner_scope()
-    before = [f for f in store.facts(scope, subject=turn.subject)
+    before = [f for f in facts.facts(scope, subject=turn.subject)
               if turn.id not in f.sources and f.last_seen.timestamp() <= at]
     kind = fix.reading.label.kind
     if kind != "none":  # "纠正一下：我在字节": what it corrects is of its kind
@@ -267,7 +268,7 @@ def _correct(store: ProfileStoreProtocol, turn: Turn, fix: Said, settings: Setti
         return None
     cand = Candidate(last.category, last.key, value, max(last.confidence, CORRECTED), "corrected", last.importance,
                      expires, subject=turn.subject, said=explicit(fix, turn, name_of), newer_wins=True)
-    return upsert(store, scope, cand, turn.id, at, settings)
+    return upsert(facts, scope, cand, turn.id, at, settings)
 
 
 def _from_clauses(llm: LLM, batches: list[list[Line]], people: Resolver | None

@@ -147,7 +147,7 @@ class RecordsService:
         expires = validate.timestamp(expires_at).timestamp() if expires_at is not None else None
         subject = check_id("person_id", person_id) if person_id is not None else where.user_id
         cand = Candidate(category, key.strip(), value.strip(), confidence, source, 0.5, expires, subject)
-        return await asyncio.to_thread(upsert_fact, self._store, where, cand, None, time.time(),
+        return await asyncio.to_thread(upsert_fact, self._store.profile, where, cand, None, time.time(),
                                        self.settings)
 
     async def fact(self, fact_id: int, *, tenant_id: str = "default") -> Fact:

@@ -21,9 +21,7 @@ import numpy as np
 
 from ..models import (
     AgendaItem,
-    Candidate,
     Cluster,
-    Decision,
     Diary,
     Fact,
     KeyLine,
@@ -392,13 +390,6 @@ class ProfileStoreProtocol(Protocol):
         """The episodes (``pmemo.ports.episodes``)."""
         ...
 
-    # four of the facts port's calls stay on the store, each the port's, for pipelines/extraction.py
-    # and the graph's learning step
-    def facts(self, scope: Scope, history: bool = False, subject: str | None = "*") -> list[Fact]: ...
-    def facts_with(self, turn_ids: list[int]) -> list[Fact]: ...
-    def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
-                    at: float) -> Fact | None: ...
-    def expire_fact(self, fact_id: int, at: float) -> None: ...
     def conversation_now(self, scope: Scope) -> float | None: ...
     def owner_scopes(self, tenant: str | None = None) -> list[Scope]: ...
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Candidate, Decision, Fact, Scope
-from ..ports.facts import ANY, FactPort
+from ..ports.facts import ANY
 from .sql import Dialect, Exec, Link, Row, by_id, refs_with, with_sources
 
 # every column but the id, as a copy of a row (edit_fact) lists them
@@ -236,23 +236,3 @@ class SQLFacts:
         with self._link.write() as x:
             x.run("DELETE FROM facts WHERE id=:id", {"id": fact_id})
             x.run("DELETE FROM sources WHERE kind='fact' AND ref=:id", {"id": fact_id})
-
-
-class FactNames:
-    """The store's old fact methods that code outside this work still calls (pipelines/extraction.py,
-    the graph's learning step through pipelines/enrich.py), each the port's call."""
-
-    profile: FactPort
-
-    def facts(self, scope: Scope, history: bool = False, subject: str | None = ANY) -> list[Fact]:
-        return self.profile.facts(scope, history, subject)
-
-    def facts_with(self, turn_ids: list[int]) -> list[Fact]:
-        return self.profile.facts_with(turn_ids)
-
-    def upsert_fact(self, scope: Scope, decision: Decision, cand: Candidate, turn_id: int | None,
-                    at: float) -> Fact | None:
-        return self.profile.upsert_fact(scope, decision, cand, turn_id, at)
-
-    def expire_fact(self, fact_id: int, at: float) -> None:
-        self.profile.expire_fact(fact_id, at)

@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from ..agenda_sql import SQLAgenda
 from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
-from ..facts_sql import FactNames, SQLFacts
+from ..facts_sql import SQLFacts
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..tasks_sql import SQLTasks
@@ -44,7 +44,7 @@ from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, WindowNames, FactNames, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
                     OwnerRows, RecordRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""

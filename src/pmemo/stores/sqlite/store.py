@@ -28,7 +28,7 @@ from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn,
 from ..batches_sql import SQLBatches
 from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
-from ..facts_sql import FactNames, SQLFacts
+from ..facts_sql import SQLFacts
 from ..fair_share import job_batches, ranked
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
@@ -55,7 +55,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, WindowNames, FactNames,
+class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
                   BlockJobRows, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
