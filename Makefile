@@ -58,7 +58,7 @@ eval: $(STAMP)
 SHIPPED_STATEMENTS := 5f3e0d4
 statements: $(STAMP)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	  git archive $(SHIPPED_STATEMENTS) src bench/train_statements.py | tar -x -C "$$tmp" && \
+	  git archive $(SHIPPED_STATEMENTS) src bench/train_statements.py bench/statements_net.py | tar -x -C "$$tmp" && \
 	  cd "$$tmp" && PYTHONPATH=src $(abspath $(PY)) bench/train_statements.py --out $(CURDIR)/src/pmemo/data/statements.npz
 
 statements-candidate: $(STAMP)
