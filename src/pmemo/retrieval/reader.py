@@ -316,8 +316,8 @@ class ContextReader:
 def _told_of(named: Sequence[str], read: PeopleRead | None, triples: Iterable[Triple]) -> set[int]:
     """The turns that told something of the people ``named`` (the person ids the query names):
     one of their facts, a name they go by or a relation of theirs was learned from it ("听说涛哥
-    换到蓝鲸数据了", "btw Alexander Ross goes by Alex", "周末和王磊吃了火锅"). A turn that only
-    names them ("问下霓霓", "@周霓 考研加油！") told nothing of them."""
+    换到蓝鲸数据了", "btw Alexander Ross goes by Alex", "王磊是我同学"). A turn that only names them
+    ("问下霓霓", "@周霓 考研加油！") told nothing of them."""
     if not named:
         return set()
     told = {turn for t in triples if t.subject in named or t.object in named for turn in t.sources}
