@@ -17,8 +17,9 @@ The rules, each defined once here:
   (``habits``: counted by their words to or of anyone, ``unnamed``, over the whole candidate pool).
   It holds whatever the context's fill; ``above`` only with ``context_fill`` relevant or lean.
 - ``About``: when the query names people, a recalled turn none of them said, that names none
-  of them and told nothing of them is about other people and stays out ("陈浩饮食上有什么忌口吗" is not answered by what
-  黄丽 had for lunch), and a summary, episode or diary day in by its words must name one of them.
+  of them and told nothing of them is about other people and stays out ("陈浩饮食上有什么忌口吗"
+  is not answered by what 黄丽 had for lunch), and a summary, episode or diary day in by its words
+  must name one of them.
 - ``earned``: a summary, episode or diary day is in when it restates a turn kept as a line or
   its words share the query's (with ``context_fill`` relevant or lean).
 
