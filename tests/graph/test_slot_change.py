@@ -26,8 +26,10 @@ def em(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SyncMemory]:
     m.close()
 
 
-@pytest.mark.parametrize(("before", "change", "employer"), [("我在腾讯上班", "我从腾讯离职了", "腾讯"),
-                                                            ("I work at Tencent", "I left Tencent last month", "Tencent")])
+LEFT = [("我在腾讯上班", "我从腾讯离职了", "腾讯"), ("I work at Tencent", "I left Tencent last month", "Tencent")]
+
+
+@pytest.mark.parametrize(("before", "change", "employer"), LEFT)
 def test_a_job_left_ends_its_fact_and_its_triple_together(em: SyncMemory, before: str, change: str,
                                                           employer: str) -> None:
     for days, text in enumerate([before, change]):
