@@ -23,6 +23,7 @@ from pmemo.ports import (
     locks,
     people,
     person_forget,
+    records,
     tasks,
     unit,
     usage,
@@ -55,7 +56,9 @@ def test_the_protocols_are_found():
     assert "WindowPort" in protocol_methods(windows) and "WindowStore" not in methods
     assert "PersonForgetPort" in protocol_methods(person_forget) and "PersonForgetStore" not in methods
     assert "DiaryPort" in protocol_methods(diary) and methods["DiaryStore"] == []  # only the port's attribute
-    assert "add_record" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
+    assert "soft_delete" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
+    assert "add_record" in protocol_methods(records)["RecordPort"]  # the records port's, not the store's
+    assert "add_record" not in methods["ProfileStoreProtocol"]
     assert "upsert_fact" not in methods["ProfileStoreProtocol"]  # the facts port's (FactPort)
 
 
@@ -66,7 +69,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(windows) | protocol_methods(person_forget) | protocol_methods(diary)
     protocols |= protocol_methods(locks) | protocol_methods(key_lines) | protocol_methods(agenda)
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
-    protocols |= protocol_methods(tasks) | protocol_methods(batches)
+    protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

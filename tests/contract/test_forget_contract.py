@@ -206,7 +206,7 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
     (a,) = say(s, ALICE, "tea")
     fid = fact(s, ALICE, "tea", a.id)
     episode = s.episodes.add_episode(ALICE, "session", {"summary": "e", "started": AT, "ended": AT}, [a.id])
-    record = s.add_record("default", "default", "alice", {"content": "r", "visibility": "public"})
+    record = s.records.add_record("default", "default", "alice", {"content": "r", "visibility": "public"})
     task = s.tasks.add_task(ALICE, "goal", [], "")
 
     def visible() -> dict[str, bool]:
@@ -214,8 +214,8 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
                 and bool(s.profile.facts_with([a.id])),
                 "episode": s.episodes.get_episode(episode.id) is not None and bool(s.episodes.episodes(OWNER))
                 and bool(s.episodes.episodes_with([a.id])),
-                "record": s.get_record(record.id, "default", "alice") is not None
-                and bool(s.list_records("default", "default", "alice")) and bool(s.all_records()),
+                "record": s.records.get_record(record.id, "default", "alice") is not None
+                and bool(s.records.list_records("default", "default", "alice")) and bool(s.records.all_records()),
                 "task": s.tasks.get_task(task.id) is not None and bool(s.tasks.tasks(OWNER))}
 
     assert visible() == dict.fromkeys(("fact", "episode", "record", "task"), True)

@@ -355,12 +355,12 @@ def test_tasks_are_saved_with_a_version_check(full_store: FullStore):
 # ---- records --------------------------------------------------------------------------------
 def _record(s: FullStore, user: str, visibility: str, tenant: str = "default", **more) -> int:
     fields = {"type": "note", "visibility": visibility, "content": f"{visibility} note of {user}", **more}
-    return s.add_record(tenant, "default", user, fields).id
+    return s.records.add_record(tenant, "default", user, fields).id
 
 
 def test_records_round_trip_their_envelope(full_store: FullStore):
     s = full_store
-    rec = s.add_record("default", "default", "alice", {
+    rec = s.records.add_record("default", "default", "alice", {
         "type": "preference", "visibility": "shared", "content": "likes window seats", "summary": "seats",
         "structured": {"seat": "window"}, "importance": 0.9, "confidence": 0.8, "tags": ["travel"],
         "source": "explicit", "relations": [{"to": 3}], "allowed_users": ["bob"], "allowed_roles": ["admin"],
@@ -371,7 +371,7 @@ def test_records_round_trip_their_envelope(full_store: FullStore):
         "likes window seats", "seats", {"seat": "window"}, ("travel",), ({"to": 3},))
     assert (rec.allowed_users, rec.allowed_roles, rec.embedding_model) == (("bob",), ("admin",), "m")
     assert (rec.importance, rec.confidence, rec.version, rec.decay_score) == (0.9, 0.8, 1, 1.0)
-    assert s.get_record(rec.id, "default", "alice") == rec
+    assert s.records.get_record(rec.id, "default", "alice") == rec
 
 
 def test_record_reads_keep_to_what_the_viewer_may_see(full_store: FullStore):
@@ -383,9 +383,9 @@ def test_record_reads_keep_to_what_the_viewer_may_see(full_store: FullStore):
     foreign = _record(s, "alice", "public", tenant="t2")
 
     def seen(viewer: str, roles: tuple[str, ...] = ()) -> set[int]:
-        listed = {r.id for r in s.list_records("default", "default", viewer, roles)}
+        listed = {r.id for r in s.records.list_records("default", "default", viewer, roles)}
         got = {i for i in (private, shared, public, theirs, foreign)
-               if s.get_record(i, "default", viewer, roles) is not None}
+               if s.records.get_record(i, "default", viewer, roles) is not None}
         assert listed == got
         return got
 
@@ -394,40 +394,40 @@ def test_record_reads_keep_to_what_the_viewer_may_see(full_store: FullStore):
     assert seen("carol") == {public}
     assert seen("carol", ("ops",)) == {shared, public}
     assert seen("carol", ("dev",)) == {public}
-    assert s.get_record(foreign, "default", "alice") is None  # another tenant's, even public
-    assert [r.id for r in s.list_records("t2", "default", "carol")] == [foreign]
-    assert s.list_records("default", "bot2", "alice") == []
-    assert {r.id for r in s.all_records()} == {private, shared, public, theirs, foreign}
-    assert {r.id for r in s.all_records("t2")} == {foreign}
+    assert s.records.get_record(foreign, "default", "alice") is None  # another tenant's, even public
+    assert [r.id for r in s.records.list_records("t2", "default", "carol")] == [foreign]
+    assert s.records.list_records("default", "bot2", "alice") == []
+    assert {r.id for r in s.records.all_records()} == {private, shared, public, theirs, foreign}
+    assert {r.id for r in s.records.all_records("t2")} == {foreign}
 
 
 def test_list_records_filters_by_type_and_limits(full_store: FullStore):
     s = full_store
     ids = [_record(s, "alice", "private", type="note" if i % 2 else "todo") for i in range(5)]
-    assert {r.id for r in s.list_records("default", "default", "alice", type_="todo")} == set(ids[0::2])
-    assert len(s.list_records("default", "default", "alice", limit=2)) == 2
+    assert {r.id for r in s.records.list_records("default", "default", "alice", type_="todo")} == set(ids[0::2])
+    assert len(s.records.list_records("default", "default", "alice", limit=2)) == 2
 
 
 def test_update_record_checks_the_version(full_store: FullStore):
     s = full_store
     rid = _record(s, "alice", "private")
-    got = s.update_record(rid, 1, {"content": "changed", "tags": ["a", "b"], "visibility": "public"})
+    got = s.records.update_record(rid, 1, {"content": "changed", "tags": ["a", "b"], "visibility": "public"})
     assert (got.content, got.tags, got.visibility, got.version) == ("changed", ("a", "b"), "public", 2)
     with pytest.raises(Conflict):
-        s.update_record(rid, 1, {"content": "lost update"})
-    assert s.get_record(rid, "default", "bob") == got  # public now
+        s.records.update_record(rid, 1, {"content": "lost update"})
+    assert s.records.get_record(rid, "default", "bob") == got  # public now
 
 
 def test_record_heat_decay_and_delete(full_store: FullStore):
     s = full_store
     rid, other = _record(s, "alice", "private"), _record(s, "alice", "private")
-    assert s.record_heat(rid) == 0 and s.record_heat(424242) == 0
-    s.touch_records([rid, rid, other], AT + 50)
-    assert (s.record_heat(rid), s.record_heat(other)) == (2, 1)
-    assert s.get_record(rid, "default", "alice").accessed_at == T0 + timedelta(seconds=50)  # type: ignore[union-attr]
-    s.set_decay([(rid, 0.25), (other, 0.5)])
-    assert {r.id: r.decay_score for r in s.all_records()} == {rid: 0.25, other: 0.5}
+    assert s.records.record_heat(rid) == 0 and s.records.record_heat(424242) == 0
+    s.records.touch_records([rid, rid, other], AT + 50)
+    assert (s.records.record_heat(rid), s.records.record_heat(other)) == (2, 1)
+    assert s.records.get_record(rid, "default", "alice").accessed_at == T0 + timedelta(seconds=50)  # type: ignore[union-attr]
+    s.records.set_decay([(rid, 0.25), (other, 0.5)])
+    assert {r.id: r.decay_score for r in s.records.all_records()} == {rid: 0.25, other: 0.5}
     s.put_vectors("record", [(rid, "default|default|u:alice", np.ones(4, np.float32))], "m")
-    s.delete_record(rid)
-    assert s.get_record(rid, "default", "alice") is None and [r.id for r in s.all_records()] == [other]
+    s.records.delete_record(rid)
+    assert s.records.get_record(rid, "default", "alice") is None and [r.id for r in s.records.all_records()] == [other]
     assert s.get_vectors("record", [rid]) == {}

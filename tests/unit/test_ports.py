@@ -25,6 +25,7 @@ from pmemo.ports.api_keys import KeyStore
 from pmemo.ports.batches import BatchPort
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
+from pmemo.ports.records import RecordPort
 from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
 from pmemo.stores.agenda_sql import SQLAgenda
@@ -42,6 +43,7 @@ from pmemo.stores.postgres.graph import PostgresGraph
 from pmemo.stores.postgres.locks import PostgresLocks
 from pmemo.stores.postgres.people import PostgresPeople
 from pmemo.stores.postgres.person_forget import PostgresPersonForget
+from pmemo.stores.records_sql import SQLRecords
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
 from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
@@ -78,6 +80,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(KeyStore)) <= MAX_METHODS
     assert 0 < len(methods(AgendaPort)) <= MAX_METHODS
     assert 0 < len(methods(UsagePort)) <= MAX_METHODS
+    assert 0 < len(methods(RecordPort)) <= MAX_METHODS
     assert 0 < len(methods(FactPort)) <= MAX_METHODS
     assert 0 < len(methods(EpisodePort)) <= MAX_METHODS
     assert 0 < len(methods(TaskPort)) <= MAX_METHODS
@@ -167,3 +170,12 @@ def test_the_tasks_port_is_written_once():
 
 def test_the_batches_port_is_written_once():
     assert methods(BatchPort) <= methods(SQLBatches)  # both stores build SQLBatches itself
+
+
+def test_the_records_port_is_written_once():
+    assert methods(RecordPort) <= methods(SQLRecords)  # both stores build SQLRecords itself
+    from pmemo.stores.postgres.store import PostgresStore
+    from pmemo.stores.sqlite.store import SQLiteStore
+
+    for store in (SQLiteStore, PostgresStore):  # no record call is the store's own: every consumer takes the port
+        assert not methods(RecordPort) & set(dir(store)), methods(RecordPort) & set(dir(store))

@@ -84,11 +84,11 @@ def _plan_episodes(
 def _plan_records(store: FullStore, settings: Settings, tenant: str | None, plan: Plan) -> None:
     by_scope: dict[str, list[tuple[float, int]]] = defaultdict(list)
     now = time.time()
-    for rec in store.all_records(tenant):
+    for rec in store.records.all_records(tenant):
         value = strength(
             now - rec.accessed_at.timestamp(),
             rec.importance,
-            store.record_heat(rec.id),
+            store.records.record_heat(rec.id),
             settings.decay_half_life_days,
             settings.decay_floor,
         )
@@ -128,7 +128,7 @@ def sweep(
     shown = [a for a in plan.actions if a["action"] != "decay"]
     if dry_run:
         return {"dry_run": True, "batch": None, "actions": shown}
-    store.set_decay([(a["ref"], a["strength"]) for a in plan.actions if a["action"] == "decay"])
+    store.records.set_decay([(a["ref"], a["strength"]) for a in plan.actions if a["action"] == "decay"])
     by_tenant: dict[str | None, list[dict[str, Any]]] = {tenant: []} if tenant or not shown else {}
     for a in shown:  # one batch per tenant: each restores (or purges) only its own
         by_tenant.setdefault(a["scope_key"].split("|", 1)[0] if a["scope_key"] else None, []).append(a)

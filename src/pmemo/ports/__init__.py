@@ -19,6 +19,7 @@ from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
+from .records import RecordPort
 from .tasks import TaskPort
 from .unit import UnitOfWork
 from .usage import Usage, UsagePort
@@ -26,5 +27,5 @@ from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal",
            "FactPort", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign",
-           "NewTriple", "PeoplePort", "PersonForgetPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage",
-           "UsagePort", "Waiting", "WindowPort"]
+           "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort", "TaskPort", "TripleView", "TurnStamp",
+           "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]

@@ -173,7 +173,7 @@ class RecordsService:
         where = scope_of({"user_id": user_id, "tenant_id": tenant_id, "agent_id": agent_id})
         clean = records.check_fields({**fields, "content": content})
         clean["embedding_model"] = self._embed.model_id
-        rec = await asyncio.to_thread(self._store.add_record, where.tenant_id, where.agent_id,
+        rec = await asyncio.to_thread(self._store.records.add_record, where.tenant_id, where.agent_id,
                                       user_id, clean)
         vec = await asyncio.to_thread(self._embed.passages, [content])
         await asyncio.to_thread(self._store.put_vectors, "record", [(rec.id, where.key, vec[0])],
@@ -185,7 +185,7 @@ class RecordsService:
                       tenant_id: str = "default", agent_id: str = "default") -> list[Record]:
         """Records ``viewer`` may read (own, shared with them or their roles, public)."""
         check_id("viewer", viewer)
-        found = await asyncio.to_thread(self._store.list_records, tenant_id, agent_id, viewer,
+        found = await asyncio.to_thread(self._store.records.list_records, tenant_id, agent_id, viewer,
                                         tuple(roles), type, 100_000 if query else limit)
         found = [r for r in found if records.can_read(r, viewer, tuple(roles))]
         if query is not None:
@@ -196,11 +196,11 @@ class RecordsService:
 
     async def get_record(self, record_id: int, *, viewer: str, roles: list[str] | tuple[str, ...] = (),
                          tenant_id: str = "default") -> Record:
-        rec = await asyncio.to_thread(self._store.get_record, int_id("record_id", record_id),
+        rec = await asyncio.to_thread(self._store.records.get_record, int_id("record_id", record_id),
                                       tenant_id, check_id("viewer", viewer), tuple(roles))
         if rec is None or not records.can_read(rec, viewer, tuple(roles)):
             raise NotFound(f"record {record_id} does not exist or is not visible to {viewer!r}")
-        await asyncio.to_thread(self._store.touch_records, [rec.id], time.time())
+        await asyncio.to_thread(self._store.records.touch_records, [rec.id], time.time())
         return rec
 
     async def update_record(self, /, record_id: int, *, version: int, viewer: str,
@@ -210,10 +210,10 @@ class RecordsService:
         if rec.user_id != viewer:
             raise Forbidden(f"record {record_id} belongs to another user; only its owner edits it")
         clean = records.check_fields(changes, partial=True)
-        return await asyncio.to_thread(self._store.update_record, rec.id, int_id("version", version), clean)
+        return await asyncio.to_thread(self._store.records.update_record, rec.id, int_id("version", version), clean)
 
     async def delete_record(self, record_id: int, *, viewer: str, tenant_id: str = "default") -> None:
         rec = await self.get_record(record_id, viewer=viewer, tenant_id=tenant_id)
         if rec.user_id != viewer:
             raise Forbidden(f"record {record_id} belongs to another user; only its owner deletes it")
-        await asyncio.to_thread(self._store.delete_record, rec.id)
+        await asyncio.to_thread(self._store.records.delete_record, rec.id)

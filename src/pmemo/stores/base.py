@@ -27,7 +27,6 @@ from ..models import (
     KeyLine,
     Member,
     Person,
-    Record,
     Scope,
     Summary,
     Task,
@@ -53,6 +52,7 @@ from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
 from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the person-forget port's value
 from ..ports.person_forget import PersonForgetPort
+from ..ports.records import RecordPort
 from ..ports.tasks import TaskPort
 from ..ports.usage import Usage as Usage  # re-exported: the usage port's value
 from ..ports.usage import UsagePort
@@ -374,8 +374,8 @@ class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol)
 
 
 class ProfileStoreProtocol(Protocol):
-    """Records and forgetting (issue 5); the facts, episodes, tasks and forget batches are ports
-    (``profile``, ``episodes``, ``tasks``, ``batches``).
+    """Records and forgetting (issue 5); the facts, episodes, tasks, records and forget batches are
+    ports (``profile``, ``episodes``, ``tasks``, ``records``, ``batches``).
 
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
@@ -398,17 +398,10 @@ class ProfileStoreProtocol(Protocol):
         """The tasks (``pmemo.ports.tasks``)."""
         ...
 
-    def add_record(self, tenant: str, agent: str, user_id: str, fields: dict[str, Any]) -> Record: ...
-    def get_record(self, record_id: int, tenant: str, viewer: str,
-                   roles: tuple[str, ...] = ()) -> Record | None: ...
-    def list_records(self, tenant: str, agent: str, viewer: str, roles: tuple[str, ...] = (),
-                     type_: str | None = None, limit: int = 100) -> list[Record]: ...
-    def all_records(self, tenant: str | None = None) -> list[Record]: ...
-    def update_record(self, record_id: int, version: int, changes: dict[str, Any]) -> Record: ...
-    def touch_records(self, ids: list[int], now: float) -> None: ...
-    def record_heat(self, record_id: int) -> int: ...
-    def set_decay(self, scores: list[tuple[int, float]]) -> None: ...
-    def delete_record(self, record_id: int) -> None: ...
+    @property
+    def records(self) -> RecordPort:
+        """The long-term records (``pmemo.ports.records``)."""
+        ...
 
     @property
     def batches(self) -> BatchPort:
@@ -556,7 +549,8 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``, ``tasks``.
+    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``, ``tasks``,
+    ``records``, ``batches``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property

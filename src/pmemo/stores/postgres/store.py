@@ -19,6 +19,7 @@ from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
+from ..records_sql import SQLRecords
 from ..tasks_sql import SQLTasks
 from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
@@ -37,7 +38,6 @@ from .owners import OwnerRows
 from .people import PeopleRows, PostgresPeople
 from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
-from .records import RecordRows
 from .summaries import SummaryRows
 from .turns import TurnRows
 from .vectors import VectorRows
@@ -45,7 +45,7 @@ from .vectors import VectorRows
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
-                    OwnerRows, RecordRows, ForgetRows,
+                    OwnerRows, ForgetRows,
                     TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
@@ -63,6 +63,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
         self.profile = SQLFacts(PostgresLink(db), POSTGRES)
         self.episodes = PostgresEpisodes(PostgresLink(db), POSTGRES)
         self.tasks = SQLTasks(PostgresLink(db), POSTGRES)
+        self.records = SQLRecords(PostgresLink(db), POSTGRES)
         self.batches = SQLBatches(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)

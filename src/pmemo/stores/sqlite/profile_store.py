@@ -1,6 +1,6 @@
-"""The owners on SQLite and their clock: a mixin ``SQLiteStore`` inherits, with the records and the
-forget batches (the facts, episodes and tasks are ports: ``stores/facts_sql.py``,
-``stores/episodes_sql.py``, ``stores/tasks_sql.py``)."""
+"""The owners on SQLite and their clock: a mixin ``SQLiteStore`` inherits, with the tombstones (the
+facts, episodes, tasks, records and forget batches are ports: ``stores/facts_sql.py``,
+``stores/episodes_sql.py``, ``stores/tasks_sql.py``, ``stores/records_sql.py`` …)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 
 from ...models import Scope
 from .forget_store import ForgetRows
-from .records_store import RecordRows
 
 
-class ProfileStore(ForgetRows, RecordRows):
+class ProfileStore(ForgetRows):
     if TYPE_CHECKING:
         @property
         def _read(self) -> sqlite3.Connection: ...

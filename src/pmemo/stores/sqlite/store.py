@@ -32,6 +32,7 @@ from ..facts_sql import SQLFacts
 from ..fair_share import job_batches, ranked
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
+from ..records_sql import SQLRecords
 from ..tasks_sql import SQLTasks
 from ..unit import Unit
 from ..usage_sql import SQLUsage
@@ -89,6 +90,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self._vectors)
         self.tasks = SQLTasks(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.records = SQLRecords(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
