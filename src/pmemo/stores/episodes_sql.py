@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models import Episode, Scope
 from ..ports.episodes import EpisodeSignal
-from .sql import Dialect, Exec, Link, Row, add_sources, by_id, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, add_sources, by_id, count_reads, refs_with, set_sources, with_sources
 
 # the columns an episode's fields fill (``_values``), in this order
 VALUES = ("summary", "topics", "actions", "outcomes", "lessons", "importance", "started", "ended", "step_from",
@@ -121,12 +121,9 @@ class SQLEpisodes:
             x.run("DELETE FROM vectors WHERE kind='episode' AND ref=:id", {"id": episode_id})
 
     def touch_episodes(self, ids: list[int], now: float) -> None:
-        if not ids:
-            return
-        with self._link.write() as x:
-            x.run("UPDATE episodes SET access_count = access_count + n.reads, accessed=:now"
-                  f" FROM (SELECT e.v AS id, COUNT(*) AS reads FROM {self._d.each('ids')} AS e GROUP BY e.v) AS n"
-                  " WHERE episodes.id = n.id", {"now": now, "ids": self._d.ids(ids)})
+        if ids:
+            with self._link.write() as x:
+                count_reads(x, self._d, "episodes", ids, now)
 
     def covered_steps(self, scope: Scope, session_id: str, kinds: tuple[str, ...]) -> int:
         with self._link.read() as x:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import Conflict
 from ..models import Record
-from .sql import Dialect, Link, Row
+from .sql import Dialect, Link, Row, count_reads
 
 JSON_FIELDS = ("structured", "tags", "relations", "allowed_users", "allowed_roles")
 MUTABLE = ("type", "visibility", "content", "summary", "structured", "importance", "confidence", "tags", "source",
@@ -108,12 +108,9 @@ class SQLRecords:
         return record_of(row)
 
     def touch_records(self, ids: list[int], now: float) -> None:
-        if not ids:
-            return
-        with self._link.write() as x:
-            x.run("UPDATE records SET access_count = access_count + n.reads, accessed=:now"
-                  f" FROM (SELECT e.v AS id, COUNT(*) AS reads FROM {self._d.each('ids')} AS e GROUP BY e.v) AS n"
-                  " WHERE records.id = n.id", {"now": now, "ids": self._d.ids(ids)})
+        if ids:
+            with self._link.write() as x:
+                count_reads(x, self._d, "records", ids, now)
 
     def record_heat(self, record_id: int) -> int:
         with self._link.read() as x:
