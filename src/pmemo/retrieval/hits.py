@@ -71,10 +71,10 @@ def restating(kind: str, records: Iterable[Summary | Diary | Episode]) -> dict[s
     return {f"{kind}:{r.id}": frozenset(r.source_ids) for r in records}
 
 
-def copies(summaries: Iterable[tuple[Summary, float]], diaries: Iterable[tuple[Diary, float]]) -> Iterator[str]:
+def copies(summaries: Iterable[Summary], diaries: Iterable[Diary] = ()) -> Iterator[str]:
     """The hit ids of the records made of their turns' own words: extractive summaries, diary digests."""
-    yield from (f"summary:{x.id}" for x, _ in summaries if x.method == "extractive")
-    yield from (f"diary:{d.id}" for d, _ in diaries if d.method == "digest")
+    yield from (f"summary:{x.id}" for x in summaries if x.method == "extractive")
+    yield from (f"diary:{d.id}" for d in diaries if d.method == "digest")
 
 
 def with_sources(hits: list[Hit], source_ids: Callable[[list[Hit]], dict[str, tuple[int, ...]]],

@@ -167,7 +167,7 @@ class ContextReader:
         tiers["profile"] = [h for h in tiers["profile"] if h.id not in carded]
         restates = {**got.restates, **hitlib.restating("summary", latest), **episodes}
         if self.settings.context_fill != "budget":
-            copies = got.copies | {f"summary:{x.id}" for x in latest if x.method == "extractive"} | episodes.keys()
+            copies = got.copies | set(hitlib.copies(latest)) | episodes.keys()
             _earned(a, tiers, restates, frame, about.names_them, copies)
         blocks = in_context(self.blocks(), Where(a.owner.tenant_id, a.owner.agent_id, a.owner.group_id,
                                                   a.owner.user_id))

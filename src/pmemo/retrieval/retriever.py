@@ -313,7 +313,7 @@ class Retriever:
         keys = [replace(k, source_ids=()) for k in found.keys]  # ranked without them (``with_sources``)
         return Retrieved(turn_hits, self._derived_hits(q.query, m, keys, q.session_id is not None, diaries),
                          sorted(recalled & top), m.qvec, keys, q.named, m.windows, restates, found.sources(),
-                         frozenset(hitlib.copies(m.summaries, diaries)))
+                         frozenset(hitlib.copies((x for x, _ in m.summaries), (d for d, _ in diaries))))
 
     def _derived_hits(self, query: str, m: _Meaning, keys: list[KeyLine], in_session: bool,
                       diaries: list[tuple[Diary, float]]) -> list[Hit]:
