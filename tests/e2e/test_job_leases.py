@@ -52,7 +52,7 @@ class Gated(HashingEmbedder):
 
 async def test_a_failing_job_backs_off_then_waits_in_its_tenants_dead_letter_list(tmp_path: Path) -> None:
     embedder = Outage()
-    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(rate_limit="off"))
+    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(rate_limit="off", diary_enabled=False))
     try:
         turn = await mem.add(session_id="s", content="the budget is 100k", **A)
         other = await mem.add(session_id="s", content="someone else's", tenant_id="b", user_id="v")
@@ -111,7 +111,7 @@ async def test_a_dead_workers_job_is_taken_over_once_its_lease_runs_out(tmp_path
 
 async def test_a_batch_whose_lease_another_worker_took_stops(tmp_path: Path) -> None:
     embedder = Gated()
-    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05))
+    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
     try:
         turns = await mem.add_many([{**A, "session_id": "s", "content": f"turn number {n}"} for n in range(3)])
         assert await asyncio.to_thread(embedder.waiting.wait, 30)  # one chunk done, the next held
@@ -132,7 +132,7 @@ async def test_a_batch_whose_lease_another_worker_took_stops(tmp_path: Path) -> 
 
 async def test_a_lease_that_ran_out_unclaimed_is_renewed_and_the_batch_goes_on(tmp_path: Path) -> None:
     embedder = Gated()
-    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05))
+    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
     try:
         turns = await mem.add_many([{**A, "session_id": "s", "content": f"turn number {n}"} for n in range(3)])
         assert await asyncio.to_thread(embedder.waiting.wait, 30)
@@ -148,7 +148,7 @@ async def test_a_lease_that_ran_out_unclaimed_is_renewed_and_the_batch_goes_on(t
 def test_close_gives_back_the_jobs_it_held(tmp_path: Path) -> None:
     async def scenario() -> None:
         embedder = Gated()
-        mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1))
+        mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, diary_enabled=False))
         await mem.add_many([{**A, "session_id": "s", "content": f"turn number {n}"} for n in range(3)])
         assert await asyncio.to_thread(embedder.waiting.wait, 30)
         closing = asyncio.create_task(mem.close())

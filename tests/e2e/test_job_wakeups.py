@@ -51,7 +51,7 @@ async def until(check: Callable[[], bool]) -> None:
 async def pair(postgres_url: str, tmp_path: Path) -> AsyncIterator[tuple[Memory, Memory]]:
     """A worker (runs jobs, polls hourly while it listens) and a server that only queues them."""
     worker = await Memory.open(postgres_url, embedder="hashing",
-                               settings=Settings(data=str(tmp_path / "w"), job_poll_s=HOUR))
+                               settings=Settings(data=str(tmp_path / "w"), job_poll_s=HOUR, diary_enabled=False))
     server = await Memory.open(postgres_url, embedder="hashing",
                                settings=Settings(data=str(tmp_path / "s"), run_jobs=False))
     try:
