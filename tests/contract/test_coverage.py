@@ -19,6 +19,7 @@ from pmemo.ports import (
     episodes,
     facts,
     graph,
+    jobs,
     key_lines,
     locks,
     people,
@@ -70,6 +71,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(locks) | protocol_methods(key_lines) | protocol_methods(agenda)
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
+    protocols |= protocol_methods(jobs)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

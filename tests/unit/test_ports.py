@@ -27,6 +27,7 @@ from pmemo.ports.api_keys import KeyStore
 from pmemo.ports.batches import BatchPort
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
+from pmemo.ports.jobs import JobPort, JobSignals
 from pmemo.ports.records import RecordPort
 from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
@@ -37,16 +38,19 @@ from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.episodes_sql import SQLEpisodes
 from pmemo.stores.facts_sql import SQLFacts
 from pmemo.stores.graph_sql import SQLGraph
+from pmemo.stores.jobs_sql import SQLJobs
 from pmemo.stores.key_lines_sql import SQLKeyLines
 from pmemo.stores.locks import Locks
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.person_forget_sql import SQLPersonForget
 from pmemo.stores.postgres.graph import PostgresGraph
+from pmemo.stores.postgres.jobs import PostgresJobs
 from pmemo.stores.postgres.locks import PostgresLocks
 from pmemo.stores.postgres.people import PostgresPeople
 from pmemo.stores.postgres.person_forget import PostgresPersonForget
 from pmemo.stores.records_sql import SQLRecords
 from pmemo.stores.sqlite.graph_store import SQLiteGraph
+from pmemo.stores.sqlite.jobs import SQLiteJobs
 from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
 from pmemo.stores.tasks_sql import SQLTasks
@@ -87,6 +91,8 @@ def test_each_port_is_small():
     assert 0 < len(methods(EpisodePort)) <= MAX_METHODS
     assert 0 < len(methods(TaskPort)) <= MAX_METHODS
     assert 0 < len(methods(BatchPort)) <= MAX_METHODS
+    assert 0 < len(methods(JobPort)) <= MAX_METHODS
+    assert methods(JobSignals) == {"listen_jobs"}
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -171,6 +177,16 @@ def test_the_batches_port_is_written_once():
 
 def test_the_records_port_is_written_once():
     assert methods(RecordPort) <= methods(SQLRecords)  # both stores build SQLRecords itself
+
+
+def test_the_job_port_is_written_once():
+    # a backend's own: how it queues a job once and which triggers a fact change queues it with
+    own = {"enqueue_once", "queue_on_fact_change"}
+    assert methods(JobPort) - own <= methods(SQLJobs)
+    assert methods(SQLiteJobs) == own  # besides _due: which due jobs a claim ranks and holds
+    assert methods(PostgresJobs) == own | {"listen_jobs"}  # and the wake-ups (LISTEN/NOTIFY)
+    assert isinstance(PostgresJobs.__new__(PostgresJobs), JobSignals)
+    assert not isinstance(SQLiteJobs.__new__(SQLiteJobs), JobSignals)
 
 
 @pytest.mark.parametrize("port", [FactPort, RecordPort])

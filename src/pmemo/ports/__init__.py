@@ -15,6 +15,7 @@ from .diary import DiaryPort, TurnStamp, Waiting
 from .episodes import EpisodePort, EpisodeSignal
 from .facts import FactPort
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
+from .jobs import Job, JobListening, JobPort, JobSignals
 from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
@@ -26,6 +27,6 @@ from .usage import Usage, UsagePort
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal",
-           "FactPort", "GraphPort", "HeldRows", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign",
+           "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign",
            "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort", "TaskPort", "TripleView", "TurnStamp",
            "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -44,6 +44,10 @@ from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port'
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
 from ..ports.graph import TripleView as TripleView
+from ..ports.jobs import Job as Job  # re-exported: the job port's values
+from ..ports.jobs import JobListening as JobListening
+from ..ports.jobs import JobPort
+from ..ports.jobs import JobSignals as JobSignals
 from ..ports.key_lines import KeyLinePort
 from ..ports.locks import OWNER_WAIT_S as OWNER_WAIT_S  # re-exported: the lock port's wait
 from ..ports.locks import LockPort
@@ -119,14 +123,6 @@ class TurnRef(NamedTuple):
         """The calendar day in the turn's own time zone, as ``Turn.timestamp.date()``."""
         utc = datetime.fromtimestamp(self.epoch, UTC)
         return (utc + timedelta(seconds=self.offset or 0)).date()
-
-
-@dataclass(frozen=True)
-class Job:
-    id: int
-    kind: str
-    payload: Any  # JSON: turn ids (embed, turns) or a dict (promote, reindex)
-    attempts: int
 
 
 class TurnStore(Protocol):
@@ -330,32 +326,6 @@ class JobStore(Protocol):
         ...
 
 
-class JobListening(Protocol):
-    """A running subscription to a store's new jobs (``JobSignals.listen_jobs``)."""
-
-    @property
-    def live(self) -> bool:
-        """True while queued jobs are announced; false while the link is down (poll instead)."""
-        ...
-    def close(self) -> None: ...
-
-
-@runtime_checkable
-class JobSignals(Protocol):
-    """A store shared by processes that announces new jobs to them, so an idle worker wakes
-    when another process queues one instead of finding it at its next poll (PostgreSQL:
-    LISTEN/NOTIFY). A store without it (SQLite: one process, woken in-process) is polled.
-
-    >>> listening = store.listen_jobs(worker_wake)  # doctest: +SKIP
-    """
-
-    def listen_jobs(self, wake: Callable[[], None]) -> JobListening:
-        """Call ``wake()`` (from another thread) whenever jobs are queued, until closed."""
-        ...
-
-
-
-
 class LockStore(Protocol):
     """A store with named locks every process on it shares: the port (``pmemo.ports.locks``) is
     its ``locks`` attribute (``store.locks.hold(names)``)."""
@@ -365,6 +335,11 @@ class LockStore(Protocol):
 
 
 class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol):
+    @property
+    def jobs(self) -> JobPort:
+        """The job queue (``pmemo.ports.jobs``)."""
+        ...
+
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
               owner: str | None = None) -> dict[str, int]: ...
     def size_bytes(self) -> int:

@@ -22,7 +22,7 @@ _EARLIER = ("FROM job_scopes s JOIN job_scopes e ON e.tenant = s.tenant AND e.ag
 def earlier(ids: str) -> str:
     """Pairs (job, earlier job) for the 'turns' jobs ``ids`` names: the unfinished 'turns' jobs
     of the same chat queued before each."""
-    return (f"SELECT s.job, e.job {_EARLIER} WHERE s.job IN {ids} AND k.kind = 'turns'"
+    return (f"SELECT s.job, e.job AS prior {_EARLIER} WHERE s.job IN {ids} AND k.kind = 'turns'"
             " AND k.status IN ('pending', 'running')")
 
 

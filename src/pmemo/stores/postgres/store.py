@@ -11,12 +11,15 @@ server replica, a worker) is read by all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+from ...ports.jobs import JobListening
 from ..agenda_sql import SQLAgenda
 from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
+from ..jobs_sql import JobNames, jobs_of
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..records_sql import SQLRecords
@@ -24,14 +27,13 @@ from ..tasks_sql import SQLTasks
 from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
-from .blockjobs import BlockJobRows
 from .clusters import ClusterRows
 from .database import Database
-from .dialect import POSTGRES, PostgresLink
+from .dialect import POSTGRES, PostgresLink, placeholders
 from .episodes import PostgresEpisodes
 from .forget import ForgetRows
 from .graph import PostgresGraph
-from .jobs import JobRows, jobs_of
+from .jobs import PostgresJobs
 from .locks import PostgresLocks
 from .migrate import migrate
 from .owners import OwnerRows
@@ -44,9 +46,9 @@ from .vectors import VectorRows
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
+class PostgresStore(PeopleRows, PeopleNames, WindowNames, JobNames,
                     OwnerRows, ForgetRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, JobRows, ReadPlanRows):
+                    TurnRows, VectorRows, ClusterRows, SummaryRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -66,7 +68,11 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
         self.records = SQLRecords(PostgresLink(db), POSTGRES)
         self.batches = SQLBatches(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
+        self.jobs: PostgresJobs = PostgresJobs(db)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
+
+    def listen_jobs(self, wake: Callable[[], None]) -> JobListening:
+        return self.jobs.listen_jobs(wake)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and
@@ -92,19 +98,15 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, BlockJobRows,
               owner: str | None = None) -> dict[str, int]:
         """Counts over the store, or over a tenant, an agent and an owner where given. Jobs
         are counted by whose rows they are about (job_scopes), so no tenant sees another's."""
-        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id), ("owner", owner))
-                   if value is not None]
-        where = ("WHERE " + " AND ".join(f"{col}=%s" for col, _ in filters)) if filters else ""
-        args = [value for _, value in filters]
-        mine, job_args = jobs_of(tenant_id, agent_id, owner)
+        mine, args = jobs_of(tenant_id, agent_id, owner)
+        where = ("WHERE " + " AND ".join(f"{col}=%({col})s" for col in args)) if args else ""
         row = self._db.one(
             f"SELECT (SELECT COUNT(*) FROM turns {where}), (SELECT COUNT(*) FROM clusters {where}),"
             f" (SELECT COUNT(*) FROM summaries {where}), (SELECT COUNT(*) FROM key_lines {where}),"
             f" (SELECT COUNT(DISTINCT owner) FROM turns {where}),"
             f" (SELECT COUNT(*) FROM (SELECT DISTINCT scope_key, session FROM turns {where}) s),"
-            f" (SELECT COUNT(*) FROM jobs WHERE status IN ('pending', 'running'){mine}),"
-            f" (SELECT COUNT(*) FROM jobs WHERE status = 'failed'{mine})",
-            [*args * 6, *job_args * 2])
+            f" (SELECT COUNT(*) FROM jobs WHERE status IN ('pending', 'running'){placeholders(mine)}),"
+            f" (SELECT COUNT(*) FROM jobs WHERE status = 'failed'{placeholders(mine)})", dict(args))
         assert row is not None
         names = ("turns", "clusters", "summaries", "key_lines", "owners", "sessions", "pending_jobs", "failed_jobs")
         return {name: int(value) for name, value in zip(names, row, strict=True)}

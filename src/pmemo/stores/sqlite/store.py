@@ -24,12 +24,12 @@ from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, wa
 from ...models import Cluster, Scope, Summary, Turn
 from .. import parts, replies
 from ..agenda_sql import SQLAgenda
-from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, Job, NewTurn, Once, TurnRef, backoff_s
+from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, NewTurn, Once, TurnRef
 from ..batches_sql import SQLBatches
-from ..chat_order import earlier, in_chat_order
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
-from ..fair_share import job_batches, ranked
+from ..fair_share import job_batches
+from ..jobs_sql import JobNames
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..records_sql import SQLRecords
@@ -38,11 +38,11 @@ from ..unit import Unit
 from ..usage_sql import SQLUsage
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
-from .blocks_store import BlockJobRows
 from .centroid_cache import CentroidCache
 from .dialect import SQLITE, SQLiteExec, SQLiteLink
 from .episodes import SQLiteEpisodes
 from .graph_store import SQLiteGraph
+from .jobs import SQLiteJobs
 from .locks import NamedLocks
 from .person_forget import SQLitePersonForget
 from .profile_store import ProfileStore
@@ -57,7 +57,7 @@ CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
 class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
-                  BlockJobRows, ReadPlanRows):
+                  JobNames, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     parallel_reads = False  # a read costs less than a thread hop to run it beside another
@@ -93,11 +93,12 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
         self.records = SQLRecords(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.jobs = SQLiteJobs(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
                                                 self.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
-        self.requeue_running()
+        self.jobs.requeue_running()
 
     @classmethod
     def open(cls, directory: str | os.PathLike[str], *, faiss_min_vectors: int = 20_000,
@@ -768,102 +769,6 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
 
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
         return list(self.get_summaries(self._refs_with("summary", turn_ids)).values())
-
-    # ---- jobs ------------------------------------------------------------------------------
-    def enqueue(self, kind: str, payload: Any) -> int:
-        now = time.time()
-        with self._tx() as conn:
-            cur = conn.execute("INSERT INTO jobs(kind, payload, created, updated) VALUES(?,?,?,?)",
-                               (kind, json.dumps(payload), now, now))
-            return int(cur.lastrowid or 0)
-
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
-        now = time.time()
-        with self._tx() as conn:
-            # the due jobs round robin across tenants and chats, less the 'turns' jobs whose chat
-            # is busy (fair_share.py), then each chat's 'turns' jobs only with the ones before
-            # them (chat_order.py)
-            due = {r["id"]: r for r in conn.execute(
-                f"SELECT * FROM jobs WHERE id IN ({ranked(':now', ':n', ':turns', array_length='json_array_length')})",
-                {"now": now, "n": limit, "turns": turns})}
-            pairs = conn.execute(earlier("(SELECT value FROM json_each(?))"),
-                                 (json.dumps([i for i, r in due.items() if r["kind"] == "turns"]),)).fetchall()
-            rows = [due[i] for i in in_chat_order(due, [tuple(p) for p in pairs])]
-            conn.executemany("UPDATE jobs SET status='running', owner=?, lease_until=?, attempts=attempts+1,"
-                             " updated=? WHERE id=?", [(owner, now + lease_s, now, r["id"]) for r in rows])
-        return [Job(r["id"], r["kind"], json.loads(r["payload"]), r["attempts"] + 1) for r in rows]
-
-    def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
-        now = time.time()
-        with self._tx() as conn:
-            # still ours even past the lease, until another claim takes it
-            return conn.executemany("UPDATE jobs SET lease_until=? WHERE id=? AND owner=? AND status='running'",
-                                    [(now + lease_s, job_id, owner) for job_id in job_ids]).rowcount
-
-    def requeue_running(self, owner: str | None = None) -> int:
-        with self._tx() as conn:
-            return conn.execute("UPDATE jobs SET status='pending', owner=NULL, lease_until=NULL, run_after=0"
-                                " WHERE status='running' AND (:owner IS NULL OR owner=:owner)",
-                                {"owner": owner}).rowcount
-
-    def dead_jobs(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                  limit: int = 100) -> list[dict[str, Any]]:
-        mine, args = self._jobs_of(tenant_id, agent_id)
-        rows = self._read.execute("SELECT id, kind, payload, attempts, error, updated FROM jobs"
-                                  f" WHERE status='failed'{mine} ORDER BY updated DESC, id DESC LIMIT ?",
-                                  [*args, limit])
-        return [{"id": r["id"], "kind": r["kind"], "payload": json.loads(r["payload"]),
-                 "attempts": r["attempts"], "error": r["error"] or "", "updated": r["updated"]} for r in rows]
-
-    def retry_dead(self, job_ids: list[int] | None = None, tenant_id: str | None = None) -> int:
-        mine, args = self._jobs_of(tenant_id)
-        if job_ids is not None:
-            mine, args = mine + " AND id IN (SELECT value FROM json_each(?))", [*args, json.dumps(job_ids)]
-        with self._tx() as conn:
-            return conn.execute("UPDATE jobs SET status='pending', attempts=0, error=NULL, run_after=0,"
-                                f" updated=? WHERE status='failed'{mine}", [time.time(), *args]).rowcount
-
-    @staticmethod
-    def _jobs_of(tenant_id: str | None, agent_id: str | None = None,
-                 owner: str | None = None) -> tuple[str, list[Any]]:
-        """`` AND id IN (…)`` for the jobs about a tenant's (an agent's, an owner's) rows, and its
-        arguments; nothing for all jobs."""
-        filters = [(col, value) for col, value in (("tenant", tenant_id), ("agent", agent_id),
-                                                    ("owner", owner)) if value is not None]
-        if not filters:
-            return "", []
-        where = " AND ".join(f"job_scopes.{col}=?" for col, _ in filters)
-        return f" AND id IN (SELECT job FROM job_scopes WHERE {where})", [v for _, v in filters]
-
-    def job_queue(self) -> dict[str, tuple[int, float]]:
-        rows = self._read.execute("SELECT status, COUNT(*), MIN(created) FROM jobs GROUP BY status").fetchall()
-        return {r[0]: (int(r[1]), float(r[2])) for r in rows}
-
-    def finish(self, job_id: int) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM jobs WHERE id=?", (job_id,))
-
-    def fail(self, job_id: int, error: str, retry: bool) -> None:
-        now = time.time()
-        with self._tx() as conn:
-            row = conn.execute("SELECT attempts FROM jobs WHERE id=?", (job_id,)).fetchone()
-            if row is None:
-                return
-            due = now + backoff_s(row[0]) if retry else 0.0
-            conn.execute("UPDATE jobs SET status=?, error=?, updated=?, run_after=?, owner=NULL,"
-                         " lease_until=NULL WHERE id=?",
-                         ("pending" if retry else "failed", error[:2000], now, due, job_id))
-
-    def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                owner: str | None = None) -> int:
-        mine, args = self._jobs_of(tenant_id, agent_id, owner)
-        row = self._read.execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')" + mine,
-                                 args).fetchone()
-        return int(row[0])
-
-    def pending_turns(self, tenant_id: str) -> int:
-        row = self._read.execute("SELECT turns FROM tenant_backlog WHERE tenant=?", (tenant_id,)).fetchone()
-        return int(row[0]) if row else 0
 
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
               owner: str | None = None) -> dict[str, int]:
