@@ -138,14 +138,14 @@ def timed_steps(mem: Memory, clock: Clock, profiler: cProfile.Profile | None) ->
     worker._guard = clock.by_kind(worker._guard)  # type: ignore[method-assign]  # noqa: SLF001
     worker._overflow = clock.wrap("overflow", worker._overflow)  # type: ignore[method-assign]  # noqa: SLF001
     worker.tiers.add_summaries = clock.wrap("summaries", worker.tiers.add_summaries)  # type: ignore[method-assign]
-    saved = enrich.people_batch, enrich.after_turn
+    saved = enrich.people_batch, enrich.after_turns
     enrich.people_batch = clock.wrap("people_batch", enrich.people_batch)  # type: ignore[assignment]
-    enrich.after_turn = clock.wrap("after_turn", enrich.after_turn)  # type: ignore[assignment]
+    enrich.after_turns = clock.wrap("after_turn", enrich.after_turns)  # type: ignore[assignment]
     mem.on_embed(clock.on_embed)
     try:
         yield
     finally:
-        enrich.people_batch, enrich.after_turn = saved
+        enrich.people_batch, enrich.after_turns = saved
 
 
 async def feed(mem: Memory, chat: list[Message], batch: int) -> dict[str, Any]:

@@ -137,3 +137,43 @@ def test_the_schedule_queues_jobs_marks_and_waiting_days_together(full_store: Fu
     assert claimed.payload == job and s.diary.diary_queued(job)  # running still counts
     s.finish(claimed.id)
     assert not s.diary.diary_queued(job)
+
+
+def test_put_diaries_is_put_diary_of_each(full_store: FullStore):
+    from pmemo.ports.diary import NewDiary
+
+    s = full_store
+    club = Scope.of(group_id="club", session_id="s1").owner_scope()
+    a, b, c = say(s, TEAM, 0, 10, 20)
+    (d,) = say(s, club, 30)
+    first = s.diary.put_diary(OWNER, DAY, "old", "digest", [a.id], vec(1, 0), "m")
+    assert s.diary.put_diaries([], "m") == []
+    written = s.diary.put_diaries([NewDiary(OWNER, DAY, "new", "llm", [c.id, b.id, c.id], vec(0, 1)),
+                                   NewDiary(club, DAY, "club", "digest", [d.id], vec(1, 0)),
+                                   NewDiary(OWNER, NEXT, "next", "digest", [a.id], vec(1, 1))], "m2")
+    assert [e.text for e in written] == ["new", "club", "next"] and written[0].id == first.id
+    assert written[0].source_ids == (b.id, c.id) and written[0].created_at == first.created_at
+    assert [s.diary.get_diary(e.scope, e.day) for e in written] == written  # as stored, sources and all
+    assert np.allclose(s.get_vectors("diary", [first.id])[first.id], vec(0, 1))
+    assert s.diary.stale_diaries("m2") == []
+    assert s.diary.diaries_with([a.id]) == [written[2]]
+
+
+def test_days_turns_and_diaries_on_are_one_read_for_many_days(full_store: FullStore):
+    s = full_store
+    club = Scope.of(group_id="club", session_id="s1")
+    a, b = say(s, TEAM, 0, 60 * 24)  # DAY, NEXT
+    (c,) = say(s, club, 10)
+    (f,) = say(s, FOREIGN, 5)
+    day, nxt = (AT - 3600, AT + 3600), (AT + 86400 - 3600, AT + 86400 + 3600)
+    found = s.diary.days_turns([(OWNER, *day), (OWNER, *nxt), (club.owner_scope(), *day), (OWNER, *day)])
+    assert [[t.id for t in ts] for ts in found] == [[a.id], [b.id], [c.id], [a.id]]
+    assert found[0] == s.diary.day_turns(OWNER, *day)
+    assert s.diary.days_turns([]) == []
+    entry = s.diary.put_diary(OWNER, DAY, "x", "digest", [a.id], vec(1, 0), "m")
+    s.diary.put_diary(club.owner_scope(), NEXT, "y", "digest", [c.id], vec(1, 0), "m")
+    s.diary.put_diary(FOREIGN.owner_scope(), DAY, "z", "digest", [f.id], vec(1, 0), "m")
+    got = s.diary.diaries_on([(OWNER, DAY), (OWNER, NEXT), (club.owner_scope(), DAY)])
+    assert got == {(OWNER.key, DAY): s.diary.diaries(OWNER, DAY, DAY, sources=False)[0]}
+    assert got[(OWNER.key, DAY)].id == entry.id
+    assert s.diary.diaries_on([]) == {}

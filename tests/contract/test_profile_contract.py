@@ -328,6 +328,42 @@ def test_open_sessions_are_the_ones_ended_before_with_turns_no_episode_covers(fu
     assert s.episodes.open_sessions(owner(BOB), later, "session") == ["s1"]
 
 
+def test_open_turns_are_the_open_sessions_with_their_uncovered_turns(full_store: FullStore):
+    s = full_store
+    s2, s3 = (Scope.of(user_id="alice", session_id=sid) for sid in ("s2", "s3"))
+    first = say(s, ALICE, "a", "b", "c")  # 09:00-09:02
+    second = say(s, s2, "d", "e", minutes=10)
+    say(s, s3, "f", minutes=20)
+    say(s, BOB, "g")
+    s.episodes.add_episode(s2, "session", _episode("part of s2", step_from=1, step_to=1), [])
+    found = s.episodes.open_turns(owner(ALICE), AT + 15 * 60, "session")
+    assert [(o.session, o.last, [t.id for t in o.turns]) for o in found] == [
+        ("s1", AT + 120, [t.id for t in first]), ("s2", AT + 11 * 60, [second[1].id])]
+    assert found[0].turns == s.list_turns(owner(ALICE), session_id="s1")  # the turns as list_turns gives them
+    assert [o.session for o in found] == s.episodes.open_sessions(owner(ALICE), AT + 15 * 60, "session")
+    assert s.episodes.open_turns(owner(ALICE), AT, "session") == []
+
+
+def test_add_episodes_is_add_episode_of_each(full_store: FullStore):
+    from pmemo.ports.episodes import NewEpisode
+
+    s = full_store
+    s2 = Scope.of(user_id="alice", session_id="s2")
+    a, b, c = say(s, ALICE, "a", "b", "c")
+    assert s.episodes.add_episodes([]) == []
+    written = s.episodes.add_episodes([
+        NewEpisode(ALICE, "session", _episode("one", AT + 60, step_from=1, step_to=2), [b.id, a.id, b.id]),
+        NewEpisode(s2, "compaction", _episode("two", AT), [c.id]),
+        NewEpisode(BOB, "session", {"summary": "three", "started": AT, "ended": AT}, []),
+    ])
+    assert [e.summary for e in written] == ["one", "two", "three"]
+    assert written == s.episodes.get_episodes([e.id for e in written])  # what is stored, as it is read
+    assert written[0].source_ids == (a.id, b.id) and written[1].scope == s2 and written[2].lessons == ()
+    alone = s.episodes.add_episode(ALICE, "session", _episode("one", AT + 60, step_from=1, step_to=2), [a.id, b.id])
+    assert dataclasses.replace(alone, id=written[0].id, created_at=written[0].created_at) == written[0]
+    assert s.episodes.episodes_with([c.id]) == [written[1]]
+
+
 # ---- tasks ----------------------------------------------------------------------------------
 def test_tasks_are_saved_with_a_version_check(full_store: FullStore):
     s = full_store

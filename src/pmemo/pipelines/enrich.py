@@ -133,8 +133,7 @@ def run_job(worker: Any, step: str, payload: dict[str, Any]) -> None:
     if not turns:
         return
     if step == EPISODES:
-        for turn in turns:
-            episodes(worker, turn)
+        episodes(worker, turns)
         return
     batch = Batch(worker, turns)
     with contextlib.nullcontext() if step == "people" else batch.people.batch():
@@ -152,26 +151,27 @@ def queue(store: Any, step: str, turns: Sequence[Turn], then: Sequence[str]) -> 
                                       "then": list(then)})
 
 
-def after_turn(worker: Any, turn: Turn) -> None:
-    """A new turn's episodes and compaction; queued as an ``enrich.episodes`` job when it fails."""
+def after_turns(worker: Any, turns: list[Turn]) -> None:
+    """New turns' episodes and compaction; queued as an ``enrich.episodes`` job when it fails."""
     try:
-        episodes(worker, turn)
+        episodes(worker, turns)
     except Unavailable:
         raise
     except Exception:
-        log.exception("episodes of turn %d failed: queued to try again", turn.id)
-        queue(worker.store, EPISODES, [turn], [])
+        log.exception("episodes of %d turn(s) failed: queued to try again", len(turns))
+        queue(worker.store, EPISODES, turns, [])
 
 
-def episodes(worker: Any, turn: Turn) -> None:
-    """On a session's first turn, close the owner's other sessions as episodes; past the
-    compaction budget, fold the oldest turns."""
+def episodes(worker: Any, turns: list[Turn]) -> None:
+    """The owners' other sessions closed as episodes by the sessions' first turns among ``turns``
+    (all at once: a read per owner, one write); past the compaction budget, each turn's oldest
+    turns folded."""
     settings = worker.settings
     found = Episodes(worker.store, worker.tiers, settings)
-    if turn.step == 1:
-        found.close_others(turn)
+    found.close_before([t for t in turns if t.step == 1])
     if settings.compact_budget_tokens:
-        found.compact(turn)
+        for turn in turns:
+            found.compact(turn)
 
 
 def people_batch(worker: Any, turns: list[Turn]) -> None:

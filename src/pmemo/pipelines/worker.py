@@ -215,8 +215,11 @@ class Worker:
         turn_jobs = [j for j in jobs if j.kind in ("turns", "embed")]
         if turn_jobs:
             self._guard(turn_jobs, self._turns)
+        diaries = [j for j in jobs if j.kind == "diary"]
+        if diaries:  # the days' entries read and written together: a few round trips, not ~10 each
+            self._guard(diaries, lambda js: self.diary.run_many([j.payload for j in js]))
         for job in jobs:
-            if job.kind in ("turns", "embed"):
+            if job.kind in ("turns", "embed", "diary"):
                 continue
             handler = self.handlers.get(job.kind)
             if handler is None:
@@ -233,7 +236,7 @@ class Worker:
             "hits": lambda p: self.tiers.count_hits(p["clusters"], p["at"]),  # what a read recalled
             "touch": lambda p: self.tiers.touch_episodes(p["episodes"], p["at"]),
             "reindex": lambda p: self._reindex(p["recluster"]),
-            "diary": lambda p: self.diary.run(p),  # one day's entry of one chat (issue 20)
+            "diary": lambda p: self.diary.run(p),  # one day's entry of one chat (issue 20; _run batches them)
             HUMAN_JOB: lambda p: self.human_blocks(p),  # memory blocks (issue 20)
             # graph (issue 20): a person's insights in one chat, with an LLM
             "insights": lambda p: graph_insights.refresh(self.store.graph, self.store,  # type: ignore[attr-defined,arg-type]
@@ -297,9 +300,8 @@ class Worker:
         spans = [span for turn in new if (span := self._summary_due(turn, at))]
         if spans:  # the batch's summaries are embedded together, like its turns
             self.tiers.add_summaries(spans)
-        for turn in new:
-            self._between()
-            enrich.after_turn(self, turn)  # profile facts, episodes, compaction (issue 5)
+        self._between()
+        enrich.after_turns(self, new)  # episodes, compaction (issue 5)
 
     def _embed_turns(self, turns: list[Turn], embed: CachedEmbedder, kind: str) -> None:
         """A batch at a time, each turn piece by piece (``embed.parts``: a long one is several

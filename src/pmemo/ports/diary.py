@@ -38,6 +38,17 @@ class Waiting(NamedTuple):
     last: int  # the last turn id seen of that day
 
 
+class NewDiary(NamedTuple):
+    """An entry to write (``put_diaries``): ``put_diary``'s arguments but the model."""
+
+    scope: Scope
+    day: date
+    text: str
+    method: str
+    source_ids: list[int]
+    vector: Any
+
+
 class DiaryPort(Protocol):
     def put_diary(self, scope: Scope, day: date, text: str, method: str, source_ids: list[int],
                   vector: Any, model: str) -> Diary:
@@ -45,7 +56,17 @@ class DiaryPort(Protocol):
         embedding ``model``), in one transaction."""
         ...
 
+    def put_diaries(self, new: Sequence[NewDiary], model: str) -> list[Diary]:
+        """``put_diary`` of each of ``new`` (days of different chats or dates), in one transaction
+        of a few statements however many, in ``new``'s order."""
+        ...
+
     def get_diary(self, scope: Scope, day: date) -> Diary | None: ...
+
+    def diaries_on(self, days: Sequence[tuple[Scope, date]]) -> dict[tuple[str, date], Diary]:
+        """The entries of these (owner scope, day) pairs that exist, without their sources, by
+        (scope key, day): one read."""
+        ...
 
     def diaries(self, scope: Scope, start: date | None = None, end: date | None = None,
                 sources: bool = True) -> list[Diary]:
@@ -69,6 +90,10 @@ class DiaryPort(Protocol):
 
     def day_turns(self, scope: Scope, start: float, end: float) -> list[Turn]:
         """Turns with ``start <= ts < end`` (epoch seconds), in time order."""
+        ...
+
+    def days_turns(self, days: Sequence[tuple[Scope, float, float]]) -> list[list[Turn]]:
+        """``day_turns`` of each (scope, start, end), in one read."""
         ...
 
     def turns_after(self, turn_id: int, limit: int) -> list[TurnStamp]:

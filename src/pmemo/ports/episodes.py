@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple, Protocol
 
-from ..models import Episode, Scope
+from ..models import Episode, Scope, Turn
 
 
 class EpisodeSignal(NamedTuple):
@@ -26,11 +26,34 @@ class EpisodeSignal(NamedTuple):
     similarity: float | None  # its stored vector's inner product with the query; None: no query or no such vector
 
 
+class NewEpisode(NamedTuple):
+    """An episode to write (``add_episodes``): ``add_episode``'s arguments."""
+
+    scope: Scope
+    kind: str
+    fields: dict[str, Any]
+    source_ids: list[int]
+
+
+class OpenSession(NamedTuple):
+    """A session ``open_turns`` found finished: when it was last spoken in, and its turns past
+    what its episodes cover, by step."""
+
+    session: str
+    last: float  # seconds since 1970, UTC
+    turns: list[Turn]
+
+
 class EpisodePort(Protocol):
     def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]) -> Episode:
         """An episode of ``kind`` ("session", "compaction", "task") of ``scope``'s session, with its
         source turns, in one transaction. ``fields``: summary, started, ended (epoch seconds) and
         optionally topics, actions, outcomes, lessons, importance, step_from, step_to."""
+        ...
+
+    def add_episodes(self, new: list[NewEpisode]) -> list[Episode]:
+        """``add_episode`` of each of ``new``, in one transaction (a few statements however many),
+        in ``new``'s order."""
         ...
 
     def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None:
@@ -71,4 +94,9 @@ class EpisodePort(Protocol):
     def open_sessions(self, scope: Scope, before: float, kind: str) -> list[str]:
         """The scope's sessions last spoken in before ``before`` (epoch seconds) that hold turns past
         what its episodes of ``kind`` cover, oldest first (one query, not one per session)."""
+        ...
+
+    def open_turns(self, scope: Scope, before: float, kind: str) -> list[OpenSession]:
+        """``open_sessions``, oldest first, each with its turns that no episode of ``kind`` covers:
+        one read for what closing them needs."""
         ...

@@ -16,11 +16,18 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from ..models import Diary, Scope, Turn
-from ..ports.diary import TurnStamp, Waiting
+from ..ports.diary import NewDiary, TurnStamp, Waiting
 from .sql import Dialect, Exec, Link, Row, refs_with, set_sources, with_sources
 from .sqlite.codec import TURN_COLUMNS, TURN_FIELDS, turn
 
 _SCHEDULE = "SELECT tenant, agent, owner, day, due, last FROM diary_waiting"
+_DAY_TURNS = f"SELECT {TURN_COLUMNS} FROM turns WHERE scope_key=:key AND ts>=:start AND ts<:end"
+_PUT = ("INSERT INTO diaries(scope_key, tenant, agent, owner, day, text, method, created, updated) VALUES {rows}"
+        " ON CONFLICT(tenant, agent, owner, day) DO UPDATE SET text=excluded.text, method=excluded.method,"
+        " updated=excluded.updated RETURNING id, created, tenant, agent, owner, day")
+_VECTOR = ("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('diary', :ref, :key, :model, :vec)"
+           " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=excluded.scope_key, model=excluded.model, vec=excluded.vec")
+CHUNK = 200  # entries (or days read) a statement takes: 9 parameters each, below SQLite's 32,766
 
 
 def diary_of(row: Row, sources: tuple[int, ...]) -> Diary:
@@ -54,13 +61,61 @@ class SQLDiary:
             assert row is not None
             ref = int(row["id"])
             set_sources(x, d, "diary", ref, source_ids)
-            x.run("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('diary', :ref, :key, :model, :vec)"
-                  " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=excluded.scope_key, model=excluded.model,"
-                  " vec=excluded.vec", {"ref": ref, "key": scope.key, "model": model, "vec": self._vector(vector)})
+            x.run(_VECTOR, {"ref": ref, "key": scope.key, "model": model, "vec": self._vector(vector)})
         # built from what was written, not read back (a read of the entry and its hundreds of
         # sources cost a transaction per entry): the sources as ``sources_of`` gives them
         return diary_of({**args, "id": ref, "created": row["created"], "updated": now},
                         tuple(sorted({int(t) for t in source_ids})))
+
+    def put_diaries(self, new: Sequence[NewDiary], model: str) -> list[Diary]:
+        if not new:
+            return []
+        now, d = time.time(), self._d
+        with self._link.write() as x:
+            out = [e for start in range(0, len(new), CHUNK)
+                   for e in self._upserted(x, new[start : start + CHUNK], now)]
+            x.run(f"DELETE FROM sources WHERE kind='diary' AND {d.in_('ref', 'refs')}",
+                  {"refs": d.ids(e.id for e in out)})
+            x.many("INSERT INTO sources(kind, ref, turn_id) VALUES('diary', :ref, :turn) ON CONFLICT DO NOTHING",
+                   [{"ref": e.id, "turn": t} for e in out for t in e.source_ids])
+            x.many(_VECTOR, [{"ref": e.id, "key": e.scope.key, "model": model, "vec": self._vector(n.vector)}
+                             for e, n in zip(out, new, strict=True)])
+        return out
+
+    def _upserted(self, x: Exec, new: Sequence[NewDiary], now: float) -> list[Diary]:
+        """``new``'s entries (each a different day) written in one statement, as ``put_diary``
+        returns them (built from what was written), in ``new``'s order."""
+        if not new:
+            return []
+        rows: list[str] = []
+        args: dict[str, Any] = {"now": now}
+        for i, e in enumerate(new):
+            rows.append(f"(:key{i}, :tenant{i}, :agent{i}, :owner{i}, :day{i}, :text{i}, :method{i}, :now, :now)")
+            args.update({f"key{i}": e.scope.key, f"tenant{i}": e.scope.tenant_id, f"agent{i}": e.scope.agent_id,
+                         f"owner{i}": e.scope.owner, f"day{i}": e.day.isoformat(), f"text{i}": e.text,
+                         f"method{i}": e.method})
+        found = {(r["tenant"], r["agent"], r["owner"], r["day"]): r
+                 for r in x.rows(_PUT.format(rows=", ".join(rows)), args)}
+        out = []
+        for i, e in enumerate(new):
+            r = found[(e.scope.tenant_id, e.scope.agent_id, e.scope.owner, e.day.isoformat())]
+            out.append(diary_of({**{name: args[f"{name}{i}"] for name in ("tenant", "agent", "owner", "day", "text",
+                                                                           "method")},
+                                 "id": int(r["id"]), "created": r["created"], "updated": now},
+                                tuple(sorted({int(t) for t in e.source_ids}))))
+        return out
+
+    def diaries_on(self, days: Sequence[tuple[Scope, date]]) -> dict[tuple[str, date], Diary]:
+        if not days:
+            return {}
+        d, wanted = self._d, {(s.key, day) for s, day in days}
+        with self._link.read() as x:
+            rows = x.rows(f"SELECT * FROM diaries WHERE {d.in_('scope_key', 'keys', 'text')}"
+                          f" AND {d.in_('day', 'days', 'text')}",
+                          {"keys": d.texts({s.key for s, _ in days}),
+                           "days": d.texts({day.isoformat() for _, day in days})})
+        found = [diary_of(r, ()) for r in rows]
+        return {(e.scope.key, e.day): e for e in found if (e.scope.key, e.day) in wanted}
 
     def get_diary(self, scope: Scope, day: date) -> Diary | None:
         with self._link.read() as x:
@@ -109,9 +164,22 @@ class SQLDiary:
     # ---- what the schedule reads and writes ---------------------------------------------------
     def day_turns(self, scope: Scope, start: float, end: float) -> list[Turn]:
         with self._link.read() as x:
-            rows = x.rows(f"SELECT {TURN_COLUMNS} FROM turns WHERE scope_key=:key AND ts>=:start AND ts<:end"
-                          " ORDER BY ts, session, step", {"key": scope.key, "start": start, "end": end})
+            rows = x.rows(_DAY_TURNS + " ORDER BY ts, session, step", {"key": scope.key, "start": start, "end": end})
         return [turn(tuple(r[c] for c in TURN_FIELDS)) for r in rows]
+
+    def days_turns(self, days: Sequence[tuple[Scope, float, float]]) -> list[list[Turn]]:
+        out: list[list[Turn]] = [[] for _ in days]
+        with self._link.read() as x:
+            for start in range(0, len(days), CHUNK):
+                part, args = days[start : start + CHUNK], {}
+                selects = []
+                for i, (scope, begin, end) in enumerate(part):
+                    selects.append(f"SELECT {start + i} AS day_of, {TURN_COLUMNS} FROM turns WHERE scope_key=:key{i}"
+                                   f" AND ts>=:start{i} AND ts<:end{i}")
+                    args.update({f"key{i}": scope.key, f"start{i}": begin, f"end{i}": end})
+                for r in x.rows(" UNION ALL ".join(selects) + " ORDER BY day_of, ts, session, step", args):
+                    out[r["day_of"]].append(turn(tuple(r[c] for c in TURN_FIELDS)))
+        return out
 
     def turns_after(self, turn_id: int, limit: int) -> list[TurnStamp]:
         with self._link.read() as x:

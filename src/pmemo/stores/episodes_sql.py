@@ -17,19 +17,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..models import Episode, Scope
-from ..ports.episodes import EpisodeSignal
+from ..ports.episodes import EpisodeSignal, NewEpisode, OpenSession
 from .sql import Dialect, Exec, Link, Row, add_sources, by_id, count_reads, refs_with, set_sources, with_sources
+from .sqlite.codec import TURN_FIELDS, turn
 
 # the columns an episode's fields fill (``_values``), in this order
 VALUES = ("summary", "topics", "actions", "outcomes", "lessons", "importance", "started", "ended", "step_from",
           "step_to")
 LISTS = ("topics", "actions", "outcomes", "lessons")
+CHUNK = 500  # episodes an INSERT of add_episodes writes: 17 parameters each, below SQLite's 32,766
 # the sessions a new session closes as episodes: each session's last turn before :before with
 # steps past what its episodes of :kind cover, oldest first
-OPEN_SESSIONS = ("SELECT t.session FROM (SELECT session, MAX(step) last_step, MIN(ts) first, MAX(ts) last FROM turns"
-                 " WHERE scope_key=:key GROUP BY session) t LEFT JOIN (SELECT session, MAX(step_to) covered"
-                 " FROM episodes WHERE scope_key=:key AND kind=:kind GROUP BY session) e ON e.session = t.session"
-                 " WHERE t.last < :before AND t.last_step > COALESCE(e.covered, 0) ORDER BY t.first, t.session")
+OPEN = ("SELECT t.session, t.first, t.last, COALESCE(e.covered, 0) AS covered FROM (SELECT session,"
+        " MAX(step) last_step, MIN(ts) first, MAX(ts) last FROM turns WHERE scope_key=:key GROUP BY session) t"
+        " LEFT JOIN (SELECT session, MAX(step_to) covered FROM episodes WHERE scope_key=:key AND kind=:kind"
+        " GROUP BY session) e ON e.session = t.session WHERE t.last < :before AND t.last_step > COALESCE(e.covered, 0)")
+OPEN_SESSIONS = f"SELECT o.session FROM ({OPEN}) o ORDER BY o.first, o.session"
+# those sessions with their last turn's time and their turns past what is covered, in one read
+OPEN_TURNS = (f"SELECT o.last AS session_last, {', '.join('t.' + c for c in TURN_FIELDS)} FROM ({OPEN}) o"
+              " JOIN turns t ON t.scope_key=:key AND t.session=o.session AND t.step > o.covered"
+              " ORDER BY o.first, o.session, t.step")
 
 
 def _listed(value: Any) -> tuple[Any, ...]:
@@ -66,9 +73,9 @@ class SQLEpisodes:
         self._link = link
         self._d = dialect
 
-    def _marks(self) -> list[str]:
-        """The parameters of ``VALUES``, a JSON list as the backend takes it."""
-        return [self._d.cast(f":{name}", "jsonb") if name in LISTS else f":{name}" for name in VALUES]
+    def _marks(self, suffix: str = "") -> list[str]:
+        """The parameters of ``VALUES`` (named ``name + suffix``), a JSON list as the backend takes it."""
+        return [self._d.cast(f":{name}{suffix}", "jsonb") if name in LISTS else f":{name}{suffix}" for name in VALUES]
 
     def add_episode(self, scope: Scope, kind: str, fields: dict[str, Any], source_ids: list[int]) -> Episode:
         with self._link.write() as x:
@@ -81,6 +88,34 @@ class SQLEpisodes:
             add_sources(x, self._d, "episode", int(row["id"]), source_ids)
         found = self.get_episode(int(row["id"]))
         assert found is not None
+        return found
+
+    def add_episodes(self, new: list[NewEpisode]) -> list[Episode]:
+        """``add_episode`` for each of ``new``, in one transaction of two statements (the episodes,
+        their sources; none read back) however many: what a batch's closed sessions write."""
+        with self._link.write() as x:
+            found = [r for start in range(0, len(new), CHUNK) for r in self._inserted(x, new[start : start + CHUNK])]
+            x.many("INSERT INTO sources(kind, ref, turn_id) VALUES('episode', :ref, :turn) ON CONFLICT DO NOTHING",
+                   [{"ref": r["id"], "turn": int(t)} for r, e in zip(found, new, strict=True)
+                    for t in dict.fromkeys(e.source_ids)])
+        return [episode_of(r, tuple(sorted({int(t) for t in e.source_ids}))) for r, e in zip(found, new, strict=True)]
+
+    def _inserted(self, x: Exec, new: list[NewEpisode]) -> list[Row]:
+        """``new`` inserted in one statement; their rows, in ``new``'s order."""
+        if not new:
+            return []
+        rows, args = [], {"now": time.time()}
+        for i, e in enumerate(new):
+            rows.append(f"(:key{i}, :tenant{i}, :agent{i}, :owner{i}, :session{i}, :kind{i},"
+                        f" {', '.join(self._marks(str(i)))}, :now)")
+            args.update({f"{name}{i}": value for name, value in {
+                "key": e.scope.key, "tenant": e.scope.tenant_id, "agent": e.scope.agent_id, "owner": e.scope.owner,
+                "session": e.scope.session_id or "", "kind": e.kind, **_values(e.fields)}.items()})
+        written = x.rows(f"INSERT INTO episodes(scope_key, tenant, agent, owner, session, kind, {', '.join(VALUES)},"
+                         f" created) VALUES {', '.join(rows)} RETURNING *", args)
+        found = sorted(written, key=lambda r: r["id"])  # RETURNING promises no order; ids go as VALUES do
+        assert [(r["scope_key"], r["kind"], r["step_to"]) for r in found] == [
+            (e.scope.key, e.kind, int(e.fields.get("step_to", 0))) for e in new]
         return found
 
     def update_episode(self, episode_id: int, fields: dict[str, Any], source_ids: list[int]) -> None:
@@ -136,3 +171,12 @@ class SQLEpisodes:
         with self._link.read() as x:
             rows = x.rows(OPEN_SESSIONS, {"key": scope.key, "kind": kind, "before": before})
         return [r["session"] for r in rows]
+
+    def open_turns(self, scope: Scope, before: float, kind: str) -> list[OpenSession]:
+        with self._link.read() as x:
+            rows = x.rows(OPEN_TURNS, {"key": scope.key, "kind": kind, "before": before})
+        out: dict[str, OpenSession] = {}
+        for r in rows:
+            found = out.setdefault(r["session"], OpenSession(r["session"], float(r["session_last"]), []))
+            found.turns.append(turn(tuple(r[c] for c in TURN_FIELDS)))
+        return list(out.values())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..config import Settings
 from ..decay import recency
 from ..errors import LLMError
 from ..models import Episode, Scope, Turn, epoch_of
+from ..ports.episodes import NewEpisode, OpenSession
 from ..prompts.episode import EpisodeOut, episode_prompt
 from ..stores.base import EpisodeSignal, FullStore
 from ..text.filler import content_free
@@ -90,11 +92,13 @@ class Episodes:
         """Episode fields from turns: the LLM's, or offline ones (extractive summary, rules)."""
         return self.drafted(turns)[0]
 
-    def drafted(self, turns: list[Turn]) -> tuple[dict[str, Any], np.ndarray | None]:
+    def drafted(self, turns: list[Turn], known: Mapping[int, np.ndarray | None] | None = None,
+                ) -> tuple[dict[str, Any], np.ndarray | None]:
         """(fields, vector): ``fields`` and, offline, the episode's vector: the centroid of its
         turns' vectors, as an extractive summary's (its words are theirs). Embedding its text
         instead was 3/4 of a group chat's background work (one ~75-token text per chat and day,
-        one call each: bench/ingest_rate.py); None: the text is embedded (an LLM's words)."""
+        one call each: bench/ingest_rate.py); None: the text is embedded (an LLM's words).
+        ``known``: the turns' vectors by id (``Tiers.summarize``)."""
         base = {
             "started": epoch_of(turns[0].timestamp),
             "ended": epoch_of(turns[-1].timestamp),
@@ -108,7 +112,7 @@ class Episodes:
                 return {**base, **out.model_dump()}, None
             except LLMError as exc:
                 log.warning("episode fell back to extractive: %s", exc)
-        text, _, vec = self.tiers.summarize(turns)
+        text, _, vec = self.tiers.summarize(turns, known)
         return {
             **base,
             "summary": text,
@@ -133,6 +137,25 @@ class Episodes:
             episode = self.store.episodes.add_episode(scope, kind, fields, source_ids)
             self._embed(episode, vec)
         return episode
+
+    def record_many(self, new: list[tuple[NewEpisode, np.ndarray | None]]) -> list[Episode]:
+        """``record`` of each of ``new``: the episodes and the vectors ``drafted`` gave in one
+        commit, then the others' texts embedded in one call and stored."""
+        if not new:
+            return []
+        with self.store.tx():
+            episodes = self.store.episodes.add_episodes([e for e, _ in new])
+            self._store_vectors([(e, vec) for e, (_, vec) in zip(episodes, new, strict=True) if vec is not None])
+        unmade = [e for e, (_, vec) in zip(episodes, new, strict=True) if vec is None]
+        if unmade:
+            self._store_vectors(list(zip(unmade, self.tiers.embed.passages([episode_text(e) for e in unmade]),
+                                         strict=True)))
+        return episodes
+
+    def _store_vectors(self, pairs: list[tuple[Episode, np.ndarray]]) -> None:
+        if pairs:
+            self.store.put_vectors("episode", [(e.id, e.scope.owner_scope().key, vec) for e, vec in pairs],
+                                   self.tiers.embed.model_id)
 
     def _embed(self, episode: Episode, vec: np.ndarray | None = None) -> np.ndarray:
         if vec is None:
@@ -164,12 +187,32 @@ class Episodes:
 
     def close_others(self, turn: Turn) -> list[Episode]:
         """A new session began: the owner's sessions that ended before it are finished."""
-        owner = turn.scope.owner_scope()
-        out = []
-        for sid in self.store.episodes.open_sessions(owner, epoch_of(turn.timestamp), "session"):
-            if sid != turn.session_id and (episode := self.close_session(owner, sid)) is not None:
-                out.append(episode)
-        return out
+        return self.close_before([turn])
+
+    def close_before(self, firsts: list[Turn]) -> list[Episode]:
+        """Sessions began (``firsts``, each a session's first turn, in turn order): each owner's
+        sessions that ended before one of them (other than its own) are finished, as
+        ``close_others`` turn after turn would find them, in a read per owner and one write."""
+        by_owner: dict[str, list[Turn]] = {}
+        for turn in firsts:
+            by_owner.setdefault(turn.scope.owner_scope().key, []).append(turn)
+        closed: list[tuple[Scope, OpenSession]] = []
+        for group in by_owner.values():
+            owner = group[0].scope.owner_scope()
+            found = self.store.episodes.open_turns(owner, max(epoch_of(t.timestamp) for t in group), "session")
+            for turn in group:  # what each one closes, in turn order: the others are still open then
+                at = epoch_of(turn.timestamp)
+                closed += [(owner, s) for s in found if s.session != turn.session_id and s.last < at]
+                found = [s for s in found if s.session == turn.session_id or s.last >= at]
+        every = [t for _, session in closed for t in session.turns]
+        known = (dict(zip([t.id for t in every], self.tiers.turn_vectors(every), strict=True))
+                 if every and self.tiers.llm is None else None)  # an LLM's episode reads no vector
+        new: list[tuple[NewEpisode, np.ndarray | None]] = []
+        for owner, session in closed:
+            fields, vec = self.drafted(session.turns, known)
+            where = Scope(owner.tenant_id, owner.agent_id, owner.owner, session.session)
+            new.append((NewEpisode(where, "session", fields, [t.id for t in session.turns]), vec))
+        return self.record_many(new)
 
     def compact(self, turn: Turn) -> tuple[Episode, Any] | None:
         """Past the token budget, fold the oldest uncompacted non-system turns (summary + episode)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Mapping
 from functools import partial
 
 import numpy as np
@@ -128,10 +129,12 @@ class Tiers:
         return "rebuilt"
 
     # ---- long-term --------------------------------------------------------------------
-    def summarize(self, turns: list[Turn]) -> tuple[str, str, np.ndarray | None]:
+    def summarize(self, turns: list[Turn], known: Mapping[int, np.ndarray | None] | None = None,
+                  ) -> tuple[str, str, np.ndarray | None]:
         """(text, method, vector): the LLM's summary (its vector None: the text is embedded
         with the batch's), or an extractive one offline / on failure, whose vector is the
-        centroid of its turns' (its words are theirs: no second embedding)."""
+        centroid of its turns' (its words are theirs: no second embedding). ``known``: the
+        turns' ``turn_vectors`` by id, when the caller read them for several spans at once."""
         limit = self.settings.summary_max_chars
         turns = [t for t in turns if not content_free(t)] or turns  # "哈哈哈", "[图片]" are no summary's words
         prompt = summary_prompt(turns, limit, sift=self.settings.llm_prefilter)  # None: only filler, no call
@@ -141,7 +144,7 @@ class Tiers:
                 return reply.summary.strip()[:limit], "llm", None
             except LLMError as exc:
                 log.warning("summary fell back to extractive: %s", exc)
-        vectors = self.turn_vectors(turns)
+        vectors = self.turn_vectors(turns) if known is None else [known.get(t.id) for t in turns]
         present = [v for v in vectors if v is not None]
         centre = np.stack(present).mean(axis=0) if present else None
         centrality = [0.0 if v is None or centre is None else float(v @ centre) for v in vectors]
