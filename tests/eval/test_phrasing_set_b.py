@@ -37,7 +37,7 @@ def test_each_file_is_in_its_language_and_its_chats_are_set_b_only() -> None:
     assert not {c.id for c in chats} & {c.id for c in build("a")}
     assert build("b") == build("b")
     with pytest.raises(ValueError, match="unknown phrasing set"):
-        build("c")
+        build("z")
 
 
 def test_every_label_names_a_member_who_spoke_before_and_negatives_have_a_reason() -> None:

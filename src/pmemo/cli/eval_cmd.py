@@ -46,7 +46,8 @@ CompareOpt = Annotated[str | None, typer.Option(
     "--compare", "--extractor", help="phrasing: settings to run beside today's, comma-separated, each NAME=value"
     " (several joined by +), e.g. PMEMO_X=a,PMEMO_X=b")]
 QuickOpt = Annotated[bool, typer.Option(help="phrasing: only a small slice of the set")]
-SetOpt = Annotated[str, typer.Option("--set", help="phrasing: which set, a (the first) or b (held out, written later)")]
+SetOpt = Annotated[str, typer.Option(
+    "--set", help="phrasing: which set, a (the first), b (held out, written later) or c (held out, a third hand)")]
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="phrasing: write the numbers to this JSON file")]
 DrainsOpt = Annotated[str, typer.Option(
     help="llmcost: messages between drains of the background, a comma list (1: live)")]

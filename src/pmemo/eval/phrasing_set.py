@@ -13,7 +13,9 @@ Nothing is random: ``build()`` always gives the same lines, ids and timestamps.
 
 Set "b" (``build("b")``: ``phrasing_b_zh``, ``phrasing_b_en``) is a second, independent set in the
 same grammar, written later by another hand that saw neither the model nor set "a"; it measures
-whether what was learned on the first set's misses generalises.
+whether what was learned on the first set's misses generalises. Set "c" (``build("c")``:
+``phrasing_c_zh``, ``phrasing_c_en``) is a third, held out, written by a third hand that saw neither the
+model nor sets "a" and "b", and never tuned on.
 
 >>> chats = build()
 >>> counts(chats)["labels"] >= 300 and counts(chats)["negatives"] >= 300
@@ -28,14 +30,23 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from . import phrasing_b_en, phrasing_b_zh, phrasing_en, phrasing_en_more, phrasing_zh, phrasing_zh_more
+from . import (
+    phrasing_b_en,
+    phrasing_b_zh,
+    phrasing_c_en,
+    phrasing_c_zh,
+    phrasing_en,
+    phrasing_en_more,
+    phrasing_zh,
+    phrasing_zh_more,
+)
 from .phrasing_spec import Chat, Line, RawChat, parse_spec
 
 DAY = "2026-11-04T09:00:00"  # a Wednesday: the day every chat is said on
 STEP = timedelta(minutes=5)
 ZONES = {"zh": "+08:00", "en": "+00:00"}
 QUICK_LINES = 18  # --quick: this many lines of the first chat of each language
-SETS = ("a", "b")
+SETS = ("a", "b", "c")
 
 
 def _halves(which: str) -> tuple[tuple[str, tuple[RawChat, ...]], tuple[str, tuple[RawChat, ...]]]:
@@ -43,11 +54,13 @@ def _halves(which: str) -> tuple[tuple[str, tuple[RawChat, ...]], tuple[str, tup
         return ("zh", phrasing_zh.CHATS + phrasing_zh_more.CHATS), ("en", phrasing_en.CHATS + phrasing_en_more.CHATS)
     if which == "b":
         return ("zh", phrasing_b_zh.CHATS), ("en", phrasing_b_en.CHATS)
+    if which == "c":
+        return ("zh", phrasing_c_zh.CHATS), ("en", phrasing_c_en.CHATS)
     raise ValueError(f"unknown phrasing set {which!r}: use one of {', '.join(SETS)}")
 
 
 def build(which: str = "a") -> tuple[Chat, ...]:
-    """Every chat of set ``which`` ("a", the first, or "b"), the Chinese ones first; line ``idx``
+    """Every chat of set ``which`` ("a", the first, "b" or "c"), the Chinese ones first; line ``idx``
     counts over the whole set.
 
     >>> build("b")[0].id
