@@ -167,7 +167,8 @@ def checked(mem: Memory, ids: list[int]) -> dict[str, Any]:
     """Every message embedded, no job pending or failed."""
     store = mem._store  # noqa: SLF001 - bench only: the vectors' count
     vectors = store.get_vectors("turn", ids)
-    return {"embedded": len(vectors), "pending": store.pending(), "failed": len(store.dead_jobs(None, limit=100))}
+    return {"embedded": len(vectors), "pending": store.jobs.pending(),
+            "failed": len(store.jobs.dead_jobs(None, limit=100))}
 
 
 def derived_records(query: Callable[[str], list[Any]]) -> dict[str, Any]:

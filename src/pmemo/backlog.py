@@ -24,7 +24,8 @@ from collections import Counter
 
 from .config import ENV_PREFIX, Settings
 from .errors import BacklogFull
-from .stores.base import JobStore, NewTurn
+from .ports.jobs import JobPort
+from .stores.base import NewTurn
 
 SETTING = ENV_PREFIX + "MAX_PENDING_TURNS"
 # turns a second the worker digests, for Retry-After: e5-small embeds ~100 short turns a second
@@ -35,13 +36,13 @@ DIGEST_TURNS_S = 100
 RETRY_MAX_S = 60  # a client should look again within a minute, whatever the estimate
 
 
-def admit(store: JobStore, news: list[NewTurn], settings: Settings) -> None:
+def admit(jobs: JobPort, news: list[NewTurn], settings: Settings) -> None:
     """Raise ``BacklogFull`` if storing ``news`` would take any of their tenants past the cap
     (nothing is written here). Blocking: one row read per tenant of the batch."""
     if not settings.max_pending_turns:
         return
     for tenant, adding in Counter(n.scope.tenant_id for n in news).items():
-        check(tenant, store.pending_turns(tenant), adding, settings)
+        check(tenant, jobs.pending_turns(tenant), adding, settings)
 
 
 def check(tenant: str, pending: int, adding: int, settings: Settings) -> None:

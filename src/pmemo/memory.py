@@ -72,7 +72,7 @@ class Memory:
         self._store, self._embed, self._tiers = store, embed, tiers
         self._worker = worker = Worker(store, embed, tiers, settings)
         self._retriever = Retriever(store, embed, settings, tiers.threshold, tiers.people)
-        recalls = Recalls(store, worker.wake.set)  # reads' hit counts, queued together
+        recalls = Recalls(store.jobs, worker.wake.set)  # reads' hit counts, queued together
         episodes = Episodes(store, tiers, settings)
         self._forgetter = Forgetter(store, tiers, embed, episodes, worker.diary)
         self.core_memory = BlocksService(store, worker, settings)  # memory blocks (issue 20): open() reads them

@@ -266,7 +266,7 @@ def test_a_burst_of_fact_changes_queues_one_job_per_group(tmp_path: Path) -> Non
 
     store = SQLiteStore.open(tmp_path / "data")
     try:
-        store.queue_on_fact_change(HUMAN_JOB)
+        store.jobs.queue_on_fact_change(HUMAN_JOB)
         settings = Settings()
         for group in ("a", "b"):
             for n in range(5):
@@ -274,11 +274,11 @@ def test_a_burst_of_fact_changes_queues_one_job_per_group(tmp_path: Path) -> Non
                        subject="ni"), None, time.time(), settings)
         upsert(store.profile, Scope("t1", "default", "u:ann"), Candidate("fact", "k", "v", 0.9), None, time.time(),
                settings)  # a private chat's fact: no group block
-        jobs = [j for j in store.claim(100) if j.kind == HUMAN_JOB]
+        jobs = [j for j in store.jobs.claim(100) if j.kind == HUMAN_JOB]
         assert sorted(j.payload["owner"] for j in jobs) == ["g:a", "g:b"]
         # claimed (running), the next change queues one again: what it changes is read by then
         upsert(store.profile, Scope("t1", "default", "g:a"), Candidate("fact", "k9", "v", 0.9, subject="ni"), None,
                time.time(), settings)
-        assert [j.payload["owner"] for j in store.claim(100) if j.kind == HUMAN_JOB] == ["g:a"]
+        assert [j.payload["owner"] for j in store.jobs.claim(100) if j.kind == HUMAN_JOB] == ["g:a"]
     finally:
         store.close()

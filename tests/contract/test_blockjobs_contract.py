@@ -21,9 +21,9 @@ def state(store: FullStore, scope: Scope, value: str, confidence: float = 0.8) -
 
 
 def waiting(store: FullStore, kind: str) -> list[object]:
-    jobs = [j for j in store.claim(100) if j.kind == kind]
+    jobs = [j for j in store.jobs.claim(100) if j.kind == kind]
     for j in jobs:
-        store.finish(j.id)
+        store.jobs.finish(j.id)
     return [j.payload for j in jobs]
 
 
@@ -31,7 +31,7 @@ def test_a_change_to_a_groups_facts_queues_one_job_while_one_waits(full_store: F
     s = full_store
     state(s, TEAM, "tea")  # before the feature is on: nothing
     assert waiting(s, "human") == []
-    s.queue_on_fact_change("human")
+    s.jobs.queue_on_fact_change("human")
     fid = state(s, TEAM, "coffee", 0.9)  # supersedes: two rows change
     state(s, ALICE, "tea")  # a private chat has no group block
     assert waiting(s, "human") == [{"tenant": "default", "agent": "default", "owner": "g:team"}]
@@ -44,20 +44,20 @@ def test_a_change_to_a_groups_facts_queues_one_job_while_one_waits(full_store: F
 
 def test_enqueue_once_queues_a_job_unless_the_same_one_waits(full_store: FullStore):
     s = full_store
-    assert s.enqueue_once("human", {"owner": "g:team", "tenant": "default"}) is True
-    assert s.enqueue_once("human", {"tenant": "default", "owner": "g:team"}) is False  # key order is not identity
-    assert s.enqueue_once("human", {"tenant": "default", "owner": "g:club"}) is True
-    assert s.enqueue_once("other", {"tenant": "default", "owner": "g:team"}) is True
+    assert s.jobs.enqueue_once("human", {"owner": "g:team", "tenant": "default"}) is True
+    assert s.jobs.enqueue_once("human", {"tenant": "default", "owner": "g:team"}) is False  # key order is not identity
+    assert s.jobs.enqueue_once("human", {"tenant": "default", "owner": "g:club"}) is True
+    assert s.jobs.enqueue_once("other", {"tenant": "default", "owner": "g:team"}) is True
     assert sorted(p["owner"] for p in waiting(s, "human")) == ["g:club", "g:team"]  # type: ignore[index]
-    assert s.enqueue_once("human", {"tenant": "default", "owner": "g:team"}) is True  # none waits now
+    assert s.jobs.enqueue_once("human", {"tenant": "default", "owner": "g:team"}) is True  # none waits now
 
 
 def test_fact_groups_lists_every_group_with_facts(full_store: FullStore):
     s = full_store
-    assert list(s.fact_groups()) == []
+    assert list(s.jobs.fact_groups()) == []
     state(s, TEAM, "tea")
     state(s, CLUB, "tea")
     state(s, ALICE, "tea")
     gone = state(s, Scope.of(group_id="gone"), "tea")
     s.soft_delete("fact", [gone], "faded")
-    assert sorted(s.fact_groups()) == [("default", "default", "team"), ("t2", "bot2", "club")]
+    assert sorted(s.jobs.fact_groups()) == [("default", "default", "team"), ("t2", "bot2", "club")]

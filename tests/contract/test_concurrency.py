@@ -76,7 +76,7 @@ def test_concurrent_claims_run_each_chats_batches_one_at_a_time_in_order(two: tu
 
     def worker(store: Store, name: str) -> Callable[[], None]:
         def run() -> None:
-            while batch := store.claim(2, name):
+            while batch := store.jobs.claim(2, name):
                 mine = {chat_of[i] for j in batch for i in j.payload}
                 with lock:
                     faults.extend(f"{chat} held by {busy[chat]} and {name}" for chat in mine if chat in busy)
@@ -88,22 +88,22 @@ def test_concurrent_claims_run_each_chats_batches_one_at_a_time_in_order(two: tu
                     for chat in mine:
                         busy.pop(chat, None)
                 for j in batch:
-                    store.finish(j.id)
+                    store.jobs.finish(j.id)
         return run
 
     at_once([worker(two[i % 2], f"worker-{i}") for i in range(THREADS)])
     assert faults == []
     assert seen == {chat.owner: sorted(i for i, c in chat_of.items() if c == chat.owner) for chat in chats}
-    assert two[0].pending() == 0
+    assert two[0].jobs.pending() == 0
 
 
 def test_concurrent_claims_never_hand_out_one_job_twice(two: tuple[Store, Store]):
-    jobs = {two[0].enqueue("promote", {"cluster_id": n}) for n in range(60)}
+    jobs = {two[0].jobs.enqueue("promote", {"cluster_id": n}) for n in range(60)}
 
     def worker(store: Store, name: str) -> Callable[[], list[int]]:
         def drain() -> list[int]:
             taken: list[int] = []
-            while batch := store.claim(3, name):
+            while batch := store.jobs.claim(3, name):
                 taken += [j.id for j in batch]
             return taken
         return drain
@@ -111,7 +111,7 @@ def test_concurrent_claims_never_hand_out_one_job_twice(two: tuple[Store, Store]
     got = at_once([worker(two[i % 2], f"worker-{i}") for i in range(THREADS)])
     claimed = [job for taken in got for job in taken]
     assert sorted(claimed) == sorted(jobs)  # every job once, none twice
-    assert two[1].claim(10, "late") == [] and two[0].pending() == len(jobs)
+    assert two[1].jobs.claim(10, "late") == [] and two[0].jobs.pending() == len(jobs)
 
 
 def test_concurrent_writes_to_one_session_get_consecutive_steps(two: tuple[Store, Store]):

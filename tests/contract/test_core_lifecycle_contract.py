@@ -63,13 +63,13 @@ def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
 
 
 def test_the_job_queue_by_status(store: Store):
-    assert store.job_queue() == {}
+    assert store.jobs.job_queue() == {}
     store.add_turns([new("a")])  # queues its 'turns' job
-    failed = store.enqueue("promote", {"cluster_id": 1})
-    claimed = store.claim(1, "w")
+    failed = store.jobs.enqueue("promote", {"cluster_id": 1})
+    claimed = store.jobs.claim(1, "w")
     assert [j.kind for j in claimed] == ["turns"]
-    store.fail(claimed[0].id, "boom", retry=False)
-    queue = store.job_queue()
+    store.jobs.fail(claimed[0].id, "boom", retry=False)
+    queue = store.jobs.job_queue()
     assert {status: n for status, (n, _) in queue.items()} == {"failed": 1, "pending": 1}
     assert all(abs(at - datetime.now(UTC).timestamp()) < 60 for _, at in queue.values())
     assert failed != claimed[0].id

@@ -133,9 +133,9 @@ def test_the_schedule_queues_jobs_marks_and_waiting_days_together(full_store: Fu
     assert s.diary.diaries_waiting(AT + 90000) == [later]
     s.diary.queue_diaries([], "diary_mark", 50, ripe=[later])
     assert s.diary.diaries_waiting(AT + 90000) == [] and s.diary.next_waiting() is None
-    (claimed,) = [j for j in s.claim(10) if j.kind == "diary"]
+    (claimed,) = [j for j in s.jobs.claim(10) if j.kind == "diary"]
     assert claimed.payload == job and s.diary.diary_queued(job)  # running still counts
-    s.finish(claimed.id)
+    s.jobs.finish(claimed.id)
     assert not s.diary.diary_queued(job)
 
 

@@ -236,10 +236,10 @@ def test_queue_insights_counts_and_coalesces(full_store: FullStore):
     assert s.graph.queue_insights(TEAM, "ni", 2, every=5) is False
     assert s.graph.queue_insights(TEAM, "bo", 4, every=5) is False  # counted per person
     assert s.graph.queue_insights(TEAM, "ni", 1, every=5) is True
-    jobs = [j for j in s.claim(10) if j.kind == "insights"]
+    jobs = [j for j in s.jobs.claim(10) if j.kind == "insights"]
     assert [j.payload for j in jobs] == [{"tenant": "default", "agent": "default", "owner": "g:team",
                                           "person": "ni"}]
-    s.finish(jobs[0].id)
+    s.jobs.finish(jobs[0].id)
     assert s.graph.queue_insights(TEAM, "ni", 4, every=5) is False  # the count started again
     assert s.graph.queue_insights(CLUB, "ni", 5, every=5) is True  # counted per scope
     assert s.graph.queue_insights(CLUB, "ni", 5, every=5) is False  # one waits already: it reads these too

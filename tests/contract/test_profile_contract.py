@@ -291,9 +291,9 @@ def test_a_touch_job_is_counted_for_the_owner_of_its_episodes(full_store: FullSt
     it, so a drain of that tenant waits for it and no other tenant's does."""
     s = full_store
     episode = s.episodes.add_episode(ALICE, "session", _episode("met"), [])
-    s.enqueue("touch", {"episodes": [episode.id], "at": AT})
-    assert s.pending("default", agent_id="default", owner="u:alice") == 1
-    assert s.pending("default", owner="u:bob") == 0 and s.pending("t2") == 0
+    s.jobs.enqueue("touch", {"episodes": [episode.id], "at": AT})
+    assert s.jobs.pending("default", agent_id="default", owner="u:alice") == 1
+    assert s.jobs.pending("default", owner="u:bob") == 0 and s.jobs.pending("t2") == 0
 
 def test_covered_steps_is_the_last_step_folded_into_those_kinds(full_store: FullStore):
     s = full_store

@@ -535,43 +535,43 @@ def test_key_lines_lifecycle_and_provenance(store: Store):
 
 # ---- jobs ---------------------------------------------------------------------------------
 def test_add_turns_enqueues_their_job_in_the_same_transaction(store: Store):
-    assert store.pending() == 0
+    assert store.jobs.pending() == 0
     turns = store.add_turns([new(ALICE, "a"), new(ALICE, "b")])
-    (job,) = store.claim(10)
+    (job,) = store.jobs.claim(10)
     assert job.kind == "turns" and sorted(job.payload) == sorted(t.id for t in turns)
-    store.finish(job.id)
-    assert store.pending() == 0
+    store.jobs.finish(job.id)
+    assert store.jobs.pending() == 0
 
 
 def test_jobs_claim_finish_fail_requeue(store: Store):
-    first = store.enqueue("promote", {"cluster_id": 1})
-    second = store.enqueue("embed", [1, 2, 3])
-    third = store.enqueue("promote", {"cluster_id": 2})
-    assert store.pending() == 3
-    claimed = store.claim(2)
+    first = store.jobs.enqueue("promote", {"cluster_id": 1})
+    second = store.jobs.enqueue("embed", [1, 2, 3])
+    third = store.jobs.enqueue("promote", {"cluster_id": 2})
+    assert store.jobs.pending() == 3
+    claimed = store.jobs.claim(2)
     assert [(j.id, j.kind, j.payload, j.attempts) for j in claimed] == [
         (first, "promote", {"cluster_id": 1}, 1),
         (second, "embed", [1, 2, 3], 1),
     ]
-    assert store.pending() == 3  # running jobs still count as pending work
-    assert [j.id for j in store.claim(10)] == [third]  # a claimed job is not handed out twice
-    assert store.claim(10) == []
-    store.finish(first)
-    store.fail(second, "boom", retry=True)
-    store.fail(third, "bad payload", retry=False)
-    assert store.pending() == 1
+    assert store.jobs.pending() == 3  # running jobs still count as pending work
+    assert [j.id for j in store.jobs.claim(10)] == [third]  # a claimed job is not handed out twice
+    assert store.jobs.claim(10) == []
+    store.jobs.finish(first)
+    store.jobs.fail(second, "boom", retry=True)
+    store.jobs.fail(third, "bad payload", retry=False)
+    assert store.jobs.pending() == 1
     assert store.stats()["failed_jobs"] == 1
-    assert store.claim(10) == []  # a retry waits out its backoff (a second)
+    assert store.jobs.claim(10) == []  # a retry waits out its backoff (a second)
     give_up = time.monotonic() + 30
-    while not (found := store.claim(10)) and time.monotonic() < give_up:
+    while not (found := store.jobs.claim(10)) and time.monotonic() < give_up:
         time.sleep(0.05)
     (again,) = found
     assert (again.id, again.attempts) == (second, 2)
-    assert store.requeue_running() == 1  # what a crashed process left running
-    (again,) = store.claim(10)
+    assert store.jobs.requeue_running() == 1  # what a crashed process left running
+    (again,) = store.jobs.claim(10)
     assert (again.id, again.attempts) == (second, 3)
-    store.finish(second)
-    assert store.pending() == 0 and store.requeue_running() == 0
+    store.jobs.finish(second)
+    assert store.jobs.pending() == 0 and store.jobs.requeue_running() == 0
 
 
 def test_stats(store: Store):

@@ -194,8 +194,8 @@ def test_a_diary_job_killed_midway_runs_again_after_a_restart(tmp_path: Path) ->
         say(m, D1, DAY1)
         m.drain()
         store = m._memory._store
-        store.enqueue("diary", {"tenant": "default", "agent": "default", "owner": "g:study", "day": "2024-12-20"})
-        assert [j.kind for j in store.claim(10)] == ["diary"]  # taken, and the process dies with it
+        store.jobs.enqueue("diary", {"tenant": "default", "agent": "default", "owner": "g:study", "day": "2024-12-20"})
+        assert [j.kind for j in store.jobs.claim(10)] == ["diary"]  # taken, and the process dies with it
     with open_memory(tmp_path, diary_enabled=False) as m:
         m.drain()
         assert [d.day for d in m.diaries(group_id="study")] == [D1]

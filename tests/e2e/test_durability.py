@@ -76,13 +76,13 @@ def test_unfinished_jobs_run_after_reopen(tmp_path, small_settings):
     store = SQLiteStore.open(tmp_path)
     store.delete_vectors("turn", [t.id for t in turns[-4:]])
     store.add_turns([])  # an empty batch still leaves a (harmless) job
-    job = store.enqueue("embed", [t.id for t in turns[-4:]])
-    assert [j.id for j in store.claim(100)][-1] == job  # now 'running', as if the process died
+    job = store.jobs.enqueue("embed", [t.id for t in turns[-4:]])
+    assert [j.id for j in store.jobs.claim(100)][-1] == job  # now 'running', as if the process died
     store.close()
     with SyncMemory.open(tmp_path, embedder="hashing", settings=small_settings) as m:
         m.drain(timeout=60)
         store = m._memory._store
-        assert store.pending() == 0 and store.stats()["failed_jobs"] == 0
+        assert store.jobs.pending() == 0 and store.stats()["failed_jobs"] == 0
         assert set(store.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
         assert m.search("grapes chocolate", user_id="u1")[0].sources[0].id == turns[2].id
 
@@ -113,8 +113,8 @@ def test_a_turns_job_rerun_after_a_crash_is_idempotent(tmp_path, small_settings)
         m.drain()
         before = (m.summaries(user_id="u1"), m.clusters(user_id="u1"))
     store = SQLiteStore.open(tmp_path)
-    store.enqueue("turns", [t.id for t in turns])
-    store.claim(10)  # left 'running' by the "crashed" process
+    store.jobs.enqueue("turns", [t.id for t in turns])
+    store.jobs.claim(10)  # left 'running' by the "crashed" process
     store.close()
     with SyncMemory.open(tmp_path, embedder="hashing", settings=small_settings) as m:
         m.drain(timeout=60)

@@ -24,8 +24,9 @@ QUIET = {"tenant_id": "quiet", "user_id": "bob", "session_id": "s1"}
 @pytest.fixture(params=["sqlite", "postgres"])
 async def memory(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Memory]:
     where = request.getfixturevalue("postgres_url") if request.param == "postgres" else tmp_path / "m"
+    # no diary: a diary job due near midnight would make one batch more
     m = await Memory.open(where, embedder="hashing", settings=Settings(data=str(tmp_path / "d"), run_jobs=False,
-                                                                            diary_enabled=False))  # no diary job due near midnight
+                                                                            diary_enabled=False))
     yield m
     await m.close()
 

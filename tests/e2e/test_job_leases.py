@@ -95,35 +95,36 @@ async def test_a_dead_workers_job_is_taken_over_once_its_lease_runs_out(tmp_path
         await mem.drain(timeout=60)
         store = mem._store
         store.delete_vectors("turn", [turn.id])
-        job = store.enqueue("embed", [turn.id])
-        store.claim(10, "other-host:1:live", lease_s=300)  # a live worker on another host holds it
+        job = store.jobs.enqueue("embed", [turn.id])
+        store.jobs.claim(10, "other-host:1:live", lease_s=300)  # a live worker on another host holds it
         assert await mem._worker.run_once() == 0 and await mem.pending() == 1
-        assert store.renew([job], "other-host:1:live", 300) == 1  # still its own
-        store.requeue_running("other-host:1:live")  # it gives the job back and dies
-        store.claim(10, "other-host:2:dead", lease_s=0)  # another takes it and dies at once
+        assert store.jobs.renew([job], "other-host:1:live", 300) == 1  # still its own
+        store.jobs.requeue_running("other-host:1:live")  # it gives the job back and dies
+        store.jobs.claim(10, "other-host:2:dead", lease_s=0)  # another takes it and dies at once
         await mem.drain(timeout=60)
         assert await mem.pending() == 0 and await mem.failed_jobs() == []
         assert turn.id in store.get_vectors("turn", [turn.id])
-        assert store.renew([job], "other-host:2:dead", 300) == 0  # a late wake-up finds it done
+        assert store.jobs.renew([job], "other-host:2:dead", 300) == 0  # a late wake-up finds it done
     finally:
         await mem.close()
 
 
 async def test_a_batch_whose_lease_another_worker_took_stops(tmp_path: Path) -> None:
     embedder = Gated()
-    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
+    mem = await Memory.open(tmp_path, embedder=embedder,
+                            settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
     try:
         turns = await mem.add_many([{**A, "session_id": "s", "content": f"turn number {n}"} for n in range(3)])
         assert await asyncio.to_thread(embedder.waiting.wait, 30)  # one chunk done, the next held
         await asyncio.sleep(0.3)  # the worker's lease runs out meanwhile (it renews between chunks)
         store = mem._store
-        (taken,) = store.claim(10, "thief", lease_s=300)  # as if the worker had died
+        (taken,) = store.jobs.claim(10, "thief", lease_s=300)  # as if the worker had died
         embedder.gate.set()
         assert await mem._worker.run_once() == 0  # waits for the batch in flight; nothing else is due
-        assert store.renew([taken.id], "thief", 300) == 1  # the worker left it to the thief
+        assert store.jobs.renew([taken.id], "thief", 300) == 1  # the worker left it to the thief
         embedded = store.get_vectors("turn", [t.id for t in turns])
         assert len(embedded) < len(turns)  # it stopped at the next chunk instead of finishing
-        store.requeue_running("thief")
+        store.jobs.requeue_running("thief")
         await mem.drain(timeout=60)
         assert set(store.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
     finally:
@@ -132,7 +133,8 @@ async def test_a_batch_whose_lease_another_worker_took_stops(tmp_path: Path) -> 
 
 async def test_a_lease_that_ran_out_unclaimed_is_renewed_and_the_batch_goes_on(tmp_path: Path) -> None:
     embedder = Gated()
-    mem = await Memory.open(tmp_path, embedder=embedder, settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
+    mem = await Memory.open(tmp_path, embedder=embedder,
+                            settings=Settings(embed_batch=1, job_lease_s=0.05, diary_enabled=False))
     try:
         turns = await mem.add_many([{**A, "session_id": "s", "content": f"turn number {n}"} for n in range(3)])
         assert await asyncio.to_thread(embedder.waiting.wait, 30)

@@ -18,8 +18,9 @@ import pytest
 
 from pmemo import Memory, Settings
 from pmemo.pipelines.worker import POLL_S, poll_s
-from pmemo.stores.base import JobSignals
+from pmemo.ports.jobs import JobSignals
 from pmemo.stores.postgres import listen
+from pmemo.stores.postgres.jobs import PostgresJobs
 from pmemo.stores.postgres.store import PostgresStore
 
 HOUR = 3600.0
@@ -68,7 +69,7 @@ def listener_of(memory: Memory) -> listen.JobListener:
 
 
 def test_the_postgres_store_announces_jobs_and_the_poll_follows_the_link():
-    assert issubclass(PostgresStore, JobSignals)
+    assert issubclass(PostgresJobs, JobSignals)
 
     class Link:
         live = True
@@ -83,17 +84,17 @@ def test_the_postgres_store_announces_jobs_and_the_poll_follows_the_link():
 def test_a_job_queued_through_one_store_wakes_a_listener_on_another_connection(postgres_url: str):
     queuer, worker = PostgresStore.open(postgres_url), PostgresStore.open(postgres_url)
     woken = threading.Event()
-    listener = worker.listen_jobs(woken.set)
+    listener = worker.jobs.listen_jobs(woken.set)
     try:
         assert listener.wait_live(GUARD_S)
         assert woken.wait(GUARD_S)  # once on listening: jobs queued before were announced to no one
         woken.clear()
-        queuer.enqueue("reindex", {"recluster": []})
+        queuer.jobs.enqueue("reindex", {"recluster": []})
         assert woken.wait(GUARD_S) and listener.received == 1
-        assert [j.kind for j in worker.claim(10, "w")] == ["reindex"]
+        assert [j.kind for j in worker.jobs.claim(10, "w")] == ["reindex"]
 
         woken.clear()  # a job given back (requeue_running) is announced too
-        assert queuer.requeue_running("w") == 1
+        assert queuer.jobs.requeue_running("w") == 1
         assert woken.wait(GUARD_S) and listener.received == 2
 
         # the connection drops: the listener opens another, and hears jobs on it again
@@ -101,7 +102,7 @@ def test_a_job_queued_through_one_store_wakes_a_listener_on_another_connection(p
         assert first is not None
         terminate(postgres_url, first)
         wait_for(lambda: listener.live and listener.backend_pid not in (None, first))
-        queuer.enqueue("reindex", {"recluster": []})
+        queuer.jobs.enqueue("reindex", {"recluster": []})
         wait_for(lambda: listener.received == 3)  # not woken: the listener also wakes as it drops and rejoins
     finally:
         listener.close()

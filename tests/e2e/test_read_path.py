@@ -54,14 +54,14 @@ async def test_a_search_answers_before_its_hit_counts_are_queued(tmp_path) -> No
         await m.drain()
         before = sum(c.hits for c in await m.clusters(user_id="u"))
         gate, entered = threading.Event(), threading.Event()
-        enqueue = m._store.enqueue
+        enqueue = m._store.jobs.enqueue
 
         def held(kind: str, payload: object) -> object:
             entered.set()
             assert gate.wait(60), "the test never opened the gate"
             return enqueue(kind, payload)
 
-        m._store.enqueue = held  # type: ignore[method-assign]
+        m._store.jobs.enqueue = held  # type: ignore[method-assign]
         try:
             hits = await asyncio.wait_for(m.search("Hangzhou budget", user_id="u"), 60)
             assert hits and not gate.is_set()  # answered while its hits job could not be queued

@@ -91,7 +91,7 @@ def test_a_rerun_batch_adds_nothing_twice(gm: SyncMemory) -> None:
     study(gm)
     before = gm.triples(group_id="study", history=True)
     ids = [t.id for t in gm.turns(group_id="study")]
-    gm._memory._store.enqueue("turns", ids)  # the worker runs the batch again (after a crash, say)
+    gm._memory._store.jobs.enqueue("turns", ids)  # the worker runs the batch again (after a crash, say)
     gm.drain()
     after = gm.triples(group_id="study", history=True)
     assert [(t.id, t.sources, t.valid_to) for t in after] == [(t.id, t.sources, t.valid_to) for t in before]

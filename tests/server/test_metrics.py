@@ -201,16 +201,16 @@ def test_a_bad_access_setting_fails_at_start() -> None:
 def test_the_store_reports_its_queue_and_size(tmp_path: Path) -> None:
     store = SQLiteStore.open(tmp_path / "data")
     try:
-        assert store.job_queue() == {}
+        assert store.jobs.job_queue() == {}
         before = time.time()
-        first = store.enqueue("turns", [1])
-        store.enqueue("turns", [2])
-        queue = store.job_queue()
+        first = store.jobs.enqueue("turns", [1])
+        store.jobs.enqueue("turns", [2])
+        queue = store.jobs.job_queue()
         assert queue["pending"][0] == 2 and before - 1 <= queue["pending"][1] <= time.time()
-        claimed = store.claim(1)
-        store.fail(claimed[0].id, "boom", retry=False)
+        claimed = store.jobs.claim(1)
+        store.jobs.fail(claimed[0].id, "boom", retry=False)
         assert claimed[0].id == first
-        assert {k: n for k, (n, _) in store.job_queue().items()} == {"pending": 1, "failed": 1}
+        assert {k: n for k, (n, _) in store.jobs.job_queue().items()} == {"pending": 1, "failed": 1}
         assert store.size_bytes() >= (tmp_path / "data" / "pmemo.db").stat().st_size > 0
     finally:
         store.close()

@@ -160,11 +160,11 @@ def test_every_kind_of_job_is_counted_for_the_owners_it_is_about(tmp_path: Path)
         cluster = store.add_cluster(a.owner_scope(), np.ones(4, dtype=np.float32), [first.id], "c")
         episode = store.episodes.add_episode(a, "session", {"summary": "e", "started": 0.0, "ended": 0.0}, [first.id])
         ids = [
-            store.enqueue("promote", {"cluster_id": cluster}),
-            store.enqueue("hits", {"clusters": [cluster], "at": 0}),
-            store.enqueue("touch", {"episodes": [episode.id], "at": 0}),
-            store.enqueue("embed", [first.id]),
-            store.enqueue("reindex", {"recluster": [first.id]}),
+            store.jobs.enqueue("promote", {"cluster_id": cluster}),
+            store.jobs.enqueue("hits", {"clusters": [cluster], "at": 0}),
+            store.jobs.enqueue("touch", {"episodes": [episode.id], "at": 0}),
+            store.jobs.enqueue("embed", [first.id]),
+            store.jobs.enqueue("reindex", {"recluster": [first.id]}),
         ]
         assert store.stats()["pending_jobs"] == 6
         assert store.stats("ta")["pending_jobs"] == 5  # the shared batch and its four
@@ -172,11 +172,11 @@ def test_every_kind_of_job_is_counted_for_the_owners_it_is_about(tmp_path: Path)
         assert store.stats("tb", agent_id="bot", owner="g:team")["pending_jobs"] == 1
         assert store.stats("tb", owner="u:alice")["pending_jobs"] == 0
         assert store.stats("tc")["pending_jobs"] == 0
-        for job in store.claim(100):
+        for job in store.jobs.claim(100):
             if job.id in ids[:2]:
-                store.fail(job.id, "boom", retry=False)
+                store.jobs.fail(job.id, "boom", retry=False)
             else:
-                store.finish(job.id)
+                store.jobs.finish(job.id)
         assert (store.stats("ta")["pending_jobs"], store.stats("ta")["failed_jobs"]) == (0, 2)
         assert (store.stats("tb")["pending_jobs"], store.stats("tb")["failed_jobs"]) == (0, 0)
     finally:

@@ -54,7 +54,7 @@ async def _seed(memory: Any) -> dict[str, Any]:
     line = await memory.add_key(f"{MARK} key line", tenant_id="t1", **U)
     forgot = await memory.forget([turns[-1].id], tenant_id="t1")
     # a job of t1's that fails for good (a kind this version does not know), in the marker's words
-    memory._store.enqueue(f"{MARK}_kind", {"tenant": "t1", "agent": "default", "owner": "u:alice", "why": MARK})
+    memory._store.jobs.enqueue(f"{MARK}_kind", {"tenant": "t1", "agent": "default", "owner": "u:alice", "why": MARK})
     await memory.drain()
     (dead,) = await memory.failed_jobs(tenant_id="t1")
     summaries = await memory.summaries(tenant_id="t1", **U)

@@ -21,19 +21,19 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 
 def queued(store: SQLiteStore) -> list[tuple[str, object]]:
-    return [(job.kind, job.payload) for job in store.claim(100)]
+    return [(job.kind, job.payload) for job in store.jobs.claim(100)]
 
 
 def test_many_reads_are_one_job_and_a_cluster_recalled_twice_counts_twice(store: SQLiteStore) -> None:
     woken: list[bool] = []
 
     async def reads() -> None:
-        recalls = Recalls(store, lambda: woken.append(True), flush_s=60.0)
+        recalls = Recalls(store.jobs, lambda: woken.append(True), flush_s=60.0)
         recalls.add([1, 2])
         recalls.add([2, 3], episodes=[7])
         recalls.add([], episodes=[7])
         recalls.add([])  # a read that recalled nothing adds nothing
-        assert store.pending() == 0  # nothing is written while the reads answer
+        assert store.jobs.pending() == 0  # nothing is written while the reads answer
         await recalls.settle()
 
     asyncio.run(reads())
@@ -47,15 +47,15 @@ def test_many_reads_are_one_job_and_a_cluster_recalled_twice_counts_twice(store:
 
 def test_counts_are_queued_after_the_interval_without_a_drain(store: SQLiteStore) -> None:
     async def reads() -> int:
-        recalls = Recalls(store, lambda: None, flush_s=0.05)
+        recalls = Recalls(store.jobs, lambda: None, flush_s=0.05)
         recalls.add([5])
         for _ in range(100):  # no settle: the timer queues them
             await asyncio.sleep(0.02)
-            if store.pending():
+            if store.jobs.pending():
                 break
         recalls.add([6])  # a read after the flush starts a new batch
         await recalls.settle()
-        return store.pending()
+        return store.jobs.pending()
 
     assert asyncio.run(reads()) == 2
     assert [payload["clusters"] for _, payload in queued(store)] == [[5], [6]]  # type: ignore[index]

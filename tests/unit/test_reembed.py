@@ -29,15 +29,15 @@ def _turns(store: FullStore, *texts: str) -> list[Turn]:
     """Store turns and take the queue's 'turns' jobs away, so a test sees only what it queues."""
     scope = Scope.of(user_id="u", session_id="s")
     made = store.add_turns([NewTurn(scope, "user", t, None, datetime.now(UTC), {}, segment(t)) for t in texts])
-    for job in store.claim(1000):
-        store.finish(job.id)
+    for job in store.jobs.claim(1000):
+        store.jobs.finish(job.id)
     return made
 
 
 def _queued(store: FullStore) -> list[tuple[str, Any]]:
-    jobs = store.claim(1000)
+    jobs = store.jobs.claim(1000)
     for job in jobs:
-        store.finish(job.id)
+        store.jobs.finish(job.id)
     return [(j.kind, j.payload) for j in jobs]
 
 

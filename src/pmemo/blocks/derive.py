@@ -41,12 +41,12 @@ class HumanBlocks:
 
     def start(self) -> None:
         """Queue the job on every change of a group's facts, and once now for every group."""
-        self.store.queue_on_fact_change(HUMAN_JOB)
-        self.store.enqueue_once(HUMAN_JOB, {"all": True})
+        self.store.jobs.queue_on_fact_change(HUMAN_JOB)
+        self.store.jobs.enqueue_once(HUMAN_JOB, {"all": True})
 
     def run(self, payload: dict[str, Any]) -> None:
         if payload.get("all"):
-            groups = list(self.store.fact_groups())
+            groups = list(self.store.jobs.fact_groups())
         else:
             groups = [(payload["tenant"], payload["agent"], str(payload["owner"]).removeprefix("g:"))]
         for tenant, agent, group in groups:

@@ -298,7 +298,7 @@ class Forgetter:
         # again, and a long turn's parts (stores/parts.py)
         again = out.get("turns", []) if self.embed.second is not None else self._pieced(out.get("turns", []))
         if again:
-            self.store.enqueue("embed", again)
+            self.store.jobs.enqueue("embed", again)
         if self.diary is not None and out.get("turns"):  # diary (issue 20): their days written again
             out["diaries"] = sorted(self.diary.restored(self.store.get_turns(out["turns"]).values()))
         return out

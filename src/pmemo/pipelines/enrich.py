@@ -22,6 +22,7 @@ from ..errors import Unavailable
 from ..graph.learn import learn as graph_learn
 from ..models import Fact, Turn
 from ..people.statements import statements
+from ..ports.jobs import JobPort
 from ..reads_first import give_way
 from ..rules.attribution import Attributed
 from ..rules.sentences import unnamed
@@ -120,7 +121,7 @@ def _attempt(batch: Batch, todo: list[str]) -> list[str]:
     except Exception:  # a step must never lose or block a turn: it is tried again
         then = after(step, rest)
         log.exception("%s of %d turn(s) failed: queued to try again", step, len(batch.turns))
-        queue(batch.worker.store, step, batch.turns, then)
+        queue(batch.worker.store.jobs, step, batch.turns, then)
         return [s for s in rest if s not in then]
     return rest
 
@@ -141,14 +142,14 @@ def run_job(worker: Any, step: str, payload: dict[str, Any]) -> None:
     run(worker, turns, [s for s in payload.get("then", []) if s in STEPS])
 
 
-def queue(store: Any, step: str, turns: Sequence[Turn], then: Sequence[str]) -> None:
+def queue(jobs: JobPort, step: str, turns: Sequence[Turn], then: Sequence[str]) -> None:
     """One ``enrich.<step>`` job per chat of ``turns`` (its scope names whose it is)."""
     chats: dict[tuple[str, str, str], list[int]] = {}
     for t in turns:
         chats.setdefault((t.scope.tenant_id, t.scope.agent_id, t.scope.owner), []).append(t.id)
     for (tenant, agent, chat), ids in chats.items():
-        store.enqueue(kind_of(step), {"tenant": tenant, "agent": agent, "owner": chat, "turns": ids,
-                                      "then": list(then)})
+        jobs.enqueue(kind_of(step), {"tenant": tenant, "agent": agent, "owner": chat, "turns": ids,
+                                     "then": list(then)})
 
 
 def after_turns(worker: Any, turns: list[Turn]) -> None:
@@ -159,7 +160,7 @@ def after_turns(worker: Any, turns: list[Turn]) -> None:
         raise
     except Exception:
         log.exception("episodes of %d turn(s) failed: queued to try again", len(turns))
-        queue(worker.store, EPISODES, turns, [])
+        queue(worker.store.jobs, EPISODES, turns, [])
 
 
 def episodes(worker: Any, turns: list[Turn]) -> None:

@@ -19,15 +19,15 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from ..stores.base import Store
+from ..ports.jobs import JobPort
 
 log = logging.getLogger("pmemo")
 FLUSH_S = 0.5  # the longest a read's counts wait to be queued
 
 
 class Recalls:
-    def __init__(self, store: Store, wake: Callable[[], None], flush_s: float = FLUSH_S) -> None:
-        self._store = store
+    def __init__(self, jobs: JobPort, wake: Callable[[], None], flush_s: float = FLUSH_S) -> None:
+        self._jobs = jobs
         self._wake = wake  # the worker: jobs are queued
         self._flush_s = flush_s
         self._clusters: list[int] = []
@@ -65,9 +65,9 @@ class Recalls:
     async def _queue(self, clusters: list[int], episodes: list[int], at: float) -> None:
         try:
             if clusters:
-                await asyncio.to_thread(self._store.enqueue, "hits", {"clusters": clusters, "at": at})
+                await asyncio.to_thread(self._jobs.enqueue, "hits", {"clusters": clusters, "at": at})
             if episodes:
-                await asyncio.to_thread(self._store.enqueue, "touch", {"episodes": episodes, "at": at})
+                await asyncio.to_thread(self._jobs.enqueue, "touch", {"episodes": episodes, "at": at})
         except Exception as exc:  # hit counts only rank clusters: the reads have answered already
             log.warning("reads' hit counts were not queued: %s", exc)
         self._wake()

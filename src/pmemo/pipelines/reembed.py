@@ -33,7 +33,7 @@ def queue_stale_vectors(store: Store, model_id: str) -> None:
     previous = store.get_meta("embed_model")
     if previous is not None and previous != model_id:
         # centroids and summary vectors of the old model are not comparable: rebuild them
-        store.enqueue("reindex", {"recluster": store.reset_clusters()})
+        store.jobs.enqueue("reindex", {"recluster": store.reset_clusters()})
     store.set_meta("embed_model", model_id)
 
 
@@ -49,10 +49,10 @@ def queue_restored(store: Store, turn_ids: Sequence[int], windows: bool) -> bool
         held = store.get_vectors("turn", turn_ids)
         stale = [i for i in turn_ids if i not in held]
     if stale:
-        store.enqueue("embed", stale)
+        store.jobs.enqueue("embed", stale)
     return bool(stale)
 
 
 def _enqueue(store: Store, turn_ids: Sequence[int]) -> None:
     for start in range(0, len(turn_ids), EMBED_CHUNK):
-        store.enqueue("embed", list(turn_ids[start : start + EMBED_CHUNK]))
+        store.jobs.enqueue("embed", list(turn_ids[start : start + EMBED_CHUNK]))

@@ -24,11 +24,15 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..models import Turn
-from ..stores.base import JobStore, PeopleStore
+from ..ports.jobs import JobPort
+from ..stores.base import PeopleStore
 
 
-class Store(JobStore, PeopleStore, Protocol):
-    """The two ports a re-read uses."""
+class Store(PeopleStore, Protocol):
+    """The two ports a re-read uses: the people's, and the jobs (``jobs``)."""
+
+    @property
+    def jobs(self) -> JobPort: ...
 
 
 def queue(store: Store, turns: Sequence[Turn], taught: bool) -> list[int]:
@@ -43,6 +47,6 @@ def queue(store: Store, turns: Sequence[Turn], taught: bool) -> list[int]:
     for tenant, ids in by_tenant.items():
         found = store.turns_naming(tenant, ids, first_names=not taught)
         if found:
-            store.enqueue("turns", found)
+            store.jobs.enqueue("turns", found)
             queued += found
     return queued

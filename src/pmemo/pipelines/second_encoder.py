@@ -26,5 +26,5 @@ def queue_second_vectors(store: Store, model_id: str) -> None:
     if model_id:
         turns = store.stale_turns("", 10_000_000)  # no vector has model "": every turn
         for start in range(0, len(turns), 256):
-            store.enqueue("embed", turns[start : start + 256])
+            store.jobs.enqueue("embed", turns[start : start + 256])
     store.set_meta("second_model", model_id)

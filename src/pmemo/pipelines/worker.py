@@ -31,8 +31,9 @@ from ..embedders.cached import CachedEmbedder
 from ..errors import StoreLocked, Unavailable
 from ..graph import insights as graph_insights
 from ..models import Turn
+from ..ports.jobs import Job, JobListening, JobSignals
 from ..ports.unit import unit_of
-from ..stores.base import Job, JobListening, JobSignals, Store
+from ..stores.base import Store
 from ..tiers.services import Tiers
 from . import enrich, extraction
 from . import windows as l2
@@ -144,7 +145,8 @@ class Worker:
 
     def _listen(self) -> JobListening | None:
         """Hear the jobs other processes queue, if the store announces them (JobSignals)."""
-        if not isinstance(self.store, JobSignals):
+        jobs = self.store.jobs
+        if not isinstance(jobs, JobSignals):
             return None
         loop = asyncio.get_running_loop()
 
@@ -152,7 +154,7 @@ class Worker:
             with contextlib.suppress(RuntimeError):  # the loop closed first: nobody to wake
                 loop.call_soon_threadsafe(self.wake.set)
 
-        return self.store.listen_jobs(wake)
+        return jobs.listen_jobs(wake)
 
     async def _after_writers(self) -> None:
         """Writers first: wait while add() calls keep coming (one within ``writer_quiet_ms``),
@@ -170,7 +172,7 @@ class Worker:
 
     async def run_once(self) -> int:
         async with self.exclusive():
-            jobs = await asyncio.to_thread(self.store.claim, CLAIM, self.owner, self.settings.job_lease_s,
+            jobs = await asyncio.to_thread(self.store.jobs.claim, CLAIM, self.owner, self.settings.job_lease_s,
                                            CLAIM_TURNS)
             if jobs:
                 # shielded: a cancelled worker still lets the thread finish its batch
@@ -189,7 +191,7 @@ class Worker:
         while not self.stopping.is_set():
             await asyncio.sleep(1.0)
             with contextlib.suppress(Unavailable):
-                await asyncio.to_thread(self.store.requeue_running, self.owner)
+                await asyncio.to_thread(self.store.jobs.requeue_running, self.owner)
                 log.warning("the database answers again: background jobs resume")
                 return
 
@@ -223,7 +225,7 @@ class Worker:
                 continue
             handler = self.handlers.get(job.kind)
             if handler is None:
-                self.store.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
+                self.store.jobs.fail(job.id, f"unknown job kind {job.kind!r}", retry=False)
                 self._held.discard(job.id)
             else:
                 self._guard([job], lambda js, h=handler: h(js[0].payload))
@@ -260,12 +262,12 @@ class Worker:
             log.exception("background job failed")
             # retried with backoff (the store's), then parked in the dead-letter list
             for job in jobs:
-                self.store.fail(job.id, f"{type(exc).__name__}: {exc}", retry=job.attempts < MAX_ATTEMPTS)
+                self.store.jobs.fail(job.id, f"{type(exc).__name__}: {exc}", retry=job.attempts < MAX_ATTEMPTS)
                 self._held.discard(job.id)
             return
         with unit_of(self.store):  # the batch's jobs end in one commit
             for job in jobs:
-                self.store.finish(job.id)
+                self.store.jobs.finish(job.id)
                 self._held.discard(job.id)
 
     def _still_ours(self, jobs: list[Job]) -> None:
@@ -358,7 +360,7 @@ class Worker:
         lease = self.settings.job_lease_s
         if not job_ids or time.monotonic() - self._renewed < lease * share:
             return
-        held = self.store.renew(sorted(job_ids), self.owner, lease)
+        held = self.store.jobs.renew(sorted(job_ids), self.owner, lease)
         self._renewed = time.monotonic()
         if held < len(job_ids):
             log.warning("the lease on %d background job(s) ran out and another worker took them;"

@@ -27,6 +27,6 @@ from .usage import Usage, UsagePort
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal",
-           "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "NewAlias", "NewSign",
-           "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort", "TaskPort", "TripleView", "TurnStamp",
-           "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]
+           "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals", "KeyLinePort",
+           "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort",
+           "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]

@@ -48,11 +48,11 @@ class JobsService:
                 await self._task
             self._task = None
         await self._worker.settle()
-        await asyncio.to_thread(self._store.requeue_running, self._worker.owner)
+        await asyncio.to_thread(self._store.jobs.requeue_running, self._worker.owner)
 
     async def drain(self, timeout: float | None = None, **scope: Any) -> None:
         """Wait until the background jobs (of a tenant or owner) are done; see ``Memory.drain``."""
-        count = functools.partial(self._store.pending, **job_filter(scope))
+        count = functools.partial(self._store.jobs.pending, **job_filter(scope))
         async with asyncio.timeout(timeout):
             await self._recalls.settle()
             while await asyncio.to_thread(count):
@@ -63,14 +63,14 @@ class JobsService:
 
     async def pending(self, /, **scope: Any) -> int:
         """Background jobs not done yet, of everyone or of a tenant or owner (as ``drain``)."""
-        return await asyncio.to_thread(self._store.pending, **job_filter(scope))
+        return await asyncio.to_thread(self._store.jobs.pending, **job_filter(scope))
 
     async def failed_jobs(self, /, *, limit: int = 100, **scope: Any) -> list[dict[str, Any]]:
         """The dead-letter list: background jobs that failed every try, newest first, each with
         id, kind, payload, attempts, error and updated (epoch seconds); of everyone, or of a
         tenant (``tenant_id``, ``agent_id``) as ``pending``. ``retry_jobs`` queues them again."""
         where = dead_filter(scope, ("tenant_id", "agent_id"))
-        return await asyncio.to_thread(self._store.dead_jobs, where.get("tenant_id"),
+        return await asyncio.to_thread(self._store.jobs.dead_jobs, where.get("tenant_id"),
                                        agent_id=where.get("agent_id"),
                                        limit=validate.positive_int("limit", limit, MAX_LIMIT))
 
@@ -79,7 +79,7 @@ class JobsService:
         tenant (``tenant_id``), or every one; returns how many. Another tenant's ids are left alone."""
         where = dead_filter(scope, ("tenant_id",))
         ids = None if job_ids is None else [int_id("job id", i) for i in job_ids]
-        count = await asyncio.to_thread(self._store.retry_dead, ids, where.get("tenant_id"))
+        count = await asyncio.to_thread(self._store.jobs.retry_dead, ids, where.get("tenant_id"))
         if count:
             self._worker.wake.set()
         return count
@@ -102,7 +102,7 @@ class JobsService:
         """For an operator (``/metrics``), of every tenant together: background jobs by status
         (``jobs_pending``, ``jobs_running``, ``jobs_failed``), the age in seconds of the oldest
         job not done (``oldest_job_age_s``, 0 when none) and the store's bytes on disk."""
-        queue, size = await asyncio.to_thread(lambda: (self._store.job_queue(), self._store.size_bytes()))
+        queue, size = await asyncio.to_thread(lambda: (self._store.jobs.job_queue(), self._store.size_bytes()))
         waiting = [queue[s][1] for s in ("pending", "running") if s in queue]
         out = {f"jobs_{s}": float(queue.get(s, (0, 0.0))[0]) for s in ("pending", "running", "failed")}
         return {**out, "oldest_job_age_s": max(0.0, time.time() - min(waiting)) if waiting else 0.0,

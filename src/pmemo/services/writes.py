@@ -71,7 +71,7 @@ class TurnWriter:
         self._worker.last_write = time.monotonic()  # writers first: the worker waits for a pause
 
         def write() -> list[Turn]:  # within the cap on waiting background work (backlog.py)
-            backlog.admit(self._store, news, self.settings)
+            backlog.admit(self._store.jobs, news, self.settings)
             return self._store.add_turns(self._sessions(news), once)
 
         if not quota.enabled(self.settings):

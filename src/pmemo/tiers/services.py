@@ -215,7 +215,7 @@ class Tiers:
         for cluster_id, hits in self.store.add_hits(cluster_ids, at, partial(decayed, half_life_s=half_life)).items():
             # decay shaves a hair off
             if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
-                self.store.enqueue("promote", {"cluster_id": cluster_id})
+                self.store.jobs.enqueue("promote", {"cluster_id": cluster_id})
                 queued.append(cluster_id)
         return queued
 
