@@ -66,7 +66,7 @@ async def watch(mem: Memory, added: dict[int, float], delays: dict[int, float], 
     one read of the outstanding ones every POLL_S, so watching does not load the store."""
     while not (done.is_set() and len(delays) == len(added)):
         waiting = [i for i in added if i not in delays]
-        found = await asyncio.to_thread(mem._store.get_vectors, "turn", waiting) if waiting else {}
+        found = await asyncio.to_thread(mem._store.vectors.get_vectors, "turn", waiting) if waiting else {}
         now = time.perf_counter()
         for i in waiting:
             if i in found or now - added[i] >= give_up:

@@ -166,7 +166,7 @@ async def feed(mem: Memory, chat: list[Message], batch: int) -> dict[str, Any]:
 def checked(mem: Memory, ids: list[int]) -> dict[str, Any]:
     """Every message embedded, no job pending or failed."""
     store = mem._store  # noqa: SLF001 - bench only: the vectors' count
-    vectors = store.get_vectors("turn", ids)
+    vectors = store.vectors.get_vectors("turn", ids)
     return {"embedded": len(vectors), "pending": store.jobs.pending(),
             "failed": len(store.jobs.dead_jobs(None, limit=100))}
 

@@ -194,9 +194,9 @@ def vector_search(store: Any, model: str, scopes: list[Scope], vecs: np.ndarray)
     """The store's nearest over ``scopes``, one a query: (scope key, query, seconds)."""
     out = []
     for scope, q in zip(scopes, vecs, strict=True):
-        store.nearest("turn", scope.key, q, K, model)  # the scope read into a cache, if the store has one
+        store.vectors.nearest("turn", scope.key, q, K, model)  # the scope read into a cache, if the store has one
         t0 = time.perf_counter()
-        store.nearest("turn", scope.key, q, K, model)
+        store.vectors.nearest("turn", scope.key, q, K, model)
         out.append((scope.key, q, time.perf_counter() - t0))
     return out
 

@@ -108,7 +108,7 @@ class Memory:
             shared = recent_cached(store, redis, settings.short_term_turns)  # issue 21: sessions' last turns
             model = await asyncio.to_thread(make_embedder, embedder or settings.embedder, settings)
             second = await asyncio.to_thread(second_channel, store, settings)  # second_encoder; None: off
-            embed = CachedEmbedder(model, store, settings.embed_batch, second)
+            embed = CachedEmbedder(model, store.embed_cache, settings.embed_batch, second)
             await asyncio.to_thread(reembed.queue_stale_vectors, store, model.model_id)
             memory = cls(shared, embed, Tiers(shared, embed, make_llm(llm, settings), settings), settings, redis)
             await memory.core_memory.open()

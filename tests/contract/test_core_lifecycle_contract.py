@@ -45,14 +45,14 @@ def test_a_write_with_an_idempotency_key_is_stored_once(store: Store):
 
 
 def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
-    assert store.get_meta("embedder") is None
-    store.set_meta("embedder", "e5")
-    store.set_meta("embedder", "e5-v2")
-    assert store.get_meta("embedder") == "e5-v2"
+    assert store.meta.get_meta("embedder") is None
+    store.meta.set_meta("embedder", "e5")
+    store.meta.set_meta("embedder", "e5-v2")
+    assert store.meta.get_meta("embedder") == "e5-v2"
     a, b = store.add_turns([new("a"), new("b")])
     s1 = store.add_summary(ALICE, 1, 1, "one", "extractive", [a.id])
     s2 = store.add_summary(ALICE, 2, 2, "two", "extractive", [b.id])
-    store.put_vectors("summary", [(s1.id, ALICE.key, np.array([1.0, 0.0]))], "m")
+    store.vectors.put_vectors("summary", [(s1.id, ALICE.key, np.array([1.0, 0.0]))], "m")
     assert store.stale_summaries("m") == [s2.id]
     assert sorted(store.stale_summaries("other")) == sorted([s1.id, s2.id])
     store.add_cluster(ALICE.owner_scope(), np.array([1.0, 0.0]), [a.id], "a")
@@ -79,13 +79,14 @@ def test_size_grows_and_a_restart_keeps_everything(store: Store, request: pytest
                                                    tmp_path: Path):
     empty = store.size_bytes()
     turns = store.add_turns([new("预算 budget " * 200) for _ in range(50)])
-    store.put_vectors("turn", [(t.id, ALICE.key, np.ones(384, dtype=np.float32) / np.sqrt(384)) for t in turns], "m")
+    store.vectors.put_vectors("turn", [(t.id, ALICE.key, np.ones(384, dtype=np.float32) / np.sqrt(384)) for t in turns],
+                              "m")
     assert store.size_bytes() > empty
     again = reopen(store, request, tmp_path)
     try:
         assert set(again.get_turns([t.id for t in turns])) == {t.id for t in turns}
         assert len(again.lexical(ALICE.owner_scope(), ["预算"], 100)) == 50
-        assert [ref for ref, _ in again.nearest("turn", ALICE.key, np.ones(384) / np.sqrt(384), 3, "m")] == \
+        assert [ref for ref, _ in again.vectors.nearest("turn", ALICE.key, np.ones(384) / np.sqrt(384), 3, "m")] == \
             [t.id for t in turns[:3]]  # equal scores: the lower ids first
         assert again.add_turns([new("next")])[0].step == 51
     finally:

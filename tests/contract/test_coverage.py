@@ -28,6 +28,7 @@ from pmemo.ports import (
     tasks,
     unit,
     usage,
+    vectors,
     windows,
 )
 from pmemo.stores import base
@@ -61,6 +62,7 @@ def test_the_protocols_are_found():
     assert "add_record" in protocol_methods(records)["RecordPort"]  # the records port's, not the store's
     assert "add_record" not in methods["ProfileStoreProtocol"]
     assert "upsert_fact" not in methods["ProfileStoreProtocol"]  # the facts port's (FactPort)
+    assert {"VectorPort", "MetaPort", "EmbedCachePort"} <= set(protocol_methods(vectors))  # with their contract
 
 
 def test_every_protocol_method_is_called_by_a_contract_test():
@@ -72,6 +74,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     protocols |= protocol_methods(jobs)
+    protocols |= protocol_methods(vectors)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

@@ -35,11 +35,11 @@ def test_an_entry_is_written_and_replaced_with_its_sources_and_vector(full_store
     assert (entry.scope, entry.day, entry.text, entry.method, entry.source_ids) == (
         OWNER, DAY, "we talked about exams", "digest", (a.id, b.id))
     assert s.diary.get_diary(OWNER, DAY) == entry and s.diary.get_diary(TEAM, DAY) == entry  # any session of the owner
-    assert np.allclose(s.get_vectors("diary", [entry.id])[entry.id], vec(1, 0))
+    assert np.allclose(s.vectors.get_vectors("diary", [entry.id])[entry.id], vec(1, 0))
     again = s.diary.put_diary(OWNER, DAY, "rewritten", "llm", [c.id], vec(0, 1), "m2")
     assert again.id == entry.id and (again.text, again.method, again.source_ids) == ("rewritten", "llm", (c.id,))
     assert again.created_at == entry.created_at and again.updated_at >= entry.updated_at
-    assert np.allclose(s.get_vectors("diary", [entry.id])[entry.id], vec(0, 1))
+    assert np.allclose(s.vectors.get_vectors("diary", [entry.id])[entry.id], vec(0, 1))
     assert s.diary.diaries_with([a.id]) == [] and [d.id for d in s.diary.diaries_with([c.id])] == [entry.id]
     assert s.diary.get_diary(OWNER, NEXT) is None
 
@@ -81,7 +81,7 @@ def test_an_entry_outlives_its_turns_until_deleted(full_store: FullStore):
     assert [d.id for d in s.diary.diaries_with([a.id])] == [entry.id] and s.diary.diaries_with([]) == []
     s.diary.delete_diary(entry.id)
     assert s.diary.get_diary(OWNER, DAY) is None and s.diary.diaries_with([b.id]) == []
-    assert s.get_vectors("diary", [entry.id]) == {}
+    assert s.vectors.get_vectors("diary", [entry.id]) == {}
 
 
 def test_stale_diaries_lack_a_vector_of_the_model(full_store: FullStore):
@@ -91,7 +91,7 @@ def test_stale_diaries_lack_a_vector_of_the_model(full_store: FullStore):
     new = s.diary.put_diary(OWNER, NEXT, "new", "digest", [a.id], vec(1, 0), "new-model")
     assert s.diary.stale_diaries("new-model") == [old.id]
     assert sorted(s.diary.stale_diaries("other")) == sorted([old.id, new.id])
-    s.delete_vectors("diary", [new.id])
+    s.vectors.delete_vectors("diary", [new.id])
     assert sorted(s.diary.stale_diaries("new-model")) == sorted([old.id, new.id])
 
 
@@ -121,13 +121,13 @@ def test_the_schedule_queues_jobs_marks_and_waiting_days_together(full_store: Fu
     soon = Waiting("default", "default", "g:club", "2024-03-05", AT + 3600, 9)
     s.diary.queue_diaries([job], "diary_mark", 42, [wait, soon])
     assert s.diary.diary_queued(job) and not s.diary.diary_queued({**job, "day": "2024-03-05"})
-    assert s.get_meta("diary_mark") == "42"
+    assert s.meta.get_meta("diary_mark") == "42"
     assert s.diary.diaries_waiting(AT) == []
     assert s.diary.diaries_waiting(AT + 86400) == [soon, wait]  # soonest first
     assert s.diary.next_waiting() == AT + 3600
     later = wait._replace(due=AT + 90000, last=12)  # seen again with a later turn: the newest is kept
     s.diary.queue_diaries([], "diary_mark", 50, [later, soon._replace(last=3)])
-    assert s.get_meta("diary_mark") == "50"
+    assert s.meta.get_meta("diary_mark") == "50"
     assert s.diary.diaries_waiting(AT + 90000) == [soon, later]
     s.diary.queue_diaries([], "diary_mark", 50, ripe=[soon, wait])  # `wait` saw turn 12 since: it stays
     assert s.diary.diaries_waiting(AT + 90000) == [later]
@@ -154,7 +154,7 @@ def test_put_diaries_is_put_diary_of_each(full_store: FullStore):
     assert [e.text for e in written] == ["new", "club", "next"] and written[0].id == first.id
     assert written[0].source_ids == (b.id, c.id) and written[0].created_at == first.created_at
     assert [s.diary.get_diary(e.scope, e.day) for e in written] == written  # as stored, sources and all
-    assert np.allclose(s.get_vectors("diary", [first.id])[first.id], vec(0, 1))
+    assert np.allclose(s.vectors.get_vectors("diary", [first.id])[first.id], vec(0, 1))
     assert s.diary.stale_diaries("m2") == []
     assert s.diary.diaries_with([a.id]) == [written[2]]
 

@@ -204,7 +204,7 @@ class Boom(Exception):
 def forgetter(store: FullStore) -> Forgetter:
     """The library's forgetter over the store, offline (a hashing embedder, no LLM, no diary)."""
     settings = Settings()
-    embed = CachedEmbedder(HashingEmbedder(), store, settings.embed_batch)
+    embed = CachedEmbedder(HashingEmbedder(), store.embed_cache, settings.embed_batch)
     tiers = Tiers(store, embed, None, settings)
     return Forgetter(store, tiers, embed, Episodes(store, tiers, settings))
 
@@ -270,7 +270,7 @@ def test_put_back_person_brings_the_registry_rows_back_and_keeps_one_made_again(
     assert people["mei"].name == "Mei"
     assert [a.alias for a in people["mei"].aliases] == ["小美"] and people["bo"].name == "Bo"
     assert s.alias_version("default") > version  # resolvers built before are stale
-    assert s.get_meta("insight:x") == "3"
+    assert s.meta.get_meta("insight:x") == "3"
 
 
 def test_a_fact_dropped_by_hand_is_one_transaction_too(full_store: FullStore, chats: dict[str, Any],

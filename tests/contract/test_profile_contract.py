@@ -247,19 +247,20 @@ def test_episodes_lifecycle_and_provenance(full_store: FullStore):
     assert {e.id for e in s.episodes.episodes(owner(ALICE))} == {early.id, late.id}
     assert [e.id for e in s.episodes.episodes(owner(ALICE), "s2")] == [early.id]
     assert [e.id for e in s.episodes.episodes_with([b.id])] == [late.id]
-    s.put_vectors("episode", [(late.id, ALICE.key, np.ones(4, np.float32))], "m")
+    s.vectors.put_vectors("episode", [(late.id, ALICE.key, np.ones(4, np.float32))], "m")
     s.episodes.update_episode(late.id, _episode("rewritten", AT + 60, step_from=1, step_to=1), [a.id])
     got = s.episodes.get_episode(late.id)
     assert got is not None and (got.summary, got.source_ids, got.step_to) == ("rewritten", (a.id,), 1)
-    assert s.episodes.episodes_with([b.id]) == [] and s.get_vectors("episode", [late.id]) == {}  # its vector is stale
+    # its vector is stale
+    assert s.episodes.episodes_with([b.id]) == [] and s.vectors.get_vectors("episode", [late.id]) == {}
     s.episodes.touch_episodes([late.id, late.id, early.id], AT)
     assert s.episodes.get_episode(late.id).access_count == 2  # type: ignore[union-attr]
-    s.put_vectors("episode", [(early.id, ALICE.key, np.ones(4, np.float32))], "m")
+    s.vectors.put_vectors("episode", [(early.id, ALICE.key, np.ones(4, np.float32))], "m")
     s.delete_turns([c.id])
     assert [e.id for e in s.episodes.episodes_with([c.id])] == [early.id]  # read after the turns are gone
     s.episodes.delete_episode(early.id)
     assert s.episodes.get_episode(early.id) is None and s.episodes.episodes_with([c.id]) == []
-    assert s.get_vectors("episode", [early.id]) == {}
+    assert s.vectors.get_vectors("episode", [early.id]) == {}
     assert s.episodes.episodes(owner(BOB)) == [] and s.episodes.episodes(owner(OTHER_AGENT)) == []
 
 
@@ -274,7 +275,7 @@ def test_episode_signals_rank_without_reading_the_episodes(full_store: FullStore
     s.episodes.delete_episode(gone.id)
     s.episodes.add_episode(BOB, "session", _episode("bob's", AT), [c.id])
     unit = np.array([0.6, 0.8, 0.0, 0.0], np.float32)
-    s.put_vectors("episode", [(early.id, ALICE.key, unit), (late.id, ALICE.key, np.ones(3, np.float32))], "m")
+    s.vectors.put_vectors("episode", [(early.id, ALICE.key, unit), (late.id, ALICE.key, np.ones(3, np.float32))], "m")
     query = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
     found = s.episodes.episode_signals(owner(ALICE), query)
     # oldest first; the similarity where a vector of the query's size is stored, else None
@@ -463,7 +464,7 @@ def test_record_heat_decay_and_delete(full_store: FullStore):
     assert s.records.get_record(rid, "default", "alice").accessed_at == T0 + timedelta(seconds=50)  # type: ignore[union-attr]
     s.records.set_decay([(rid, 0.25), (other, 0.5)])
     assert {r.id: r.decay_score for r in s.records.all_records()} == {rid: 0.25, other: 0.5}
-    s.put_vectors("record", [(rid, "default|default|u:alice", np.ones(4, np.float32))], "m")
+    s.vectors.put_vectors("record", [(rid, "default|default|u:alice", np.ones(4, np.float32))], "m")
     s.records.delete_record(rid)
     assert s.records.get_record(rid, "default", "alice") is None and [r.id for r in s.records.all_records()] == [other]
-    assert s.get_vectors("record", [rid]) == {}
+    assert s.vectors.get_vectors("record", [rid]) == {}

@@ -65,13 +65,13 @@ def test_nearest_kinds_and_the_turn_pool(memory: SyncMemory) -> None:
     found = store.nearest_kinds(CHAT, qvec, wanted, model)
     assert list(found) == ["turn", "summary", "diary", CLUSTERS]
     for kind, k in wanted[:3]:
-        assert found[kind] == store.nearest(kind, CHAT.key, qvec, k, model)
+        assert found[kind] == store.vectors.nearest(kind, CHAT.key, qvec, k, model)
     assert found[CLUSTERS] == store.nearest_clusters(CHAT, qvec, 3)
     ids = [i for i, _ in found["turn"]]
     pool = store.turn_pool(ids[:3], radius=2, around=ids[:1], tied=True, vectors="turn", known=ids[:1])
     assert pool.refs == store.turn_refs(ids[:3], 2, ids[:1])
     assert pool.links == store.reply_links(list(pool.refs))
-    want = store.get_vectors("turn", [i for i in sorted(pool.refs) if i != ids[0]])
+    want = store.vectors.get_vectors("turn", [i for i in sorted(pool.refs) if i != ids[0]])
     assert pool.vectors.keys() == want.keys() and all(np.array_equal(pool.vectors[i], want[i]) for i in want)
     sessions = {r.session for r in pool.refs.values()}
     assert pool.last_steps == store.max_steps(CHAT, sessions) and pool.last_steps["s1"] == 12

@@ -292,7 +292,7 @@ def test_reads_never_cross_scopes(store: Store):
         cid = store.add_cluster(owner(s), v, ids, "label")
         store.add_summary(s, 1, 2, "budget summary", "extractive", ids)
         store.key_lines.add_key(owner(s), "budget key", "user", [])
-        store.put_vectors("turn", [(i, s.key, v) for i in ids], "m")
+        store.vectors.put_vectors("turn", [(i, s.key, v) for i in ids], "m")
         assert cid > 0
     for s in ALL_SCOPES:
         mine = {t.id for t in by_scope[s]}
@@ -315,17 +315,17 @@ def test_reads_never_cross_scopes(store: Store):
         assert [set(x.source_ids) for x in store.summaries(o, "s1")] == [mine]
         assert len(store.key_lines.keys(o)) == 1 and all(k.scope.key == s.key for k in store.key_lines.keys(o))
         assert all(c.scope.key == s.key for c in store.clusters(o))
-    assert {sk for _, sk, _ in store.scan_vectors("turn", "m")} == {s.key for s in ALL_SCOPES}
+    assert {sk for _, sk, _ in store.vectors.scan_vectors("turn", "m")} == {s.key for s in ALL_SCOPES}
 
 
 def test_delete_turns_removes_rows_fts_vectors_and_membership(store: Store):
     a, b = store.add_turns([new(ALICE, "预算不能超过10万元"), new(ALICE, "预算上调到13万元")])
-    store.put_vectors("turn", [(a.id, ALICE.key, vec(1, 0)), (b.id, ALICE.key, vec(0, 1))], "m")
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, vec(1, 0)), (b.id, ALICE.key, vec(0, 1))], "m")
     cid = store.add_cluster(owner(ALICE), vec(1, 1), [a.id, b.id], "budget")
     assert store.delete_turns([a.id, 424242]) == 1
     assert store.get_turns([a.id]) == {}
     assert [i for i, _ in store.lexical(owner(ALICE), ["预算"], 10)] == [b.id]
-    assert set(store.get_vectors("turn", [a.id, b.id])) == {b.id}
+    assert set(store.vectors.get_vectors("turn", [a.id, b.id])) == {b.id}
     assert store.get_cluster(cid).member_ids == (b.id,)
     assert store.turn_ids(owner(ALICE)) == [b.id]
     # the next turn of the session still gets a fresh step
@@ -336,40 +336,40 @@ def test_delete_turns_removes_rows_fts_vectors_and_membership(store: Store):
 # ---- vectors and the embed cache --------------------------------------------------------
 def test_vectors_put_get_scan_stale_delete(store: Store):
     a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(BOB, "c")])
-    store.put_vectors(
+    store.vectors.put_vectors(
         "turn", [(a.id, ALICE.key, vec(1, 0, 0)), (b.id, ALICE.key, vec(0, 1, 0))], "old"
     )
-    got = store.get_vectors("turn", [a.id, b.id, c.id])
+    got = store.vectors.get_vectors("turn", [a.id, b.id, c.id])
     assert set(got) == {a.id, b.id}
     assert got[a.id].dtype == np.float32 and np.allclose(got[a.id], vec(1, 0, 0))
-    assert sorted(store.stale_turns("old", 100)) == [c.id]
-    assert sorted(store.stale_turns("new", 100)) == sorted([a.id, b.id, c.id])
-    assert len(store.stale_turns("new", 2)) == 2
+    assert sorted(store.vectors.stale_turns("old", 100)) == [c.id]
+    assert sorted(store.vectors.stale_turns("new", 100)) == sorted([a.id, b.id, c.id])
+    assert len(store.vectors.stale_turns("new", 2)) == 2
     # re-embedding with another model replaces the row and its model id
-    store.put_vectors("turn", [(a.id, ALICE.key, vec(0, 0, 1, 0))], "new")
-    assert np.allclose(store.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
-    assert [r for r, _, _ in store.scan_vectors("turn", "new")] == [a.id]
-    assert sorted(r for r, _, _ in store.scan_vectors("turn", "old")) == [b.id]
-    assert list(store.scan_vectors("summary", "old")) == []
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, vec(0, 0, 1, 0))], "new")
+    assert np.allclose(store.vectors.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
+    assert [r for r, _, _ in store.vectors.scan_vectors("turn", "new")] == [a.id]
+    assert sorted(r for r, _, _ in store.vectors.scan_vectors("turn", "old")) == [b.id]
+    assert list(store.vectors.scan_vectors("summary", "old")) == []
     # kinds are separate namespaces
-    store.put_vectors("summary", [(a.id, ALICE.key, vec(1, 1))], "new")
-    assert np.allclose(store.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
-    store.delete_vectors("turn", [a.id, b.id])
-    assert store.get_vectors("turn", [a.id, b.id]) == {}
-    assert set(store.get_vectors("summary", [a.id])) == {a.id}
+    store.vectors.put_vectors("summary", [(a.id, ALICE.key, vec(1, 1))], "new")
+    assert np.allclose(store.vectors.get_vectors("turn", [a.id])[a.id], vec(0, 0, 1, 0))
+    store.vectors.delete_vectors("turn", [a.id, b.id])
+    assert store.vectors.get_vectors("turn", [a.id, b.id]) == {}
+    assert set(store.vectors.get_vectors("summary", [a.id])) == {a.id}
 
 
 def test_embed_cache(store: Store):
-    store.cache_put([("k1", vec(1, 2)), ("k2", vec(3, 4))])
-    got = store.cache_get(["k1", "k2", "k3"])
+    store.embed_cache.cache_put([("k1", vec(1, 2)), ("k2", vec(3, 4))])
+    got = store.embed_cache.cache_get(["k1", "k2", "k3"])
     assert set(got) == {"k1", "k2"} and np.allclose(got["k2"], vec(3, 4))
-    store.cache_put([("k1", vec(5, 6))])
-    assert np.allclose(store.cache_get(["k1"])["k1"], vec(5, 6))
-    store.cache_delete(["k1", "missing"])
-    assert set(store.cache_get(["k1", "k2"])) == {"k2"}
+    store.embed_cache.cache_put([("k1", vec(5, 6))])
+    assert np.allclose(store.embed_cache.cache_get(["k1"])["k1"], vec(5, 6))
+    store.embed_cache.cache_delete(["k1", "missing"])
+    assert set(store.embed_cache.cache_get(["k1", "k2"])) == {"k2"}
     many = [(f"key{i}", vec(1, i)) for i in range(1200)]  # beyond one IN (...) chunk
-    store.cache_put(many)
-    assert len(store.cache_get([k for k, _ in many])) == 1200
+    store.embed_cache.cache_put(many)
+    assert len(store.embed_cache.cache_get([k for k, _ in many])) == 1200
 
 
 # ---- clusters -----------------------------------------------------------------------------
@@ -496,17 +496,17 @@ def test_summaries_lifecycle_and_provenance(store: Store):
     assert store.get_summaries([s2.id, 999_999, s1.id, s2.id]) == {s2.id: s2, s1.id: s1}
     assert store.get_summaries([]) == {}
     assert [s.id for s in store.summaries_with([turns[1].id])] == [s1.id]
-    store.put_vectors("summary", [(s1.id, ALICE.key, vec(1, 0))], "m")
+    store.vectors.put_vectors("summary", [(s1.id, ALICE.key, vec(1, 0))], "m")
     store.update_summary(s1.id, "rebuilt", "llm", [turns[0].id])
     got = store.get_summary(s1.id)
     assert (got.text, got.method, got.source_ids) == ("rebuilt", "llm", (turns[0].id,))
     assert store.summaries_with([turns[1].id]) == []
-    assert store.get_vectors("summary", [s1.id]) == {}  # a stale summary vector is dropped
-    store.put_vectors("summary", [(s2.id, ALICE.key, vec(1, 0))], "m")
+    assert store.vectors.get_vectors("summary", [s1.id]) == {}  # a stale summary vector is dropped
+    store.vectors.put_vectors("summary", [(s2.id, ALICE.key, vec(1, 0))], "m")
     store.delete_summary(s2.id)
     assert store.get_summary(s2.id) is None
     assert store.summaries_with([turns[4].id]) == []
-    assert store.get_vectors("summary", [s2.id]) == {}
+    assert store.vectors.get_vectors("summary", [s2.id]) == {}
 
 
 # ---- key memory ----------------------------------------------------------------------------
@@ -613,13 +613,13 @@ def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
 def test_scope_vectors_reads_one_scope_of_one_model_by_id(store: Store):
     """What a scope's vector index is read back from (stores/sqlite/vector_cache.py)."""
     a, b, c, d = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(BOB, "c"), new(ALICE, "d")])
-    store.put_vectors("turn", [(d.id, ALICE.key, vec(0, 0, 1)), (a.id, ALICE.key, vec(1, 0, 0)),
+    store.vectors.put_vectors("turn", [(d.id, ALICE.key, vec(0, 0, 1)), (a.id, ALICE.key, vec(1, 0, 0)),
                                (c.id, BOB.key, vec(0, 1, 0))], "m")
-    store.put_vectors("turn", [(b.id, ALICE.key, vec(0, 1, 0))], "old")
-    ids, rows = store.scope_vectors("turn", ALICE.key, "m")
+    store.vectors.put_vectors("turn", [(b.id, ALICE.key, vec(0, 1, 0))], "old")
+    ids, rows = store.vectors.scope_vectors("turn", ALICE.key, "m")
     assert ids.dtype == np.int64 and rows.dtype == np.float32 and rows.flags.writeable
     assert ids.tolist() == [a.id, d.id]
     assert np.allclose(rows, [vec(1, 0, 0), vec(0, 0, 1)])
-    assert store.scope_vectors("summary", ALICE.key, "m")[0].tolist() == []
-    ids, rows = store.scope_vectors("turn", "nobody", "m")
+    assert store.vectors.scope_vectors("summary", ALICE.key, "m")[0].tolist() == []
+    ids, rows = store.vectors.scope_vectors("turn", "nobody", "m")
     assert len(ids) == 0 and len(rows) == 0

@@ -38,9 +38,9 @@ def ids(found: list[tuple[int, float]]) -> list[int]:
 def test_nearest_is_best_first_by_cosine(store: Store):
     a, b, c, d = turns(store, ALICE, 4)
     vectors = {a.id: unit(1, 0, 0), b.id: unit(1, 1, 0), c.id: unit(0, 1, 0), d.id: unit(-1, 0, 0)}
-    store.put_vectors("turn", [(ref, ALICE.key, v) for ref, v in vectors.items()], MODEL)
+    store.vectors.put_vectors("turn", [(ref, ALICE.key, v) for ref, v in vectors.items()], MODEL)
     query = unit(1, 0.2, 0)
-    found = store.nearest("turn", ALICE.key, query, 3, MODEL)
+    found = store.vectors.nearest("turn", ALICE.key, query, 3, MODEL)
     assert ids(found) == [a.id, b.id, c.id]
     for ref, score in found:
         assert score == pytest.approx(float(vectors[ref] @ query), abs=1e-5)
@@ -53,79 +53,79 @@ def test_nearest_keeps_to_one_scope_kind_and_model(store: Store):
     (c,) = turns(store, OTHER_TENANT, 1)
     (d,) = turns(store, ALICE, 1)
     same = unit(0, 0, 1)
-    store.put_vectors("turn", [(a.id, ALICE.key, same), (b.id, BOB.key, same), (c.id, OTHER_TENANT.key, same)],
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, same), (b.id, BOB.key, same), (c.id, OTHER_TENANT.key, same)],
                       MODEL)
-    store.put_vectors("turn", [(d.id, ALICE.key, same)], "another-model")
+    store.vectors.put_vectors("turn", [(d.id, ALICE.key, same)], "another-model")
     summary = store.add_summary(ALICE.owner_scope(), 1, 1, "a summary", "extractive", [a.id])
-    store.put_vectors("summary", [(summary.id, ALICE.key, same)], MODEL)
-    assert ids(store.nearest("turn", ALICE.key, same, 10, MODEL)) == [a.id]
-    assert ids(store.nearest("turn", BOB.key, same, 10, MODEL)) == [b.id]
-    assert ids(store.nearest("turn", OTHER_TENANT.key, same, 10, MODEL)) == [c.id]
-    assert ids(store.nearest("turn", ALICE.key, same, 10, "another-model")) == [d.id]
-    assert ids(store.nearest("summary", ALICE.key, same, 10, MODEL)) == [summary.id]
+    store.vectors.put_vectors("summary", [(summary.id, ALICE.key, same)], MODEL)
+    assert ids(store.vectors.nearest("turn", ALICE.key, same, 10, MODEL)) == [a.id]
+    assert ids(store.vectors.nearest("turn", BOB.key, same, 10, MODEL)) == [b.id]
+    assert ids(store.vectors.nearest("turn", OTHER_TENANT.key, same, 10, MODEL)) == [c.id]
+    assert ids(store.vectors.nearest("turn", ALICE.key, same, 10, "another-model")) == [d.id]
+    assert ids(store.vectors.nearest("summary", ALICE.key, same, 10, MODEL)) == [summary.id]
 
 
 def test_k_larger_than_the_scope_gives_all_of_it_and_an_empty_scope_nothing(store: Store):
     a, b = turns(store, ALICE, 2)
-    store.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
-    assert ids(store.nearest("turn", ALICE.key, unit(1, 0), 50, MODEL)) == [a.id, b.id]
-    assert store.nearest("turn", BOB.key, unit(1, 0), 5, MODEL) == []
-    assert store.nearest("turn", ALICE.key, unit(1, 0), 5, "never-used") == []
-    assert store.nearest("window", ALICE.key, unit(1, 0), 5, MODEL) == []
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 50, MODEL)) == [a.id, b.id]
+    assert store.vectors.nearest("turn", BOB.key, unit(1, 0), 5, MODEL) == []
+    assert store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, "never-used") == []
+    assert store.vectors.nearest("window", ALICE.key, unit(1, 0), 5, MODEL) == []
 
 
 def test_writes_are_seen_at_once_after_a_search(store: Store):
     a, b, c = turns(store, ALICE, 3)
-    store.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0, 0))], MODEL)
-    assert ids(store.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL)) == [a.id]  # the scope is searched
-    store.put_vectors("turn", [(b.id, ALICE.key, unit(0, 1, 0)), (c.id, ALICE.key, unit(0, 0, 1))], MODEL)
-    assert ids(store.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL))[0] == b.id
-    store.delete_vectors("turn", [b.id])
-    assert ids(store.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL)) in ([a.id, c.id], [c.id, a.id])
-    store.delete_vectors("turn", [a.id, c.id])
-    assert store.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL) == []
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0, 0))], MODEL)
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL)) == [a.id]  # the scope is searched
+    store.vectors.put_vectors("turn", [(b.id, ALICE.key, unit(0, 1, 0)), (c.id, ALICE.key, unit(0, 0, 1))], MODEL)
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL))[0] == b.id
+    store.vectors.delete_vectors("turn", [b.id])
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL)) in ([a.id, c.id], [c.id, a.id])
+    store.vectors.delete_vectors("turn", [a.id, c.id])
+    assert store.vectors.nearest("turn", ALICE.key, unit(0, 1, 0), 5, MODEL) == []
 
 
 def test_a_vector_put_again_replaces_the_old_one(store: Store):
     a, b = turns(store, ALICE, 2)
-    store.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0.6, 0.8))], MODEL)
-    assert ids(store.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
-    store.put_vectors("turn", [(a.id, ALICE.key, unit(0, 1))], MODEL)
-    found = store.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0.6, 0.8))], MODEL)
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(0, 1))], MODEL)
+    found = store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)
     assert ids(found) == [b.id, a.id]
     assert found[1][1] == pytest.approx(0.0, abs=1e-5)
     # embedded again by another model: the row is the new model's, gone from the old one's search
-    store.put_vectors("turn", [(b.id, ALICE.key, unit(1, 0))], "m2")
-    assert ids(store.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id]
-    assert ids(store.nearest("turn", ALICE.key, unit(1, 0), 5, "m2")) == [b.id]
+    store.vectors.put_vectors("turn", [(b.id, ALICE.key, unit(1, 0))], "m2")
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id]
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, "m2")) == [b.id]
 
 
 def test_deleting_turns_and_summaries_takes_their_vectors_out_of_search(store: Store):
     a, b = turns(store, ALICE, 2)
     summary = store.add_summary(ALICE.owner_scope(), 1, 2, "a summary", "extractive", [a.id, b.id])
-    store.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
-    store.put_vectors("summary", [(summary.id, ALICE.key, unit(1, 1))], MODEL)
-    assert len(store.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == 2
-    assert ids(store.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL)) == [summary.id]
+    store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
+    store.vectors.put_vectors("summary", [(summary.id, ALICE.key, unit(1, 1))], MODEL)
+    assert len(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == 2
+    assert ids(store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL)) == [summary.id]
     store.delete_turns([a.id])
     store.delete_summary(summary.id)
-    assert ids(store.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
-    assert store.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL) == []
+    assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
+    assert store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL) == []
 
 
 def test_a_restored_forget_is_found_again_and_a_purged_one_is_not(full_store: FullStore):
     s = full_store
     a, b = turns(s, ALICE, 2)
-    s.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
-    assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
+    s.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
+    assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     batch = s.batches.new_batch("forget", "soft", ALICE.key, "test")
     s.snapshot(batch, "turn", [a.id])
     s.delete_turns([a.id])
-    assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
+    assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
     s.restore_snapshot(batch)
-    assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
+    assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     again = s.batches.new_batch("forget", "hard", ALICE.key, "test")
     s.snapshot(again, "turn", [a.id])
     s.delete_turns([a.id])
     s.purge_batch(again)
-    assert ids(s.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
+    assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]

@@ -97,11 +97,11 @@ def test_delete_window_takes_its_vector(full_store: FullStore):
     team, _ = interleaved(s)
     window = l2.save_window(OWNER, team[0].id, team[1].id, False, "h")
     kept = l2.save_window(OWNER, team[2].id, team[3].id, False, "h")
-    s.put_vectors("window", [(window.id, OWNER.key, np.ones(4, np.float32)),
+    s.vectors.put_vectors("window", [(window.id, OWNER.key, np.ones(4, np.float32)),
                              (kept.id, OWNER.key, np.ones(4, np.float32))], "m")
     l2.delete_window(window.id)
     assert l2.get_windows([window.id]) == {} and [w.id for w in l2.windows(OWNER)] == [kept.id]
-    assert set(s.get_vectors("window", [window.id, kept.id])) == {kept.id}
+    assert set(s.vectors.get_vectors("window", [window.id, kept.id])) == {kept.id}
 
 
 def test_the_old_method_names_are_the_ports_calls(full_store: FullStore):

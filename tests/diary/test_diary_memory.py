@@ -96,7 +96,7 @@ def test_today_is_written_once_the_diary_time_has_passed(tmp_path: Path) -> None
         assert schedule.look(at(D1, 20, 59).timestamp()) == 0  # not yet
         # the day waits, noted with when it is due; its turns are read once (the mark is past them)
         assert store.diary.next_waiting() == schedule.next_look == at(D1, 21).timestamp()
-        assert store.get_meta("diary_mark") == str(first[-1].id)
+        assert store.meta.get_meta("diary_mark") == str(first[-1].id)
         assert schedule.look(at(D1, 21, 1).timestamp()) == 1
         assert store.diary.next_waiting() is None
         assert schedule.look(at(D1, 21, 2).timestamp()) == 0  # its job waits: not queued twice
@@ -275,15 +275,15 @@ def test_forgetting_a_turn_rewrites_its_day_and_restore_brings_it_back(m: SyncMe
     store = m._memory._store
     before = m.diary(D1, group_id="study")
     assert "芝士蛋糕" in before.text
-    old_vec = store.get_vectors("diary", [before.id])[before.id]
+    old_vec = store.vectors.get_vectors("diary", [before.id])[before.id]
     report = m.forget([turns[3].id])
     assert report["diaries"] == {before.id: "rebuilt"}
     after = m.diary(D1, group_id="study")
     assert after.id == before.id and "芝士蛋糕" not in after.text and turns[3].id not in after.source_ids
-    new_vec = store.get_vectors("diary", [after.id])[after.id]
+    new_vec = store.vectors.get_vectors("diary", [after.id])[after.id]
     assert not np.allclose(new_vec, old_vec)
-    left = store.get_vectors("turn", [t.id for t in turns[:3]])  # a digest's vector: its turns' centroid
-    assert turns[3].id not in store.get_vectors("turn", [turns[3].id])
+    left = store.vectors.get_vectors("turn", [t.id for t in turns[:3]])  # a digest's vector: its turns' centroid
+    assert turns[3].id not in store.vectors.get_vectors("turn", [turns[3].id])
     assert np.allclose(new_vec, centroid_of(np.stack([left[t.id] for t in turns[:3]])))
     for hit in m.search("芝士蛋糕", group_id="study"):
         assert "芝士蛋糕" not in hit.text and all("芝士蛋糕" not in t.content for t in hit.sources)
@@ -306,12 +306,14 @@ def test_forgetting_rewrites_an_llm_entry_and_its_embedding(tmp_path: Path) -> N
         store, model = m._memory._store, m._memory._embed.model_id
         before = m.diary(D1, group_id="study")
         assert before.method == "llm" and "芝士蛋糕" in before.text
-        assert store.cache_get([cache_key(model, before.text)])  # its own text was embedded
+        assert store.embed_cache.cache_get([cache_key(model, before.text)])  # its own text was embedded
         m.forget([turns[3].id], hard=True)
         after = m.diary(D1, group_id="study")
         assert after.method == "llm" and "芝士蛋糕" not in after.text
-        assert np.allclose(store.get_vectors("diary", [after.id])[after.id], m._memory._embed.passages([after.text])[0])
-        assert store.cache_get([cache_key(model, before.text)]) == {}  # the forgotten text's cached vector is gone
+        assert np.allclose(store.vectors.get_vectors("diary", [after.id])[after.id],
+                           m._memory._embed.passages([after.text])[0])
+        # the forgotten text's cached vector is gone
+        assert store.embed_cache.cache_get([cache_key(model, before.text)]) == {}
         for hit in m.search("芝士蛋糕", group_id="study"):
             assert "芝士蛋糕" not in hit.text
 
@@ -326,7 +328,7 @@ def test_forgetting_a_whole_day_deletes_its_entry(m: SyncMemory) -> None:
     assert report["diaries"] == {entry.id: "deleted"}
     with pytest.raises(NotFound):
         m.diary(D1, group_id="study")
-    assert m._memory._store.get_vectors("diary", [entry.id]) == {}
+    assert m._memory._store.vectors.get_vectors("diary", [entry.id]) == {}
     assert all(h.kind != "diary" for h in m.search("高数", group_id="study"))
     log = [r for r in m.forget_log() if r["kind"] == "diary"]
     assert [(r["action"], r["ref"]) for r in log] == [("forget:deleted", entry.id)]

@@ -74,7 +74,7 @@ def test_unfinished_jobs_run_after_reopen(tmp_path, small_settings):
         m.drain()
     # simulate a crash with jobs queued and one left running
     store = SQLiteStore.open(tmp_path)
-    store.delete_vectors("turn", [t.id for t in turns[-4:]])
+    store.vectors.delete_vectors("turn", [t.id for t in turns[-4:]])
     store.add_turns([])  # an empty batch still leaves a (harmless) job
     job = store.jobs.enqueue("embed", [t.id for t in turns[-4:]])
     assert [j.id for j in store.jobs.claim(100)][-1] == job  # now 'running', as if the process died
@@ -83,7 +83,7 @@ def test_unfinished_jobs_run_after_reopen(tmp_path, small_settings):
         m.drain(timeout=60)
         store = m._memory._store
         assert store.jobs.pending() == 0 and store.stats()["failed_jobs"] == 0
-        assert set(store.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
+        assert set(store.vectors.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
         assert m.search("grapes chocolate", user_id="u1")[0].sources[0].id == turns[2].id
 
 
@@ -99,7 +99,7 @@ def test_jobs_queued_at_close_are_processed_next_time(tmp_path, small_settings):
             m.drain(timeout=60)
             spans = [(s.step_from, s.step_to) for s in m.summaries(user_id="u1")]
             assert spans == [(1, 4), (5, 8)], f"round {round_}: {spans}"
-            vectors = m._memory._store.get_vectors("turn", [t.id for t in turns])
+            vectors = m._memory._store.vectors.get_vectors("turn", [t.id for t in turns])
             assert len(vectors) == len(turns)
             members = [i for c in m.clusters(user_id="u1") for i in c.member_ids]
             assert len(members) == len(set(members))
@@ -132,13 +132,13 @@ def test_model_change_triggers_reembedding(tmp_path, small_settings):
     with SyncMemory.open(tmp_path, embedder=HashingEmbedder(dim=128), settings=small_settings) as m:
         m.drain(timeout=60)
         store = m._memory._store
-        models = {r: sk for r, sk, _ in store.scan_vectors("turn", "hashing-128")}
+        models = {r: sk for r, sk, _ in store.vectors.scan_vectors("turn", "hashing-128")}
         assert set(models) == {t.id for t in turns}
-        assert list(store.scan_vectors("turn", "hashing-256")) == []
+        assert list(store.vectors.scan_vectors("turn", "hashing-256")) == []
         assert all(
-            v.shape == (128,) for v in store.get_vectors("turn", [t.id for t in turns]).values()
+            v.shape == (128,) for v in store.vectors.get_vectors("turn", [t.id for t in turns]).values()
         )
-        assert store.stale_turns("hashing-128", 10) == []
+        assert store.vectors.stale_turns("hashing-128", 10) == []
         # everything derived from vectors must be usable with the new model too
         hits = m.search("grapes chocolate", user_id="u1")
         assert hits[0].sources[0].id == turns[2].id
@@ -150,7 +150,7 @@ def test_model_change_triggers_reembedding(tmp_path, small_settings):
         assert centroids.shape[1] == 128
         assert all(
             v.shape == (128,)
-            for v in store.get_vectors(
+            for v in store.vectors.get_vectors(
                 "summary", [s.id for s in m.summaries(user_id="u1")]
             ).values()
         )

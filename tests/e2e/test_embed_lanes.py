@@ -35,7 +35,7 @@ class Gated(E5Embedder):
 
 
 def part_refs(m: Memory, turn_id: int) -> list[int]:
-    return sorted(m._store.get_vectors(parts.KIND, [parts.ref(turn_id, i) for i in range(64)]))
+    return sorted(m._store.vectors.get_vectors(parts.KIND, [parts.ref(turn_id, i) for i in range(64)]))
 
 
 async def test_a_read_is_answered_while_another_tenants_long_turn_is_embedded(tmp_path) -> None:
@@ -68,7 +68,7 @@ async def test_a_long_turn_is_found_by_its_best_piece_and_forgotten_with_its_pie
         await m.add(user_id="u", session_id="s", content="周末我们去公园放风筝", timestamp=T0 + timedelta(minutes=1))
         await m.drain()
         assert part_refs(m, turn.id) == [parts.ref(turn.id, i) for i in range(len(pieces))]
-        mean = m._store.get_vectors("turn", [turn.id])[turn.id]
+        mean = m._store.vectors.get_vectors("turn", [turn.id])[turn.id]
         rows = embedder.embed_passages(pieces)
         assert np.allclose(mean, rows.sum(axis=0) / np.linalg.norm(rows.sum(axis=0)), atol=1e-5)
         qvec = embedder.embed_query("明年春天去杭州看西湖")
@@ -79,7 +79,7 @@ async def test_a_long_turn_is_found_by_its_best_piece_and_forgotten_with_its_pie
         assert report["turns"] == [turn.id]
         assert part_refs(m, turn.id) == []
         keys = [cache_key(embedder.model_id, p) for p in pieces]
-        assert m._store.cache_get(keys) == {}  # nor their cached vectors: no trace of the text
+        assert m._store.embed_cache.cache_get(keys) == {}  # nor their cached vectors: no trace of the text
 
 
 async def test_a_restored_long_turn_gets_its_pieces_back(tmp_path) -> None:

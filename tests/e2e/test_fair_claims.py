@@ -44,4 +44,4 @@ async def test_a_quiet_chat_is_digested_in_the_first_batch_while_an_import_waits
     assert batches == 1
     left = await memory.pending(tenant_id="big")  # jobs: each at most JOB_TURNS turns
     assert left * JOB_TURNS >= IMPORT - CLAIM_TURNS - JOB_TURNS  # the import barely started
-    assert memory._store.get_vectors("turn", [quiet.id])  # its vector is stored: found by meaning
+    assert memory._store.vectors.get_vectors("turn", [quiet.id])  # its vector is stored: found by meaning

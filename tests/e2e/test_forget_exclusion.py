@@ -118,7 +118,7 @@ def test_a_forget_in_another_process_waits_for_the_batch_embedding_its_turns(pos
         done = result(forget)
         assert done["ok"]["turns"] == ids and done["ok"]["mode"] == "soft"
         # the forget ran after the batch: the vectors the batch wrote went with the turns
-        assert mem.turns(user_id="ann") == [] and mem._store.get_vectors("turn", ids) == {}
+        assert mem.turns(user_id="ann") == [] and mem._store.vectors.get_vectors("turn", ids) == {}
         assert mem.search("locker code", user_id="ann") == []
     finally:
         embedder.gate.set()

@@ -54,15 +54,15 @@ async def test_a_quiet_message_is_embedded_while_another_tenants_batch_runs(tmp_
             quiet = await m.add(group_id="quiet", session_id="live", tenant_id="b", timestamp=T0,
                                 content="the badminton court moved to the gym")
             embedder.passes.release()  # the first call ends; the batch pauses before the next one
-            assert await until(lambda: quiet.id in store.get_vectors("turn", [quiet.id]))
+            assert await until(lambda: quiet.id in store.vectors.get_vectors("turn", [quiet.id]))
             assert await until(embedder.waiting.is_set)  # the import's next call is held again
-            import_vectors = store.get_vectors("turn", [t.id for t in imported])
+            import_vectors = store.vectors.get_vectors("turn", [t.id for t in imported])
             assert len(import_vectors) < len(imported)  # the quiet message did not wait for the batch
         finally:
             for _ in range(10):
                 embedder.passes.release()
         await m.drain()
-        assert len(store.get_vectors("turn", [t.id for t in imported])) == len(imported)
+        assert len(store.vectors.get_vectors("turn", [t.id for t in imported])) == len(imported)
         hits = await m.search("badminton court", group_id="quiet", tenant_id="b")
         assert hits and hits[0].id == f"turn:{quiet.id}" and "meaning" in hits[0].why
 
@@ -77,6 +77,6 @@ async def test_an_import_batch_is_not_noted_and_a_forgotten_note_is_not_embedded
         await m.forget([one.id], user_id="u", hard=True)
         worker.fresh.note([one])  # a note outlived its turn (another process forgot it, say)
         await asyncio.to_thread(worker._embed_fresh)  # the pause point's fast path, by hand
-        assert store.get_vectors("turn", [one.id]) == {}
+        assert store.vectors.get_vectors("turn", [one.id]) == {}
         await m.drain()
-        assert len(store.get_vectors("turn", [t.id for t in many])) == len(many)
+        assert len(store.vectors.get_vectors("turn", [t.id for t in many])) == len(many)

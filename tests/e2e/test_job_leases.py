@@ -68,7 +68,7 @@ async def test_a_failing_job_backs_off_then_waits_in_its_tenants_dead_letter_lis
         assert await mem.retry_jobs(tenant_id="a") == 1
         await mem.drain(timeout=60, tenant_id="a")
         assert await mem.failed_jobs(tenant_id="a") == []
-        assert turn.id in mem._store.get_vectors("turn", [turn.id])  # embedded on the retry
+        assert turn.id in mem._store.vectors.get_vectors("turn", [turn.id])  # embedded on the retry
     finally:
         await mem.close()
 
@@ -94,7 +94,7 @@ async def test_a_dead_workers_job_is_taken_over_once_its_lease_runs_out(tmp_path
         turn = await mem.add(session_id="s", content="first words", **A)
         await mem.drain(timeout=60)
         store = mem._store
-        store.delete_vectors("turn", [turn.id])
+        store.vectors.delete_vectors("turn", [turn.id])
         job = store.jobs.enqueue("embed", [turn.id])
         store.jobs.claim(10, "other-host:1:live", lease_s=300)  # a live worker on another host holds it
         assert await mem._worker.run_once() == 0 and await mem.pending() == 1
@@ -103,7 +103,7 @@ async def test_a_dead_workers_job_is_taken_over_once_its_lease_runs_out(tmp_path
         store.jobs.claim(10, "other-host:2:dead", lease_s=0)  # another takes it and dies at once
         await mem.drain(timeout=60)
         assert await mem.pending() == 0 and await mem.failed_jobs() == []
-        assert turn.id in store.get_vectors("turn", [turn.id])
+        assert turn.id in store.vectors.get_vectors("turn", [turn.id])
         assert store.jobs.renew([job], "other-host:2:dead", 300) == 0  # a late wake-up finds it done
     finally:
         await mem.close()
@@ -122,11 +122,11 @@ async def test_a_batch_whose_lease_another_worker_took_stops(tmp_path: Path) -> 
         embedder.gate.set()
         assert await mem._worker.run_once() == 0  # waits for the batch in flight; nothing else is due
         assert store.jobs.renew([taken.id], "thief", 300) == 1  # the worker left it to the thief
-        embedded = store.get_vectors("turn", [t.id for t in turns])
+        embedded = store.vectors.get_vectors("turn", [t.id for t in turns])
         assert len(embedded) < len(turns)  # it stopped at the next chunk instead of finishing
         store.jobs.requeue_running("thief")
         await mem.drain(timeout=60)
-        assert set(store.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
+        assert set(store.vectors.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
     finally:
         await mem.close()
 
@@ -142,7 +142,7 @@ async def test_a_lease_that_ran_out_unclaimed_is_renewed_and_the_batch_goes_on(t
         embedder.gate.set()
         await mem.drain(timeout=60)
         assert await mem.failed_jobs() == []
-        assert set(mem._store.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
+        assert set(mem._store.vectors.get_vectors("turn", [t.id for t in turns])) == {t.id for t in turns}
     finally:
         await mem.close()
 

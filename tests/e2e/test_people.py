@@ -236,17 +236,18 @@ def test_a_fact_is_near_the_query_by_what_it_says_too(tmp_path) -> None:
         say(m, "study", "wt", "许文涛", "闵行人一枚", 1)
         m.drain()
         store, model = m._memory._store, m._memory._embed.model_id
-        assert store.cache_get([cache_key(model, "用户住在闵行")])  # embedded in the background, before any query
+        # embedded in the background, before any query
+        assert store.embed_cache.cache_get([cache_key(model, "用户住在闵行")])
         facts = [h for h in m.search("周怡: 许文涛那边今天下雨了没", group_id="study", limit=5) if h.kind == "fact"]
         assert [h.text for h in facts] == ["许文涛住在闵行", "许文涛在云杉科技工作"]
         hiring = m.search("何欣: 许文涛你们公司招人不", group_id="study", limit=5)
         assert [h.text for h in hiring if h.kind == "fact"] == ["许文涛在云杉科技工作", "许文涛住在闵行"]
         m.forget([facts[0].sources[0].id], hard=True)
-        assert store.cache_get([cache_key(model, "用户住在闵行")]) == {}
+        assert store.embed_cache.cache_get([cache_key(model, "用户住在闵行")]) == {}
         work = next(f for f in m.profile("wt", group_id="study") if f.key == "employer")
-        assert store.cache_get([cache_key(model, "用户在云杉科技工作")])
+        assert store.embed_cache.cache_get([cache_key(model, "用户在云杉科技工作")])
         m.delete_fact(work.id)
-        assert store.cache_get([cache_key(model, "用户在云杉科技工作")]) == {}
+        assert store.embed_cache.cache_get([cache_key(model, "用户在云杉科技工作")]) == {}
 
 
 def test_no_people_section_without_people(mem: SyncMemory) -> None:

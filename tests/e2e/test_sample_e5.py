@@ -33,7 +33,7 @@ def e5(
 def test_default_embedder_is_e5(e5, sample):
     m, by_msg = e5
     store = m._memory._store
-    assert store.stale_turns(E5Embedder.model_id, 10) == []
+    assert store.vectors.stale_turns(E5Embedder.model_id, 10) == []
     assert len(by_msg) == len(sample[0])
     assert m.stats()["failed_jobs"] == 0 and m.stats()["summaries"] > 0
 
@@ -118,7 +118,7 @@ def test_delete_turn_removes_it_everywhere(e5, sample):
         if s.id in report["summaries"]:
             assert s.step_from <= s.step_to
     assert all(victim_id not in k.source_ids for k in m.key_memory(user_id="demo"))
-    assert store.get_vectors("turn", [victim_id]) == {}
+    assert store.vectors.get_vectors("turn", [victim_id]) == {}
     from pmemo.text.segment import query_terms
 
     lexical = store.lexical(victim.scope.owner_scope(), list(query_terms(victim.content)), 200)

@@ -33,7 +33,7 @@ async def test_each_turn_gets_a_second_vector_and_search_finds_by_its_meaning(tm
     mem, ids = await _filled(tmp_path)
     try:
         store = mem._store
-        second = store.get_vectors("turn2", ids)
+        second = store.vectors.get_vectors("turn2", ids)
         assert sorted(second) == ids
         assert np.allclose(second[ids[0]], USEEmbedder().embed_passages([TEXTS[0]])[0], atol=1e-5)
         # a chat as the query, no word in common with the kitten turn: hashing alone ranks it by chance
@@ -62,23 +62,23 @@ async def test_forget_takes_the_second_vector_and_its_cached_embedding(tmp_path)
     try:
         store = mem._store
         key = cache_key("use-multilingual-v3", TEXTS[0])
-        assert store.cache_get([key])
+        assert store.embed_cache.cache_get([key])
         await mem.forget([ids[0]], hard=True, tenant_id="default")
-        assert store.get_vectors("turn2", ids).keys() == set(ids[1:])
-        assert store.cache_get([key]) == {}
+        assert store.vectors.get_vectors("turn2", ids).keys() == set(ids[1:])
+        assert store.embed_cache.cache_get([key]) == {}
     finally:
         await mem.close()
 
 
 async def test_turning_the_second_encoder_on_embeds_the_turns_already_stored(tmp_path):
     mem, ids = await _filled(tmp_path, second="")
-    assert mem._store.get_vectors("turn2", ids) == {}
+    assert mem._store.vectors.get_vectors("turn2", ids) == {}
     await mem.close()
     mem = await _open(tmp_path, "use")
     try:
         await mem.drain()
-        assert sorted(mem._store.get_vectors("turn2", ids)) == ids
-        assert mem._store.get_meta("second_model") == "use-multilingual-v3"
+        assert sorted(mem._store.vectors.get_vectors("turn2", ids)) == ids
+        assert mem._store.meta.get_meta("second_model") == "use-multilingual-v3"
     finally:
         await mem.close()
 
@@ -87,9 +87,9 @@ async def test_a_restored_turn_gets_its_second_vector_again(tmp_path):
     mem, ids = await _filled(tmp_path)
     try:
         report = await mem.forget([ids[0]], tenant_id="default")  # soft: restorable
-        assert ids[0] not in mem._store.get_vectors("turn2", ids)
+        assert ids[0] not in mem._store.vectors.get_vectors("turn2", ids)
         await mem.restore(report["batch"], tenant_id="default")
         await mem.drain()
-        assert sorted(mem._store.get_vectors("turn2", ids)) == ids
+        assert sorted(mem._store.vectors.get_vectors("turn2", ids)) == ids
     finally:
         await mem.close()

@@ -150,7 +150,7 @@ def test_soft_forget_by_query_leaves_no_trace_and_restore_brings_it_back(filled:
     }
     assert _vectors(data, report["turns"]) == 0
     embed, u1 = mem._memory._embed, Scope.of(user_id="u1").key
-    found = mem._memory._store.nearest("turn", u1, embed.query(SECRET), 50, embed.model_id)
+    found = mem._memory._store.vectors.nearest("turn", u1, embed.query(SECRET), 50, embed.model_id)
     assert found and set(report["turns"]).isdisjoint(ref for ref, _ in found)
     log = mem.forget_log(batch=report["batch"])
     assert {row["kind"] for row in log} >= {"turn", "fact", "summary", "episode", "key"}

@@ -67,7 +67,7 @@ async def test_failed_jobs_are_listed_and_retried_per_tenant(memory: Any, client
     assert r.json() == {"retried": 1}
     await memory.drain(timeout=60, tenant_id="t1")
     assert (await client.get("/v1/jobs/failed")).json()["jobs"] == []
-    assert mine.id in memory._store.get_vectors("turn", [mine.id])
+    assert mine.id in memory._store.vectors.get_vectors("turn", [mine.id])
     r = await client.post("/v1/jobs/retry", json={"job_ids": [their_job["id"]]}, headers=headers)
     assert r.json() == {"retried": 1}
 

@@ -29,18 +29,18 @@ def closed(path: Path, llm: ScriptedLLM | None) -> tuple[np.ndarray, np.ndarray,
     """(episode vector, its turns' centroid, its text's vector, texts embedded while closing)."""
     store = SQLiteStore.open(path)
     try:
-        embed = CachedEmbedder(HashingEmbedder(), store)
+        embed = CachedEmbedder(HashingEmbedder(), store.embed_cache)
         embedded: list[int] = []
         embed.on_embed(lambda kind, texts, seconds: embedded.append(texts))
         episodes = Episodes(store, Tiers(store, embed, llm, Settings()), Settings())
         turns = store.add_turns([NewTurn(SCOPE, "user", text, "Bo", NOW + timedelta(minutes=n), {}, text,
                                          actor_id="bo") for n, text in enumerate(SAID)])
-        store.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in
+        store.vectors.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in
                                    zip(turns, embed.passages([t.indexed for t in turns]), strict=True)], embed.model_id)
         embedded.clear()
         episode = episodes.close_session(SCOPE, "day1")
         assert episode is not None
-        vec = store.get_vectors("episode", [episode.id])[episode.id]
+        vec = store.vectors.get_vectors("episode", [episode.id])[episode.id]
         centroid = centroid_of(np.stack(embed.passages([t.indexed for t in turns])))
         return vec, centroid, HashingEmbedder().embed_passages([episode_text(episode)])[0], embedded
     finally:

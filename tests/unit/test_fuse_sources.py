@@ -26,11 +26,11 @@ def test_lexical_only_candidates_get_their_exact_cosine_from_the_store(tmp_path:
                                      segment(t)) for t in texts])
     emb = HashingEmbedder(64)
     vecs = emb.embed_passages(texts)
-    store.put_vectors("turn", [(t.id, ALICE.key, v) for t, v in list(zip(turns, vecs, strict=True))[:3]],
+    store.vectors.put_vectors("turn", [(t.id, ALICE.key, v) for t, v in list(zip(turns, vecs, strict=True))[:3]],
                       emb.model_id)
     qvec = emb.embed_query("budget launch")
     a, b, c, d = (t.id for t in turns)
-    store.nearest("turn", ALICE.key, qvec, 1, emb.model_id)  # the search before fusion: vectors in memory
+    store.vectors.nearest("turn", ALICE.key, qvec, 1, emb.model_id)  # the search before fusion: vectors in memory
     e = Evidence(lexical=[(a, 3.0), (c, 2.0), (d, 1.0)], vector=[(b, float(vecs[1] @ qvec))], clusters=[],
                  summaries=[])
     found, around = seeds(e)

@@ -66,7 +66,7 @@ def test_rebuilt_on_open_when_the_version_changed(tmp_path: Path) -> None:
     conn.close()
     store = SQLiteStore.open(tmp_path)
     assert answers(store) == before
-    assert store.get_meta(fts.META_KEY) == str(FTS_VERSION)
+    assert store.meta.get_meta(fts.META_KEY) == str(FTS_VERSION)
     store.close()
 
 
@@ -86,7 +86,7 @@ def test_rebuild_uses_the_segmentation_of_the_new_version(tmp_path: Path,
     store = SQLiteStore.open(tmp_path)
     assert set(found(store, ALICE, "luc")) == set(ids["alice"][2:4])  # and the reply, by context
     assert found(store, BOB, "luc") == [ids["bob"][2]]
-    assert store.get_meta(fts.META_KEY) == str(FTS_VERSION + 1)
+    assert store.meta.get_meta(fts.META_KEY) == str(FTS_VERSION + 1)
     store.close()
 
 

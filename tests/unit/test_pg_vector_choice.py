@@ -41,56 +41,56 @@ def fill(store: PostgresStore, big: int) -> tuple[np.ndarray, list[str]]:
     keys = [f"s{i // PER_SCOPE}" for i in range(SCOPES * PER_SCOPE)] + ["big"] * big
     batch = [(i + 1, keys[i], vecs[i]) for i in range(len(vecs))]
     for start in range(0, len(batch), 1000):
-        store.put_vectors("turn", batch[start : start + 1000], MODEL)
+        store.vectors.put_vectors("turn", batch[start : start + 1000], MODEL)
     return vecs, keys
 
 
 def test_a_one_percent_scope_returns_its_true_top_10(store: PostgresStore) -> None:
-    store.ann_min_rows = 2000  # "big" goes approximate: the table gets its HNSW index
+    store.vectors.ann_min_rows = 2000  # "big" goes approximate: the table gets its HNSW index
     vecs, keys = fill(store, 2000)
     indexes = [r[0] for r in store._db.rows("SELECT indexname FROM pg_indexes WHERE tablename='vectors'")]  # noqa: SLF001
     assert f"vectors_ann_{DIM}" in indexes
     for scope in range(0, SCOPES, 7):
         members = [i for i, key in enumerate(keys) if key == f"s{scope}"]
         query = rows(1, seed=100 + scope)[0]
-        found = store.nearest("turn", f"s{scope}", query, 10, MODEL)
+        found = store.vectors.nearest("turn", f"s{scope}", query, 10, MODEL)
         assert [ref for ref, _ in found] == truth(vecs[members], [i + 1 for i in members], query)
         assert [score for _, score in found] == pytest.approx(
             sorted((float(vecs[ref - 1] @ query) for ref, _ in found), reverse=True), abs=1e-5)
 
 
 def test_a_large_scope_is_searched_through_the_graph(store: PostgresStore) -> None:
-    store.ann_min_rows = 2000
+    store.vectors.ann_min_rows = 2000
     vecs, keys = fill(store, 3000)
-    assert store._approximate() == {("turn", MODEL, "big")}  # noqa: SLF001
+    assert store.vectors.approximate() == {("turn", MODEL, "big")}
     marked = store._db.one("SELECT count(*) FROM vectors WHERE ann")  # noqa: SLF001
     assert marked == (3000,)  # the scope's rows, and only they, are in the graph
     members = [i for i, key in enumerate(keys) if key == "big"]
     recalls = []
     for seed in range(20):
         query = rows(1, seed=1000 + seed)[0]
-        found = [ref for ref, _ in store.nearest("turn", "big", query, 10, MODEL)]
+        found = [ref for ref, _ in store.vectors.nearest("turn", "big", query, 10, MODEL)]
         assert len(found) == 10 and all(keys[ref - 1] == "big" for ref in found)
         recalls.append(len(set(found) & set(truth(vecs[members], [i + 1 for i in members], query))) / 10)
     assert np.mean(recalls) >= 0.9
     # rows written later to the large scope go into the graph as they come
     extra = rows(1, seed=5000)[0]
-    store.put_vectors("turn", [(10**6, "big", extra)], MODEL)
-    assert store.nearest("turn", "big", extra, 1, MODEL)[0][0] == 10**6
+    store.vectors.put_vectors("turn", [(10**6, "big", extra)], MODEL)
+    assert store.vectors.nearest("turn", "big", extra, 1, MODEL)[0][0] == 10**6
 
 
 def test_another_process_sees_a_scope_go_approximate(store: PostgresStore, postgres_url: str) -> None:
     other = PostgresStore.open(postgres_url)
     try:
-        assert other._approximate() == frozenset()  # noqa: SLF001 - read now, before the scope grows
-        store.ann_min_rows = 2000
+        assert other.vectors.approximate() == frozenset()  # read now, before the scope grows
+        store.vectors.ann_min_rows = 2000
         vecs, keys = fill(store, 2000)
         members = [i for i, key in enumerate(keys) if key == "big"]
         query = rows(1, seed=7)[0]
         # until it reads the marks again, the other process searches the scope exactly
-        found = [ref for ref, _ in other.nearest("turn", "big", query, 10, MODEL)]
+        found = [ref for ref, _ in other.vectors.nearest("turn", "big", query, 10, MODEL)]
         assert found == truth(vecs[members], [i + 1 for i in members], query)
-        other._ann_read = 0.0  # noqa: SLF001 - as ANN_REFRESH_S later
-        assert ("turn", MODEL, "big") in other._approximate()  # noqa: SLF001
+        other.vectors._ann_read = 0.0  # noqa: SLF001 - as ANN_REFRESH_S later
+        assert ("turn", MODEL, "big") in other.vectors.approximate()
     finally:
         other.close()

@@ -31,6 +31,7 @@ from pmemo.ports.jobs import JobPort, JobSignals
 from pmemo.ports.records import RecordPort
 from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
+from pmemo.ports.vectors import EmbedCachePort, MetaPort, VectorPort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.batches_sql import SQLBatches
@@ -55,6 +56,7 @@ from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
 from pmemo.stores.tasks_sql import SQLTasks
 from pmemo.stores.usage_sql import SQLUsage
+from pmemo.stores.vectors_sql import SQLEmbedCache, SQLMeta, SQLVectors
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
 
 PORTS = Path(pmemo.ports.__file__).parent
@@ -93,6 +95,9 @@ def test_each_port_is_small():
     assert 0 < len(methods(BatchPort)) <= MAX_METHODS
     assert 0 < len(methods(JobPort)) <= MAX_METHODS
     assert methods(JobSignals) == {"listen_jobs"}
+    assert 0 < len(methods(VectorPort)) <= MAX_METHODS
+    assert 0 < len(methods(MetaPort)) <= MAX_METHODS
+    assert 0 < len(methods(EmbedCachePort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -189,7 +194,17 @@ def test_the_job_port_is_written_once():
     assert not isinstance(SQLiteJobs.__new__(SQLiteJobs), JobSignals)
 
 
-@pytest.mark.parametrize("port", [FactPort, RecordPort])
+def test_the_vectors_port_is_written_once():
+    from pmemo.stores.postgres.vectors import PostgresVectors
+    from pmemo.stores.sqlite.vectors import SQLiteVectors
+
+    assert methods(VectorPort) - {"nearest"} <= methods(SQLVectors)  # the search is each backend's
+    assert methods(SQLiteVectors) == {"get_vectors", "nearest"}  # the in-memory index first
+    assert methods(PostgresVectors) == {"nearest", "nearest_ann", "approximate"}  # pgvector, exact or HNSW
+    assert methods(MetaPort) <= methods(SQLMeta) and methods(EmbedCachePort) <= methods(SQLEmbedCache)
+
+
+@pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

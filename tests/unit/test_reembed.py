@@ -42,14 +42,14 @@ def _queued(store: FullStore) -> list[tuple[str, Any]]:
 
 
 def _embedded(store: FullStore, turns: list[Turn], model: str) -> None:
-    store.put_vectors("turn", [(t.id, t.scope.key, np.ones(4, dtype=np.float32)) for t in turns], model)
+    store.vectors.put_vectors("turn", [(t.id, t.scope.key, np.ones(4, dtype=np.float32)) for t in turns], model)
 
 
 def test_turns_without_a_vector_of_the_model_are_queued_and_the_model_remembered(store: FullStore):
     a, b = _turns(store, "one", "two")
     queue_stale_vectors(store, "m1")
     assert _queued(store) == [("embed", [a.id, b.id])]  # a first open: nothing to rebuild
-    assert store.get_meta("embed_model") == "m1"
+    assert store.meta.get_meta("embed_model") == "m1"
     _embedded(store, [a, b], "m1")
     queue_stale_vectors(store, "m1")
     assert _queued(store) == []  # the same model again: nothing to do
@@ -63,7 +63,7 @@ def test_a_new_model_re_embeds_every_turn_and_rebuilds_the_clusters(store: FullS
     queued = _queued(store)
     assert ("embed", [a.id, b.id]) in queued
     assert [kind for kind, _ in queued].count("reindex") == 1
-    assert store.get_meta("embed_model") == "m2"
+    assert store.meta.get_meta("embed_model") == "m2"
 
 
 def test_stale_turns_are_queued_in_jobs_of_a_bounded_size(store: FullStore):

@@ -17,8 +17,8 @@ def test_an_extractive_summary_vector_is_its_turns_centroid(tmp_path: Path) -> N
         mem.drain()
         store = mem._memory._store  # noqa: SLF001 - the stored vectors are the point here
         (summary,) = store.summaries(store.get_summary(1).scope.owner_scope(), None)
-        turns = store.get_vectors("turn", list(summary.source_ids))
-        stored = store.get_vectors("summary", [summary.id])[summary.id]
+        turns = store.vectors.get_vectors("turn", list(summary.source_ids))
+        stored = store.vectors.get_vectors("summary", [summary.id])[summary.id]
         centroid = normalise(np.mean([turns[i] for i in summary.source_ids], axis=0))
         assert summary.method == "extractive" and np.allclose(stored, centroid, atol=1e-6)
         assert mem.search("budget", user_id="u")  # and it is searchable as before

@@ -27,13 +27,13 @@ def rows(n: int, seed: int = 0) -> np.ndarray:
 
 def truth(store: SQLiteStore, query: np.ndarray, k: int) -> list[int]:
     """The exact top k over what the store holds, ties to the lower id."""
-    ids, mat = store.scope_vectors("turn", "s", MODEL)
+    ids, mat = store.vectors.scope_vectors("turn", "s", MODEL)
     sims = mat.astype(np.float64) @ query.astype(np.float64)
     return [int(ids[i]) for i in np.lexsort((ids, -sims))[:k]]
 
 
 def found(store: SQLiteStore, query: np.ndarray, k: int = 10) -> list[int]:
-    return [ref for ref, _ in store.nearest("turn", "s", query, k, MODEL)]
+    return [ref for ref, _ in store.vectors.nearest("turn", "s", query, k, MODEL)]
 
 
 def graph(store: SQLiteStore) -> int:
@@ -56,13 +56,13 @@ def hold(store: SQLiteStore) -> threading.Event:
 
 def test_a_search_during_the_build_answers_exactly(store: SQLiteStore) -> None:
     vecs = rows(3 * FAISS_MIN)
-    store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs[:FAISS_MIN])], MODEL)
+    store.vectors.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs[:FAISS_MIN])], MODEL)
     gate = hold(store)
     queries = rows(20, seed=1)
     assert [found(store, q) for q in queries] == [truth(store, q, 10) for q in queries]  # the build is queued
     # writes while the graph is being built: new rows, a deletion, all searched exactly
-    store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs) if i >= FAISS_MIN], MODEL)
-    store.delete_vectors("turn", [int(found(store, queries[0])[0])])
+    store.vectors.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs) if i >= FAISS_MIN], MODEL)
+    store.vectors.delete_vectors("turn", [int(found(store, queries[0])[0])])
     assert [found(store, q) for q in queries] == [truth(store, q, 10) for q in queries]
     assert graph(store) == 0
     gate.set()
@@ -94,10 +94,10 @@ def test_rows_added_after_the_graph_grow_it_in_the_background() -> None:
 
 def test_a_graph_of_rows_that_moved_meanwhile_is_not_used(store: SQLiteStore) -> None:
     vecs = rows(FAISS_MIN + 1)
-    store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
+    store.vectors.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
     gate = hold(store)
     found(store, vecs[0])  # queues the build
-    store.put_vectors("turn", [(1, "s", vecs[-1])], MODEL)  # re-embedded: its row moves
+    store.vectors.put_vectors("turn", [(1, "s", vecs[-1])], MODEL)  # re-embedded: its row moves
     before = found(store, vecs[-1], 3)
     gate.set()
     store.vector_cache.settle()

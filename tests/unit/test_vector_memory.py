@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from pmemo.embedders.base import normalise
+from pmemo.stores.sqlite import store as sqlite_store
 from pmemo.stores.sqlite.store import SQLiteStore
 from pmemo.stores.sqlite.vector_cache import ScopeIndex, VectorIndex
+from pmemo.stores.sqlite.vectors import SQLiteVectors
 
 DIM = 384  # e5-small's
 MODEL = "m"
@@ -34,7 +36,7 @@ def bounded(path: Path, max_bytes: int) -> SQLiteStore:
 
 
 def search(store: SQLiteStore, scope: str, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-    return store.nearest("turn", scope, query, k, MODEL)
+    return store.vectors.nearest("turn", scope, query, k, MODEL)
 
 
 @pytest.fixture
@@ -47,7 +49,7 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 def test_a_one_vector_scope_costs_about_its_one_row(store: SQLiteStore) -> None:
     n = 1000
     vecs = rows(n)
-    store.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
+    store.vectors.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
     search(store, "s0", vecs[0], 5)  # the first scope: code paths, connection, caches
     gc.collect()
     tracemalloc.start()
@@ -90,7 +92,7 @@ def test_past_the_bound_the_least_recently_used_scopes_go(tmp_path: Path) -> Non
     vecs = rows(n)
     one = ScopeIndex(DIM, 20_000, np.array([1], dtype=np.int64), vecs[:1]).nbytes
     store = bounded(tmp_path, 10 * one)
-    store.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
+    store.vectors.put_vectors("turn", [(i + 1, f"s{i}", vecs[i]) for i in range(n)], MODEL)
     cache = store.vector_cache.cache
     for i in range(n):
         search(store, f"s{i}", vecs[i], 3)
@@ -126,25 +128,25 @@ def test_results_are_the_same_with_and_without_eviction(tmp_path: Path, seed: in
             ref = step + 1
             vec = pool[rng.integers(len(pool))]
             for store in stores:
-                store.put_vectors("turn", [(ref, scope, vec)], MODEL)
+                store.vectors.put_vectors("turn", [(ref, scope, vec)], MODEL)
             eager.add(scope, ref, vec)
             where[ref] = scope
         elif op < 5:  # re-embedded
             ref = int(rng.choice(list(where)))
             vec = pool[rng.integers(len(pool))]
             for store in stores:
-                store.put_vectors("turn", [(ref, where[ref], vec)], MODEL)
+                store.vectors.put_vectors("turn", [(ref, where[ref], vec)], MODEL)
             eager.add(where[ref], ref, vec)
         elif op < 6:  # deleted
             ref = int(rng.choice(list(where)))
             for store in stores:
-                store.delete_vectors("turn", [ref])
+                store.vectors.delete_vectors("turn", [ref])
             eager.remove(where[ref], ref)
             del where[ref]
         else:
             query = pool[rng.integers(len(pool))] if op < 8 else rows(1, seed=step)[0]
             k = int(rng.integers(1, 8))
-            ids, mat = lazy.scope_vectors("turn", scope, MODEL)
+            ids, mat = lazy.vectors.scope_vectors("turn", scope, MODEL)
             sims = np.array([np.dot(row.astype(np.float64), query.astype(np.float64)) for row in mat])
             truth = [int(ids[i]) for i in np.lexsort((ids, -sims))[:k]]
             found = [[r for r, _ in eager.search(scope, query, k)],
@@ -153,7 +155,7 @@ def test_results_are_the_same_with_and_without_eviction(tmp_path: Path, seed: in
             refs = [int(r) for r in rng.choice(step + 2, 5)]
             held = eager.vectors(scope, refs)
             for store in stores:  # what get_vectors gives from memory is what the store holds
-                got = store.get_vectors("turn", refs)
+                got = store.vectors.get_vectors("turn", refs)
                 assert sorted(got) == sorted({r for r in refs if r in where})
                 for ref, row in zip(*held, strict=True):
                     np.testing.assert_array_equal(got[ref], row)
@@ -162,8 +164,8 @@ def test_results_are_the_same_with_and_without_eviction(tmp_path: Path, seed: in
         store.close()
 
 
-class PausedStore(SQLiteStore):
-    """A store whose scope reads stop once their rows are read, until ``go``."""
+class PausedVectors(SQLiteVectors):
+    """A store's vectors whose scope reads stop once their rows are read, until ``go``."""
 
     read = threading.Event()
     go = threading.Event()
@@ -177,10 +179,12 @@ class PausedStore(SQLiteStore):
         return found
 
 
-def test_changes_made_while_a_scope_is_read_are_kept(tmp_path: Path) -> None:
+def test_changes_made_while_a_scope_is_read_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     vecs = rows(6)
-    store = PausedStore.open(tmp_path)
-    store.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1]), (3, "s", vecs[2])], MODEL)
+    monkeypatch.setattr(sqlite_store, "SQLiteVectors", PausedVectors)
+    store = SQLiteStore.open(tmp_path)
+    paused = PausedVectors
+    store.vectors.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1]), (3, "s", vecs[2])], MODEL)
     results: dict[str, list[tuple[int, float]]] = {}
 
     def searching(name: str) -> None:
@@ -188,17 +192,17 @@ def test_changes_made_while_a_scope_is_read_are_kept(tmp_path: Path) -> None:
 
     first = threading.Thread(target=searching, args=("first",))
     first.start()
-    assert store.read.wait(10)  # the rows are read; the index does not have them yet
+    assert paused.read.wait(10)  # the rows are read; the index does not have them yet
     second = threading.Thread(target=searching, args=("second",))
     second.start()  # the same scope: waits for the first read
     # meanwhile the worker writes: a new turn, a deletion, a re-embedding
-    store.put_vectors("turn", [(4, "s", vecs[3])], MODEL)
-    store.delete_vectors("turn", [2])
-    store.put_vectors("turn", [(1, "s", vecs[4])], MODEL)
-    store.go.set()
+    store.vectors.put_vectors("turn", [(4, "s", vecs[3])], MODEL)
+    store.vectors.delete_vectors("turn", [2])
+    store.vectors.put_vectors("turn", [(1, "s", vecs[4])], MODEL)
+    paused.go.set()
     first.join(10)
     second.join(10)
-    assert store.reads == 1
+    assert paused.reads == 1
     for name in ("first", "second"):
         assert results[name][0] == (4, pytest.approx(1.0, abs=1e-5))
         assert sorted(r for r, _ in results[name]) == [1, 3, 4]
@@ -210,7 +214,7 @@ def test_changes_made_while_a_scope_is_read_are_kept(tmp_path: Path) -> None:
 
 def test_changes_to_a_scope_not_in_memory_are_left_to_the_store(store: SQLiteStore) -> None:
     vecs = rows(3)
-    store.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
+    store.vectors.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
     assert not store.vector_cache.held("turn", "s", MODEL)  # an ingest-only scope costs no memory
     assert [r for r, _ in search(store, "s", vecs[0], 5)] == [1]
     assert store.vector_cache.held("turn", "s", MODEL)
@@ -220,28 +224,28 @@ def test_changes_to_a_scope_not_in_memory_are_left_to_the_store(store: SQLiteSto
 
 def test_a_rolled_back_write_never_reaches_the_cache(store: SQLiteStore) -> None:
     vecs = rows(2)
-    store.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
+    store.vectors.put_vectors("turn", [(1, "s", vecs[0])], MODEL)
     search(store, "s", vecs[0], 5)
     with pytest.raises(RuntimeError), store._tx() as conn:  # noqa: SLF001 - a write that fails midway
         conn.execute("INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES('turn', 2, 's', ?, ?)",
                      (MODEL, vecs[1].tobytes()))
         conn.execute("DELETE FROM vectors WHERE ref=1")
         raise RuntimeError("midway")
-    store.put_vectors("turn", [(3, "other", vecs[1])], MODEL)  # the next write commits its own only
+    store.vectors.put_vectors("turn", [(3, "other", vecs[1])], MODEL)  # the next write commits its own only
     assert [r for r, _ in search(store, "s", vecs[1], 5)] == [1]
 
 
 def test_a_store_opened_again_sees_every_vector(tmp_path: Path) -> None:
     vecs = rows(4)
     first = SQLiteStore.open(tmp_path)
-    first.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1])], MODEL)
-    assert len(first.nearest("turn", "s", vecs[0], 5, MODEL)) == 2
-    first.put_vectors("turn", [(3, "s", vecs[2])], MODEL)
-    first.delete_vectors("turn", [1])
+    first.vectors.put_vectors("turn", [(1, "s", vecs[0]), (2, "s", vecs[1])], MODEL)
+    assert len(first.vectors.nearest("turn", "s", vecs[0], 5, MODEL)) == 2
+    first.vectors.put_vectors("turn", [(3, "s", vecs[2])], MODEL)
+    first.vectors.delete_vectors("turn", [1])
     first.close()
     again = SQLiteStore.open(tmp_path)
-    assert again.nearest("turn", "s", vecs[2], 5, MODEL)[0] == (3, pytest.approx(1.0, abs=1e-5))
-    assert sorted(r for r, _ in again.nearest("turn", "s", vecs[2], 5, MODEL)) == [2, 3]
+    assert again.vectors.nearest("turn", "s", vecs[2], 5, MODEL)[0] == (3, pytest.approx(1.0, abs=1e-5))
+    assert sorted(r for r, _ in again.vectors.nearest("turn", "s", vecs[2], 5, MODEL)) == [2, 3]
     again.close()
 
 
@@ -251,7 +255,7 @@ def test_the_cache_follows_the_settings_it_is_opened_with(tmp_path: Path) -> Non
     for name, faiss_min in (("exact", 20_000), ("hnsw", 50)):
         store = SQLiteStore.open(tmp_path / name, faiss_min_vectors=faiss_min, index_memory_mb=3)
         assert store.vector_cache.cache.max_bytes == 3 << 20
-        store.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
+        store.vectors.put_vectors("turn", [(i + 1, "s", v) for i, v in enumerate(vecs)], MODEL)
         assert search(store, "s", vecs[7], 1) == [(8, pytest.approx(1.0, abs=1e-5))]
         store.vector_cache.settle()  # the graph is built in the background
         sizes.append(store.vector_cache.cache.nbytes)

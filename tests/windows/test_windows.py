@@ -125,15 +125,15 @@ def test_forgetting_a_turn_embeds_its_window_again_without_it(wmem: SyncMemory) 
     held = store.windows_with([secret.id])
     old_keys = [cache_key(embed.model_id, window_text(store.window_turns(w))) for w in held]
     qvec = embed.query("zanzibar flowerpot")
-    said = max(float(store.get_vectors("window", [w.id])[w.id] @ qvec) for w in held)
+    said = max(float(store.vectors.get_vectors("window", [w.id])[w.id] @ qvec) for w in held)
     assert said > 0.1
     report = wmem.forget([secret.id], hard=True)
     assert set(report["windows"].values()) == {"rebuilt"}
     after = store.get_windows([w.id for w in held])
     others = [t.id for t in turns if t.id != secret.id]
-    vectors = {**store.get_vectors("window", list(after)), **store.get_vectors("turn", others)}
+    vectors = {**store.vectors.get_vectors("window", list(after)), **store.vectors.get_vectors("turn", others)}
     assert vectors and max(float(v @ qvec) for v in vectors.values()) < said / 4  # nothing says it any more
-    assert not store.cache_get(old_keys)  # nor does the embedding cache
+    assert not store.embed_cache.cache_get(old_keys)  # nor does the embedding cache
     assert all(secret.id not in [t.id for t in h.sources] for h in wmem.search("zanzibar flowerpot", group_id="g1"))
     # a window whose every turn is forgotten goes
     last = wmem.windows(group_id="g1")[-1]
@@ -148,12 +148,12 @@ def test_a_restored_turn_is_back_in_its_window(wmem: SyncMemory) -> None:
     store = wmem._memory._store  # type: ignore[attr-defined]
     target = turns[5]
     window = store.windows_with([target.id])[0]
-    before = store.get_vectors("window", [window.id])[window.id].copy()
+    before = store.vectors.get_vectors("window", [window.id])[window.id].copy()
     report = wmem.forget([target.id])
-    assert not np.allclose(store.get_vectors("window", [window.id])[window.id], before)
+    assert not np.allclose(store.vectors.get_vectors("window", [window.id])[window.id], before)
     wmem.restore(report["batch"])
     wmem.drain()
-    assert np.allclose(store.get_vectors("window", [window.id])[window.id], before)
+    assert np.allclose(store.vectors.get_vectors("window", [window.id])[window.id], before)
     assert store.windows_with([target.id])[0].id == window.id
 
 

@@ -60,7 +60,7 @@ class DiarySchedule:
 
     def look(self, now: float) -> int:
         """Queue a job for each (owner, day) that is due and has new turns; returns how many."""
-        cursor = int(self.store.get_meta(MARK) or 0)
+        cursor = int(self.store.meta.get_meta(MARK) or 0)
         queued = 0
         while rows := self.store.diary.turns_after(cursor, CHUNK):
             cursor = rows[-1].id

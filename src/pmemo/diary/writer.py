@@ -172,7 +172,7 @@ class DiaryWriter:
         texts to embed embedded in one."""
         said = [[t.id for t in turns if t.role == "user"] for _, turns, _ in entries]
         wanted = [i for ids, (method, _, _) in zip(said, entries, strict=True) if method == "digest" for i in ids]
-        stored = self.store.get_vectors("turn", list(dict.fromkeys(wanted))) if wanted else {}
+        stored = self.store.vectors.get_vectors("turn", list(dict.fromkeys(wanted))) if wanted else {}
         out: list[np.ndarray | None] = [
             centroid_of(np.stack([stored[i] for i in ids]))
             if method == "digest" and ids and all(i in stored for i in ids) else None

@@ -48,8 +48,8 @@ def cache_key(model_id: str, text: str) -> str:
 
 
 class VectorCache(Protocol):
-    """Where vectors are kept by content hash: the store's ``embed_cache`` (``stores.base.VectorStore``
-    has these three), or any other shelf (eval keeps one in a file across runs)."""
+    """Where vectors are kept by content hash: the store's ``embed_cache`` (``ports.vectors.EmbedCachePort``),
+    or any other shelf (eval keeps one in a file across runs)."""
 
     def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]: ...
     def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None: ...

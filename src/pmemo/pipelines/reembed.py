@@ -11,7 +11,7 @@ what is queued here is seen by every process that shares it.
 >>> from pmemo.config import Settings
 >>> from pmemo.stores import open_store
 >>> store = open_store(tempfile.mkdtemp(), Settings())
->>> queue_stale_vectors(store, "hashing-256"); store.get_meta("embed_model")
+>>> queue_stale_vectors(store, "hashing-256"); store.meta.get_meta("embed_model")
 'hashing-256'
 >>> store.close()
 """
@@ -28,13 +28,13 @@ EMBED_CHUNK = 256  # turn ids per "embed" job: a job is claimed and retried as o
 def queue_stale_vectors(store: Store, model_id: str) -> None:
     """Turns embedded by another model (or not at all) are re-embedded in the background;
     after a change of model, clusters are rebuilt from their members (blocking)."""
-    stale = store.stale_turns(model_id, 10_000_000)
+    stale = store.vectors.stale_turns(model_id, 10_000_000)
     _enqueue(store, stale)
-    previous = store.get_meta("embed_model")
+    previous = store.meta.get_meta("embed_model")
     if previous is not None and previous != model_id:
         # centroids and summary vectors of the old model are not comparable: rebuild them
         store.jobs.enqueue("reindex", {"recluster": store.reset_clusters()})
-    store.set_meta("embed_model", model_id)
+    store.meta.set_meta("embed_model", model_id)
 
 
 def queue_restored(store: Store, turn_ids: Sequence[int], windows: bool) -> bool:
@@ -46,7 +46,7 @@ def queue_restored(store: Store, turn_ids: Sequence[int], windows: bool) -> bool
     if windows:
         stale = list(turn_ids)
     else:
-        held = store.get_vectors("turn", turn_ids)
+        held = store.vectors.get_vectors("turn", turn_ids)
         stale = [i for i in turn_ids if i not in held]
     if stale:
         store.jobs.enqueue("embed", stale)

@@ -120,7 +120,7 @@ class Windows:
         if not turns:
             return []
         held = self.store.windows_with([t.id for t in turns])
-        vectors = self.store.get_vectors("window", [w.id for w in held if not w.open])
+        vectors = self.store.vectors.get_vectors("window", [w.id for w in held if not w.open])
         due = []
         inside: set[int] = set()
         for window in held:
@@ -150,9 +150,10 @@ class Windows:
             between()
             chunk = due[start : start + self.embed.batch]
             vectors = self.embed.passages([window_text(members) for _, members in chunk])
-            self.store.put_vectors("window", [(w.id, w.scope.key, vectors[n]) for n, (w, _) in enumerate(chunk)], model)
+            self.store.vectors.put_vectors(
+                "window", [(w.id, w.scope.key, vectors[n]) for n, (w, _) in enumerate(chunk)], model)
             copies = {t.id: (t, vectors[n]) for n, (_, members) in enumerate(chunk) for t in members}
-            self.store.put_vectors("turn", [(t.id, t.scope.key, v) for t, v in copies.values()], model)
+            self.store.vectors.put_vectors("turn", [(t.id, t.scope.key, v) for t, v in copies.values()], model)
             self._absorb_left([t for t, _ in copies.values()], {i: v for i, (_, v) in copies.items()})
 
     def _absorb_left(self, turns: list[Turn], vectors: dict[int, np.ndarray]) -> None:
@@ -214,7 +215,7 @@ class Windows:
         for summary in self.store.summaries_with(turn_ids):
             if summary.method == "extractive":
                 vec = self.tiers.summary_vector(summary)
-                self.store.put_vectors("summary", [(summary.id, summary.scope.key, vec)], self.embed.model_id)
+                self.store.vectors.put_vectors("summary", [(summary.id, summary.scope.key, vec)], self.embed.model_id)
 
 
 def make(worker: Any) -> Windows:

@@ -316,9 +316,9 @@ class Worker:
             rows = [(t.id, t.scope.key, p[0] if len(p) == 1 else normalise(p.sum(axis=0)))
                     for t, p in zip(chunk, pieces, strict=True)]
             with unit_of(self.store):  # the chunk's vectors and parts in one commit (embedded before it)
-                self.store.put_vectors(kind, rows, embed.model_id)
+                self.store.vectors.put_vectors(kind, rows, embed.model_id)
                 if kind == "turn" and embed.splits:  # every turn: an edited one may have had parts
-                    self.store.put_parts([(t.id, t.scope.key, p) for t, p in zip(chunk, pieces, strict=True)],
+                    self.store.vectors.put_parts([(t.id, t.scope.key, p) for t, p in zip(chunk, pieces, strict=True)],
                                          embed.model_id)
 
     def _between(self) -> None:
@@ -404,7 +404,7 @@ class Worker:
             summary = self.store.get_summary(sid)
             if summary is not None:
                 vec = self.tiers.summary_vector(summary)
-                self.store.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
+                self.store.vectors.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
         turns = self.store.get_turns(recluster)
         self._file([turns[i] for i in sorted(turns)])
 
@@ -422,7 +422,7 @@ class Worker:
         if not turns:
             return
         clustered = self.store.cluster_of(t.id for t in turns)
-        vectors = self.store.get_vectors("turn", [t.id for t in turns if t.id not in clustered])
+        vectors = self.store.vectors.get_vectors("turn", [t.id for t in turns if t.id not in clustered])
         for turn in turns:
             if turn.id in vectors:
                 self.tiers.absorb(turn, vectors[turn.id])

@@ -24,9 +24,11 @@ from .records import RecordPort
 from .tasks import TaskPort
 from .unit import UnitOfWork
 from .usage import Usage, UsagePort
+from .vectors import EmbedCachePort, MetaPort, VectorPort
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EntityRef", "EpisodePort", "EpisodeSignal",
-           "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals", "KeyLinePort",
-           "KeyStore", "LockPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort",
-           "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "Waiting", "WindowPort"]
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EmbedCachePort", "EntityRef", "EpisodePort",
+           "EpisodeSignal", "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals",
+           "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort",
+           "PersonForgetPort", "RecordPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
+           "VectorPort", "Waiting", "WindowPort"]

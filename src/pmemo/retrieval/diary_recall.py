@@ -37,7 +37,7 @@ def candidates(store: _Store, scope: Scope, query: str, qvec: np.ndarray, model:
     when the caller has them, else the store's)."""
     days = days_named(query, asked)
     if not days:
-        return nearest(depth) if nearest is not None else store.nearest("diary", scope.key, qvec, depth, model)
+        return nearest(depth) if nearest is not None else store.vectors.nearest("diary", scope.key, qvec, depth, model)
     named = dict.fromkeys(d.id for start, end in days for d in store.diary.diaries(scope, start, end, sources=False))
     ids, rows = stored_vectors(store, "diary", len(qvec))(list(named))
     return sorted(zip(ids, (rows @ qvec).tolist(), strict=True), key=lambda p: -p[1])[:depth]

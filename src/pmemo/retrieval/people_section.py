@@ -52,7 +52,7 @@ def nearness(store: FullStore, facts: Sequence[Fact], qvec: np.ndarray | None,
     if qvec is None or not facts:
         return {}
     ids = {i for f in facts for i in f.sources}
-    vecs = {i: v for i, v in store.get_vectors("turn", ids).items() if v.shape == qvec.shape} if ids else {}
+    vecs = {i: v for i, v in store.vectors.get_vectors("turn", ids).items() if v.shape == qvec.shape} if ids else {}
     parts: dict[int, list[float]] = {f.id: [] for f in facts}
     for f in facts:
         if said := [float(vecs[i] @ qvec) for i in f.sources if i in vecs]:

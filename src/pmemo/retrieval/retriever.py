@@ -256,8 +256,9 @@ class Retriever:
         def nearest(n: int) -> list[tuple[int, float]]:
             if n == k:
                 return best_per_turn(near["turn"], near[parts.KIND], n) if self.embed.splits else near["turn"]
-            found = self.store.nearest("turn", q.scope.key, q.qvec, n, self.embed.model_id)
-            return (best_per_turn(found, self.store.nearest(parts.KIND, q.scope.key, q.qvec, n, self.embed.model_id), n)
+            vectors, model = self.store.vectors, self.embed.model_id
+            found = vectors.nearest("turn", q.scope.key, q.qvec, n, model)
+            return (best_per_turn(found, vectors.nearest(parts.KIND, q.scope.key, q.qvec, n, model), n)
                     if self.embed.splits else found)
 
         return nearest(k) if q.until is None else said_by_nearest(self.store, nearest, k, q.until)
@@ -271,7 +272,7 @@ class Retriever:
                     if i in summaries and q.session_id in (None, summaries[i].scope.session_id)]
 
         def more(n: int) -> list[tuple[Summary, float]]:
-            found = self.store.nearest("summary", q.scope.key, q.qvec, n, self.embed.model_id)
+            found = self.store.vectors.nearest("summary", q.scope.key, q.qvec, n, self.embed.model_id)
             return matching(found, self.store.get_summaries(i for i, _ in found))
 
         return self._made(matching(near, read), more, SUMMARY_DEPTH, lambda pair: pair[0].source_ids, q.until)

@@ -88,7 +88,7 @@ def second_meaning(store: Store, scope: Scope, qvec: np.ndarray, model: str,
     k = POOL if session_id is None else POOL * 5
 
     def nearest(n: int) -> list[tuple[int, float]]:
-        return store.nearest("turn2", scope.key, qvec, n, model)
+        return store.vectors.nearest("turn2", scope.key, qvec, n, model)
 
     found = nearest(k) if until is None else said_by_nearest(store, nearest, k, until)
     return Dense(qvec, found, stored_vectors(store, "turn2", len(qvec)))
@@ -99,7 +99,7 @@ def stored_vectors(store: VectorStore, kind: str, dim: int) -> VectorLookup:
     by an earlier embedder of another size, not embedded again yet, counts as missing."""
 
     def lookup(refs: list[int]) -> tuple[list[int], np.ndarray]:
-        found = [(ref, vec) for ref, vec in store.get_vectors(kind, refs).items() if len(vec) == dim]
+        found = [(ref, vec) for ref, vec in store.vectors.get_vectors(kind, refs).items() if len(vec) == dim]
         rows = np.stack([vec for _, vec in found]) if found else np.zeros((0, dim), dtype=np.float32)
         return [ref for ref, _ in found], rows
 

@@ -49,7 +49,7 @@ def candidates(store: _Windows, scope: Scope, qvec: np.ndarray, model: str, sess
     the better one). With ``session_id``, the caller keeps that session's turns (a window may
     cross sessions); with ``until``, the turns said by then (``pool.rank``)."""
     k = depth if session_id is None else depth * 5
-    found = store.nearest("window", scope.key, qvec, k if until is None else k * 5, model)
+    found = store.vectors.nearest("window", scope.key, qvec, k if until is None else k * 5, model)
     windows = store.get_windows(i for i, _ in found)
     kept = [(windows[i], c) for i, c in found if i in windows]
     members = store.window_members(w.id for w, _ in kept)

@@ -176,7 +176,7 @@ class RecordsService:
         rec = await asyncio.to_thread(self._store.records.add_record, where.tenant_id, where.agent_id,
                                       user_id, clean)
         vec = await asyncio.to_thread(self._embed.passages, [content])
-        await asyncio.to_thread(self._store.put_vectors, "record", [(rec.id, where.key, vec[0])],
+        await asyncio.to_thread(self._store.vectors.put_vectors, "record", [(rec.id, where.key, vec[0])],
                                 self._embed.model_id)
         return rec
 
@@ -190,7 +190,7 @@ class RecordsService:
         found = [r for r in found if records.can_read(r, viewer, tuple(roles))]
         if query is not None:
             qvec = await asyncio.to_thread(self._embed.query, validate.query(query))
-            vecs = await asyncio.to_thread(self._store.get_vectors, "record", [r.id for r in found])
+            vecs = await asyncio.to_thread(self._store.vectors.get_vectors, "record", [r.id for r in found])
             found = records.ranked(found, vecs, qvec)[:limit]
         return found
 

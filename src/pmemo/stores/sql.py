@@ -84,7 +84,11 @@ class Dialect:
 class Exec(Protocol):
     """Runs SQL with ``:name`` parameters on one connection."""
 
-    def rows(self, sql: str, args: Args | None = None) -> list[Row]: ...
+    def rows(self, sql: str, args: Args | None = None, binary: bool = False) -> list[Row]:
+        """The rows of a read; ``binary``: rows of vectors, sent in the driver's binary form where it
+        has one (no text to parse)."""
+        ...
+
     def one(self, sql: str, args: Args | None = None) -> Row | None: ...
     def run(self, sql: str, args: Args | None = None) -> int:
         """A write; how many rows it changed."""

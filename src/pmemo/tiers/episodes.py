@@ -154,13 +154,13 @@ class Episodes:
 
     def _store_vectors(self, pairs: list[tuple[Episode, np.ndarray]]) -> None:
         if pairs:
-            self.store.put_vectors("episode", [(e.id, e.scope.owner_scope().key, vec) for e, vec in pairs],
+            self.store.vectors.put_vectors("episode", [(e.id, e.scope.owner_scope().key, vec) for e, vec in pairs],
                                    self.tiers.embed.model_id)
 
     def _embed(self, episode: Episode, vec: np.ndarray | None = None) -> np.ndarray:
         if vec is None:
             vec = self.tiers.embed.passages([episode_text(episode)])[0]
-        self.store.put_vectors(
+        self.store.vectors.put_vectors(
             "episode",
             [(episode.id, episode.scope.owner_scope().key, vec)],
             self.tiers.embed.model_id,

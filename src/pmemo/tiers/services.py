@@ -109,7 +109,7 @@ class Tiers:
         c.merged(i, j, centroid)
 
     def _label(self, member_ids: list[int], centroid: np.ndarray) -> str:
-        vectors = self.store.get_vectors("turn", member_ids)
+        vectors = self.store.vectors.get_vectors("turn", member_ids)
         present = [m for m in member_ids if m in vectors]
         if not present:
             return ""
@@ -119,7 +119,7 @@ class Tiers:
 
     def rebuild_cluster(self, cluster: Cluster, removed: set[int]) -> str:
         members = [m for m in cluster.member_ids if m not in removed]
-        vectors = self.store.get_vectors("turn", members)
+        vectors = self.store.vectors.get_vectors("turn", members)
         members = [m for m in members if m in vectors]
         if not members:
             self.store.delete_cluster(cluster.id)
@@ -158,7 +158,7 @@ class Tiers:
         a summary costs no embedding call per turn."""
         if not self.settings.window_tokens:
             return list(self.embed.passages([t.indexed for t in turns]))
-        stored = self.store.get_vectors("turn", [t.id for t in turns])
+        stored = self.store.vectors.get_vectors("turn", [t.id for t in turns])
         return [stored.get(t.id) for t in turns]
 
     def add_summary(self, turns: list[Turn]) -> Summary:
@@ -174,7 +174,7 @@ class Tiers:
                 first = span[0]
                 summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
                                                  [t.id for t in span])
-                self.store.put_vectors("summary", [(summary.id, first.scope.key, vec)], self.embed.model_id)
+                self.store.vectors.put_vectors("summary", [(summary.id, first.scope.key, vec)], self.embed.model_id)
                 out.append((summary, vec))
         return out
 
@@ -202,7 +202,7 @@ class Tiers:
         made = [(turns, *self.summarize(turns))]
         _, text, method, _ = made[0]
         self.store.update_summary(summary.id, text, method, [t.id for t in turns])
-        self.store.put_vectors("summary", [(summary.id, turns[0].scope.key, self._embedded(made)[0])],
+        self.store.vectors.put_vectors("summary", [(summary.id, turns[0].scope.key, self._embedded(made)[0])],
                                self.embed.model_id)
         return "rebuilt"
 
@@ -243,7 +243,7 @@ class Tiers:
                 log.warning("promotion fell back to the central sentence: %s", exc)
         if not line:
             # the members' stored vectors (a big cluster has thousands: no cache round trip)
-            stored = self.store.get_vectors("turn", [t.id for t in turns])
+            stored = self.store.vectors.get_vectors("turn", [t.id for t in turns])
             vectors = (np.stack([stored[t.id] for t in turns]) if len(stored) == len(turns)
                        else self.embed.passages([t.indexed for t in turns]))
             centroid = mid_term.centroid_of(vectors)

@@ -55,8 +55,8 @@ class PostgresExec:
     def __init__(self, cur: psycopg.Cursor[dict[str, Any]]) -> None:
         self._cur = cur
 
-    def rows(self, sql: str, args: Args | None = None) -> list[Row]:
-        return [*self._cur.execute(placeholders(sql), dict(args or {})).fetchall()]
+    def rows(self, sql: str, args: Args | None = None, binary: bool = False) -> list[Row]:
+        return [*self._cur.execute(placeholders(sql), dict(args or {}), binary=binary).fetchall()]
 
     def one(self, sql: str, args: Args | None = None) -> Row | None:
         return self._cur.execute(placeholders(sql), dict(args or {})).fetchone()

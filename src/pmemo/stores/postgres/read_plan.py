@@ -25,6 +25,7 @@ from .dialect import POSTGRES, placeholders
 from .episodes import signal_of, signals_read
 from .provenance import WITH_SOURCES
 from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
+from .vectors import PostgresVectors
 
 Read = tuple[str, Any, str]  # (sql, args, shape): one statement of ``Database.reads``
 _CLUSTERS = ("SELECT id, -(centroid <#> %(q)s) FROM clusters WHERE scope_key=%(s)s"
@@ -37,8 +38,7 @@ class ReadPlanRows:
     if TYPE_CHECKING:
         _db: Database
 
-        def _approximate(self) -> frozenset[tuple[str, str, str]]: ...
-        def _nearest_ann(self, args: dict[str, Any], dim: int) -> list[tuple[int, float]]: ...
+        vectors: PostgresVectors
 
     def chat_state(self, scope: Scope, session_id: str | None = None, latest: int = 0,
                    key_sources: bool = False) -> ChatState:
@@ -75,8 +75,8 @@ class ReadPlanRows:
                     "dim": len(vec)}
             if k <= 0:
                 out[kind] = []
-            elif kind != CLUSTERS and (kind, model, scope.key) in self._approximate():
-                out[kind] = self._nearest_ann(args, len(vec))  # its own transaction: SET LOCAL
+            elif kind != CLUSTERS and (kind, model, scope.key) in self.vectors.approximate():
+                out[kind] = self.vectors.nearest_ann(args, len(vec))  # its own transaction: SET LOCAL
             else:
                 together.append((kind, (_CLUSTERS if kind == CLUSTERS else _NEAREST, args, "rows")))
         for (kind, _), rows in zip(together, self._db.reads([read for _, read in together]), strict=True):

@@ -25,6 +25,7 @@ from ..people_sql import PeopleNames
 from ..records_sql import SQLRecords
 from ..tasks_sql import SQLTasks
 from ..usage_sql import SQLUsage
+from ..vectors_sql import SQLEmbedCache, SQLMeta
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
 from .clusters import ClusterRows
@@ -42,13 +43,13 @@ from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
 from .summaries import SummaryRows
 from .turns import TurnRows
-from .vectors import VectorRows
+from .vectors import PGVECTOR, PostgresVectors
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames, JobNames,
                     OwnerRows, ForgetRows,
-                    TurnRows, VectorRows, ClusterRows, SummaryRows, ReadPlanRows):
+                    TurnRows, ClusterRows, SummaryRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -69,6 +70,9 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, JobNames,
         self.batches = SQLBatches(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.jobs: PostgresJobs = PostgresJobs(db)
+        self.vectors = PostgresVectors(db)
+        self.meta = SQLMeta(PostgresLink(db))
+        self.embed_cache = SQLEmbedCache(PostgresLink(db), POSTGRES, PGVECTOR)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
 
     def listen_jobs(self, wake: Callable[[], None]) -> JobListening:

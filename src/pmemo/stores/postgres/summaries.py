@@ -58,3 +58,8 @@ class SummaryRows(SourceRows):
 
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
         return list(self.get_summaries(self._refs_with("summary", turn_ids)).values())
+
+    def stale_summaries(self, model: str) -> list[int]:
+        rows = self._db.rows("SELECT s.id FROM summaries s LEFT JOIN vectors v ON v.kind='summary' AND v.ref=s.id"
+                             " WHERE v.model IS NULL OR v.model<>%s", (model,))
+        return [r[0] for r in rows]

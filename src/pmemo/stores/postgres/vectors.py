@@ -1,4 +1,5 @@
-"""Vectors, the embedding cache and the meta table on PostgreSQL (VectorStore, a mixin).
+"""The vectors port on PostgreSQL (``stores/vectors_sql.py`` in Postgres's dialect): what is its own
+is the search, pgvector's, and counting each scope's rows as they are written.
 
 Vectors are pgvector values of any dimension. ``nearest`` chooses by the scope's size:
 
@@ -29,131 +30,90 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-import psycopg
 
-from .. import parts
+from ..sql import Exec
+from ..vectors_sql import SQLVectors, VectorCodec, VectorRows, upsert
 from . import codec
 from .database import Database, lock_key
+from .dialect import POSTGRES, PostgresLink
 
-SCAN_BATCH = 2000
 ANN_MIN_ROWS = 20_000  # rows of a scope from which it is searched through HNSW (see above)
 ANN_EF_SEARCH = 100  # candidates per step of the graph search (pgvector's default is 40)
 ANN_REFRESH_S = 30.0  # how often the scopes another process made approximate are read again
 
 
-class VectorRows:
-    if TYPE_CHECKING:
-        _db: Database
+def _matrix(values: list[Any], dim: int) -> np.ndarray:
+    mat = np.empty((len(values), dim), dtype=np.float32)
+    for i, v in enumerate(values):
+        mat[i] = v
+    return mat
 
-    # (kind, model, scope key) of the scopes searched through HNSW, and when they were read
+
+PGVECTOR = VectorCodec(codec.f32, codec.vector, _matrix)
+
+
+class PostgresVectors(SQLVectors):
+    """``VectorPort`` on PostgreSQL: ``nearest`` exact or through HNSW by the scope's size."""
+
     ann_min_rows = ANN_MIN_ROWS
-    _ann_scopes: frozenset[tuple[str, str, str]] = frozenset()
-    _ann_read = 0.0
 
-    def put_vectors(self, kind: str, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
-        if not rows:
-            return
-        with self._db.tx() as cur:
-            now = self._write_vectors(cur, kind, rows, model)
-        if now:  # committed: searched through the graph from now on
-            self._ann_scopes = self._ann_scopes | {(kind, model, sk) for sk in now}
+    def __init__(self, db: Database) -> None:
+        super().__init__(PostgresLink(db), POSTGRES, PGVECTOR)
+        self._db = db
+        # (kind, model, scope key) of the scopes searched through HNSW, and when they were read
+        self._ann_scopes: frozenset[tuple[str, str, str]] = frozenset()
+        self._ann_read = 0.0
 
-    def put_parts(self, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
-        flat = [(parts.ref(turn_id, i), sk, v) for turn_id, sk, mat in rows if len(mat) > 1
-                for i, v in enumerate(mat)]
-        with self._db.tx() as cur:  # the old parts go by their key range (stores/parts.py)
-            cur.executemany("DELETE FROM vectors WHERE kind=%s AND ref BETWEEN %s AND %s",
-                            [(parts.KIND, *parts.span(int(turn_id))) for turn_id, _, _ in rows])
-            now = self._write_vectors(cur, parts.KIND, flat, model) if flat else set()
-        if now:
-            self._ann_scopes = self._ann_scopes | {(parts.KIND, model, sk) for sk in now}
+    def _write(self, x: Exec, kind: str, rows: VectorRows, model: str) -> set[tuple[str, str, str]]:
+        large, now = self._count_rows(x, kind, model, Counter(sk for _, sk, _ in rows), len(rows[0][2]))
+        upsert(x, self._codec, kind, rows, model, ann=large)
+        return {(kind, model, sk) for sk in now}
 
-    def _write_vectors(self, cur: psycopg.Cursor[Any], kind: str, rows: list[tuple[int, str, np.ndarray]],
-                       model: str) -> set[str]:
-        """Write ``rows`` in the caller's transaction; returns the scopes that became approximate."""
-        large, now = self._count_rows(cur, kind, model, Counter(sk for _, sk, _ in rows), len(rows[0][2]))
-        cur.executemany(
-            "INSERT INTO vectors(kind, ref, scope_key, model, vec, ann) VALUES(%s,%s,%s,%s,%s,%s)"
-            " ON CONFLICT(kind, ref) DO UPDATE SET scope_key=EXCLUDED.scope_key, model=EXCLUDED.model,"
-            " vec=EXCLUDED.vec, ann=EXCLUDED.ann",
-            [(kind, int(ref), sk, model, codec.f32(v), sk in large) for ref, sk, v in rows])
-        return now
+    def _written(self, scopes: set[tuple[str, str, str]]) -> None:
+        if scopes:  # committed: searched through the graph from now on
+            self._ann_scopes = self._ann_scopes | scopes
 
-    def _count_rows(self, cur: psycopg.Cursor[Any], kind: str, model: str, added: Counter[str],
-                    dim: int) -> tuple[set[str], set[str]]:
+    def _count_rows(self, x: Exec, kind: str, model: str, added: Counter[str], dim: int) -> tuple[set[str], set[str]]:
         """Count the rows written to each scope: the scopes searched through HNSW, and those of
         them that get there now (their rows go into the graph, in this transaction, once)."""
-        cur.executemany(  # in key order: two writers lock the counts in the same order
-            "INSERT INTO vector_scopes(kind, model, scope_key, rows) VALUES(%s,%s,%s,%s)"
+        keys = sorted(added)
+        counted = x.rows(  # in key order: two writers lock the counts in the same order
+            "INSERT INTO vector_scopes(kind, model, scope_key, rows) SELECT :kind, :model, s.key, s.n"
+            " FROM unnest(:keys::text[], :ns::int[]) WITH ORDINALITY AS s(key, n, i) ORDER BY s.i"
             " ON CONFLICT(kind, model, scope_key) DO UPDATE SET rows=vector_scopes.rows+EXCLUDED.rows"
-            " RETURNING scope_key, rows, ann", [(kind, model, sk, added[sk]) for sk in sorted(added)],
-            returning=True)
-        counted = []
-        while True:
-            counted.extend(cur.fetchall())
-            if not cur.nextset():
-                break
-        now = {sk for sk, count, ann in counted if not ann and count >= self.ann_min_rows}
+            " RETURNING scope_key, rows, ann", {"kind": kind, "model": model, "keys": keys,
+                                                "ns": [added[k] for k in keys]})
+        now = {r["scope_key"] for r in counted if not r["ann"] and r["rows"] >= self.ann_min_rows}
         for sk in sorted(now):
-            self._go_approximate(cur, kind, model, sk, dim)
-        return {sk for sk, _, ann in counted if ann} | now, now
+            self._go_approximate(x, kind, model, sk, dim)
+        return {r["scope_key"] for r in counted if r["ann"]} | now, now
 
-    def _go_approximate(self, cur: psycopg.Cursor[Any], kind: str, model: str, scope_key: str, dim: int) -> None:
-        cur.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("pmemo", "vectors_ann", str(dim)),))
+    @staticmethod
+    def _go_approximate(x: Exec, kind: str, model: str, scope_key: str, dim: int) -> None:
+        x.one("SELECT pg_advisory_xact_lock(:key)", {"key": lock_key("pmemo", "vectors_ann", str(dim))})
         # made while no row is marked: the build reads the table once and indexes nothing
-        cur.execute(f"CREATE INDEX IF NOT EXISTS vectors_ann_{dim} ON vectors USING hnsw"
-                    f" ((vec::vector({dim})) vector_ip_ops) WHERE ann AND vector_dims(vec) = {dim}")
-        cur.execute("UPDATE vectors SET ann=true WHERE kind=%s AND model=%s AND scope_key=%s",
-                    (kind, model, scope_key))
-        cur.execute("UPDATE vector_scopes SET ann=true WHERE kind=%s AND model=%s AND scope_key=%s",
-                    (kind, model, scope_key))
-
-    def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
-        if not (wanted := [int(r) for r in refs]):
-            return {}  # every candidate was a nearest one: its cosine is known
-        rows = self._db.rows("SELECT ref, vec FROM vectors WHERE kind=%s AND ref = ANY(%s)",
-                             (kind, wanted), binary=True)
-        return {r[0]: codec.vector(r[1]) for r in rows}
-
-    def scan_vectors(self, kind: str, model: str) -> Iterator[tuple[int, str, np.ndarray]]:
-        """Every vector of a kind and model, read a batch at a time (no connection held between)."""
-        last = -(2**63)
-        while True:
-            rows = self._db.rows("SELECT ref, scope_key, vec FROM vectors WHERE kind=%s AND model=%s"
-                                 " AND ref > %s ORDER BY ref LIMIT %s", (kind, model, last, SCAN_BATCH),
-                                 binary=True)
-            for r in rows:
-                yield r[0], r[1], codec.vector(r[2])
-            if len(rows) < SCAN_BATCH:
-                return
-            last = rows[-1][0]
-
-    def scope_vectors(self, kind: str, scope_key: str, model: str) -> tuple[np.ndarray, np.ndarray]:
-        rows = self._db.rows("SELECT ref, vec FROM vectors WHERE kind=%s AND model=%s AND scope_key=%s"
-                             " ORDER BY ref", (kind, model, scope_key), binary=True)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.empty((len(rows), len(rows[0][1]) if rows else 0), dtype=np.float32)
-        for i, r in enumerate(rows):
-            mat[i] = r[1]
-        return ids, mat
+        x.run(f"CREATE INDEX IF NOT EXISTS vectors_ann_{dim} ON vectors USING hnsw"
+              f" ((vec::vector({dim})) vector_ip_ops) WHERE ann AND vector_dims(vec) = {dim}")
+        where = {"kind": kind, "model": model, "key": scope_key}
+        x.run("UPDATE vectors SET ann=true WHERE kind=:kind AND model=:model AND scope_key=:key", where)
+        x.run("UPDATE vector_scopes SET ann=true WHERE kind=:kind AND model=:model AND scope_key=:key", where)
 
     def nearest(self, kind: str, scope_key: str, query: np.ndarray, k: int, model: str) -> list[tuple[int, float]]:
         if k <= 0:
             return []
         vec = codec.f32(query)
         args = {"q": vec, "kind": kind, "model": model, "scope": scope_key, "k": k}
-        if (kind, model, scope_key) in self._approximate():
-            return self._nearest_ann(args, len(vec))
+        if (kind, model, scope_key) in self.approximate():
+            return self.nearest_ann(args, len(vec))
         # <#> is the negative inner product; equal scores go to the lower id, as on SQLite
         rows = self._db.rows("SELECT ref, -(vec <#> %(q)s) FROM vectors WHERE kind=%(kind)s AND model=%(model)s"
                              " AND scope_key=%(scope)s ORDER BY vec <#> %(q)s, ref LIMIT %(k)s", args)
         return [(r[0], float(r[1])) for r in rows]
 
-    def _nearest_ann(self, args: dict[str, Any], dim: int) -> list[tuple[int, float]]:
+    def nearest_ann(self, args: dict[str, Any], dim: int) -> list[tuple[int, float]]:
         """A large scope's nearest through the HNSW index of its dimension; the iterative scan
         goes on past the first ``ef_search`` rows until ``k`` of the scope are found."""
         with self._db.tx() as cur:
@@ -166,7 +126,7 @@ class VectorRows:
             found = [(r[0], float(r[1])) for r in cur.fetchall()]
         return sorted(found, key=lambda hit: (-hit[1], hit[0]))  # relaxed order: nearly sorted
 
-    def _approximate(self) -> frozenset[tuple[str, str, str]]:
+    def approximate(self) -> frozenset[tuple[str, str, str]]:
         """The scopes searched through HNSW, read again every ANN_REFRESH_S (another process
         may have made one approximate; until then this one searches it exactly, rightly)."""
         now = time.monotonic()
@@ -175,40 +135,3 @@ class VectorRows:
             self._ann_scopes = frozenset((r[0], r[1], r[2]) for r in rows)
             self._ann_read = now
         return self._ann_scopes
-
-    def stale_turns(self, model: str, limit: int) -> list[int]:
-        rows = self._db.rows("SELECT t.id FROM turns t LEFT JOIN vectors v ON v.kind='turn' AND v.ref=t.id"
-                             " WHERE v.model IS NULL OR v.model<>%s LIMIT %s", (model, limit))
-        return [r[0] for r in rows]
-
-    def delete_vectors(self, kind: str, refs: Iterable[int]) -> None:
-        with self._db.tx() as cur:
-            cur.execute("DELETE FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, [int(r) for r in refs]))
-
-    def stale_summaries(self, model: str) -> list[int]:
-        rows = self._db.rows("SELECT s.id FROM summaries s LEFT JOIN vectors v ON v.kind='summary' AND v.ref=s.id"
-                             " WHERE v.model IS NULL OR v.model<>%s", (model,))
-        return [r[0] for r in rows]
-
-    def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]:
-        rows = self._db.rows("SELECT key, vec FROM embed_cache WHERE key = ANY(%s)", (list(keys),), binary=True)
-        return {r[0]: codec.vector(r[1]) for r in rows}
-
-    def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None:
-        with self._db.tx() as cur:
-            cur.executemany("INSERT INTO embed_cache(key, vec) VALUES(%s,%s)"
-                            " ON CONFLICT(key) DO UPDATE SET vec=EXCLUDED.vec", [(k, codec.f32(v)) for k, v in rows])
-
-    def cache_delete(self, keys: list[str]) -> None:
-        with self._db.tx() as cur:
-            cur.execute("DELETE FROM embed_cache WHERE key = ANY(%s)", (list(keys),))
-
-    def get_meta(self, key: str) -> str | None:
-        row = self._db.one("SELECT value FROM meta WHERE key=%s", (key,))
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self._db.tx() as cur:
-            cur.execute("INSERT INTO meta(key, value) VALUES(%s,%s)"
-                        " ON CONFLICT(key) DO UPDATE SET value=EXCLUDED.value", (key, value))
-

@@ -31,7 +31,7 @@ class SQLiteExec:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
-    def rows(self, sql: str, args: Args | None = None) -> list[Row]:
+    def rows(self, sql: str, args: Args | None = None, binary: bool = False) -> list[Row]:
         return self._conn.execute(sql, args or {}).fetchall()
 
     def one(self, sql: str, args: Args | None = None) -> Row | None:

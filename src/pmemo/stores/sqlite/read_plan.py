@@ -22,12 +22,12 @@ from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, Tu
 from ..facts_sql import by_subject, fact_of, subjects_read
 from ..sql import with_sources
 from .dialect import SQLITE, SQLiteExec
-from .vector_cache import VectorCache
+from .vectors import SQLiteVectors
 
 
 class ReadPlanRows:
     if TYPE_CHECKING:
-        vector_cache: VectorCache
+        vectors: SQLiteVectors
 
         @property
         def _read(self) -> sqlite3.Connection: ...
@@ -38,7 +38,6 @@ class ReadPlanRows:
         def _actors(self, scope: Scope) -> list[str]: ...
         def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
         def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]: ...
-        def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]: ...
         def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
         def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
         people: PeoplePort
@@ -69,7 +68,7 @@ class ReadPlanRows:
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:
         return {kind: self._nearest_clusters(scope, query, k) if kind == CLUSTERS
-                else self.vector_cache.nearest(kind, scope.key, query, k, model) for kind, k in wanted}
+                else self.vectors.nearest(kind, scope.key, query, k, model) for kind, k in wanted}
 
     def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
                   vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
@@ -78,7 +77,7 @@ class ReadPlanRows:
             wanted += [i for linked in self._reply_links(wanted).values() for i in linked]
         refs = self._turn_refs(wanted, radius, around)
         skip = set(known)
-        found = self._vectors(vectors, [i for i in sorted(refs) if i not in skip]) if vectors else {}
+        found = self.vectors.get_vectors(vectors, [i for i in sorted(refs) if i not in skip]) if vectors else {}
         sessions: dict[str, set[str]] = {}
         for ref in refs.values():
             sessions.setdefault(ref.scope_key, set()).add(ref.session)

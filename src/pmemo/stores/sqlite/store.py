@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import Conflict, InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
 from ...models import Cluster, Scope, Summary, Turn
-from .. import parts, replies
+from .. import replies
 from ..agenda_sql import SQLAgenda
 from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, NewTurn, Once, TurnRef
 from ..batches_sql import SQLBatches
@@ -36,6 +36,7 @@ from ..records_sql import SQLRecords
 from ..tasks_sql import SQLTasks
 from ..unit import Unit
 from ..usage_sql import SQLUsage
+from ..vectors_sql import SQLEmbedCache, SQLMeta
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
 from .centroid_cache import CentroidCache
@@ -48,7 +49,7 @@ from .person_forget import SQLitePersonForget
 from .profile_store import ProfileStore
 from .read_plan import ReadPlanRows
 from .schema import migrate
-from .vector_cache import VectorCache
+from .vectors import BLOBS, SQLiteVectors
 
 T = TypeVar("T")
 
@@ -76,8 +77,12 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
         fts.ensure_current(self._writer)
         # nearest(): scopes read on their first search, kept in step with every write of the
         # vectors table, the least recently searched dropped past index_memory_mb (0: no bound)
-        self.vector_cache = VectorCache(self.scope_vectors, faiss_min_vectors, index_memory_mb << 20)
+        self.vectors = SQLiteVectors(SQLiteLink(lambda: self._read, self._tx), faiss_min_vectors,
+                                     index_memory_mb << 20)
+        self.vector_cache = self.vectors.cache
         self.vector_cache.watch(self._writer)
+        self.meta = SQLMeta(SQLiteLink(lambda: self._read, self._tx))
+        self.embed_cache = SQLEmbedCache(SQLiteLink(lambda: self._read, self._tx), SQLITE, BLOBS)
         # the directory lock keeps other processes out, so every write goes through _writer
         self.centroid_cache = CentroidCache(CENTROID_SCOPES)
         self.centroid_cache.watch(self._writer)
@@ -88,7 +93,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
-        self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self._vectors)
+        self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.vectors.get_vectors)
         self.tasks = SQLTasks(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.records = SQLRecords(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
@@ -466,88 +471,11 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
             return count
 
     # ---- vectors -------------------------------------------------------------------------
-    def put_vectors(self, kind: str, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
-        with self._tx() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO vectors(kind, ref, scope_key, model, vec) VALUES(?,?,?,?,?)",
-                [(kind, ref, sk, model, codec.blob(v)) for ref, sk, v in rows],
-            )
-
-    def put_parts(self, rows: list[tuple[int, str, np.ndarray]], model: str) -> None:
-        with self._tx() as conn:  # the old parts go by their key range (stores/parts.py)
-            conn.executemany("DELETE FROM vectors WHERE kind=? AND ref BETWEEN ? AND ?",
-                             [(parts.KIND, *parts.span(turn_id)) for turn_id, _, _ in rows])
-            conn.executemany(
-                "INSERT INTO vectors(kind, ref, scope_key, model, vec) VALUES(?,?,?,?,?)",
-                [(parts.KIND, parts.ref(turn_id, i), sk, model, codec.blob(v))
-                 for turn_id, sk, mat in rows if len(mat) > 1 for i, v in enumerate(mat)])
-
-    def get_vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
-        return self._vectors(kind, refs)
-
-    def _vectors(self, kind: str, refs: Iterable[int]) -> dict[int, np.ndarray]:
-        if not (refs := list(refs)):
-            return {}  # and no scope in memory is touched as if searched
-        found = self.vector_cache.vectors(kind, refs)  # a search's candidates: no database read
-        sql = "SELECT ref, vec FROM vectors WHERE kind=? AND ref IN ({})"
-        rest = [r for r in refs if r not in found]
-        found.update((r[0], codec.unblob(r[1])) for r in self._select_in(sql, [kind], rest))
-        return found
-
-    def scan_vectors(self, kind: str, model: str) -> Iterable[tuple[int, str, np.ndarray]]:
-        for r in self._read.execute("SELECT ref, scope_key, vec FROM vectors WHERE kind=? AND model=?",
-                                    (kind, model)):
-            yield r[0], r[1], codec.unblob(r[2])
-
-    def scope_vectors(self, kind: str, scope_key: str, model: str) -> tuple[np.ndarray, np.ndarray]:
-        # sorted here: with ORDER BY ref, SQLite walks the (kind, ref) key over every scope
-        rows = sorted(self._read.execute("SELECT ref, vec FROM vectors WHERE kind=? AND scope_key=? AND model=?",
-                                         (kind, scope_key, model)).fetchall(), key=lambda r: int(r[0]))
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        dim = len(rows[0][1]) // 4 if rows else 0
-        # one join of the blobs into a buffer of the caller's, read as a matrix (a row at a time
-        # into numpy cost ~5x as much: 0.9 ms for a scope of 1,000)
-        return ids, codec.unblob(bytearray().join(r[1] for r in rows)).reshape(len(rows), dim)
-
-    def stale_turns(self, model: str, limit: int) -> list[int]:
-        rows = self._read.execute(
-            "SELECT t.id FROM turns t LEFT JOIN vectors v ON v.kind='turn' AND v.ref=t.id"
-            " WHERE v.model IS NULL OR v.model<>? LIMIT ?", (model, limit))
-        return [r[0] for r in rows]
-
-    def delete_vectors(self, kind: str, refs: Iterable[int]) -> None:
-        with self._tx() as conn:
-            conn.executemany("DELETE FROM vectors WHERE kind=? AND ref=?", [(kind, r) for r in refs])
-
-    def nearest(self, kind: str, scope_key: str, query: np.ndarray, k: int, model: str) -> list[tuple[int, float]]:
-        return self.vector_cache.nearest(kind, scope_key, query, k, model)
-
-    def cache_get(self, keys: list[str]) -> dict[str, np.ndarray]:
-        sql = "SELECT key, vec FROM embed_cache WHERE key IN ({})"
-        return {r[0]: codec.unblob(r[1]) for r in self._select_in(sql, [], keys)}
-
-    def cache_put(self, rows: list[tuple[str, np.ndarray]]) -> None:
-        with self._tx() as conn:
-            conn.executemany("INSERT OR REPLACE INTO embed_cache(key, vec) VALUES(?,?)",
-                             [(k, codec.blob(v)) for k, v in rows])
-
-    def cache_delete(self, keys: list[str]) -> None:
-        with self._tx() as conn:
-            conn.executemany("DELETE FROM embed_cache WHERE key=?", [(k,) for k in keys])
-
     def stale_summaries(self, model: str) -> list[int]:
         rows = self._read.execute(
             "SELECT s.id FROM summaries s LEFT JOIN vectors v ON v.kind='summary' AND v.ref=s.id"
             " WHERE v.model IS NULL OR v.model<>?", (model,))
         return [r[0] for r in rows]
-
-    def get_meta(self, key: str) -> str | None:
-        row = self._read.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self._tx() as conn:
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)", (key, value))
 
     def reset_clusters(self) -> list[int]:
         """Drop every cluster (their centroids belong to an old embedder); return the members."""
