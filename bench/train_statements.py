@@ -66,6 +66,9 @@ NET = NetConfig(hidden=256, epochs=15, dropout=0.5, drop_lex=0.4, decay=1e-3, le
 NET_MEMBERS = 3  # nets from other seeds whose probabilities are averaged (steadier than one)
 BLENDS = (0.25, 0.5, 0.75, 1.0)  # the net's share of the probabilities beside the linear e5 weights
 NET_SCALE = 4.0  # the e5 rows are multiplied by this before the hidden layer, as E5_SCALE for the linear
+# batches of 256 between saves of the cache: with an empty cache a build on the shared box embeds for
+# one to three hours, and a build stopped part way keeps what it embedded
+SAVE_EVERY = 8
 CACHE = Path(os.environ.get("PMEMO_STATEMENTS_CACHE", Path.home() / ".cache" / "pmemo-statements"))
 
 
@@ -99,8 +102,16 @@ def e5_matrix(texts: list[str]) -> np.ndarray:
             vecs = e5.embed_passages([t for _, t in chunk])
             known.update({k: v.astype(np.float16) for (k, _), v in zip(chunk, vecs, strict=True)})
             print(f"  {start + len(chunk)}/{len(todo)}", file=sys.stderr)
-        np.savez(file, keys=np.array(list(known)), vecs=np.stack(list(known.values())))
+            if (start // 256) % SAVE_EVERY == SAVE_EVERY - 1:  # a cold build stopped part way keeps its vectors
+                _save(file, known)
+        _save(file, known)
     return np.stack([known[k] for k in keys]).astype(np.float32)
+
+
+def _save(file: Path, known: dict[str, np.ndarray]) -> None:
+    tmp = file.with_name(file.stem + ".part.npz")
+    np.savez(tmp, keys=np.array(list(known)), vecs=np.stack(list(known.values())))
+    tmp.replace(file)
 
 
 def fit(x: sparse.csr_matrix, y: list[str], classes: tuple[str, ...], c: float) -> tuple[np.ndarray, np.ndarray]:

@@ -63,9 +63,27 @@ def test_the_im_shapes_are_appended_and_moves_are_home_changes(lang: str) -> Non
     left is a home change, a cheer, a request to the bot or a passing state no one's fact."""
     data = hand.hand_zh if lang == "zh" else hand.hand_en
     im = [line for line in data.IM.strip().splitlines() if line.strip()]
+    before = len([x for x in (data.STATEMENTS + data.NEGATIVES).splitlines() if x.strip()])
     msgs = hand.messages(lang)
-    assert len(msgs) - len(im) == len([x for x in (data.STATEMENTS + data.NEGATIVES).splitlines() if x.strip()])
-    tail = msgs[-len(im) :]
+    sixth = [line for line in data.SIXTH.strip().splitlines() if line.strip()]
+    assert len(msgs) - len(im) - len(sixth) == before
+    tail = msgs[before : before + len(im)]
     left = [hand.parse(m.labels[0]) for m in tail if hand.parse(m.labels[0]).change == "change"]
     assert sum(label.kind == "home" for label in left) >= 20 > sum(label.kind == "work" for label in left)
     assert sum(not m.positive for m in tail) >= 90
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_sixth_rounds_lines_come_last_with_every_kind_the_issue_names(lang: str) -> None:
+    """The sixth round's frame families are appended after the IM shapes (the earlier lines keep
+    their split, typing and cached vectors): job changes, part-time work, tools and habits, events
+    signed up for, partners, new hobbies, health, corrections inside a message, and negatives."""
+    data = hand.hand_zh if lang == "zh" else hand.hand_en
+    sixth = [line for line in data.SIXTH.strip().splitlines() if line.strip()]
+    tail = hand.messages(lang)[-len(sixth) :]
+    labels = [hand.parse(code) for m in tail for code in m.labels]
+    kinds = {label.kind for label in labels if label.states}
+    assert {"work", "habit", "event", "family", "like", "health", "opinion"} <= kinds
+    assert sum(label.kind == "work" and label.change == "change" for label in labels) >= 20
+    assert sum(label.mode == "correction" for label in labels) >= 8
+    assert sum(not m.positive for m in tail) >= 50

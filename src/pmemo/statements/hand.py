@@ -82,12 +82,12 @@ def _label(code: str, names: bool) -> Label:
 
 @cache
 def messages(lang: str) -> tuple[Message, ...]:
-    """The messages of ``lang`` in file order (statements, negatives, then the fifth round's IM
-    shapes: appended, so the earlier messages keep their split and typing); a line whose labels do
-    not match its clauses is an error naming it."""
+    """The messages of ``lang`` in file order (statements, negatives, the fifth round's IM shapes,
+    the sixth round's frame families: appended, so the earlier messages keep their split and
+    typing); a line whose labels do not match its clauses is an error naming it."""
     data = hand_zh if lang == "zh" else hand_en
     out: list[Message] = []
-    for line in (data.STATEMENTS + data.NEGATIVES + data.IM).strip().splitlines():
+    for line in (data.STATEMENTS + data.NEGATIVES + data.IM + data.SIXTH).strip().splitlines():
         if not line.strip():
             continue
         codes, _, marked = line.partition(" | ")

@@ -800,3 +800,262 @@ family:h | i want kids someday
 habit:h | wish i could wake up early like you guys
 pet:h | seeing this makes me want a cat
 """
+
+# the sixth round's lines (see hand_zh.SIXTH): frame families of our own for the kinds of miss set a
+# showed, never its lines; company and app names often made up
+SIXTH = """
+work+ | quick update, I left Brightwave and I'm at a battery startup now
+work+ | I switched companies, the new place is called Fernway
+work+ | my last day at the old shop was Friday
+work+ | I'm not at the hospital anymore, moved to a private clinic
+work+ | starting at Northvale Health after the holidays
+work+ | I quit to open a little guesthouse back home
+work+;- | got laid off last week, taking a couple months off
+work+ | I switched careers, doing UX research now
+work+ | I went back to my old team at the county
+work+ | signed the offer, I start at Quillbyte in March
+work+ | I got moved from sales to marketing
+work+ | officially retired as of this week
+work+;- | I left Ardent Logistics, the hours were killing me
+work+ | jumped ship from banking to a hedge fund
+work+ | new job is ground crew at the airport
+work | I pick up shifts at a coffee shop on weekends
+work | I tutor high school math in the evenings
+work | I do DoorDash after work for extra cash
+work | I'm working part time at the campus library this summer
+work | I'm a research assistant in a lab, it pays like nothing
+work | my side hustle is editing photos
+work | I help out at the farmers market on Saturdays
+work.n | {Dana} coaches part time at the climbing gym
+work.r | my mom volunteers at the food bank since she retired
+habit | I do all my budgeting in YNAB
+habit | I write everything in Google Docs
+habit;- | I'm in bed by 10 every night, no exceptions
+habit | I always shower first thing in the morning
+habit | I follow Chloe Ting videos for workouts
+habit | I take the train to work and do flashcards on the way
+habit | I journal in a Leuchtturm notebook
+habit | I cook from the NYT Cooking app mostly
+habit | I edit all my videos in DaVinci
+habit | I swim laps every Wednesday night
+habit;- | I bike to the office three days a week, saves a ton
+habit.n | {Priya} has a flat white every single morning
+habit | I draw on Procreate
+habit | my notes all live in Logseq
+event | I signed up for the half marathon in October
+event | I booked my road test for next Tuesday
+event | I registered for the GRE in March
+event;- | just paid the fee for the bar exam, it's in July
+event | I'm taking my permit test Saturday
+event | I entered a triathlon, it's in December
+event | got my physical scheduled for Thursday
+event | I joined the office pickleball tournament
+event | I'm sitting the CPA exam in the fall
+event.n | {Marcus} signed up for the trail race on Sunday
+event.r | my son's in the city piano competition next month
+event | I have a wedding to go to in Austin at the end of the month
+event;- | I'm off on vacation from Monday, heading to Portugal
+family | my partner's a nurse, we've been together three years
+family | my other half is from Texas
+family | my wife is two years younger than me
+family;- | I have a boyfriend, long distance, we see each other monthly
+family+ | we got married at city hall!
+family+ | me and my ex are done for good, I'm single now
+family | my in-laws live with us
+family | I have an older brother in the navy
+family | I've got two daughters, the oldest is in middle school
+family.n | {Lena}'s husband drives a cab
+family | my fiancée is from Ohio
+family+ | I'm an uncle now, my sister had a baby boy
+like | I got really into ultimate frisbee lately
+like | I'm deep into pour-over coffee, bought way too much gear
+like | I've been learning to bake bread
+like | I started paddleboarding, first time on the water last week
+like | I started running this year, 300 miles so far
+like | I'm obsessed with building Lego sets lately
+like | I picked up crochet and made a scarf
+like.n | {Rosie} just started boxing classes
+like | I love podcasts, especially history ones
+like | I'm a huge fan of Thai food
+like | I hate going out in the rain
+like | cilantro is a hard no for me
+health | mango makes my lips swell up
+health | I can't touch shellfish, I break out in hives
+health | I'm allergic to penicillin, always have to tell the nurse
+health | cat hair is poison to me, I start sneezing right away
+health;- | I'm lactose intolerant, milk wrecks me
+health | I have asthma, always carry my inhaler
+health | my stomach can't handle anything spicy
+health | I'm a little anemic
+health.r | my daughter is allergic to eggs
+health.n | {Tom} is allergic to dust mites
+health | I carry an EpiPen because of tree nuts
+health | I don't eat red meat, never liked it
+home | I live in Astoria now, close to work
+home+ | we moved out to the suburbs
+home | I live in company housing
+home.n | {Greg} lives right by the subway station
+study | I'm doing a part-time master's, classes on weekends
+study+ | I got into the nursing program, starting in September
+study | I'm learning Korean, just finished the alphabet
+pet+ | we have a new bunny, her name is Cotton
+pet | our border collie is almost ten
+name | call me Bea, everyone does
+name | my handle is nightowl but my real name is Zack
+opinion | I think remote work is way more productive
+opinion | honestly EVs are cheaper than gas cars in the long run
+work:c | my bad, I'm at FedEx not UPS
+event:c | correction, the race is Saturday not Sunday
+home:c | I got it wrong, I'm in building 5 not 6
+study:c | not Boston College, Boston University, typo
+health:c | to be clear, it's shrimp I'm allergic to, not crab
+family:c | I mixed it up, my brother is older than me not younger
+work;- | I work at the hospital pharmacy, today was insane
+work;- | I'm an accountant, month end is eating me alive
+study;- | first year grad student, got roasted at my proposal today
+health;- | I'm allergic to peanuts, almost ate one just now
+pet;- | I have a samoyed, he destroyed a pillow today
+- | worked till 10 tonight, starving
+- | just got off work, the train is packed
+- | had ramen for lunch
+- | got pulled into another meeting today
+- | waited an hour at the clinic this afternoon
+- | my friend works at a bank and works late every day
+- | my classmate signed up for the full marathon
+- | my neighbor's dog is so aggressive
+- | a coworker of mine is allergic to mango
+- | heard the boss is getting replaced
+work:q | are you still at that company
+event:q | anyone signed up for the weekend tournament
+health:q | weren't you allergic to shellfish
+like:q | what are you into these days
+habit:q | what app do you guys use for budgeting
+work:h | it would be nice to work at a big tech company
+event:h | once I lose the weight I'll sign up for a marathon
+like:h | I'd love to try skiing, it's just so expensive
+family:h | I wish I had an older sister
+work!;- | I didn't quit, just took a few days off
+health!;- | I'm not allergic, just have a cold
+family! | I don't have a girlfriend, stop it
+work:j | I'm the CEO of my couch, full time napping
+- | anyone have a spare badminton racket I can borrow
+- | Sunday 3pm, same place
+- | don't forget to pay the club dues
+- | lmaooo I'm dying
+- | [image] this is from yesterday
+- | has anyone been to Lisbon
+work+ | I left Starfield Insurance, starting at Cedar Bank on Monday
+work+ | I'm done at Orange Learning, joining a robotics company at the end of the month
+work+ | I'm no longer at the design firm, went over to a real estate developer
+work+ | just wrapped up my exit paperwork, I start at Tealbyte on the 15th
+work+ | left my old job and opened a studio with a friend
+work+ | quit the pharma job last month, I'm at the health department now
+work | I work at a pet store, it's on Main Street
+work | I'm a surveyor, mostly field work
+work | I'm an orthodontist, braces all day
+work | I'm a sports editor at the local paper
+habit | I read for half an hour before bed, been doing it a year
+habit | I do all my spreadsheets in Excel, old habits
+habit | I always check Yelp before picking a restaurant
+habit | I code in Neovim, way too many plugins
+health | I'm diabetic, insulin every day
+health | I'm red-green colorblind so charts are rough
+health | I have a herniated disc so I can't sit long
+health.r | my grandpa has a bad heart, he got a stent
+pet | our cat is a calico, super shy
+pet.r | my sister's golden retriever is eight now
+opinion | I feel like smaller cities are way more livable
+opinion | honestly a government job isn't that great
+opinion | imo renting beats buying right now
+opinion | I've always believed sleep beats any supplement
+opinion | I reckon the Tube is easier than the NYC subway
+opinion | I don't think kids should learn to code that early
+family | my wife just called asking when I'm coming home
+family | this weekend I'm meeting my boyfriend's parents
+family | my husband won't let me buy new headphones
+family | got an earful from my other half all night
+family.r | my husband drives for a logistics company
+family.r | my girlfriend studies law, she graduates next year
+home | yeah, moved out to Queens last year
+work | yes, still at the same hospital
+study | yep, doing it part time, two year program
+home | nah, I moved to Seattle ages ago
+work | yeah I'm in insurance now
+event.n | {Dana} has an interview in Chicago next week
+event.n | {Marcus} is going to a college friend's wedding at the end of the month
+event.n | {Lena} is getting posted overseas after new year
+event.n | {Priya} just passed her CPA
+event.n | {Tom} got a spot in next year's London marathon
+event | I ran my first 10k yesterday
+event | I finally got my driver's license last week
+event | I'm off to a week of training in Denver next month
+event;event:c | dentist on Friday, scratch that, it's Saturday
+event;event:c | my interview is next Monday, I mean Tuesday
+event:c | hold on, the defense moved to the 12th, not the 10th
+work;work:c | I work at Honda, make that Toyota
+home:c | typo, I live in Brooklyn not the Bronx
+like | I started swimming lessons, I can do a length now
+like | got into camping this year, bought all the gear
+like | I'm learning watercolor lately
+like.n | {Rosie} just started drum lessons
+pet!;- | that scooter isn't mine, my cousin left it here
+work!;- | I didn't build that, my mentor did
+event:h | if I could drive I'd have done a road trip by now
+- | if the bonus comes through I'll get a new phone
+- | {Dana} you should try swimming
+- | my mom says girls shouldn't stay up late
+- | my dad says he's selling the old house next year
+- | my roommate is obsessed with skateboarding lately
+- | our office is moving to the new campus next month
+- | my manager says there's a business trip next week
+- | they took four tubes of blood at my physical today
+- | worked overtime three days this week
+-;-;study+;- | long day of meetings, brain is mush, oh btw I'm starting a master's in Toronto in Sept, will visit
+-;work+;- | just got home dead tired, so anyway I'm switching jobs to Shopwell next month, 30% raise
+-;health;- | slept badly again, turns out I'm allergic to dust mites, explains all the sneezing
+-;event;- | did nothing this weekend, oh and I signed up for the Philly marathon in November, gotta train
+-;family+;- | just finished dinner, announcement: I'm officially off the market, will introduce them soon
+-;pet+;- | this rain is the worst, anyway we adopted a little black pup yesterday, super clingy
+- | my cousin delivers packages in Phoenix, says he does 200 stops a day
+- | my roommate signed up for the LSAT, she's up at 6 every day
+- | the guy at the next desk is allergic to shellfish
+- | my boss has two huge mastiffs
+- | my best friend's boyfriend owns a gym
+- | a classmate told me her company is doing layoffs again
+- | new BBQ place opened downstairs, try it this weekend?
+- | someone was handing out flyers at the station today
+- | the 3pm meeting got pushed to 4
+- | anyone know how to transfer a 401k
+- | if it doesn't rain tomorrow let's go hiking
+- | if you're free this weekend let's hit the museum
+- | my coworker says she wants to learn scuba
+- | my roommate says she's moving out next month
+- | my buddy says he's quitting to be a cop
+- | the latte at this place is not bad
+- | my package got lost again, so annoyed
+- | standup just ended, another pile of tickets
+- | {Dana} you should try running
+- | {Marcus} weren't you working in Boston last year
+- | my sister's coworker works at a bank
+- | is your company moving downtown
+- | anyone know where to take swim lessons
+- | the new intern apparently went to NYU
+- | my boss says raises are coming at year end, yeah right
+- | grabbed a boba on the way home
+- | deep cleaned the whole apartment, I'm dead
+- | perfect weather for a nap
+- | the organizer says dinner next week is split evenly
+- | can someone look at this error for me
+- | supposedly the subway is coming out to our area next year
+- | my friend's cat is missing, keep an eye out please
+- | my aunt says her office is relocating
+- | an ex coworker went to Meta, heard his pay doubled
+- | my neighbor just got a puppy, it barks all night
+- | saw a guy jogging with a parrot on his shoulder lol
+- | my teammate is running the Chicago marathon
+- | mom says I should call more often
+- | does anyone here still use Evernote
+- | if I win the lottery I'm never working again
+- | the gym is closed for renovations all week
+- | lol my manager thinks I'm a morning person
+"""
