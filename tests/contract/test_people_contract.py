@@ -3,6 +3,7 @@ people go by, where they speak. Speakers are noted with their turns (``actor_id`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -132,6 +133,65 @@ def test_turns_naming_the_aliases_a_turn_taught(full_store: FullStore):
     assert p.turns_naming("default", [named.id]) == []  # it taught nothing
     p.remove_alias("default", "ni", "Neko")
     assert p.turns_naming("default", [taught.id]) == [named.id]
+
+
+def _turn_reads(store: FullStore, call: Callable[[], object]) -> int:
+    """What the database read of the turns for ``call``: on Postgres the rows of ``turns`` it
+    fetched (its own count, in one transaction); on SQLite, where no such count is kept, the
+    steps its reading connection ran (a scan's grow with every row it passes)."""
+    if hasattr(store, "_read"):  # SQLite
+        steps = [0]
+
+        def step() -> int:
+            steps[0] += 1
+            return 0
+
+        store._read.set_progress_handler(step, 1)
+        try:
+            call()
+        finally:
+            store._read.set_progress_handler(None, 1)
+        return steps[0]
+    read = ("SELECT COALESCE(seq_tup_read, 0) + COALESCE(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables"
+            " WHERE relname = 'turns' AND schemaname = current_schema()")
+    with store.people._link.write() as x:  # what autovacuum does for a table of a tenant's size
+        x.run("ANALYZE turns")
+    with store.tx(), store.people._link.read() as x:  # the transaction's own counts
+        before = x.one(read)["n"]
+        call()
+        return int(x.one(read)["n"]) - int(before)
+
+
+def test_turns_naming_reads_the_turns_that_may_hold_a_name_not_the_tenants(full_store: FullStore):
+    """The turns a scan of every turn of the tenant finds (Python's, here), read through the
+    store's index of character pairs: turns that hold none of a name's pairs are not read, so
+    2,000 more of them add less than half a step or row a turn to what a call reads. A name of one character has
+    no pair: it is still looked for in every turn."""
+    s, p = full_store, full_store.people
+    texts = ["年糕是我同学", "NEKO is late again", "nekko is no neko-free zone", "过年了吃蛋糕", "one kept book", "糕",
+             "o"]
+    said = [spoke(s, TEAM, "bo", "Bo", text, i) for i, text in enumerate(texts)]
+    spoke(s, FOREIGN, "wt", "许文涛", "年糕是我同学", 9)
+    taught = spoke(s, TEAM, "ni", "周霓", "叫我年糕就行，英文名 Neko，或者 o", 10)
+    p.add_aliases("default", [NewAlias("ni", a, "learned", "g:team", AT, taught.id)
+                              for a in ("年糕", "Neko", "糕", "o")])
+
+    def scan(*aliases: str) -> list[int]:  # the definition: a user turn of the tenant, not the teacher, holding one
+        return sorted(t.id for t in said if any(a.lower() in t.content.lower() for a in aliases))
+
+    assert p.turns_naming("default", [taught.id]) == sorted(t.id for t in said)  # "o" is in every Latin one
+    p.remove_alias("default", "ni", "o")
+    assert p.turns_naming("default", [taught.id]) == scan("年糕", "Neko", "糕")
+    p.remove_alias("default", "ni", "糕")
+    assert p.turns_naming("default", [taught.id]) == scan("年糕", "Neko")
+    before = _turn_reads(s, lambda: p.turns_naming("default", [taught.id]))
+    s.add_turns([NewTurn(CLUB, "user", f"今天下雨{i}", "Bo", T0 + timedelta(hours=1, seconds=i), {}, f"今天下雨{i}",
+                         actor_id="bo") for i in range(2000)])
+    assert p.turns_naming("default", [taught.id]) == scan("年糕", "Neko")
+    after = _turn_reads(s, lambda: p.turns_naming("default", [taught.id]))
+    # a scan grew by ~55 steps (SQLite) or one row (Postgres) a turn; FTS5 reads its segments by steps too
+    print(f"turns_naming read {before} then {after}")
+    assert after - before < 2000 / 2, (before, after)
 
 
 def test_aliases_add_a_person_once_named(full_store: FullStore):

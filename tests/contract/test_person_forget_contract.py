@@ -108,7 +108,7 @@ def tables(store: FullStore) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
         return
     conn = store._read  # type: ignore[attr-defined]
     names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-    for name in sorted(n for n in names if not n.startswith(("turns_fts", "sqlite_"))):
+    for name in sorted(n for n in names if not n.startswith(("turns_fts", "turn_pairs", "sqlite_"))):
         yield name, sorted(tuple(str(v) for v in r) for r in conn.execute(f"SELECT * FROM {name}"))
 
 

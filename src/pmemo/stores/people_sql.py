@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -265,8 +265,9 @@ class SQLPeople:
                                              "key": None if scope is None else scope.key})]
 
     def turns_naming(self, tenant: str, taught_by: list[int], first_names: bool = False) -> list[int]:
-        """A scan of the tenant's turns, made only when one of ``taught_by`` taught an alias (or,
-        with ``first_names``, first used a display name: a new member's first batch)."""
+        """Made only when one of ``taught_by`` taught an alias (or, with ``first_names``, first used
+        a display name: a new member's first batch): the turns that hold each of the alias's
+        character pairs (``_holding``: the store's index of them), then the alias itself."""
         ids = [int(i) for i in taught_by]
         if not ids:
             return []
@@ -277,11 +278,24 @@ class SQLPeople:
             if first_names and not x.rows("SELECT 1 FROM aliases WHERE tenant=:tenant AND source='name'"
                                           f" AND {d.in_('turn_id', 'ids')} LIMIT 1", args):
                 return []  # most batches: no one spoke here for the first time
-            return [r["id"] for r in x.rows(
-                "SELECT DISTINCT t.id FROM (SELECT DISTINCT lower(alias) AS alias FROM aliases WHERE tenant=:tenant"
-                f" AND {d.in_('turn_id', 'ids')} AND removed IS NULL{which}) a JOIN turns t ON t.tenant=:tenant"
-                f" AND {d.position('lower(t.content)', 'a.alias')} > 0 WHERE t.role='user'{older}"
-                f" AND NOT ({d.in_('t.id', 'ids')}) ORDER BY t.id", args)]
+            names = (f"SELECT DISTINCT lower(alias) AS alias FROM aliases WHERE tenant=:tenant"
+                     f" AND {d.in_('turn_id', 'ids')} AND removed IS NULL{which}")
+            return self._holding(x, names, lambda alias: (
+                f" AND {d.position('lower(t.content)', alias)} > 0 AND t.tenant=:tenant AND t.role='user'{older}"
+                f" AND NOT ({d.in_('t.id', 'ids')})"), args)
+
+    def _holding(self, x: Exec, names: str, held: Callable[[str], str], args: Args) -> list[int]:
+        """The ids of the turns ``t`` that hold one of the aliases ``names`` reads (``held(alias)``
+        says so of the SQL ``alias``), by id: on SQLite, the turns with every pair of the alias in
+        ``turn_pairs`` (an alias of one character: every turn of the tenant), in one read."""
+        pairs = ("(SELECT '(' || group_concat('\"' || hex(:tenant) || 'x' || hex(substr(a.alias, n, 2)) || '\"',"
+                 " ' AND ') || ') OR \"' || hex(:tenant) || 'xlong\"' FROM pair_at WHERE n < length(a.alias))")
+        # CROSS JOIN keeps this order: the names, the turns their pairs find, then those turns
+        return [r["id"] for r in x.rows(
+            f"SELECT t.id FROM ({names}) a CROSS JOIN turn_pairs p CROSS JOIN turns t"
+            f" WHERE length(a.alias) > 1 AND turn_pairs MATCH {pairs} AND t.id = p.rowid{held('a.alias')}"
+            f" UNION SELECT t.id FROM (SELECT alias FROM ({names}) WHERE length(alias) < 2) a CROSS JOIN turns t"
+            f" WHERE TRUE{held('a.alias')} ORDER BY 1", args)]
 
 
 class PeopleNames:

@@ -210,8 +210,10 @@ class ForgetRows:
             self._writer.execute("PRAGMA secure_delete=ON")
 
     def scrub(self) -> None:
-        """Merge the FTS index (drops deleted terms) and checkpoint the WAL into the file."""
+        """Merge the FTS indexes (drops deleted terms: words, and the pairs of turns_naming) and
+        checkpoint the WAL into the file."""
         with self._tx() as conn:
             conn.execute("INSERT INTO turns_fts(turns_fts) VALUES('optimize')")
+            conn.execute("INSERT INTO turn_pairs(turn_pairs) VALUES('optimize')")
         with self._write_lock:
             self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -6,6 +6,15 @@ import sqlite3
 
 from ..alias_key import ALIAS_OWNER
 
+
+def _pairs(row: str) -> str:
+    """The ``turn_pairs`` text of a turn (``row``: the table or trigger row it is read from)."""
+    tenant, content = f"hex({row}.tenant)", f"{row}.content"
+    return (f"(SELECT COALESCE(group_concat({tenant} || 'x' || hex(substr(lower({content}), n, 2)), ' '), '')"
+            f" FROM pair_at WHERE n < length({content}))"
+            f" || CASE WHEN length({content}) > 100001 THEN ' ' || {tenant} || 'xlong' ELSE '' END")
+
+
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE turns(
@@ -503,6 +512,29 @@ MIGRATIONS: list[str] = [
     CREATE INDEX turns_reply ON turns(reply_to) WHERE reply_to IS NOT NULL;
     CREATE INDEX turns_message ON turns(scope_key, json_extract(metadata, '$.message_id'))
         WHERE json_extract(metadata, '$.message_id') IS NOT NULL;
+    """,
+    # issue 43 §2: which user turns may hold a name (turns_naming): each character pair of a turn's
+    # lowered text as a token <hex(tenant)>x<hex(pair)> in a contentless FTS5 table, written by
+    # triggers (the turn writers do nothing); a text past pair_at's 100,000 pairs is marked 'long'
+    # (its later pairs are not indexed: a search takes such turns as they are)
+    f"""
+    CREATE TABLE pair_at(n INTEGER PRIMARY KEY);
+    INSERT INTO pair_at(n) WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < 100000)
+        SELECT n FROM i;
+    CREATE VIRTUAL TABLE turn_pairs USING fts5(body, content='', tokenize='unicode61');
+    INSERT INTO turn_pairs(rowid, body) SELECT id, {_pairs("turns")} FROM turns WHERE role = 'user';
+    CREATE TRIGGER turn_pairs_added AFTER INSERT ON turns WHEN new.role = 'user' BEGIN
+        INSERT INTO turn_pairs(rowid, body) VALUES(new.id, {_pairs("new")});
+    END;
+    CREATE TRIGGER turn_pairs_deleted AFTER DELETE ON turns WHEN old.role = 'user' BEGIN
+        INSERT INTO turn_pairs(turn_pairs, rowid, body) VALUES('delete', old.id, {_pairs("old")});
+    END;
+    CREATE TRIGGER turn_pairs_gone AFTER UPDATE OF tenant, role, content ON turns WHEN old.role = 'user' BEGIN
+        INSERT INTO turn_pairs(turn_pairs, rowid, body) VALUES('delete', old.id, {_pairs("old")});
+    END;
+    CREATE TRIGGER turn_pairs_changed AFTER UPDATE OF tenant, role, content ON turns WHEN new.role = 'user' BEGIN
+        INSERT INTO turn_pairs(rowid, body) VALUES(new.id, {_pairs("new")});
+    END;
     """,
 ]
 
