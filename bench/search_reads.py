@@ -62,6 +62,9 @@ class Timer:
         for name in dir(type(store)):
             if not name.startswith("_") and callable(getattr(type(store), name, None)):
                 setattr(store, name, self._timed(name, getattr(store, name)))
+        for name in dir(type(store.jobs)):  # the job port's too (the worker's claim, finish)
+            if not name.startswith("_") and callable(getattr(type(store.jobs), name, None)):
+                setattr(store.jobs, name, self._timed(f"jobs.{name}", getattr(store.jobs, name)))
         db = getattr(store, "_db", None)
         if db is not None:
             for name in SQL_READS:

@@ -42,7 +42,7 @@ QUESTIONS = [("你认识霓霓吗？周霓和高峰、许文涛最近怎么样",
              ("她对什么过敏来着", ["周霓: 我在腾讯上班"])]
 
 
-PORTS = ("graph",)  # the store's ports (pmemo.ports): a call of store.graph is a store call too
+PORTS = ("graph", "jobs")  # the store's ports (pmemo.ports): a call of store.graph is a store call too
 
 
 def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:

@@ -1,5 +1,6 @@
-"""The BlockJobStore contract (stores/base.py): jobs that keep the derived memory blocks current.
-A group's facts changing, by any path, queues one job for the group while one waits."""
+"""The job port's block jobs (ports/jobs.py: enqueue_once, queue_on_fact_change, fact_groups):
+jobs that keep the derived memory blocks current. A group's facts changing, by any path, queues
+one job for the group while one waits."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The JobStore contract (stores/base.py): a queue several worker processes share. A claim
-holds jobs for its owner under a lease, an expired lease is another owner's to claim, a retry
-waits out a backoff, a job failed for good waits in the dead-letter list of its tenant.
+"""The job port contract (ports/jobs.py, ``store.jobs``): a queue several worker processes
+share. A claim holds jobs for its owner under a lease, an expired lease is another owner's to
+claim, a retry waits out a backoff, a job failed for good waits in the dead-letter list of its tenant.
 
 One store per test: owners are the strings a worker process would pass, lease expiry is a
 lease of 0 s, and a backoff is seen as a job not claimable at once that becomes claimable.

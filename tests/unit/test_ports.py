@@ -204,7 +204,7 @@ def test_the_vectors_port_is_written_once():
     assert methods(MetaPort) <= methods(SQLMeta) and methods(EmbedCachePort) <= methods(SQLEmbedCache)
 
 
-@pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort])
+@pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

@@ -11,7 +11,7 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -45,9 +45,7 @@ from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
 from ..ports.graph import TripleView as TripleView
 from ..ports.jobs import Job as Job  # re-exported: the job port's values
-from ..ports.jobs import JobListening as JobListening
 from ..ports.jobs import JobPort
-from ..ports.jobs import JobSignals as JobSignals
 from ..ports.key_lines import KeyLinePort
 from ..ports.locks import OWNER_WAIT_S as OWNER_WAIT_S  # re-exported: the lock port's wait
 from ..ports.locks import LockPort
@@ -255,6 +253,7 @@ class DerivedStore(Protocol):
         ...
 
 
+# the job port's retry policy (``JobPort.fail``): here, where the stores' shared SQL reads it
 BACKOFF_BASE_S = 1.0  # a job failed with retry is due again after 1, 2, 4 … seconds
 BACKOFF_MAX_S = 600.0  # and never later than this
 
@@ -268,53 +267,6 @@ def backoff_s(attempts: int) -> float:
     return min(BACKOFF_BASE_S * 2.0 ** min(max(attempts - 1, 0), 30), BACKOFF_MAX_S)
 
 
-class JobStore(Protocol):
-    """A job queue that several worker processes share: a claim holds its jobs under a lease,
-    so a dead worker's jobs go to another once it runs out; failures back off, then wait in
-    the dead-letter list (status 'failed') until retried by hand."""
-
-    def enqueue(self, kind: str, payload: Any) -> int: ...
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
-        """Up to ``limit`` jobs that are 'pending' and due (run_after <= now), or 'running' with a
-        lease that has expired (a dead worker's); each becomes 'running', held by ``owner`` until
-        now + lease_s, attempts + 1. Taken round robin across tenants, then chats, oldest first
-        within a chat, and of each tenant (past its first job) no more once they hold ``turns``
-        turns (0: no bound; fair_share.py). A 'turns' job waits while an earlier 'turns' job of its chat is
-        unfinished and not taken in the same claim (chat_order.py)."""
-        ...
-    def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
-        """Extend the leases ``owner`` still holds; returns how many it still held."""
-        ...
-    def finish(self, job_id: int) -> None: ...
-    def fail(self, job_id: int, error: str, retry: bool) -> None:
-        """retry: 'pending' again, due after a backoff of min(BACKOFF_BASE_S * 2 ** (attempts - 1),
-        BACKOFF_MAX_S) seconds; otherwise 'failed' (the dead-letter list), kept with its error."""
-        ...
-    def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                owner: str | None = None) -> int:
-        """Jobs not done yet: all, or those about a tenant's (an agent's, an owner's) rows."""
-        ...
-    def pending_turns(self, tenant_id: str) -> int:
-        """Turns of ``tenant_id`` queued for the background and not digested yet (their 'turns'
-        jobs pending or running, not failed for good): one row read, for the cap on them."""
-        ...
-    def requeue_running(self, owner: str | None = None) -> int:
-        """Jobs left 'running' by ``owner`` (all owners when None) go back to 'pending'."""
-        ...
-    def dead_jobs(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                  limit: int = 100) -> list[dict[str, Any]]:
-        """Failed jobs, newest first: id, kind, payload, attempts, error, updated (epoch s); of one
-        tenant (agent) when given, as pending() filters."""
-        ...
-    def retry_dead(self, job_ids: list[int] | None = None, tenant_id: str | None = None) -> int:
-        """Put failed jobs (these, or all of a tenant's, or all) back in the queue, attempts reset."""
-        ...
-    def job_queue(self) -> dict[str, tuple[int, float]]:
-        """Every tenant's jobs by status ("pending", "running", "failed", those present): how
-        many, and when (epoch seconds) the oldest of them was queued."""
-        ...
-
-
 class LockStore(Protocol):
     """A store with named locks every process on it shares: the port (``pmemo.ports.locks``) is
     its ``locks`` attribute (``store.locks.hold(names)``)."""
@@ -323,7 +275,7 @@ class LockStore(Protocol):
     def locks(self) -> LockPort: ...
 
 
-class Store(TurnStore, VectorStore, DerivedStore, JobStore, LockStore, Protocol):
+class Store(TurnStore, VectorStore, DerivedStore, LockStore, Protocol):
     @property
     def jobs(self) -> JobPort:
         """The job queue (``pmemo.ports.jobs``)."""
@@ -413,19 +365,6 @@ class DiaryStore(Protocol):
 WindowStore = WindowPort
 
 
-# ---- memory blocks (issue 20) ----------------------------------------------------------------
-class BlockJobStore(Protocol):
-    """Jobs that keep the derived blocks current."""
-
-    def queue_on_fact_change(self, kind: str) -> None:
-        """A change to a group's facts queues a ``kind`` job for the group (once while waiting)."""
-        ...
-    def enqueue_once(self, kind: str, payload: Any) -> bool: ...
-    def fact_groups(self) -> Iterator[tuple[str, str, str]]:
-        """(tenant, agent, group id) of every group with facts."""
-        ...
-
-
 CLUSTERS = "cluster"  # ``ReadPlanStore.nearest_kinds``: the clusters nearest, by centroid (``nearest_clusters``)
 
 
@@ -509,12 +448,12 @@ class ReadPlanStore(Protocol):
 
 
 class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStore, DiaryStore, WindowStore,
-                BlockJobStore, ReadPlanStore, Protocol):
+                ReadPlanStore, Protocol):
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``, ``tasks``,
-    ``records``, ``batches``.
+    ``diary``, ``jobs`` (declared by ``Store``), and (declared by ``ProfileStoreProtocol``) ``profile``
+    (the facts), ``episodes``, ``tasks``, ``records``, ``batches``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property

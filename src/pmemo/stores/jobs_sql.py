@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..ports.jobs import Job, JobPort
+from ..ports.jobs import Job
 from .base import backoff_s
 from .chat_order import earlier, in_chat_order
 from .sql import Args, Dialect, Exec, Link
@@ -153,53 +153,3 @@ class SQLJobs:
                           " AND deleted IS NULL ORDER BY 1, 2, 3", {"groups": "g:%"})
         return ((r["tenant"], r["agent"], r["owner"][2:]) for r in rows)
 
-
-class JobNames:
-    """The store's old job methods (``store.claim`` …), each the port's call: what calls them
-    keeps working while consumers move to ``store.jobs``."""
-
-    jobs: JobPort
-
-    def enqueue(self, kind: str, payload: Any) -> int:
-        return self.jobs.enqueue(kind, payload)
-
-    def claim(self, limit: int, owner: str = "local", lease_s: float = 300.0, turns: int = 0) -> list[Job]:
-        return self.jobs.claim(limit, owner, lease_s, turns)
-
-    def renew(self, job_ids: list[int], owner: str, lease_s: float) -> int:
-        return self.jobs.renew(job_ids, owner, lease_s)
-
-    def finish(self, job_id: int) -> None:
-        self.jobs.finish(job_id)
-
-    def fail(self, job_id: int, error: str, retry: bool) -> None:
-        self.jobs.fail(job_id, error, retry)
-
-    def requeue_running(self, owner: str | None = None) -> int:
-        return self.jobs.requeue_running(owner)
-
-    def dead_jobs(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                  limit: int = 100) -> list[dict[str, Any]]:
-        return self.jobs.dead_jobs(tenant_id, agent_id=agent_id, limit=limit)
-
-    def retry_dead(self, job_ids: list[int] | None = None, tenant_id: str | None = None) -> int:
-        return self.jobs.retry_dead(job_ids, tenant_id)
-
-    def pending(self, tenant_id: str | None = None, *, agent_id: str | None = None,
-                owner: str | None = None) -> int:
-        return self.jobs.pending(tenant_id, agent_id=agent_id, owner=owner)
-
-    def pending_turns(self, tenant_id: str) -> int:
-        return self.jobs.pending_turns(tenant_id)
-
-    def job_queue(self) -> dict[str, tuple[int, float]]:
-        return self.jobs.job_queue()
-
-    def enqueue_once(self, kind: str, payload: Any) -> bool:
-        return self.jobs.enqueue_once(kind, payload)
-
-    def queue_on_fact_change(self, kind: str) -> None:
-        self.jobs.queue_on_fact_change(kind)
-
-    def fact_groups(self) -> Iterator[tuple[str, str, str]]:
-        return self.jobs.fact_groups()

@@ -1,4 +1,4 @@
-"""Job wake-ups across processes: LISTEN on ``pmemo_jobs`` (JobSignals, stores/base.py).
+"""Job wake-ups across processes: LISTEN on ``pmemo_jobs`` (JobSignals, ports/jobs.py).
 
 A trigger on the jobs table NOTIFYs ``pmemo_jobs`` whenever jobs become due
 (migrations/0050_job_notify.sql), with the table's schema as payload, so a worker in one

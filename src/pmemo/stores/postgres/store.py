@@ -11,15 +11,13 @@ server replica, a worker) is read by all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 
-from ...ports.jobs import JobListening
 from ..agenda_sql import SQLAgenda
 from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
-from ..jobs_sql import JobNames, jobs_of
+from ..jobs_sql import jobs_of
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..records_sql import SQLRecords
@@ -47,7 +45,7 @@ from .vectors import PGVECTOR, PostgresVectors
 
 
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, WindowNames, JobNames,
+class PostgresStore(PeopleRows, PeopleNames, WindowNames,
                     OwnerRows, ForgetRows,
                     TurnRows, ClusterRows, SummaryRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
@@ -69,14 +67,11 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames, JobNames,
         self.records = SQLRecords(PostgresLink(db), POSTGRES)
         self.batches = SQLBatches(PostgresLink(db), POSTGRES)
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
-        self.jobs: PostgresJobs = PostgresJobs(db)
+        self.jobs = PostgresJobs(db)
         self.vectors = PostgresVectors(db)
         self.meta = SQLMeta(PostgresLink(db))
         self.embed_cache = SQLEmbedCache(PostgresLink(db), POSTGRES, PGVECTOR)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
-
-    def listen_jobs(self, wake: Callable[[], None]) -> JobListening:
-        return self.jobs.listen_jobs(wake)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and

@@ -29,7 +29,6 @@ from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
 from ..fair_share import job_batches
-from ..jobs_sql import JobNames
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..records_sql import SQLRecords
@@ -57,8 +56,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, WindowNames,
-                  JobNames, ReadPlanRows):
+class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     parallel_reads = False  # a read costs less than a thread hop to run it beside another
