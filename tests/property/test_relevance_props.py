@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_context_props import DEFAULT_SHARES, check, shares, text, tiers
 
 from pmemo.models import Hit, Scope, Turn
 from pmemo.retrieval.context import HEADERS_BY_LANGUAGE, assemble, leading
 from pmemo.retrieval.packing import Section, pack
-from pmemo.retrieval.relevance import CHATTER_CHARS, CHATTER_DAYS, above, once
+from pmemo.retrieval.relevance import CHATTER_CHARS, CHATTER_DAYS, above, earned, once
 from pmemo.text.filler import MAX_CHARS, filler, said_key
 from pmemo.text.lang import chat_language
 from pmemo.tokens import estimate_tokens
@@ -122,3 +122,17 @@ def test_pack_without_leftovers_keeps_each_other_section_to_its_share(items, bud
     out = {p.name: p for p in pack([lead, other], budget, lambda c: c, leftovers=False)}
     assert out["mid"].tokens + out["short"].tokens <= budget
     assert out["short"].tokens <= share * budget + 1e-9
+
+
+phrases = st.lists(st.sampled_from(["花生", "过敏", "面馆", "下雨", "考研", "搬家", "奶茶"]), min_size=1, max_size=4)
+
+
+@given(st.lists(phrases.map("".join), min_size=1, max_size=6), st.lists(phrases.map("".join), max_size=6),
+       st.sampled_from(["花生", "过敏", "考研"]))
+def test_a_copy_earns_by_the_words_it_adds_to_the_lines_shown(shown, rest, asked):
+    """A digest or extractive summary (a copy of its turns' words) whose words the query asks are
+    all in lines shown already earns nothing; one that adds such words does."""
+    assume(not any(line in other for line in shown for other in rest))  # a shown line inside another goes with it
+    copy = Hit("diary:1", "diary", "long_term", " / ".join([*shown, *rest]), 0.0, "", ())
+    kept = earned([copy], {}, set(), lambda text: asked in text, copies={"diary:1"}, shown=shown)
+    assert bool(kept) == any(asked in line for line in rest)

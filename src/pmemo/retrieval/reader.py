@@ -356,10 +356,11 @@ def _earned(a: _Asked, tiers: dict[str, list[Hit]], restates: Mapping[str, froze
             frame: Callable[[str], str], of_them: Callable[[str], bool], copies: Set[str]) -> None:
     """The summaries, episodes and diary days of ``tiers`` that earn their line as a recalled turn
     does (``relevance.earned``), in place: one sharing the query's words must name a person it
-    names (``of_them``), if it names any; one of the ``copies`` by its words alone; a diary day
-    the query names is in by its date."""
-    kept = {t.id for h in tiers["mid_term"] for t in h.sources}
+    names (``of_them``), if it names any; one of the ``copies`` by the words it adds to the kept
+    lines; a diary day the query names is in by its date."""
+    kept = {t.id: t.content for h in tiers["mid_term"] for t in h.sources}
     kinds = {"summary", "episode"} if days_named(a.query, a.asked.date()) else {"summary", "episode", "diary"}
     for name in ("long_term", "episodic"):
-        tiers[name] = relevance.earned(tiers[name], restates, kept,
-                                       lambda text: overlap(a.query, frame(text)) > 0 and of_them(text), kinds, copies)
+        tiers[name] = relevance.earned(tiers[name], restates, set(kept),
+                                       lambda text: overlap(a.query, frame(text)) > 0 and of_them(text), kinds, copies,
+                                       list(kept.values()))

@@ -31,6 +31,7 @@ The rules, each defined once here:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
@@ -134,23 +135,32 @@ _THIRD_PERSON = str.maketrans({"她": "他", "它": "他"})
 
 def earned(records: Sequence[Hit], restates: Mapping[str, frozenset[int]], kept: Set[int],
            says: Callable[[str], bool], kinds: Set[str] = frozenset({"summary", "episode", "diary"}),
-           copies: Set[str] = frozenset()) -> list[Hit]:
+           copies: Set[str] = frozenset(), shown: Sequence[str] = ()) -> list[Hit]:
     """The records of ``kinds`` (summaries, episodes, diary days) that earn a line as a recalled
     turn does: one that restates a turn ``kept`` as a line, or whose words ``says`` something the
     query asks (the caller's test: its words, the people it names aside, share the query's).
     Others (tasks) pass. A summary of the chat's small talk is not about the query however near
     its vector: a text of many short lines stands near any short question. One of the ``copies``
-    (made of its turns' own words: an extractive summary, a digest) earns by its words alone: the
-    kept turn is a line already, and the copy adds only the lines around it.
+    (made of its turns' own words: an extractive summary, a digest) earns by the words it adds to
+    the lines ``shown`` (the kept turns' texts): the kept turn is a line already, and a copy whose
+    only words the query asks are that turn's adds just the lines around it.
 
     >>> s = [Hit(f"summary:{i}", "summary", "long_term", t, 0, "", ()) for i, t in enumerate(["雅思 7 分", "哈哈"])]
     >>> [h.id for h in earned(s, {"summary:1": frozenset({9})}, {9}, lambda t: False)]
     ['summary:1']
     >>> [h.id for h in earned(s, {}, set(), lambda t: "雅思" in t)]
     ['summary:0']
+    >>> [h.id for h in earned(s, {}, set(), lambda t: "雅思" in t, copies={"summary:0"}, shown=["雅思 7 分"])]
+    []
     """
+    longest_first = sorted((line for line in shown if line.strip()), key=len, reverse=True)
+
+    def said(hit: Hit) -> str:  # a copy without the lines already shown
+        return functools.reduce(lambda text, line: text.replace(line, " "), longest_first, hit.text) \
+            if hit.id in copies else hit.text
+
     return [h for h in records if h.kind not in kinds or h.id not in copies and restates.get(h.id, frozenset()) & kept
-            or says(h.text)]
+            or says(said(h))]
 
 
 def once(hits: Sequence[Hit], frame: Callable[[str], str] = lambda text: text,
