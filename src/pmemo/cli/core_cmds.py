@@ -19,12 +19,14 @@ therefore finish pending jobs first, under a progress bar; beside a server they 
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn, TypeVar, get_args
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, fields
+from typing import Annotated, Any, NoReturn, TypeVar, get_args, overload
 
 import typer
 
@@ -140,16 +142,83 @@ def _memory(data: str | None | Settings, embedder: str | None = None, *,
         yield mem
 
 
-@contextmanager
-def _chat_memory(user: str | None, group: str | None, tenant: str | None, agent: str, data: str | None,
-                 embedder: str | None, *, catch_up: bool = True) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """The memory and scope of one chat (exactly one of --user / --group), to read: the jobs earlier
-    commands left are finished first (``catch_up``), so the read sees every turn."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
-        if catch_up:
-            _catch_up(mem)
-        yield mem, scope
+@dataclass(frozen=True)
+class Chat:
+    """The flags that name a chat and where its memory is: --user or --group, --tenant, --agent,
+    --data and --embedder. A command takes ``chat: Chat`` and ``chat_command`` declares them."""
+
+    user: str | None
+    group: str | None
+    tenant: str | None
+    agent: str
+    data: str | None
+    embedder: str | None
+
+    def scope(self) -> dict[str, Any]:
+        """The library's scope arguments; exactly one of --user / --group."""
+        return _owner(self.user, self.group, self.tenant, self.agent)
+
+    def memory(self, *, must_exist: bool = True) -> AbstractContextManager[Any]:
+        """The memory the flags name, for a command that finds its own scope."""
+        return _memory(self.data, self.embedder, must_exist=must_exist, tenant=self.tenant)
+
+    @contextmanager
+    def read(self, *, catch_up: bool = True) -> Iterator[tuple[Any, dict[str, Any]]]:
+        """The memory and scope of the chat, to read: the jobs earlier commands left are
+        finished first (``catch_up``), so the read sees every turn."""
+        scope = self.scope()
+        with self.memory() as mem:
+            if catch_up:
+                _catch_up(mem)
+            yield mem, scope
+
+
+def _flag(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+# where a chat's memory is: declared after a command's own options, in this order
+_WHERE = (_flag("tenant", TenantOpt), _flag("agent", AgentOpt, "default"), _flag("data", DataOpt),
+          _flag("embedder", EmbedderOpt))
+Command = Callable[..., None]
+
+
+@overload
+def chat_command(fn: Command, /) -> Command: ...
+@overload
+def chat_command(*, user: Any, group: Any) -> Callable[[Command], Command]: ...
+def chat_command(fn: Command | None = None, /, *, user: Any = UserOpt,
+                 group: Any = GroupOpt) -> Command | Callable[[Command], Command]:
+    """A command over a chat: its ``chat: Chat`` parameter becomes --user and --group (in its
+    place; ``user``, ``group``: other help for them) and --tenant, --agent, --data, --embedder
+    (last), and a pmemo error ends it with one line and the exit code (``EXIT_CODES``).
+
+        @chat_command
+        def sessions(chat: Chat, as_json: JsonOpt = False) -> None: ...
+    """
+    if fn is None:
+        return functools.partial(_with_chat, user=user, group=group)
+    return _with_chat(fn, user=user, group=group)
+
+
+def _with_chat(fn: Command, *, user: Any, group: Any) -> Command:
+    signature = inspect.signature(fn, eval_str=True)
+    if "chat" not in signature.parameters:
+        raise TypeError(f"{fn.__name__} takes no chat: Chat")
+    options: list[inspect.Parameter] = []
+    for p in signature.parameters.values():
+        chat = p.name == "chat"
+        options += [_flag("user", user), _flag("group", group)] if chat else [p.replace(kind=p.KEYWORD_ONLY)]
+    options += _WHERE
+
+    @functools.wraps(fn)
+    def command(**given: Any) -> None:
+        fn(chat=Chat(**{f.name: given.pop(f.name) for f in fields(Chat)}), **given)
+
+    # typer reads the options from the signature: the command's own, with the chat's in place
+    command.__signature__ = signature.replace(parameters=options)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in options} | {"return": None}
+    return _errors_to_exit(command)
 
 
 def _where(mem: Any, scope: dict[str, Any]) -> str:
@@ -214,14 +283,26 @@ def _listing(found: Sequence[T], as_json: bool, *, json_of: Callable[[T], Any], 
     _console().print(table)
 
 
+def _list_chat(chat: Chat, as_json: bool, read: Callable[[Any, dict[str, Any]], Sequence[Any]], *,
+               catch_up: bool = True, json_of: Callable[[Any], Any], empty: str, columns: Sequence[str],
+               cells: Callable[[Any], Sequence[Any]], title: str | None = None) -> None:
+    """What a chat's list command reads (``read(mem, scope)``), shown by ``_listing``; ``empty`` and
+    ``title`` may name ``{where}``: whose memory it was (``_where``)."""
+    with chat.read(catch_up=catch_up) as (mem, scope):
+        found = read(mem, scope)
+        where = _where(mem, scope)
+    _listing(found, as_json, json_of=json_of, empty=empty.format(where=where), columns=columns, cells=cells,
+             title=None if title is None else title.format(where=where))
+
+
 # ---- add / import ------------------------------------------------------------------------
-@_errors_to_exit
+@chat_command
 def add(
     text: Annotated[str, typer.Argument(help="The content of the turn.")],
     session: Annotated[str | None, typer.Option(
         "--session", help="Session id (default: the chat's current one; a new one after"
         " PMEMO_SESSION_GAP_MINUTES of silence or at the day's turn).")] = None,
-    user: UserOpt = None, group: GroupOpt = None,
+    *, chat: Chat,
     role: Annotated[str, typer.Option(help="user, assistant, system or tool.")] = "user",
     actor: Annotated[str | None, typer.Option(help="Who spoke (name of the speaker).")] = None,
     actor_id: Annotated[str | None, typer.Option(
@@ -230,11 +311,10 @@ def add(
     timestamp: Annotated[
         str | None, typer.Option(help="ISO 8601, e.g. 2026-05-01T10:00:00+08:00 (default: now).")
     ] = None,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Store one turn durably and print its id and step."""
-    scope = _owner(user, group, tenant, agent)
-    with _memory(data, embedder, must_exist=False, tenant=tenant) as mem:
+    scope = chat.scope()
+    with chat.memory(must_exist=False) as mem:
         turn = mem.add(session_id=session, content=text, role=role, actor=actor, actor_id=actor_id,
                        timestamp=timestamp, **scope)
     typer.echo(f"turn {turn.id} step {turn.step} (session {turn.session_id})")
@@ -253,20 +333,19 @@ def _hit_json(rank: int, hit: Hit) -> dict[str, Any]:
             "sources": [_turn_json(t) for t in hit.sources]}
 
 
-@_errors_to_exit
+@chat_command
 def search(
     query: Annotated[str, typer.Argument(help="What to look for (Chinese or English).")],
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     session: SessionOpt = None,
     limit: Annotated[int, typer.Option(help="How many hits (1-1000).")] = 10,
     at: AtOpt = None,
     asker: Annotated[str | None, typer.Option(
         "--asker", help="The person id of who asks: 'I', 'my', 我 in the query mean them.")] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Search every tier and print the ranked hits with why each matched."""
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
+    with chat.read() as (mem, scope):
         hits = mem.search(query, limit=limit, session_id=session, at=_at(at), asker=asker, **scope)
         where = _where(mem, scope)
     _listing(list(enumerate(hits, 1)), as_json, json_of=lambda r: _hit_json(*r),
@@ -279,10 +358,10 @@ def _hit_cells(ranked: tuple[int, Hit]) -> tuple[Any, ...]:
     return i, hit.id, hit.tier, f"{hit.score:.3f}", _short(hit.text), hit.why
 
 
-@_errors_to_exit
+@chat_command
 def context(
     query: Annotated[str, typer.Argument(help="The incoming message to build context for.")],
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     session: Annotated[
         str | None, typer.Option("--session", help="Current session (adds its recent turns).")
     ] = None,
@@ -297,10 +376,9 @@ def context(
     fmt: Annotated[str, typer.Option(
         "--format", help="markdown, or memgpt for the <memory_blocks> layout of MemGPT/Letta prompts.")] = "markdown",
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print the packed context for a message: blocks, key, people, plans, long-term, mid-term, short-term."""
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
+    with chat.read() as (mem, scope):
         pack = mem.context(query, session_id=session, budget_tokens=budget, at=_at(at), asker=asker,
                            recent=recent or None, format=fmt, **scope)
     if as_json:
@@ -320,17 +398,12 @@ def _footer(tokens: int, budget: int, items: tuple[Hit, ...]) -> str:
     return f"── {tokens}/{budget} tokens · " + " · ".join(parts)
 
 
-@_errors_to_exit
-def sessions(
-    user: UserOpt = None, group: GroupOpt = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
-) -> None:
+@chat_command
+def sessions(chat: Chat, as_json: JsonOpt = False) -> None:
     """List the sessions of a user or group: how many turns, first and last time."""
-    with _chat_memory(user, group, tenant, agent, data, embedder, catch_up=False) as (mem, scope):
-        rows: list[dict[str, Any]] = mem.sessions(**scope)
-    _listing(rows, as_json, json_of=lambda r: r, empty="no sessions", columns=("session", "turns", "first", "last"),
-             cells=lambda r: (r["session_id"], r["turns"], _minute(r.get("first")), _minute(r.get("last"))))
+    _list_chat(chat, as_json, lambda mem, scope: mem.sessions(**scope), catch_up=False, json_of=lambda r: r,
+               empty="no sessions", columns=("session", "turns", "first", "last"),
+               cells=lambda r: (r["session_id"], r["turns"], _minute(r.get("first")), _minute(r.get("last"))))
 
 
 def _minute(when: Any) -> str:
@@ -338,19 +411,17 @@ def _minute(when: Any) -> str:
 
 
 # ---- clusters / stats --------------------------------------------------------------------
-@_errors_to_exit
-def clusters(
-    user: UserOpt = None, group: GroupOpt = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
-) -> None:
+@chat_command
+def clusters(chat: Chat, as_json: JsonOpt = False) -> None:
     """List mid-term clusters with their size and hit counts."""
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
-        found: list[Cluster] = mem.clusters(**scope)
-    _listing(found, as_json, json_of=lambda c: {"id": c.id, "size": c.size, "hits": c.hits, "label": c.label,
-                                                 "member_ids": c.member_ids, "updated_at": c.updated_at.isoformat()},
-             empty="no clusters", columns=("id", "size", "hits", "label", "updated"),
-             cells=lambda c: (c.id, c.size, f"{c.hits:.1f}", _short(c.label, 120), f"{c.updated_at:%Y-%m-%d %H:%M}"))
+    _list_chat(chat, as_json, lambda mem, scope: mem.clusters(**scope), json_of=_cluster_json,
+               empty="no clusters", columns=("id", "size", "hits", "label", "updated"),
+               cells=lambda c: (c.id, c.size, f"{c.hits:.1f}", _short(c.label, 120), _minute(c.updated_at)))
+
+
+def _cluster_json(c: Cluster) -> dict[str, Any]:
+    return {"id": c.id, "size": c.size, "hits": c.hits, "label": c.label, "member_ids": c.member_ids,
+            "updated_at": c.updated_at.isoformat()}
 
 
 @_errors_to_exit
@@ -379,11 +450,18 @@ def stats(
     _console().print(table)
 
 
+def add_commands(app: typer.Typer, commands: dict[str, Command],
+                 groups: dict[str, tuple[str, dict[str, Command]]] | None = None) -> None:
+    """Add ``commands`` to ``app`` by name, then each group (``pmemo key list``) with its help."""
+    for name, fn in commands.items():
+        app.command(name)(fn)
+    for name, (help_text, members) in (groups or {}).items():
+        sub = typer.Typer(no_args_is_help=True, help=help_text)
+        add_commands(sub, members)
+        app.add_typer(sub, name=name)
+
+
 def register(app: typer.Typer) -> None:
     """Add add, search, context, sessions, clusters and stats to ``app``."""
-    app.command("add")(add)
-    app.command("search")(search)
-    app.command("context")(context)
-    app.command("sessions")(sessions)
-    app.command("clusters")(clusters)
-    app.command("stats")(stats)
+    add_commands(app, {"add": add, "search": search, "context": context, "sessions": sessions,
+                       "clusters": clusters, "stats": stats})

@@ -35,6 +35,7 @@ from .core_cmds import (
     _short,
     _table,
     _tenant,
+    add_commands,
 )
 
 
@@ -158,6 +159,4 @@ def profile(
 
 def register(app: typer.Typer) -> None:
     """Add forget, restore and profile to ``app``."""
-    app.command("forget")(forget)
-    app.command("restore")(restore)
-    app.command("profile")(profile)
+    add_commands(app, {"forget": forget, "restore": restore, "profile": profile})

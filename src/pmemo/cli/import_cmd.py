@@ -24,17 +24,7 @@ from ..config import Settings
 from ..memory import Memory
 from ..models import Scope
 from . import progress, target
-from .core_cmds import (
-    AgentOpt,
-    DataOpt,
-    EmbedderOpt,
-    GroupOpt,
-    TenantOpt,
-    UserOpt,
-    _errors_to_exit,
-    _memory,
-    _settings,
-)
+from .core_cmds import Chat, _memory, _settings, chat_command
 
 CHUNK = 500  # turns per add_many transaction (and per request to a server)
 CHUNK_BYTES = 4 * 1024 * 1024  # and about this much JSON: half a server's body cap
@@ -43,31 +33,28 @@ TURN_FIELDS = frozenset(p for p in inspect.signature(Memory.add).parameters
                         if p not in ("self", "idempotency_key"))
 
 
-@_errors_to_exit
+@chat_command
 def import_(
     file: Annotated[Path, typer.Argument(help="JSONL: one object with add()'s keys per line.")],
-    user: UserOpt = None, group: GroupOpt = None,
-    session: Annotated[
-        str | None, typer.Option("--session", help="Session for lines without one.")
-    ] = None,
+    chat: Chat,
+    session: Annotated[str | None, typer.Option("--session", help="Session for lines without one.")] = None,
     role: Annotated[str | None, typer.Option(help="Role for lines without one.")] = None,
     actor: Annotated[str | None, typer.Option(help="Actor for lines without one.")] = None,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Import a conversation file; fields on a line win over the flags.
 
     Every line is checked before anything is written, so a bad line (reported with its
     number) leaves the store untouched. Turns are written in transactions of 500.
     """
-    defaults = {"user_id": user, "group_id": group, "session_id": session, "role": role,
-                "actor": actor, "tenant_id": tenant, "agent_id": agent}
+    defaults = {"user_id": chat.user, "group_id": chat.group, "session_id": session, "role": role,
+                "actor": actor, "tenant_id": chat.tenant, "agent_id": chat.agent}
     defaults = {k: v for k, v in defaults.items() if v is not None}
     started = time.perf_counter()
-    settings = _settings(data, embedder)
+    settings = _settings(chat.data, chat.embedder)
     total = sum(1 for _ in _read_turns(file, defaults, settings))  # check all before writing
     if not total:
         raise errors.InvalidInput(f"{file} has no turns: it is empty")
-    with _memory(settings, must_exist=False, tenant=tenant) as mem:
+    with _memory(settings, must_exist=False, tenant=chat.tenant) as mem:
         sessions = _write_turns(mem, file, defaults, total)
         progress.wait_for_jobs(mem, "Embedding, clustering, summarising", texts=total)
         where = f" (to the server at {mem.url})" if target.is_remote(mem) else ""

@@ -16,7 +16,7 @@ a time, the hops) so the message names the flag, on the store and beside a serve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import Annotated, Any
 
@@ -29,21 +29,14 @@ from ..models import AgendaItem, Diary, Entity, Member, Triple
 from ..people.resolve import Match
 from . import target
 from .core_cmds import (
-    AgentOpt,
     AtOpt,
-    DataOpt,
-    EmbedderOpt,
-    GroupOpt,
+    Chat,
     JsonOpt,
-    TenantOpt,
-    UserOpt,
     _at,
     _catch_up,
-    _chat_memory,
     _console,
-    _errors_to_exit,
+    _list_chat,
     _listing,
-    _memory,
     _minute,
     _print_json,
     _row,
@@ -51,6 +44,8 @@ from .core_cmds import (
     _table,
     _tenant,
     _where,
+    add_commands,
+    chat_command,
 )
 
 HOPS = (1, 2)
@@ -60,12 +55,13 @@ def _day(flag: str, value: str | None) -> date | None:
     return None if value is None else parse_day(flag, value)
 
 
-def _one_or_every(user: str | None, group: str | None, tenant: str | None, agent: str) -> dict[str, Any]:
+def _one_or_every(chat: Chat) -> dict[str, Any]:
     """Scope arguments for at most one of --user / --group (neither: every chat of the tenant)."""
-    if user is not None and group is not None:
+    if chat.user is None and chat.group is None:
+        return {"tenant_id": _tenant(chat.tenant), "agent_id": chat.agent}
+    if chat.user is not None and chat.group is not None:
         raise errors.InvalidInput("give at most one of --user U or --group G (neither: every chat)")
-    owner = {"user_id": user} if user is not None else {"group_id": group} if group is not None else {}
-    return {**owner, "tenant_id": _tenant(tenant), "agent_id": agent}
+    return chat.scope()
 
 
 def _whose(mem: Any, scope: dict[str, Any]) -> str:
@@ -99,31 +95,24 @@ def _aliases(m: Member) -> str:
     return "; ".join(parts)
 
 
-@_errors_to_exit
-def people_list(
-    user: UserOpt = None, group: GroupOpt = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
-) -> None:
+@chat_command
+def people_list(chat: Chat, as_json: JsonOpt = False) -> None:
     """List the people of a group or private chat: id, name, other names, messages; latest speaker first."""
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
-        members: list[Member] = mem.people(**scope)
-        where = _where(mem, scope)
-    _listing(members, as_json, json_of=_member_json, empty=f"no people in {where} yet: add turns with --actor-id",
-             columns=("person", "name", "other names", "messages", "first", "last"), title=where,
-             cells=lambda m: (m.person.id, m.person.name, _aliases(m), m.messages, _minute(m.first_seen),
-                              _minute(m.last_seen)))
+    _list_chat(chat, as_json, lambda mem, scope: mem.people(**scope), json_of=_member_json,
+               empty="no people in {where} yet: add turns with --actor-id",
+               columns=("person", "name", "other names", "messages", "first", "last"), title="{where}",
+               cells=lambda m: (m.person.id, m.person.name, _aliases(m), m.messages, _minute(m.first_seen),
+                                _minute(m.last_seen)))
 
 
-@_errors_to_exit
+@chat_command
 def people_resolve(
     text: Annotated[str, typer.Argument(help="A name or nickname, or a message that names people.")],
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Which person or people a name resolves to (members of the chat first)."""
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
+    with chat.read() as (mem, scope):
         matches: list[Match] = mem.resolve_people(text, **scope)
         names = {m.person.id: m.person.name for m in mem.people(**scope)} if matches else {}
         where = _where(mem, scope)
@@ -143,22 +132,21 @@ def _agenda_json(i: AgendaItem) -> dict[str, Any]:
             "status": i.status, "outcome": i.outcome, "text": i.text, "turn_id": i.turn_id}
 
 
-@_errors_to_exit
+@chat_command(user=Annotated[str | None, typer.Option("--user", help="Only this private chat's plans.")],
+              group=Annotated[str | None, typer.Option("--group", help="Only this group's plans.")])
 def agenda(
-    user: Annotated[str | None, typer.Option("--user", help="Only this private chat's plans.")] = None,
-    group: Annotated[str | None, typer.Option("--group", help="Only this group's plans.")] = None,
+    chat: Chat,
     person: Annotated[str | None, typer.Option("--person", help="Only this person's plans (a person id).")] = None,
     at: Annotated[str | None, typer.Option(
         "--at", help="Only the open plans near this time, ISO 8601 (default: every plan, any status).")] = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Dated plans people mentioned, by day: a chat's, or without --user/--group every chat's.
 
     Each comes with the chat it was said in, to bring it up there, unasked, the evening before."""
-    scope = _one_or_every(user, group, tenant, agent)
+    scope = _one_or_every(chat)
     when = _at(at)
-    with _memory(data, embedder, tenant=tenant) as mem:
+    with chat.memory() as mem:
         _catch_up(mem)
         items: list[AgendaItem] = mem.agenda(person, at=when, **scope)
         where = _whose(mem, scope)
@@ -212,9 +200,9 @@ def _entry(mem: Any, day: date, scope: dict[str, Any]) -> Diary:
     return found
 
 
-@_errors_to_exit
+@chat_command
 def diary(
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     day: Annotated[
         str | None, typer.Option("--date", help="One day, YYYY-MM-DD (in the diary's time zone).")
     ] = None,
@@ -224,11 +212,10 @@ def diary(
         bool, typer.Option("--write", help="Write (or rewrite) the day's entry now (default day: today).")
     ] = False,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print the diary of a group or private chat: one day (--date), a range, or every entry."""
     one, first, last = _diary_days(day, start, end, write)
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
+    with chat.read() as (mem, scope):
         if write:
             entries = [mem.write_diary(one, **scope)]
         elif one is not None:
@@ -279,20 +266,19 @@ def _triple_cells(t: Triple) -> tuple[Any, ...]:
             _minute(t.valid_from), _minute(t.valid_to), ", ".join(str(s) for s in t.sources))
 
 
-@_errors_to_exit
+@chat_command
 def graph(
     entity: Annotated[str, typer.Argument(help="A person id, or a name of a person, place, organisation or thing.")],
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     hops: Annotated[int, typer.Option("--hops", help="1: the triples naming it; 2: also its neighbours'.")] = 1,
     at: AtOpt = None,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """Print an entity's neighbourhood in a group or private chat: the triples within --hops of it."""
     if hops not in HOPS:
         raise errors.InvalidInput(f"--hops must be 1 or 2, got {hops}")
     when = _at(at)
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
+    with chat.read() as (mem, scope):
         found = mem.graph(entity, hops=hops, at=when, **scope)
         where = _where(mem, scope)
     if as_json:
@@ -309,9 +295,9 @@ def graph(
     _console().print(table)
 
 
-@_errors_to_exit
+@chat_command
 def triples(
-    user: UserOpt = None, group: GroupOpt = None,
+    chat: Chat,
     subject: Annotated[str | None, typer.Option("--subject", help="Only about this person id or name.")] = None,
     predicate: Annotated[
         str | None, typer.Option("--predicate", help="Only this predicate: works_at, lives_in, friend_of …")
@@ -319,15 +305,13 @@ def triples(
     at: AtOpt = None,
     history: Annotated[bool, typer.Option("--history", help="Also the ones a newer statement replaced.")] = False,
     as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
 ) -> None:
     """List the triples a group or private chat learned, oldest first."""
     when = _at(at)
-    with _chat_memory(user, group, tenant, agent, data, embedder) as (mem, scope):
-        found: list[Triple] = mem.triples(subject, predicate=predicate, at=when, history=history, **scope)
-        where = _where(mem, scope)
-    _listing(found, as_json, json_of=_triple_json, empty=f"no triples in {where}", columns=TRIPLE_COLUMNS,
-             cells=_triple_cells, title=f"triples in {where}")
+    _list_chat(chat, as_json, lambda mem, scope: mem.triples(subject, predicate=predicate, at=when, history=history,
+                                                              **scope),
+               json_of=_triple_json, empty="no triples in {where}", columns=TRIPLE_COLUMNS, cells=_triple_cells,
+               title="triples in {where}")
 
 
 # ---- blocks ------------------------------------------------------------------------------
@@ -343,16 +327,12 @@ def _for(b: Block) -> str:
     return f"group {b.group}" if b.group else f"user {b.user}" if b.user else "every chat"
 
 
-@_errors_to_exit
-def blocks(
-    user: Annotated[str | None, typer.Option("--user", help="The blocks this user's chat shows.")] = None,
-    group: Annotated[str | None, typer.Option("--group", help="The blocks this group's chat shows.")] = None,
-    as_json: JsonOpt = False,
-    tenant: TenantOpt = None, agent: AgentOpt = "default", data: DataOpt = None, embedder: EmbedderOpt = None,
-) -> None:
+@chat_command(user=Annotated[str | None, typer.Option("--user", help="The blocks this user's chat shows.")],
+              group=Annotated[str | None, typer.Option("--group", help="The blocks this group's chat shows.")])
+def blocks(chat: Chat, as_json: JsonOpt = False) -> None:
     """List memory blocks (PMEMO_BLOCKS_DIR): a chat's, or without --user/--group every one."""
-    scope = _one_or_every(user, group, tenant, agent)
-    with _memory(data, embedder, tenant=tenant) as mem:
+    scope = _one_or_every(chat)
+    with chat.memory() as mem:
         found: list[Block] = mem.blocks(**scope)
         where = _whose(mem, scope)
     _listing(found, as_json, json_of=_block_json,
@@ -364,13 +344,6 @@ def blocks(
 
 def register(app: typer.Typer) -> None:
     """Add people (list, resolve), agenda, diary, graph, triples and blocks to ``app``."""
-    app.command("agenda")(agenda)
-    app.command("diary")(diary)
-    app.command("graph")(graph)
-    app.command("triples")(triples)
-    app.command("blocks")(blocks)
-    commands: dict[str, Callable[..., Any]] = {"list": people_list, "resolve": people_resolve}
-    sub = typer.Typer(no_args_is_help=True, help="People of a group or private chat: list and resolve names.")
-    for name, fn in commands.items():
-        sub.command(name)(fn)
-    app.add_typer(sub, name="people")
+    add_commands(app, {"agenda": agenda, "diary": diary, "graph": graph, "triples": triples, "blocks": blocks},
+                 {"people": ("People of a group or private chat: list and resolve names.",
+                             {"list": people_list, "resolve": people_resolve})})

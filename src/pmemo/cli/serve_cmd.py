@@ -18,7 +18,7 @@ import typer
 
 from .. import errors
 from . import server_file, target
-from .core_cmds import _errors_to_exit
+from .core_cmds import _errors_to_exit, add_commands
 
 if TYPE_CHECKING:
     from ..api import MemoryAPI
@@ -58,13 +58,8 @@ def _key_store(settings: Any) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
-    app.command("mcp")(mcp)
-    keys_app = typer.Typer(no_args_is_help=True, help="Tenants and API keys.")
-    keys_app.command("create")(keys_create)
-    keys_app.command("list")(keys_list)
-    keys_app.command("revoke")(keys_revoke)
-    app.add_typer(keys_app, name="keys")
+    add_commands(app, {"serve": serve, "mcp": mcp},
+                 {"keys": ("Tenants and API keys.", {"create": keys_create, "list": keys_list, "revoke": keys_revoke})})
 
 
 # pmemo serve ---------------------------------------------------------------
