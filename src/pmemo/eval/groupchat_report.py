@@ -242,18 +242,12 @@ def _share(right: int, total: int) -> float | None:
     return right / total if total else None
 
 
+# how a row's unit is printed; any other unit (a share, a score): three decimals
+_FORMATS = {"int": "{:.0f}", "ms": "{:.1f}", "rate": "{:,.0f}", "ratio": "{:.2f}×"}
+
+
 def _fmt(value: Any, unit: str) -> str:
-    if value is None:
-        return "-"
-    if unit == "int":
-        return f"{value:.0f}"
-    if unit == "ms":
-        return f"{value:.1f}"
-    if unit == "rate":
-        return f"{value:,.0f}"
-    if unit == "ratio":
-        return f"{value:.2f}×"
-    return f"{value:.3f}"
+    return "-" if value is None else _FORMATS.get(unit, "{:.3f}").format(value)
 
 
 def table_rows(report: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
