@@ -126,7 +126,7 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
             db.rows(OLD["cluster_of"], (s["ids"] + s["around"],))
 
         def old_clusters(s: dict[str, Any]) -> None:
-            ids, centroids, _ = store.centroids(s["scope"])
+            ids, centroids, _ = store.clusters.centroids(s["scope"])
             np.argsort(-(centroids @ s["query"]), kind="stable")[: s["k"]]
 
         def old_episodes(s: dict[str, Any]) -> None:
@@ -148,7 +148,7 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
         pairs = {
             "candidates' refs": (refs, old_refs, lambda s: store.turn_refs(s["ids"], s["radius"], s["around"])),
             "recalled clusters": (near, old_clusters,
-                                  lambda s: store.nearest_clusters(s["scope"], s["query"], s["k"])),
+                                  lambda s: store.clusters.nearest_clusters(s["scope"], s["query"], s["k"])),
             "a context's episodes": (episodes, old_episodes, new_episodes),
             "keyword search": (keywords, old_keywords, lambda s: store.lexical(*s)),
         }

@@ -50,16 +50,16 @@ def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
     store.meta.set_meta("embedder", "e5-v2")
     assert store.meta.get_meta("embedder") == "e5-v2"
     a, b = store.add_turns([new("a"), new("b")])
-    s1 = store.add_summary(ALICE, 1, 1, "one", "extractive", [a.id])
-    s2 = store.add_summary(ALICE, 2, 2, "two", "extractive", [b.id])
+    s1 = store.summaries.add_summary(ALICE, 1, 1, "one", "extractive", [a.id])
+    s2 = store.summaries.add_summary(ALICE, 2, 2, "two", "extractive", [b.id])
     store.vectors.put_vectors("summary", [(s1.id, ALICE.key, np.array([1.0, 0.0]))], "m")
-    assert store.stale_summaries("m") == [s2.id]
-    assert sorted(store.stale_summaries("other")) == sorted([s1.id, s2.id])
-    store.add_cluster(ALICE.owner_scope(), np.array([1.0, 0.0]), [a.id], "a")
-    store.add_cluster(ALICE.owner_scope(), np.array([0.0, 1.0]), [b.id], "b")
-    assert store.reset_clusters() == sorted([a.id, b.id])
-    assert store.clusters(ALICE.owner_scope()) == [] and store.clusters_with([a.id]) == []
-    assert store.cluster_of([a.id, b.id]) == {}
+    assert store.summaries.stale_summaries("m") == [s2.id]
+    assert sorted(store.summaries.stale_summaries("other")) == sorted([s1.id, s2.id])
+    store.clusters.add_cluster(ALICE.owner_scope(), np.array([1.0, 0.0]), [a.id], "a")
+    store.clusters.add_cluster(ALICE.owner_scope(), np.array([0.0, 1.0]), [b.id], "b")
+    assert store.clusters.reset_clusters() == sorted([a.id, b.id])
+    assert store.clusters.of_scope(ALICE.owner_scope()) == [] and store.clusters.clusters_with([a.id]) == []
+    assert store.clusters.cluster_of([a.id, b.id]) == {}
 
 
 def test_the_job_queue_by_status(store: Store):

@@ -15,6 +15,7 @@ from pmemo.ports import (
     agenda,
     api_keys,
     batches,
+    clusters,
     diary,
     episodes,
     facts,
@@ -25,6 +26,7 @@ from pmemo.ports import (
     people,
     person_forget,
     records,
+    summaries,
     tasks,
     unit,
     usage,
@@ -77,6 +79,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     protocols |= protocol_methods(jobs)
     protocols |= protocol_methods(vectors)
+    protocols |= protocol_methods(clusters) | protocol_methods(summaries)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET
                for m in names if f".{m}(" not in suite]

@@ -102,8 +102,8 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s = full_store
     a, b, c = say(s, ALICE, "the budget is 10k", "the launch is in April", "keep it")
     s.vectors.put_vectors("turn", [(a.id, ALICE.key, vec(1, 0)), (b.id, ALICE.key, vec(0, 1))], "m")
-    cluster = s.add_cluster(OWNER, vec(1, 1), [a.id, c.id], "budget")
-    summary = s.add_summary(ALICE, 1, 2, "budget and launch", "extractive", [a.id, b.id])
+    cluster = s.clusters.add_cluster(OWNER, vec(1, 1), [a.id, c.id], "budget")
+    summary = s.summaries.add_summary(ALICE, 1, 2, "budget and launch", "extractive", [a.id, b.id])
     s.vectors.put_vectors("summary", [(summary.id, ALICE.key, vec(0.5, 0.5))], "m")
     key = s.key_lines.add_key(OWNER, "budget 10k", "promoted", [a.id])
     fid = fact(s, ALICE, "tea", a.id)
@@ -118,8 +118,8 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.snapshot(batch, "episode", [episode.id])
     assert s.batches.batches_with_turns([a.id, c.id]) == {a.id: batch}
     s.delete_turns([a.id, b.id])
-    s.delete_cluster(cluster)
-    s.delete_summary(summary.id)
+    s.clusters.delete_cluster(cluster)
+    s.summaries.delete_summary(summary.id)
     s.key_lines.delete_key(key.id)
     s.profile.delete_fact(fid)
     s.episodes.delete_episode(episode.id)
@@ -135,9 +135,9 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert (turns[a.id].content, turns[a.id].step, turns[a.id].metadata) == ("the budget is 10k", 1, {"n": 0})
     assert set(s.vectors.get_vectors("turn", [a.id, b.id])) == {a.id, b.id}
     assert s.lexical(OWNER, ["budget"], 10)[0][0] == a.id  # searchable again
-    assert s.get_cluster(cluster).member_ids == (a.id, c.id)  # type: ignore[union-attr]
-    assert s.cluster_of([a.id]) == {a.id: cluster}
-    assert s.get_summary(summary.id).source_ids == (a.id, b.id)  # type: ignore[union-attr]
+    assert s.clusters.get_cluster(cluster).member_ids == (a.id, c.id)  # type: ignore[union-attr]
+    assert s.clusters.cluster_of([a.id]) == {a.id: cluster}
+    assert s.summaries.get_summary(summary.id).source_ids == (a.id, b.id)  # type: ignore[union-attr]
     assert set(s.vectors.get_vectors("summary", [summary.id])) == {summary.id}
     assert s.key_lines.get_key(key.id).source_ids == (a.id,)  # type: ignore[union-attr]
     assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]

@@ -198,8 +198,8 @@ def test_a_job_about_clusters_is_their_owners_work(store: Store):
 
     centroid = np.ones(4, dtype=np.float32)
     ann, bob = Scope.of(user_id="ann"), Scope.of(user_id="bob")
-    a1, a2 = store.add_cluster(ann, centroid, [], "a1"), store.add_cluster(ann, centroid, [], "a2")
-    b1 = store.add_cluster(bob, centroid, [], "b1")
+    a1, a2 = store.clusters.add_cluster(ann, centroid, [], "a1"), store.clusters.add_cluster(ann, centroid, [], "a2")
+    b1 = store.clusters.add_cluster(bob, centroid, [], "b1")
     store.jobs.enqueue("hits", {"clusters": [a1, a2, b1], "at": 1.0})
     store.jobs.enqueue("promote", {"cluster_id": a2})
     store.jobs.enqueue("hits", {"clusters": [10**9], "at": 1.0})  # gone: no one's

@@ -49,11 +49,11 @@ def test_chat_state_is_the_single_reads(memory: SyncMemory) -> None:
         store.alias_version("default"), store.sign_version("default"), store.graph.entity_version("default"))
     assert state.aliases > 0 and state.members == store.member_ids(CHAT) == {"ni", "wt", "gf"}
     assert list(state.actors) == store.actors(CHAT) and state.now == store.conversation_now(CHAT)
-    assert list(state.latest) == [s.id for s in store.summaries(CHAT, "s1", 2)] and state.latest
+    assert list(state.latest) == [s.id for s in store.summaries.of_scope(CHAT, "s1", 2)] and state.latest
     assert list(state.keys) == store.key_lines.keys(CHAT, sources=True)
     assert [k.source_ids for k in store.chat_state(CHAT).keys] == [()]
     assert store.chat_state(CHAT).latest == () and store.chat_state(CHAT).owners == ()
-    assert list(store.chat_state(CHAT, None, 3).latest) == [s.id for s in store.summaries(CHAT, None, 3)]
+    assert list(store.chat_state(CHAT, None, 3).latest) == [s.id for s in store.summaries.of_scope(CHAT, None, 3)]
     private = Scope.of(user_id="ni")
     assert store.chat_state(private).owners == tuple(store.person_owners("default", "ni"))
 
@@ -66,7 +66,7 @@ def test_nearest_kinds_and_the_turn_pool(memory: SyncMemory) -> None:
     assert list(found) == ["turn", "summary", "diary", CLUSTERS]
     for kind, k in wanted[:3]:
         assert found[kind] == store.vectors.nearest(kind, CHAT.key, qvec, k, model)
-    assert found[CLUSTERS] == store.nearest_clusters(CHAT, qvec, 3)
+    assert found[CLUSTERS] == store.clusters.nearest_clusters(CHAT, qvec, 3)
     ids = [i for i, _ in found["turn"]]
     pool = store.turn_pool(ids[:3], radius=2, around=ids[:1], tied=True, vectors="turn", known=ids[:1])
     assert pool.refs == store.turn_refs(ids[:3], 2, ids[:1])
@@ -80,10 +80,10 @@ def test_nearest_kinds_and_the_turn_pool(memory: SyncMemory) -> None:
 
 def test_long_term_and_facts_of_many(memory: SyncMemory) -> None:
     store = _store(memory)
-    summaries = [s.id for s in store.summaries(CHAT)]
+    summaries = [s.id for s in store.summaries.of_scope(CHAT)]
     days = [d.id for d in store.diary.diaries(CHAT)]
     got = store.long_term([*summaries, 999_999], [*days, 999_999])
-    assert got == (store.get_summaries(summaries), store.diary.get_diaries(days)) and got[0] and got[1]
+    assert got == (store.summaries.get_summaries(summaries), store.diary.get_diaries(days)) and got[0] and got[1]
     owners = {"ni": [CHAT.owner], "wt": None, "gf": ["g:elsewhere"], "nobody": None}
     many = store.facts_about_many("default", "default", owners, history=True)
     for person, where in owners.items():

@@ -289,8 +289,8 @@ def test_reads_never_cross_scopes(store: Store):
     v = vec(1, 0, 0, 0)
     for s in ALL_SCOPES:
         ids = [t.id for t in by_scope[s]]
-        cid = store.add_cluster(owner(s), v, ids, "label")
-        store.add_summary(s, 1, 2, "budget summary", "extractive", ids)
+        cid = store.clusters.add_cluster(owner(s), v, ids, "label")
+        store.summaries.add_summary(s, 1, 2, "budget summary", "extractive", ids)
         store.key_lines.add_key(owner(s), "budget key", "user", [])
         store.vectors.put_vectors("turn", [(i, s.key, v) for i in ids], "m")
         assert cid > 0
@@ -309,24 +309,24 @@ def test_reads_never_cross_scopes(store: Store):
         assert {i for i, _ in store.lexical(o, ["预算", "budget"], 100)} == mine
         assert [x["turns"] for x in store.sessions(o)] == [2]
         assert max_steps(store, o, ["s1"]) == {"s1": 2}
-        assert [set(c.member_ids) for c in store.clusters(o)] == [mine]
-        assert len(store.centroids(o)[0]) == 1
-        assert [set(x.source_ids) for x in store.summaries(o)] == [mine]
-        assert [set(x.source_ids) for x in store.summaries(o, "s1")] == [mine]
+        assert [set(c.member_ids) for c in store.clusters.of_scope(o)] == [mine]
+        assert len(store.clusters.centroids(o)[0]) == 1
+        assert [set(x.source_ids) for x in store.summaries.of_scope(o)] == [mine]
+        assert [set(x.source_ids) for x in store.summaries.of_scope(o, "s1")] == [mine]
         assert len(store.key_lines.keys(o)) == 1 and all(k.scope.key == s.key for k in store.key_lines.keys(o))
-        assert all(c.scope.key == s.key for c in store.clusters(o))
+        assert all(c.scope.key == s.key for c in store.clusters.of_scope(o))
     assert {sk for _, sk, _ in store.vectors.scan_vectors("turn", "m")} == {s.key for s in ALL_SCOPES}
 
 
 def test_delete_turns_removes_rows_fts_vectors_and_membership(store: Store):
     a, b = store.add_turns([new(ALICE, "预算不能超过10万元"), new(ALICE, "预算上调到13万元")])
     store.vectors.put_vectors("turn", [(a.id, ALICE.key, vec(1, 0)), (b.id, ALICE.key, vec(0, 1))], "m")
-    cid = store.add_cluster(owner(ALICE), vec(1, 1), [a.id, b.id], "budget")
+    cid = store.clusters.add_cluster(owner(ALICE), vec(1, 1), [a.id, b.id], "budget")
     assert store.delete_turns([a.id, 424242]) == 1
     assert store.get_turns([a.id]) == {}
     assert [i for i, _ in store.lexical(owner(ALICE), ["预算"], 10)] == [b.id]
     assert set(store.vectors.get_vectors("turn", [a.id, b.id])) == {b.id}
-    assert store.get_cluster(cid).member_ids == (b.id,)
+    assert store.clusters.get_cluster(cid).member_ids == (b.id,)
     assert store.turn_ids(owner(ALICE)) == [b.id]
     # the next turn of the session still gets a fresh step
     (c,) = store.add_turns([new(ALICE, "later")])
@@ -375,9 +375,9 @@ def test_embed_cache(store: Store):
 # ---- clusters -----------------------------------------------------------------------------
 def test_clusters_lifecycle_and_provenance(store: Store):
     a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c")])
-    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
-    other = store.add_cluster(owner(ALICE), vec(0, 1), [c.id], "label c")
-    cluster = store.get_cluster(cid)
+    cid = store.clusters.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
+    other = store.clusters.add_cluster(owner(ALICE), vec(0, 1), [c.id], "label c")
+    cluster = store.clusters.get_cluster(cid)
     assert (cluster.size, cluster.hits, cluster.label, cluster.member_ids) == (
         1,
         0.0,
@@ -385,75 +385,75 @@ def test_clusters_lifecycle_and_provenance(store: Store):
         (a.id,),
     )
     assert cluster.scope.key == ALICE.key
-    found = store.centroids(owner(ALICE))
+    found = store.clusters.centroids(owner(ALICE))
     ids, centroids = found[0], found[1]
     assert ids == [cid, other] and centroids.shape == (2, 2)
     if len(found) == 3:  # sizes, where the backend returns them
         assert list(found[2]) == [1, 1]
-    store.save_cluster(cid, vec(1, 1), [a.id, b.id], "label ab")
-    cluster = store.get_cluster(cid)
+    store.clusters.save_cluster(cid, vec(1, 1), [a.id, b.id], "label ab")
+    cluster = store.clusters.get_cluster(cid)
     assert (cluster.size, cluster.label, cluster.member_ids) == (2, "label ab", (a.id, b.id))
-    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
-    assert [x.id for x in store.clusters_with([b.id])] == [cid]
-    assert {x.id for x in store.clusters_with([a.id, c.id])} == {cid, other}
-    assert store.clusters_with([999]) == []
-    store.delete_cluster(other)
-    assert store.get_cluster(other) is None
-    assert store.centroids(owner(ALICE))[0] == [cid]
-    assert store.clusters_with([c.id]) == []
-    assert [x.id for x in store.clusters(owner(ALICE))] == [cid]
-    assert store.centroids(owner(BOB))[0] == []
+    assert np.allclose(store.clusters.centroids(owner(ALICE))[1][0], vec(1, 1))
+    assert [x.id for x in store.clusters.clusters_with([b.id])] == [cid]
+    assert {x.id for x in store.clusters.clusters_with([a.id, c.id])} == {cid, other}
+    assert store.clusters.clusters_with([999]) == []
+    store.clusters.delete_cluster(other)
+    assert store.clusters.get_cluster(other) is None
+    assert store.clusters.centroids(owner(ALICE))[0] == [cid]
+    assert store.clusters.clusters_with([c.id]) == []
+    assert [x.id for x in store.clusters.of_scope(owner(ALICE))] == [cid]
+    assert store.clusters.centroids(owner(BOB))[0] == []
 
 
 def test_nearest_clusters_by_centroid_in_their_scope(store: Store):
     (a, b, c, d) = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c"), new(BOB, "d")])
-    east = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "east")
-    north = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "north")
-    twin = store.add_cluster(owner(ALICE), vec(0, 1), [c.id], "north again")
-    store.add_cluster(owner(BOB), vec(1, 0), [d.id], "bob's")
-    found = store.nearest_clusters(owner(ALICE), vec(1, 3), 2)
+    east = store.clusters.add_cluster(owner(ALICE), vec(1, 0), [a.id], "east")
+    north = store.clusters.add_cluster(owner(ALICE), vec(0, 1), [b.id], "north")
+    twin = store.clusters.add_cluster(owner(ALICE), vec(0, 1), [c.id], "north again")
+    store.clusters.add_cluster(owner(BOB), vec(1, 0), [d.id], "bob's")
+    found = store.clusters.nearest_clusters(owner(ALICE), vec(1, 3), 2)
     assert [i for i, _ in found] == [north, twin]  # equal centroids: the lower id first
     assert found[0][1] == pytest.approx(float(vec(1, 3) @ vec(0, 1)), abs=1e-6)
-    assert [i for i, _ in store.nearest_clusters(owner(ALICE), vec(1, 0), 5)] == [east, north, twin]
-    assert store.nearest_clusters(owner(ALICE), vec(1, 0), 0) == []
-    assert store.nearest_clusters(owner(ALICE), vec(1, 0, 0), 5) == []  # another embedder's size
-    assert store.nearest_clusters(Scope.of(user_id="nobody"), vec(1, 0), 5) == []
+    assert [i for i, _ in store.clusters.nearest_clusters(owner(ALICE), vec(1, 0), 5)] == [east, north, twin]
+    assert store.clusters.nearest_clusters(owner(ALICE), vec(1, 0), 0) == []
+    assert store.clusters.nearest_clusters(owner(ALICE), vec(1, 0, 0), 5) == []  # another embedder's size
+    assert store.clusters.nearest_clusters(Scope.of(user_id="nobody"), vec(1, 0), 5) == []
 
 
 def test_join_cluster_and_cluster_of(store: Store):
-    if not hasattr(store, "join_cluster"):
+    if not hasattr(store.clusters, "join_cluster"):
         pytest.skip("backend predates join_cluster / cluster_of")
     a, b, c = store.add_turns([new(ALICE, "a"), new(ALICE, "b"), new(ALICE, "c")])
-    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
-    assert store.join_cluster(cid, b.id, vec(1, 1), None) is True
-    cluster = store.get_cluster(cid)
+    cid = store.clusters.add_cluster(owner(ALICE), vec(1, 0), [a.id], "label a")
+    assert store.clusters.join_cluster(cid, b.id, vec(1, 1), None) is True
+    cluster = store.clusters.get_cluster(cid)
     assert (cluster.size, cluster.label, cluster.member_ids) == (2, "label a", (a.id, b.id))
-    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
-    store.join_cluster(cid, c.id, vec(1, 2), "new label")
-    assert store.get_cluster(cid).label == "new label"
-    assert [x.id for x in store.clusters_with([c.id])] == [cid]
-    assert store.cluster_of([a.id, c.id, 999]) == {a.id: cid, c.id: cid}
+    assert np.allclose(store.clusters.centroids(owner(ALICE))[1][0], vec(1, 1))
+    store.clusters.join_cluster(cid, c.id, vec(1, 2), "new label")
+    assert store.clusters.get_cluster(cid).label == "new label"
+    assert [x.id for x in store.clusters.clusters_with([c.id])] == [cid]
+    assert store.clusters.cluster_of([a.id, c.id, 999]) == {a.id: cid, c.id: cid}
     (d,) = store.add_turns([new(ALICE, "d")])
     # a search reads each candidate's cluster with its ref (and with its neighbours' refs)
     refs = store.turn_refs([a.id, d.id], radius=1, around=[b.id])
     assert {i: r.cluster for i, r in refs.items()} == {a.id: cid, b.id: cid, c.id: cid, d.id: None}
-    store.delete_cluster(cid)  # gone meanwhile (another process): nothing is written, and it says so
-    assert store.join_cluster(cid, d.id, vec(1, 3), None) is False
-    assert store.cluster_of([d.id]) == {} and store.clusters_with([d.id]) == []
+    store.clusters.delete_cluster(cid)  # gone meanwhile (another process): nothing is written, and it says so
+    assert store.clusters.join_cluster(cid, d.id, vec(1, 3), None) is False
+    assert store.clusters.cluster_of([d.id]) == {} and store.clusters.clusters_with([d.id]) == []
 
 
 def test_cluster_hits_decay_and_promotion_flag(store: Store):
     (a,) = store.add_turns([new(ALICE, "a")])
-    cid = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "a")
+    cid = store.clusters.add_cluster(owner(ALICE), vec(1, 0), [a.id], "a")
     now, day = 1_700_000_000.0, 86_400.0
     halving = partial(decayed, half_life_s=day)  # the caller's policy: the store only applies it
-    assert store.add_hits([cid], now, halving) == {cid: pytest.approx(1.0)}
-    assert store.add_hits([cid], now, halving) == {cid: pytest.approx(2.0)}
+    assert store.clusters.add_hits([cid], now, halving) == {cid: pytest.approx(1.0)}
+    assert store.clusters.add_hits([cid], now, halving) == {cid: pytest.approx(2.0)}
     # 2 halves to 1, plus this hit
-    assert store.add_hits([cid], now + day, halving) == {cid: pytest.approx(2.0)}
-    assert store.add_hits([cid, 424242], now + 3 * day, halving) == {cid: pytest.approx(1.5)}
-    assert store.get_cluster(cid).hits == pytest.approx(1.5)
-    assert store.add_hits([424242], now, halving) == {}
+    assert store.clusters.add_hits([cid], now + day, halving) == {cid: pytest.approx(2.0)}
+    assert store.clusters.add_hits([cid, 424242], now + 3 * day, halving) == {cid: pytest.approx(1.5)}
+    assert store.clusters.get_cluster(cid).hits == pytest.approx(1.5)
+    assert store.clusters.add_hits([424242], now, halving) == {}
     # the policy sees the stored count and the time since the last hit, and its answer is kept
     seen: list[tuple[float, float]] = []
 
@@ -461,27 +461,27 @@ def test_cluster_hits_decay_and_promotion_flag(store: Store):
         seen.append((hits, elapsed))
         return 0.5
 
-    assert store.add_hits([cid], now + 4 * day, recorded) == {cid: pytest.approx(1.5)}
+    assert store.clusters.add_hits([cid], now + 4 * day, recorded) == {cid: pytest.approx(1.5)}
     assert seen == [(pytest.approx(1.5), pytest.approx(day))]
     # busiest cluster first
     (b,) = store.add_turns([new(ALICE, "b")])
-    busy = store.add_cluster(owner(ALICE), vec(0, 1), [b.id], "b")
+    busy = store.clusters.add_cluster(owner(ALICE), vec(0, 1), [b.id], "b")
     for _ in range(5):
-        store.add_hits([busy], now + 3 * day, halving)
-    assert [x.id for x in store.clusters(owner(ALICE))] == [busy, cid]
-    assert not store.is_promoted(cid)
-    store.mark_promoted(cid)
-    assert store.is_promoted(cid) and not store.is_promoted(busy)
-    assert not store.is_promoted(424242)
+        store.clusters.add_hits([busy], now + 3 * day, halving)
+    assert [x.id for x in store.clusters.of_scope(owner(ALICE))] == [busy, cid]
+    assert not store.clusters.is_promoted(cid)
+    store.clusters.mark_promoted(cid)
+    assert store.clusters.is_promoted(cid) and not store.clusters.is_promoted(busy)
+    assert not store.clusters.is_promoted(424242)
 
 
 # ---- summaries ----------------------------------------------------------------------------
 def test_summaries_lifecycle_and_provenance(store: Store):
     turns = store.add_turns([new(ALICE, f"t{i}", i) for i in range(4)] + [new(ALICE_S2, "x", 9)])
-    s1 = store.add_summary(
+    s1 = store.summaries.add_summary(
         ALICE, 1, 4, "预算10万元，4月15日上线", "extractive", [t.id for t in turns[:4]]
     )
-    s2 = store.add_summary(ALICE_S2, 1, 1, "x", "llm", [turns[4].id])
+    s2 = store.summaries.add_summary(ALICE_S2, 1, 1, "x", "llm", [turns[4].id])
     assert (s1.step_from, s1.step_to, s1.text, s1.method) == (
         1,
         4,
@@ -490,22 +490,22 @@ def test_summaries_lifecycle_and_provenance(store: Store):
     )
     assert s1.source_ids == tuple(t.id for t in turns[:4])
     assert s1.scope.session_id == "s1" and s2.scope.session_id == "s2"
-    assert [s.id for s in store.summaries(owner(ALICE))] == [s1.id, s2.id]
-    assert [s.id for s in store.summaries(owner(ALICE), "s2")] == [s2.id]
-    assert store.get_summary(s1.id) == s1
-    assert store.get_summaries([s2.id, 999_999, s1.id, s2.id]) == {s2.id: s2, s1.id: s1}
-    assert store.get_summaries([]) == {}
-    assert [s.id for s in store.summaries_with([turns[1].id])] == [s1.id]
+    assert [s.id for s in store.summaries.of_scope(owner(ALICE))] == [s1.id, s2.id]
+    assert [s.id for s in store.summaries.of_scope(owner(ALICE), "s2")] == [s2.id]
+    assert store.summaries.get_summary(s1.id) == s1
+    assert store.summaries.get_summaries([s2.id, 999_999, s1.id, s2.id]) == {s2.id: s2, s1.id: s1}
+    assert store.summaries.get_summaries([]) == {}
+    assert [s.id for s in store.summaries.summaries_with([turns[1].id])] == [s1.id]
     store.vectors.put_vectors("summary", [(s1.id, ALICE.key, vec(1, 0))], "m")
-    store.update_summary(s1.id, "rebuilt", "llm", [turns[0].id])
-    got = store.get_summary(s1.id)
+    store.summaries.update_summary(s1.id, "rebuilt", "llm", [turns[0].id])
+    got = store.summaries.get_summary(s1.id)
     assert (got.text, got.method, got.source_ids) == ("rebuilt", "llm", (turns[0].id,))
-    assert store.summaries_with([turns[1].id]) == []
+    assert store.summaries.summaries_with([turns[1].id]) == []
     assert store.vectors.get_vectors("summary", [s1.id]) == {}  # a stale summary vector is dropped
     store.vectors.put_vectors("summary", [(s2.id, ALICE.key, vec(1, 0))], "m")
-    store.delete_summary(s2.id)
-    assert store.get_summary(s2.id) is None
-    assert store.summaries_with([turns[4].id]) == []
+    store.summaries.delete_summary(s2.id)
+    assert store.summaries.get_summary(s2.id) is None
+    assert store.summaries.summaries_with([turns[4].id]) == []
     assert store.vectors.get_vectors("summary", [s2.id]) == {}
 
 
@@ -578,8 +578,8 @@ def test_stats(store: Store):
     turns = store.add_turns(
         [new(ALICE, "a"), new(ALICE_S2, "b"), new(BOB, "c"), new(OTHER_TENANT, "d")]
     )
-    store.add_cluster(owner(ALICE), vec(1, 0), [turns[0].id], "a")
-    store.add_summary(ALICE, 1, 1, "a", "extractive", [turns[0].id])
+    store.clusters.add_cluster(owner(ALICE), vec(1, 0), [turns[0].id], "a")
+    store.summaries.add_summary(ALICE, 1, 1, "a", "extractive", [turns[0].id])
     store.key_lines.add_key(owner(BOB), "k", "user", [])
     stats = store.stats()
     assert {
@@ -593,21 +593,21 @@ def test_stats(store: Store):
 
 def test_merge_clusters_moves_members_provenance_and_hits(store: Store):
     a, b, c = store.add_turns([new(ALICE, "one"), new(ALICE, "two"), new(ALICE, "three")])
-    keep = store.add_cluster(owner(ALICE), vec(1, 0), [a.id], "keep")
-    gone = store.add_cluster(owner(ALICE), vec(0, 1), [b.id, c.id], "gone")
-    store.add_hits([gone], 1000.0, partial(decayed, half_life_s=0.0))
-    store.merge_clusters(keep, gone, vec(1, 1), None)
-    merged = store.get_cluster(keep)
-    assert store.get_cluster(gone) is None
+    keep = store.clusters.add_cluster(owner(ALICE), vec(1, 0), [a.id], "keep")
+    gone = store.clusters.add_cluster(owner(ALICE), vec(0, 1), [b.id, c.id], "gone")
+    store.clusters.add_hits([gone], 1000.0, partial(decayed, half_life_s=0.0))
+    store.clusters.merge_clusters(keep, gone, vec(1, 1), None)
+    merged = store.clusters.get_cluster(keep)
+    assert store.clusters.get_cluster(gone) is None
     assert (merged.size, merged.label, merged.member_ids) == (3, "keep", (a.id, b.id, c.id))
     assert merged.hits == 1.0
-    ids, centroids = store.centroids(owner(ALICE))[:2]
+    ids, centroids = store.clusters.centroids(owner(ALICE))[:2]
     assert ids == [keep] and np.allclose(centroids[0], vec(1, 1))
-    assert store.cluster_of([b.id]) == {b.id: keep}
-    assert [x.id for x in store.clusters_with([c.id])] == [keep]
-    store.merge_clusters(keep, gone, vec(0, 1), "again")  # gone already (another process): nothing happens
-    assert (store.get_cluster(keep).size, store.get_cluster(keep).label) == (3, "keep")
-    assert np.allclose(store.centroids(owner(ALICE))[1][0], vec(1, 1))
+    assert store.clusters.cluster_of([b.id]) == {b.id: keep}
+    assert [x.id for x in store.clusters.clusters_with([c.id])] == [keep]
+    store.clusters.merge_clusters(keep, gone, vec(0, 1), "again")  # gone already (another process): nothing happens
+    assert (store.clusters.get_cluster(keep).size, store.clusters.get_cluster(keep).label) == (3, "keep")
+    assert np.allclose(store.clusters.centroids(owner(ALICE))[1][0], vec(1, 1))
 
 
 def test_scope_vectors_reads_one_scope_of_one_model_by_id(store: Store):

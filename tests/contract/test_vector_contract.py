@@ -56,7 +56,7 @@ def test_nearest_keeps_to_one_scope_kind_and_model(store: Store):
     store.vectors.put_vectors("turn", [(a.id, ALICE.key, same), (b.id, BOB.key, same), (c.id, OTHER_TENANT.key, same)],
                       MODEL)
     store.vectors.put_vectors("turn", [(d.id, ALICE.key, same)], "another-model")
-    summary = store.add_summary(ALICE.owner_scope(), 1, 1, "a summary", "extractive", [a.id])
+    summary = store.summaries.add_summary(ALICE.owner_scope(), 1, 1, "a summary", "extractive", [a.id])
     store.vectors.put_vectors("summary", [(summary.id, ALICE.key, same)], MODEL)
     assert ids(store.vectors.nearest("turn", ALICE.key, same, 10, MODEL)) == [a.id]
     assert ids(store.vectors.nearest("turn", BOB.key, same, 10, MODEL)) == [b.id]
@@ -102,13 +102,13 @@ def test_a_vector_put_again_replaces_the_old_one(store: Store):
 
 def test_deleting_turns_and_summaries_takes_their_vectors_out_of_search(store: Store):
     a, b = turns(store, ALICE, 2)
-    summary = store.add_summary(ALICE.owner_scope(), 1, 2, "a summary", "extractive", [a.id, b.id])
+    summary = store.summaries.add_summary(ALICE.owner_scope(), 1, 2, "a summary", "extractive", [a.id, b.id])
     store.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
     store.vectors.put_vectors("summary", [(summary.id, ALICE.key, unit(1, 1))], MODEL)
     assert len(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == 2
     assert ids(store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL)) == [summary.id]
     store.delete_turns([a.id])
-    store.delete_summary(summary.id)
+    store.summaries.delete_summary(summary.id)
     assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
     assert store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL) == []
 

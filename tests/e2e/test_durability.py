@@ -146,7 +146,7 @@ def test_model_change_triggers_reembedding(tmp_path, small_settings):
         m.drain(timeout=60)
         assert store.stats()["failed_jobs"] == 0
         assert all(c.member_ids for c in m.clusters(user_id="u1"))
-        _, centroids, _sizes = store.centroids(turns[0].scope.owner_scope())
+        _, centroids, _sizes = store.clusters.centroids(turns[0].scope.owner_scope())
         assert centroids.shape[1] == 128
         assert all(
             v.shape == (128,)

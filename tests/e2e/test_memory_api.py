@@ -257,7 +257,7 @@ def test_delete_turn_leaves_every_tier(tmp_path, small_settings):
         promote_until(m, "预算", 4)
         store = m._memory._store
         victim = turns[0]
-        assert store.clusters_with([victim.id]) and store.summaries_with([victim.id])
+        assert store.clusters.clusters_with([victim.id]) and store.summaries.summaries_with([victim.id])
         assert store.key_lines.keys_with([victim.id])
         report = m.delete_turn(victim.id)
         assert report["turns"] == [victim.id] and report["key_lines"]

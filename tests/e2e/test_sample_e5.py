@@ -99,8 +99,8 @@ def test_delete_turn_removes_it_everywhere(e5, sample):
     summarised = {i for s in m.summaries(user_id="demo") for i in s.source_ids}
     victim_id = next(i for k in promoted for i in k.source_ids if i in summarised)
     victim = m.get_turn(victim_id)
-    clusters = store.clusters_with([victim_id])
-    summaries = store.summaries_with([victim_id])
+    clusters = store.clusters.clusters_with([victim_id])
+    summaries = store.summaries.summaries_with([victim_id])
     assert clusters and summaries
     report = m.delete_turn(victim_id)
     assert report["turns"] == [victim_id]

@@ -107,6 +107,6 @@ def test_a_cluster_of_placeholders_is_never_a_key_line(tmp_path: Path) -> None:
         mem.drain()
         core = mem._memory  # the tiers, as the worker's promotion job calls them
         store, scope = core._store, turns[0].scope.owner_scope()
-        cid = store.add_cluster(scope, core._embed.passages(["[图片]"])[0], [t.id for t in turns], "x")
-        assert core._tiers.promote(cid) is None and store.is_promoted(cid)
+        cid = store.clusters.add_cluster(scope, core._embed.passages(["[图片]"])[0], [t.id for t in turns], "x")
+        assert core._tiers.promote(cid) is None and store.clusters.is_promoted(cid)
         assert mem.key_memory(group_id="g") == []

@@ -51,9 +51,9 @@ def test_a_turn_past_the_cap_joins_the_cluster_it_is_closest_to(tmp_path) -> Non
     vecs = [unit(1, 0, 0, 0), unit(0, 0, 1, 0), unit(0.9, 0.1, 0, 0)]  # the third is near the first
     with chat(tmp_path, vecs, max_clusters=2, threshold=0.99) as (store, tiers, turns):
         first, second, third = (tiers.absorb(t, v) for t, v in zip(turns, vecs, strict=True))
-        ids, centroids, sizes = store.centroids(OWNER)
+        ids, centroids, sizes = store.clusters.centroids(OWNER)
         assert len(ids) == 2 and sorted(sizes) == [1, 2]
-        merged = next(c for c in store.clusters(OWNER) if c.size == 2)
+        merged = next(c for c in store.clusters.of_scope(OWNER) if c.size == 2)
         assert set(merged.member_ids) == {turns[0].id, turns[2].id} and second in ids
         assert third == first == merged.id  # joined: no cluster made and merged away
         expected = (vecs[0] + vecs[2]) / np.linalg.norm(vecs[0] + vecs[2])
@@ -64,7 +64,7 @@ def test_past_the_cap_the_closest_two_clusters_merge_and_the_turn_gets_its_own(t
     vecs = [unit(1, 0, 0, 0), unit(0.95, 0.3, 0, 0), unit(0, 0, 1, 0)]  # the first two are closest
     with chat(tmp_path, vecs, max_clusters=2, threshold=0.999) as (store, tiers, turns):
         first, second, third = (tiers.absorb(t, v) for t, v in zip(turns, vecs, strict=True))
-        clusters = {c.id: set(c.member_ids) for c in store.clusters(OWNER)}
+        clusters = {c.id: set(c.member_ids) for c in store.clusters.of_scope(OWNER)}
         assert clusters == {first: {turns[0].id, turns[1].id}, third: {turns[2].id}} and second not in clusters
 
 
@@ -82,15 +82,15 @@ def test_a_batch_reads_a_scopes_centroids_once_and_clusters_as_one_turn_at_a_tim
     for batched in (False, True):
         with chat(tmp_path / str(batched), vecs, max_clusters=5, threshold=0.9) as (store, tiers, turns):
             reads: list[Scope] = []
-            read = store.centroids
-            store.centroids = (  # type: ignore[method-assign]
+            read = store.clusters.centroids
+            store.clusters.centroids = (  # type: ignore[method-assign]
                 lambda scope, reads=reads, read=read: reads.append(scope) or read(scope))
             with tiers.batch() if batched else contextlib.nullcontext():
                 for t, v in zip(turns, vecs, strict=True):
                     tiers.absorb(t, v)
             assert len(reads) == (1 if batched else len(vecs))
             ids, centroids, sizes = read(OWNER)
-            members = {c.id: c.member_ids for c in store.clusters(OWNER)}
+            members = {c.id: c.member_ids for c in store.clusters.of_scope(OWNER)}
             outcomes.append((ids, np.round(centroids, 5).tolist(), sizes, members))
     assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 5
 
@@ -100,6 +100,6 @@ def test_a_batch_whose_cluster_went_meanwhile_reads_the_scopes_again(tmp_path) -
     with chat(tmp_path, vecs, max_clusters=5, threshold=0.9) as (store, tiers, turns), tiers.batch():
         first = tiers.absorb(turns[0], vecs[0])
         assert tiers.absorb(turns[1], vecs[1]) == first
-        store.delete_cluster(first)  # as a rebuild in another process would
+        store.clusters.delete_cluster(first)  # as a rebuild in another process would
         again = tiers.absorb(turns[2], vecs[2])
-        assert again != first and [c.member_ids for c in store.clusters(OWNER)] == [(turns[2].id,)]
+        assert again != first and [c.member_ids for c in store.clusters.of_scope(OWNER)] == [(turns[2].id,)]

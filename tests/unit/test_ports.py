@@ -25,16 +25,19 @@ from pmemo.ports import (
 from pmemo.ports.agenda import AgendaPort
 from pmemo.ports.api_keys import KeyStore
 from pmemo.ports.batches import BatchPort
+from pmemo.ports.clusters import ClusterPort
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
 from pmemo.ports.jobs import JobPort, JobSignals
 from pmemo.ports.records import RecordPort
+from pmemo.ports.summaries import SummaryPort
 from pmemo.ports.tasks import TaskPort
 from pmemo.ports.usage import UsagePort
 from pmemo.ports.vectors import EmbedCachePort, MetaPort, VectorPort
 from pmemo.stores.agenda_sql import SQLAgenda
 from pmemo.stores.api_keys_sql import SQLKeyStore
 from pmemo.stores.batches_sql import SQLBatches
+from pmemo.stores.clusters_sql import SQLClusters
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.episodes_sql import SQLEpisodes
 from pmemo.stores.facts_sql import SQLFacts
@@ -54,6 +57,7 @@ from pmemo.stores.sqlite.graph_store import SQLiteGraph
 from pmemo.stores.sqlite.jobs import SQLiteJobs
 from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
+from pmemo.stores.summaries_sql import SQLSummaries
 from pmemo.stores.tasks_sql import SQLTasks
 from pmemo.stores.usage_sql import SQLUsage
 from pmemo.stores.vectors_sql import SQLEmbedCache, SQLMeta, SQLVectors
@@ -98,6 +102,8 @@ def test_each_port_is_small():
     assert 0 < len(methods(VectorPort)) <= MAX_METHODS
     assert 0 < len(methods(MetaPort)) <= MAX_METHODS
     assert 0 < len(methods(EmbedCachePort)) <= MAX_METHODS
+    assert 0 < len(methods(ClusterPort)) <= MAX_METHODS
+    assert 0 < len(methods(SummaryPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -204,7 +210,24 @@ def test_the_vectors_port_is_written_once():
     assert methods(MetaPort) <= methods(SQLMeta) and methods(EmbedCachePort) <= methods(SQLEmbedCache)
 
 
-@pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort])
+def test_the_clusters_port_is_written_once():
+    from pmemo.stores.postgres.clusters import PostgresClusters
+    from pmemo.stores.sqlite.clusters import SQLiteClusters
+
+    assert methods(ClusterPort) - {"centroids", "nearest_clusters"} <= methods(SQLClusters)
+    # each gives where a query meets the centroids; Postgres writes an ingest's three writes in one
+    # statement each (SQLite has no writing CTE)
+    assert methods(SQLiteClusters) == {"centroids", "nearest_clusters"}
+    assert methods(PostgresClusters) == {"centroids", "nearest_clusters", "add_cluster", "join_cluster",
+                                         "merge_clusters"}
+
+
+def test_the_summaries_port_is_written_once():
+    assert methods(SummaryPort) <= methods(SQLSummaries)  # both stores build SQLSummaries itself
+
+
+@pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort,
+                                  ClusterPort, SummaryPort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

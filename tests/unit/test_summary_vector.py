@@ -16,7 +16,7 @@ def test_an_extractive_summary_vector_is_its_turns_centroid(tmp_path: Path) -> N
             mem.add(user_id="u", session_id="s", content=text)
         mem.drain()
         store = mem._memory._store  # noqa: SLF001 - the stored vectors are the point here
-        (summary,) = store.summaries(store.get_summary(1).scope.owner_scope(), None)
+        (summary,) = store.summaries.of_scope(store.summaries.get_summary(1).scope.owner_scope(), None)
         turns = store.vectors.get_vectors("turn", list(summary.source_ids))
         stored = store.vectors.get_vectors("summary", [summary.id])[summary.id]
         centroid = normalise(np.mean([turns[i] for i in summary.source_ids], axis=0))

@@ -204,7 +204,7 @@ class Forgetter:
     def _snapshot(self, batch: int, ids: list[int]) -> list[str]:
         """Tombstone every row the forget will touch; returns derived texts to drop from the cache."""
         s = self.store
-        summaries, clusters = s.summaries_with(ids), s.clusters_with(ids)
+        summaries, clusters = s.summaries.summaries_with(ids), s.clusters.clusters_with(ids)
         keys = [k for k in s.key_lines.keys_with(ids) if k.origin == "promoted"]
         facts, episodes = s.profile.facts_with(ids), s.episodes.episodes_with(ids)
         chains = {(f.subject_id, f.category, f.key) for f in facts}

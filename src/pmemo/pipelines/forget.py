@@ -21,8 +21,8 @@ def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: li
     report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": []}
     if not ids:
         return report
-    clusters = store.clusters_with(ids)
-    summaries = store.summaries_with(ids)
+    clusters = store.clusters.clusters_with(ids)
+    summaries = store.summaries.summaries_with(ids)
     keys = [k for k in store.key_lines.keys_with(ids) if k.origin == "promoted"]
     windows = Windows(store, embed, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
     held = windows.holding(ids)

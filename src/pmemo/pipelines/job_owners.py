@@ -39,7 +39,7 @@ def job_owners(store: Store, jobs: Iterable[Job]) -> set[str]:
         elif job.kind == "reindex":  # clusters rebuilt from these turns' vectors
             turn_ids += [int(i) for i in payload.get("recluster", [])]
         elif job.kind == "promote":  # a key line made from the cluster's members
-            cluster = store.get_cluster(int(payload["cluster_id"]))
+            cluster = store.clusters.get_cluster(int(payload["cluster_id"]))
             if cluster is not None:
                 owners.add(cluster.scope.key)
         elif job.kind in ("diary", "insights") or step_of(job.kind):  # one chat's day, a person in a chat, turns

@@ -33,7 +33,7 @@ def queue_stale_vectors(store: Store, model_id: str) -> None:
     previous = store.meta.get_meta("embed_model")
     if previous is not None and previous != model_id:
         # centroids and summary vectors of the old model are not comparable: rebuild them
-        store.jobs.enqueue("reindex", {"recluster": store.reset_clusters()})
+        store.jobs.enqueue("reindex", {"recluster": store.clusters.reset_clusters()})
     store.meta.set_meta("embed_model", model_id)
 
 

@@ -164,7 +164,7 @@ class Windows:
                 for session, step in self.store.max_steps(scope, {t.session_id for t in turns
                                                                   if t.scope.key == key}).items()}
         left = [t for t in turns if t.step <= last[t.scope.key, t.session_id] - self.settings.short_term_turns]
-        clustered = self.store.cluster_of([t.id for t in left]) if left else {}
+        clustered = self.store.clusters.cluster_of([t.id for t in left]) if left else {}
         for turn in sorted(left, key=lambda t: (t.scope.key, t.session_id, t.step)):
             if turn.id not in clustered:
                 self.tiers.absorb(turn, vectors[turn.id])
@@ -210,9 +210,9 @@ class Windows:
     def _rederive(self, turn_ids: list[int]) -> None:
         if not turn_ids:
             return
-        for cluster in self.store.clusters_with(turn_ids):
+        for cluster in self.store.clusters.clusters_with(turn_ids):
             self.tiers.rebuild_cluster(cluster, set())
-        for summary in self.store.summaries_with(turn_ids):
+        for summary in self.store.summaries.summaries_with(turn_ids):
             if summary.method == "extractive":
                 vec = self.tiers.summary_vector(summary)
                 self.store.vectors.put_vectors("summary", [(summary.id, summary.scope.key, vec)], self.embed.model_id)

@@ -400,8 +400,8 @@ class Worker:
         """After an embedder change: re-embed summaries and diary entries, and rebuild clusters
         from their members."""
         self.diary.revector()  # diary (issue 20)
-        for sid in self.store.stale_summaries(self.embed.model_id):
-            summary = self.store.get_summary(sid)
+        for sid in self.store.summaries.stale_summaries(self.embed.model_id):
+            summary = self.store.summaries.get_summary(sid)
             if summary is not None:
                 vec = self.tiers.summary_vector(summary)
                 self.store.vectors.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
@@ -421,7 +421,7 @@ class Worker:
         into one, in order: one read of their clusters and one of their vectors."""
         if not turns:
             return
-        clustered = self.store.cluster_of(t.id for t in turns)
+        clustered = self.store.clusters.cluster_of(t.id for t in turns)
         vectors = self.store.vectors.get_vectors("turn", [t.id for t in turns if t.id not in clustered])
         for turn in turns:
             if turn.id in vectors:
@@ -434,7 +434,7 @@ class Worker:
         if turn.step % every:
             return []
         present = [t for s in range(turn.step - every + 1, turn.step + 1) if (t := at(turn, s)) is not None]
-        done = {(s.step_from, s.step_to) for s in self.store.summaries(turn.scope, turn.session_id)}
+        done = {(s.step_from, s.step_to) for s in self.store.summaries.of_scope(turn.scope, turn.session_id)}
         return present if present and (present[0].step, present[-1].step) not in done else []
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .agenda import AgendaPort
 from .api_keys import KeyStore
 from .batches import BatchPort
+from .clusters import ClusterPort, HitDecay
 from .diary import DiaryPort, TurnStamp, Waiting
 from .episodes import EpisodePort, EpisodeSignal
 from .facts import FactPort
@@ -21,14 +22,15 @@ from .locks import OWNER_WAIT_S, LockPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
 from .records import RecordPort
+from .summaries import SummaryPort
 from .tasks import TaskPort
 from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .vectors import EmbedCachePort, MetaPort, VectorPort
 from .windows import WindowPort
 
-__all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "DiaryPort", "EmbedCachePort", "EntityRef", "EpisodePort",
-           "EpisodeSignal", "FactPort", "GraphPort", "HeldRows", "Job", "JobListening", "JobPort", "JobSignals",
-           "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias", "NewSign", "NewTriple", "PeoplePort",
-           "PersonForgetPort", "RecordPort", "TaskPort", "TripleView", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
-           "VectorPort", "Waiting", "WindowPort"]
+__all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "ClusterPort", "DiaryPort", "EmbedCachePort", "EntityRef",
+           "EpisodePort", "EpisodeSignal", "FactPort", "GraphPort", "HeldRows", "HitDecay", "Job", "JobListening",
+           "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias", "NewSign",
+           "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort", "TaskPort", "TripleView",
+           "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "VectorPort", "Waiting", "WindowPort"]

@@ -306,7 +306,7 @@ class ContextReader:
             return [found.latest[i] for i in state.latest if i in found.latest]
         wanted = LATEST_SUMMARIES * 4
         while True:  # the newest few, then more while too few of them were made by then
-            newest = self.store.summaries(a.owner, a.session_id, wanted)
+            newest = self.store.summaries.of_scope(a.owner, a.session_id, wanted)
             made = made_by(self.store, newest, lambda m: m.source_ids, a.until)
             if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
                 return made[-LATEST_SUMMARIES:]

@@ -273,7 +273,7 @@ class Retriever:
 
         def more(n: int) -> list[tuple[Summary, float]]:
             found = self.store.vectors.nearest("summary", q.scope.key, q.qvec, n, self.embed.model_id)
-            return matching(found, self.store.get_summaries(i for i, _ in found))
+            return matching(found, self.store.summaries.get_summaries(i for i, _ in found))
 
         return self._made(matching(near, read), more, SUMMARY_DEPTH, lambda pair: pair[0].source_ids, q.until)
 
@@ -352,7 +352,7 @@ class Retriever:
                 refs[kind].append(int(ref))
         found: dict[str, Any] = {}
         if refs["summary"]:
-            found.update((f"summary:{i}", s) for i, s in self.store.get_summaries(refs["summary"]).items())
+            found.update((f"summary:{i}", s) for i, s in self.store.summaries.get_summaries(refs["summary"]).items())
         if refs["diary"]:
             found.update((f"diary:{i}", d) for i, d in self.store.diary.get_diaries(refs["diary"]).items())
         found.update((f"key:{i}", self.store.key_lines.get_key(i)) for i in refs["key"])

@@ -97,15 +97,15 @@ class RecordsService:
 
     # ---- summaries, clusters, key lines -----------------------------------------------------
     async def summaries(self, /, *, session_id: str | None = None, **scope: Any) -> list[Summary]:
-        return await asyncio.to_thread(self._store.summaries, scope_of(scope), session_id)
+        return await asyncio.to_thread(self._store.summaries.of_scope, scope_of(scope), session_id)
 
     async def clusters(self, /, **scope: Any) -> list[Cluster]:
-        return await asyncio.to_thread(self._store.clusters, scope_of(scope))
+        return await asyncio.to_thread(self._store.clusters.of_scope, scope_of(scope))
 
     async def delete_summary(self, summary_id: int, *, tenant_id: str = "default") -> None:
-        await owned(self._store.get_summary, "summary", summary_id, tenant_id)
+        await owned(self._store.summaries.get_summary, "summary", summary_id, tenant_id)
         async with self._exclusive():
-            await asyncio.to_thread(self._store.delete_summary, summary_id)
+            await asyncio.to_thread(self._store.summaries.delete_summary, summary_id)
 
     async def key_memory(self, /, **scope: Any) -> list[KeyLine]:
         return await asyncio.to_thread(self._store.key_lines.keys, scope_of(scope))

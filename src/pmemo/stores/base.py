@@ -11,7 +11,7 @@ calls them off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -21,7 +21,6 @@ import numpy as np
 
 from ..models import (
     AgendaItem,
-    Cluster,
     Diary,
     Fact,
     KeyLine,
@@ -34,6 +33,8 @@ from ..models import (
 )
 from ..ports.agenda import AgendaPort
 from ..ports.batches import BatchPort
+from ..ports.clusters import ClusterPort
+from ..ports.clusters import HitDecay as HitDecay  # re-exported: the clusters port's value
 from ..ports.diary import DiaryPort
 from ..ports.diary import TurnStamp as TurnStamp  # re-exported: the diary port's values
 from ..ports.diary import Waiting as Waiting
@@ -55,16 +56,13 @@ from ..ports.people import PeoplePort
 from ..ports.person_forget import HeldRows as HeldRows  # re-exported: the person-forget port's value
 from ..ports.person_forget import PersonForgetPort
 from ..ports.records import RecordPort
+from ..ports.summaries import SummaryPort
 from ..ports.tasks import TaskPort
 from ..ports.usage import Usage as Usage  # re-exported: the usage port's value
 from ..ports.usage import UsagePort
 from ..ports.vectors import EmbedCachePort, MetaPort, VectorPort
 from ..ports.windows import WindowPort
 from ..text.quotes import Address, Quote
-
-# (hits, seconds since the last hit) → what is left of them: the caller's decay policy, which
-# the store applies inside the transaction that adds the hit (pmemo.decay.decayed, usually)
-HitDecay = Callable[[float, float], float]
 
 
 @dataclass(frozen=True)
@@ -201,51 +199,24 @@ class VectorStore(Protocol):
 
     @property
     def meta(self) -> MetaPort: ...
-    def stale_summaries(self, model: str) -> list[int]: ...
 
     @property
     def embed_cache(self) -> EmbedCachePort: ...
-    def reset_clusters(self) -> list[int]: ...
 
 
 class DerivedStore(Protocol):
-    """Clusters, summaries and key lines (the port ``key_lines``): each keeps the turn ids it came from."""
+    """Clusters, summaries and key lines, each a port (``clusters``, ``summaries``, ``key_lines``):
+    each keeps the turn ids it came from."""
 
-    def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int: ...
-    def save_cluster(self, cluster_id: int, centroid: np.ndarray, member_ids: list[int], label: str) -> None: ...
-    def delete_cluster(self, cluster_id: int) -> None: ...
-    def clusters(self, scope: Scope) -> list[Cluster]: ...
-    def get_cluster(self, cluster_id: int) -> Cluster | None: ...
-    def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]: ...
-    def nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """The ``k`` clusters of ``scope`` whose centroids have the highest inner product with
-        ``query`` (equal ones: the lower id first), with it; none of another size."""
-        ...
-    def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]: ...
-    def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None: ...
-    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> bool:
-        """Add a member; False (and nothing written) when the cluster is gone."""
-    def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
-        """One hit each on top of what ``decay(hits, now - last hit)`` leaves of the old count, read
-        and written in one transaction so that concurrent hits add up; returns id → hits of those
-        that exist. How hits fade is the caller's policy: the store only keeps count."""
+    @property
+    def clusters(self) -> ClusterPort:
+        """The mid-term clusters (``pmemo.ports.clusters``)."""
         ...
 
-    def is_promoted(self, cluster_id: int) -> bool: ...
-    def mark_promoted(self, cluster_id: int) -> None: ...
-    def clusters_with(self, turn_ids: list[int]) -> list[Cluster]: ...
-
-    def add_summary(self, scope: Scope, step_from: int, step_to: int, text: str, method: str,
-                    source_ids: list[int]) -> Summary: ...
-    def summaries(self, scope: Scope, session_id: str | None = None, latest: int | None = None) -> list[Summary]:
-        """Oldest first; ``latest``: only the newest that many."""
+    @property
+    def summaries(self) -> SummaryPort:
+        """The long-term summaries (``pmemo.ports.summaries``)."""
         ...
-
-    def get_summary(self, summary_id: int) -> Summary | None: ...
-    def get_summaries(self, ids: Iterable[int]) -> dict[int, Summary]: ...  # the ones found
-    def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None: ...
-    def delete_summary(self, summary_id: int) -> None: ...
-    def summaries_with(self, turn_ids: list[int]) -> list[Summary]: ...
 
     @property
     def key_lines(self) -> KeyLinePort:
@@ -365,7 +336,7 @@ class DiaryStore(Protocol):
 WindowStore = WindowPort
 
 
-CLUSTERS = "cluster"  # ``ReadPlanStore.nearest_kinds``: the clusters nearest, by centroid (``nearest_clusters``)
+CLUSTERS = "cluster"  # ``ReadPlanStore.nearest_kinds``: the nearest by centroid (``clusters.nearest_clusters``)
 
 
 class ChatState(NamedTuple):
@@ -379,7 +350,7 @@ class ChatState(NamedTuple):
     actors: tuple[str, ...]  # who speaks in its turns, sorted (``actors``)
     now: float | None  # its newest turn's time (``conversation_now``)
     owners: tuple[str, ...]  # a private chat's person's chats, oldest first (``person_owners``); () in a group
-    latest: tuple[int, ...]  # the session's newest summaries' ids, oldest first (``summaries(session, latest)``)
+    latest: tuple[int, ...]  # the session's newest summaries' ids, oldest first (``summaries.of_scope``)
     keys: tuple[KeyLine, ...]  # its key lines (``keys``)
 
 
@@ -419,7 +390,7 @@ class ReadPlanStore(Protocol):
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:
         """``nearest`` of each (kind, k) in ``wanted`` in ``scope``, by kind; kind ``CLUSTERS``:
-        ``nearest_clusters``."""
+        ``clusters.nearest_clusters``."""
         ...
     def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
                   vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
@@ -429,7 +400,7 @@ class ReadPlanStore(Protocol):
         ...
     def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
                                                                                   dict[int, Diary]]:
-        """``get_summaries`` and ``get_diaries`` (with sources) in one call."""
+        """``summaries.get_summaries`` and ``diary.get_diaries`` (with sources) in one call."""
         ...
     def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
                          history: bool = False) -> dict[str, list[Fact]]:
@@ -452,8 +423,9 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, ``jobs`` (declared by ``Store``), and (declared by ``ProfileStoreProtocol``) ``profile``
-    (the facts), ``episodes``, ``tasks``, ``records``, ``batches``.
+    ``diary``, ``jobs`` (declared by ``Store``), ``clusters``, ``summaries``, ``key_lines`` (declared by
+    ``DerivedStore``), and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``,
+    ``tasks``, ``records``, ``batches``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
 
     @property

@@ -35,6 +35,8 @@ LABEL_CHARS = 120
 class Tiers:
     def __init__(self, store: Store, embed: CachedEmbedder, llm: LLM | None, settings: Settings) -> None:
         self.store = store
+        self.clusters = store.clusters
+        self.summaries = store.summaries
         self.embed = embed
         self.llm = llm
         self.settings = settings
@@ -52,7 +54,7 @@ class Tiers:
 
     def _centroids(self, scope: Scope) -> mid_term.Centroids:
         def read() -> mid_term.Centroids:
-            ids, matrix, sizes = self.store.centroids(scope)
+            ids, matrix, sizes = self.clusters.centroids(scope)
             return mid_term.Centroids(list(ids), matrix.copy(), list(sizes))  # the store's may be its cache's
 
         return self._held.get(("centroids", scope.key), read)
@@ -73,7 +75,7 @@ class Tiers:
                 else:
                     self._merge(c, i, j)
             if best < 0:
-                cid = self.store.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
+                cid = self.clusters.add_cluster(scope, vec, [turn.id], turn.content[:LABEL_CHARS])
                 c.added(cid, vec)
                 return cid
         if self._join(c, best, turn, vec):
@@ -87,9 +89,9 @@ class Tiers:
         centroid = mid_term.joined(c.matrix[k], c.sizes[k], vec)
         label = None
         if mid_term.relabel_due(c.sizes[k], c.sizes[k] + 1):
-            cluster = self.store.get_cluster(c.ids[k])
+            cluster = self.clusters.get_cluster(c.ids[k])
             label = self._label([*(cluster.member_ids if cluster else ()), turn.id], centroid)
-        if not self.store.join_cluster(c.ids[k], turn.id, centroid, label):
+        if not self.clusters.join_cluster(c.ids[k], turn.id, centroid, label):
             return False
         c.joined(k, centroid)
         return True
@@ -102,10 +104,10 @@ class Tiers:
         centroid = mid_term.centroid_of(np.stack([c.matrix[i] * c.sizes[i], c.matrix[j] * c.sizes[j]]))
         label = None
         if mid_term.relabel_due(c.sizes[i], c.sizes[i] + c.sizes[j]):
-            keep, gone = self.store.get_cluster(c.ids[i]), self.store.get_cluster(c.ids[j])
+            keep, gone = self.clusters.get_cluster(c.ids[i]), self.clusters.get_cluster(c.ids[j])
             members = [*(keep.member_ids if keep else ()), *(gone.member_ids if gone else ())]
             label = self._label(members, centroid)
-        self.store.merge_clusters(c.ids[i], c.ids[j], centroid, label)
+        self.clusters.merge_clusters(c.ids[i], c.ids[j], centroid, label)
         c.merged(i, j, centroid)
 
     def _label(self, member_ids: list[int], centroid: np.ndarray) -> str:
@@ -122,10 +124,10 @@ class Tiers:
         vectors = self.store.vectors.get_vectors("turn", members)
         members = [m for m in members if m in vectors]
         if not members:
-            self.store.delete_cluster(cluster.id)
+            self.clusters.delete_cluster(cluster.id)
             return "deleted"
         centroid = mid_term.centroid_of(np.stack([vectors[m] for m in members]))
-        self.store.save_cluster(cluster.id, centroid, members, self._label(members, centroid))
+        self.clusters.save_cluster(cluster.id, centroid, members, self._label(members, centroid))
         return "rebuilt"
 
     # ---- long-term --------------------------------------------------------------------
@@ -172,7 +174,7 @@ class Tiers:
         with unit_of(self.store):  # the batch's summaries and their vectors in one commit
             for (span, text, method, _), vec in zip(made, vectors, strict=True):
                 first = span[0]
-                summary = self.store.add_summary(first.scope, first.step, span[-1].step, text, method,
+                summary = self.summaries.add_summary(first.scope, first.step, span[-1].step, text, method,
                                                  [t.id for t in span])
                 self.store.vectors.put_vectors("summary", [(summary.id, first.scope.key, vec)], self.embed.model_id)
                 out.append((summary, vec))
@@ -197,11 +199,11 @@ class Tiers:
         remaining = [i for i in summary.source_ids if i not in removed]
         turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: t.step)
         if not turns:
-            self.store.delete_summary(summary.id)
+            self.summaries.delete_summary(summary.id)
             return "deleted"
         made = [(turns, *self.summarize(turns))]
         _, text, method, _ = made[0]
-        self.store.update_summary(summary.id, text, method, [t.id for t in turns])
+        self.summaries.update_summary(summary.id, text, method, [t.id for t in turns])
         self.store.vectors.put_vectors("summary", [(summary.id, turns[0].scope.key, self._embedded(made)[0])],
                                self.embed.model_id)
         return "rebuilt"
@@ -210,11 +212,11 @@ class Tiers:
     def count_hits(self, cluster_ids: list[int], at: float) -> list[int]:
         """A hit on each recalled cluster (decayed first); the ones that crossed the promotion
         threshold are queued for promotion. Run by the worker: a search writes nothing itself."""
-        half_life = self.settings.hit_half_life_days * DAY
+        decay = partial(decayed, half_life_s=self.settings.hit_half_life_days * DAY)
         queued = []
-        for cluster_id, hits in self.store.add_hits(cluster_ids, at, partial(decayed, half_life_s=half_life)).items():
+        for cluster_id, hits in self.clusters.add_hits(cluster_ids, at, decay).items():
             # decay shaves a hair off
-            if hits >= self.settings.promote_hits - 1e-6 and not self.store.is_promoted(cluster_id):
+            if hits >= self.settings.promote_hits - 1e-6 and not self.clusters.is_promoted(cluster_id):
                 self.store.jobs.enqueue("promote", {"cluster_id": cluster_id})
                 queued.append(cluster_id)
         return queued
@@ -224,14 +226,14 @@ class Tiers:
         self.store.episodes.touch_episodes(ids, at)  # type: ignore[attr-defined]  # the SQLite store is a FullStore
 
     def promote(self, cluster_id: int) -> KeyLine | None:
-        cluster = self.store.get_cluster(cluster_id)
-        if cluster is None or self.store.is_promoted(cluster_id):
+        cluster = self.clusters.get_cluster(cluster_id)
+        if cluster is None or self.clusters.is_promoted(cluster_id):
             return None
         turns = sorted(self.store.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
         said = [t for t in turns if not content_free(t)]  # "[图片]", notices, "哈哈哈": never a key line
         if 2 * len(said) < len(turns) or not said:  # a cluster mostly of filler is hot with filler
             if turns:
-                self.store.mark_promoted(cluster_id)  # done with: its hits never make it a line
+                self.clusters.mark_promoted(cluster_id)  # done with: its hits never make it a line
             return None
         turns = said
         line = None
@@ -249,5 +251,5 @@ class Tiers:
             centroid = mid_term.centroid_of(vectors)
             line = central_sentence(turns[mid_term.most_central(vectors, centroid)].content)
         key = self.store.key_lines.add_key(cluster.scope, line, "promoted", list(cluster.member_ids))
-        self.store.mark_promoted(cluster_id)
+        self.clusters.mark_promoted(cluster_id)
         return key

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ...models import Cluster, KeyLine, Scope, Summary
+from ...models import KeyLine, Scope
 from ..sqlite.codec import TURN_COLUMNS, from_epoch, to_epoch, turn, utc
 
-__all__ = ["TURN_COLUMNS", "cluster", "f32", "from_epoch", "key_line", "ref_columns", "summary", "to_epoch", "turn",
+__all__ = ["TURN_COLUMNS", "f32", "from_epoch", "key_line", "ref_columns", "to_epoch", "turn",
            "utc", "vector"]
 
 
@@ -36,16 +36,6 @@ def vector(value: Any) -> np.ndarray:
 
 def scope_of(row: dict[str, Any], session: str | None = None) -> Scope:
     return Scope(row["tenant"], row["agent"], row["owner"], session)
-
-
-def cluster(row: dict[str, Any], members: tuple[int, ...]) -> Cluster:
-    return Cluster(row["id"], scope_of(row), row["size"], row["hits"], row["label"], members,
-                   utc(row["updated"]))
-
-
-def summary(row: dict[str, Any], sources: tuple[int, ...]) -> Summary:
-    return Summary(row["id"], scope_of(row, row["session"]), row["step_from"], row["step_to"],
-                   row["text"], row["method"], sources, utc(row["created"]))
 
 
 def key_line(row: dict[str, Any], sources: tuple[int, ...]) -> KeyLine:

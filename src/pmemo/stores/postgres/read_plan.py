@@ -18,8 +18,10 @@ from ..diary_sql import diary_of
 from ..facts_sql import by_subject, fact_of
 from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
+from ..summaries_sql import summary_of
 from ..tasks_sql import task_of
 from . import codec
+from .clusters import NEAREST as NEAREST_CLUSTERS
 from .database import Database
 from .dialect import POSTGRES, placeholders
 from .episodes import signal_of, signals_read
@@ -28,8 +30,6 @@ from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
 from .vectors import PostgresVectors
 
 Read = tuple[str, Any, str]  # (sql, args, shape): one statement of ``Database.reads``
-_CLUSTERS = ("SELECT id, -(centroid <#> %(q)s) FROM clusters WHERE scope_key=%(s)s"
-             " AND vector_dims(centroid) = %(dim)s ORDER BY centroid <#> %(q)s, id LIMIT %(k)s")
 _NEAREST = ("SELECT ref, -(vec <#> %(q)s) FROM vectors WHERE kind=%(kind)s AND model=%(model)s"
             " AND scope_key=%(scope)s ORDER BY vec <#> %(q)s, ref LIMIT %(k)s")
 
@@ -78,7 +78,7 @@ class ReadPlanRows:
             elif kind != CLUSTERS and (kind, model, scope.key) in self.vectors.approximate():
                 out[kind] = self.vectors.nearest_ann(args, len(vec))  # its own transaction: SET LOCAL
             else:
-                together.append((kind, (_CLUSTERS if kind == CLUSTERS else _NEAREST, args, "rows")))
+                together.append((kind, (NEAREST_CLUSTERS if kind == CLUSTERS else _NEAREST, args, "rows")))
         for (kind, _), rows in zip(together, self._db.reads([read for _, read in together]), strict=True):
             out[kind] = [(r[0], float(r[1])) for r in rows]
         return {kind: out[kind] for kind, _ in wanted}
@@ -118,7 +118,7 @@ class ReadPlanRows:
             (f"SELECT {WITH_SOURCES} FROM summaries t WHERE t.id = ANY(%s)", ("summary", sids), "dicts"),
             (f"SELECT {WITH_SOURCES} FROM diaries t WHERE t.id = ANY(%s)", ("diary", dids), "dicts")])
         by_summary, by_day = {r["id"]: r for r in found}, {r["id"]: r for r in days}
-        return ({i: codec.summary(r, tuple(r.pop("source_ids"))) for i in sids if (r := by_summary.get(i))},
+        return ({i: summary_of(r, tuple(r.pop("source_ids"))) for i in sids if (r := by_summary.get(i))},
                 {i: diary_of(r, tuple(r.pop("source_ids"))) for i in dids if (r := by_day.get(i))})
 
     def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],

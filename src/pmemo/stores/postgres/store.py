@@ -1,7 +1,7 @@
 """The scale-out store: PostgreSQL with pgvector, shared by any number of processes.
 
-``PostgresStore`` is composed of one mixin per concern (turns, vectors, clusters, summaries,
-key lines, jobs), each reading and writing through the connection pool in ``database.py``;
+``PostgresStore`` is composed of one mixin per concern (turns, vectors,
+jobs), each reading and writing through the connection pool in ``database.py``;
 the schema comes from the versioned files in ``migrations/``, applied at open. Nothing is
 cached in the process: every read asks the database, so a write made through one process (a
 server replica, a worker) is read by all.
@@ -21,12 +21,13 @@ from ..jobs_sql import jobs_of
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames
 from ..records_sql import SQLRecords
+from ..summaries_sql import SQLSummaries
 from ..tasks_sql import SQLTasks
 from ..usage_sql import SQLUsage
 from ..vectors_sql import SQLEmbedCache, SQLMeta
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec
-from .clusters import ClusterRows
+from .clusters import PostgresClusters
 from .database import Database
 from .dialect import POSTGRES, PostgresLink, placeholders
 from .episodes import PostgresEpisodes
@@ -39,7 +40,6 @@ from .owners import OwnerRows
 from .people import PeopleRows, PostgresPeople
 from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
-from .summaries import SummaryRows
 from .turns import TurnRows
 from .vectors import PGVECTOR, PostgresVectors
 
@@ -47,7 +47,7 @@ from .vectors import PGVECTOR, PostgresVectors
 # PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
 class PostgresStore(PeopleRows, PeopleNames, WindowNames,
                     OwnerRows, ForgetRows,
-                    TurnRows, ClusterRows, SummaryRows, ReadPlanRows):
+                    TurnRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -60,6 +60,8 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames,
         self.diary = SQLDiary(PostgresLink(db), POSTGRES, codec.f32)
         self.locks = PostgresLocks(db)
         self.key_lines = SQLKeyLines(PostgresLink(db), POSTGRES)
+        self.clusters = PostgresClusters(db)
+        self.summaries = SQLSummaries(PostgresLink(db), POSTGRES)
         self.plans = SQLAgenda(PostgresLink(db), POSTGRES)
         self.profile = SQLFacts(PostgresLink(db), POSTGRES)
         self.episodes = PostgresEpisodes(PostgresLink(db), POSTGRES)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...models import Cluster, KeyLine, Scope, Summary, Turn
+from ...models import KeyLine, Scope, Turn
 
 
 def to_epoch(ts: datetime) -> tuple[float, int | None]:
@@ -72,16 +72,6 @@ def turn(row: sqlite3.Row | tuple[Any, ...]) -> Turn:
     return Turn(id_, _scope(tenant, agent, owner, session), step, role, content, actor,
                 from_epoch(ts, None if tz is None else int(tz)),
                 {} if metadata == "{}" else json.loads(metadata), actor_id, reply_to)
-
-
-def cluster(row: sqlite3.Row, members: tuple[int, ...]) -> Cluster:
-    return Cluster(row["id"], scope_of(row), row["size"], row["hits"], row["label"], members,
-                   utc(row["updated"]))
-
-
-def summary(row: sqlite3.Row, sources: tuple[int, ...]) -> Summary:
-    return Summary(row["id"], scope_of(row, row["session"]), row["step_from"], row["step_to"],
-                   row["text"], row["method"], sources, utc(row["created"]))
 
 
 def key_line(row: sqlite3.Row, sources: tuple[int, ...]) -> KeyLine:

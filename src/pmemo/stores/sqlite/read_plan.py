@@ -13,10 +13,12 @@ import numpy as np
 
 from ...models import Diary, Fact, Scope, Summary, Task
 from ...ports.agenda import AgendaPort
+from ...ports.clusters import ClusterPort
 from ...ports.diary import DiaryPort
 from ...ports.episodes import EpisodePort
 from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
+from ...ports.summaries import SummaryPort
 from ...ports.tasks import TaskPort
 from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
 from ..facts_sql import by_subject, fact_of, subjects_read
@@ -32,14 +34,14 @@ class ReadPlanRows:
         @property
         def _read(self) -> sqlite3.Connection: ...
         def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]: ...
-        def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]: ...
         diary: DiaryPort
         key_lines: KeyLinePort
         def _actors(self, scope: Scope) -> list[str]: ...
         def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
         def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]: ...
         def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
-        def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]: ...
+        clusters: ClusterPort
+        summaries: SummaryPort
         people: PeoplePort
         plans: AgendaPort
         episodes: EpisodePort
@@ -67,7 +69,7 @@ class ReadPlanRows:
 
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
                       model: str) -> dict[str, list[tuple[int, float]]]:
-        return {kind: self._nearest_clusters(scope, query, k) if kind == CLUSTERS
+        return {kind: self.clusters.nearest_clusters(scope, query, k) if kind == CLUSTERS
                 else self.vectors.nearest(kind, scope.key, query, k, model) for kind, k in wanted}
 
     def turn_pool(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = (), tied: bool = False,
@@ -86,9 +88,7 @@ class ReadPlanRows:
 
     def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
                                                                                   dict[int, Diary]]:
-        ids = list(dict.fromkeys(int(i) for i in summaries))
-        rows = list(self._select_in("SELECT * FROM summaries WHERE id IN ({})", [], ids))
-        return self._summaries_of(rows), self.diary.get_diaries(diaries)
+        return self.summaries.get_summaries(summaries), self.diary.get_diaries(diaries)
 
     def facts_about_many(self, tenant: str, agent: str, owners: Mapping[str, Sequence[str] | None],
                          history: bool = False) -> dict[str, list[Fact]]:

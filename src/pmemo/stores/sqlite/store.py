@@ -12,19 +12,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 from ...errors import Conflict, InvalidInput, StoreCorrupt, StoreError, StoreLocked
 from ...files import private_dir, private_file, private_sqlite, sqlite_bytes, warn_if_open
-from ...models import Cluster, Scope, Summary, Turn
+from ...models import Scope, Turn
 from .. import replies
 from ..agenda_sql import SQLAgenda
-from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, HitDecay, NewTurn, Once, TurnRef
+from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
 from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
@@ -32,6 +30,7 @@ from ..fair_share import job_batches
 from ..key_lines_sql import SQLKeyLines
 from ..people_sql import PeopleNames, SQLPeople, note_speakers
 from ..records_sql import SQLRecords
+from ..summaries_sql import SQLSummaries
 from ..tasks_sql import SQLTasks
 from ..unit import Unit
 from ..usage_sql import SQLUsage
@@ -39,6 +38,7 @@ from ..vectors_sql import SQLEmbedCache, SQLMeta
 from ..windows_sql import SQLWindows, WindowNames
 from . import codec, fts
 from .centroid_cache import CentroidCache
+from .clusters import SQLiteClusters
 from .dialect import SQLITE, SQLiteExec, SQLiteLink
 from .episodes import SQLiteEpisodes
 from .graph_store import SQLiteGraph
@@ -89,6 +89,8 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
         self.l2 = SQLWindows(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.diary = SQLDiary(SQLiteLink(lambda: self._read, self._tx), SQLITE, codec.blob)
         self.key_lines = SQLKeyLines(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.clusters = SQLiteClusters(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.centroid_cache)
+        self.summaries = SQLSummaries(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.plans = SQLAgenda(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.profile = SQLFacts(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.episodes = SQLiteEpisodes(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.vectors.get_vectors)
@@ -467,234 +469,6 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
                 conn.execute("DELETE FROM cluster_members WHERE turn_id=?", (turn_id,))
             fts.reindex(conn, [i for i in after if i not in gone])
             return count
-
-    # ---- vectors -------------------------------------------------------------------------
-    def stale_summaries(self, model: str) -> list[int]:
-        rows = self._read.execute(
-            "SELECT s.id FROM summaries s LEFT JOIN vectors v ON v.kind='summary' AND v.ref=s.id"
-            " WHERE v.model IS NULL OR v.model<>?", (model,))
-        return [r[0] for r in rows]
-
-    def reset_clusters(self) -> list[int]:
-        """Drop every cluster (their centroids belong to an old embedder); return the members."""
-        with self._tx() as conn:
-            members = [r[0] for r in conn.execute("SELECT turn_id FROM cluster_members ORDER BY turn_id")]
-            conn.execute("DELETE FROM clusters")
-            conn.execute("DELETE FROM cluster_members")
-            conn.execute("DELETE FROM sources WHERE kind='cluster'")
-            return members
-
-    # ---- provenance ------------------------------------------------------------------------
-    def _sources(self, kind: str, refs: list[int]) -> dict[int, tuple[int, ...]]:
-        """The source turns of each of ``refs`` (rows of one ``kind``), in one query."""
-        found: dict[int, list[int]] = {}
-        sql = "SELECT ref, turn_id FROM sources WHERE kind=? AND ref IN ({}) ORDER BY turn_id"
-        for ref, turn_id in self._select_in(sql, [kind], refs):
-            found.setdefault(ref, []).append(turn_id)
-        return {ref: tuple(ids) for ref, ids in found.items()}
-
-    @staticmethod
-    def _set_sources(conn: sqlite3.Connection, kind: str, ref: int, turn_ids: Iterable[int]) -> None:
-        conn.execute("DELETE FROM sources WHERE kind=? AND ref=?", (kind, ref))
-        conn.executemany("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES(?,?,?)",
-                         [(kind, ref, t) for t in turn_ids])
-
-    def _refs_with(self, kind: str, turn_ids: list[int]) -> list[int]:
-        marks = ",".join("?" * len(turn_ids))
-        rows = self._read.execute(
-            f"SELECT DISTINCT ref FROM sources WHERE kind=? AND turn_id IN ({marks})", [kind, *turn_ids])
-        return [r[0] for r in rows]
-
-    def _rows_by_id(self, sql: str, ids: list[int]) -> list[sqlite3.Row]:
-        """The rows ``sql`` selects ``WHERE id IN ({})``, in ``ids``' order (missing ones left out)."""
-        rows = {r["id"]: r for r in self._select_in(sql, [], ids)}
-        return [rows[i] for i in ids if i in rows]
-
-    def _records(self, kind: str, sql: str, ids: list[int],
-                 build: Callable[[sqlite3.Row, tuple[int, ...]], T]) -> list[T]:
-        """Derived records of one ``kind`` by id, each with its source turns, in ``ids``' order,
-        in two reads however many: ``sql`` selects their rows ``WHERE id IN ({})``."""
-        rows = self._rows_by_id(sql, ids)
-        sources = self._sources(kind, [r["id"] for r in rows])
-        return [build(r, sources.get(r["id"], ())) for r in rows]
-
-    # ---- clusters ---------------------------------------------------------------------------
-    def add_cluster(self, scope: Scope, centroid: np.ndarray, member_ids: list[int], label: str) -> int:
-        with self._tx() as conn:
-            cur = conn.execute(
-                "INSERT INTO clusters(scope_key, tenant, agent, owner, centroid, size, label, updated)"
-                " VALUES(?,?,?,?,?,?,?,?)",
-                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, codec.blob(centroid),
-                 len(member_ids), label, time.time()))
-            cid = int(cur.lastrowid or 0)
-            self._write_members(conn, cid, member_ids)
-            return cid
-
-    @staticmethod
-    def _write_members(conn: sqlite3.Connection, cid: int, member_ids: list[int]) -> None:
-        conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (cid,))
-        conn.executemany("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
-                         [(t, cid) for t in member_ids])
-        SQLiteStore._set_sources(conn, "cluster", cid, member_ids)
-
-    def save_cluster(self, cluster_id: int, centroid: np.ndarray, member_ids: list[int], label: str) -> None:
-        with self._tx() as conn:
-            conn.execute("UPDATE clusters SET centroid=?, size=?, label=?, updated=? WHERE id=?",
-                         (codec.blob(centroid), len(member_ids), label, time.time(), cluster_id))
-            self._write_members(conn, cluster_id, member_ids)
-
-    def delete_cluster(self, cluster_id: int) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM clusters WHERE id=?", (cluster_id,))
-            conn.execute("DELETE FROM cluster_members WHERE cluster_id=?", (cluster_id,))
-            conn.execute("DELETE FROM sources WHERE kind='cluster' AND ref=?", (cluster_id,))
-
-    def _with_members(self, rows: list[sqlite3.Row]) -> list[Cluster]:
-        """Clusters of these rows, each with its member turns (one read for all)."""
-        members: dict[int, list[int]] = {}
-        sql = "SELECT cluster_id, turn_id FROM cluster_members WHERE cluster_id IN ({}) ORDER BY turn_id"
-        for cid, turn_id in self._select_in(sql, [], [r["id"] for r in rows]):
-            members.setdefault(cid, []).append(turn_id)
-        return [codec.cluster(r, tuple(members.get(r["id"], ()))) for r in rows]
-
-    def clusters(self, scope: Scope) -> list[Cluster]:
-        rows = self._read.execute("SELECT * FROM clusters WHERE scope_key=? ORDER BY hits DESC, id",
-                                  (scope.key,)).fetchall()
-        return self._with_members(rows)
-
-    def get_cluster(self, cluster_id: int) -> Cluster | None:
-        return next(iter(self._clusters_by_id([cluster_id])), None)
-
-    def _clusters_by_id(self, ids: list[int]) -> list[Cluster]:
-        # members, not sources: a deleted turn leaves its cluster's members at once
-        return self._with_members(self._rows_by_id("SELECT * FROM clusters WHERE id IN ({})", ids))
-
-    def nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        return self._nearest_clusters(scope, query, k)
-
-    def _nearest_clusters(self, scope: Scope, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        ids, centroids, _ = self._centroids(scope)
-        if not ids or centroids.shape[1] != query.shape[0]:
-            return []
-        sims = centroids @ query
-        return [(ids[int(i)], float(sims[int(i)])) for i in np.argsort(-sims, kind="stable")[:k]]
-
-    def centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
-        """The scope's cluster ids, centroids (rows, read-only) and sizes; every search reads
-        them, so they are kept until a write changes the scope's clusters (centroid_cache.py)."""
-        return self._centroids(scope)
-
-    def _centroids(self, scope: Scope) -> tuple[list[int], np.ndarray, list[int]]:
-        def read() -> tuple[list[int], np.ndarray, list[int]]:
-            rows = self._read.execute("SELECT id, centroid, size FROM clusters WHERE scope_key=? ORDER BY id",
-                                      (scope.key,)).fetchall()
-            matrix = (np.stack([codec.unblob(r[1]) for r in rows]) if rows
-                      else np.zeros((0, 0), dtype=np.float32))
-            matrix.flags.writeable = False
-            return [r[0] for r in rows], matrix, [r[2] for r in rows]
-        return self.centroid_cache.get(scope.key, read)
-
-    def cluster_of(self, turn_ids: Iterable[int]) -> dict[int, int]:
-        sql = "SELECT turn_id, cluster_id FROM cluster_members WHERE turn_id IN ({})"
-        return {r[0]: r[1] for r in self._select_in(sql, [], list(turn_ids))}
-
-    def merge_clusters(self, keep: int, gone: int, centroid: np.ndarray, label: str | None) -> None:
-        """Fold cluster ``gone`` into ``keep``: members, provenance and hits move over."""
-        with self._tx() as conn:
-            row = conn.execute("SELECT size, hits FROM clusters WHERE id=?", (gone,)).fetchone()
-            if row is None:
-                return
-            conn.execute("UPDATE cluster_members SET cluster_id=? WHERE cluster_id=?", (keep, gone))
-            conn.execute("UPDATE OR IGNORE sources SET ref=? WHERE kind='cluster' AND ref=?", (keep, gone))
-            conn.execute("DELETE FROM sources WHERE kind='cluster' AND ref=?", (gone,))
-            conn.execute("UPDATE clusters SET centroid=?, size=size+?, hits=hits+?,"
-                         " label=COALESCE(?, label), updated=? WHERE id=?",
-                         (codec.blob(centroid), row[0], row[1], label, time.time(), keep))
-            conn.execute("DELETE FROM clusters WHERE id=?", (gone,))
-
-    def join_cluster(self, cluster_id: int, turn_id: int, centroid: np.ndarray, label: str | None) -> bool:
-        with self._tx() as conn:
-            if not conn.execute("UPDATE clusters SET centroid=?, size=size+1, label=COALESCE(?, label), updated=?"
-                                " WHERE id=?", (codec.blob(centroid), label, time.time(), cluster_id)).rowcount:
-                return False
-            conn.execute("INSERT OR REPLACE INTO cluster_members(turn_id, cluster_id) VALUES(?,?)",
-                         (turn_id, cluster_id))
-            conn.execute("INSERT OR IGNORE INTO sources(kind, ref, turn_id) VALUES('cluster',?,?)",
-                         (cluster_id, turn_id))
-            return True
-
-    def add_hits(self, cluster_ids: list[int], now: float, decay: HitDecay) -> dict[int, float]:
-        out = {}
-        with self._tx() as conn:
-            for cid in cluster_ids:
-                row = conn.execute("SELECT hits, hits_at FROM clusters WHERE id=?", (cid,)).fetchone()
-                if row:
-                    out[cid] = decay(row[0], now - row[1]) + 1.0
-                    conn.execute("UPDATE clusters SET hits=?, hits_at=? WHERE id=?", (out[cid], now, cid))
-        return out
-
-    def is_promoted(self, cluster_id: int) -> bool:
-        row = self._read.execute("SELECT promoted FROM clusters WHERE id=?", (cluster_id,)).fetchone()
-        return bool(row and row[0])
-
-    def mark_promoted(self, cluster_id: int) -> None:
-        with self._tx() as conn:
-            conn.execute("UPDATE clusters SET promoted=1 WHERE id=?", (cluster_id,))
-
-    def clusters_with(self, turn_ids: list[int]) -> list[Cluster]:
-        return self._clusters_by_id(self._refs_with("cluster", turn_ids))
-
-    # ---- summaries --------------------------------------------------------------------------
-    def add_summary(self, scope: Scope, step_from: int, step_to: int, text: str, method: str,
-                    source_ids: list[int]) -> Summary:
-        with self._tx() as conn:
-            cur = conn.execute(
-                "INSERT INTO summaries(scope_key, tenant, agent, owner, session, step_from, step_to,"
-                " text, method, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                (scope.key, scope.tenant_id, scope.agent_id, scope.owner, scope.session_id or "",
-                 step_from, step_to, text, method, time.time()))
-            sid = int(cur.lastrowid or 0)
-            self._set_sources(conn, "summary", sid, source_ids)
-        found = self.get_summary(sid)
-        assert found is not None
-        return found
-
-    def summaries(self, scope: Scope, session_id: str | None = None, latest: int | None = None) -> list[Summary]:
-        sql, args = "SELECT * FROM summaries WHERE scope_key=?", [scope.key]
-        if session_id is not None:
-            sql, args = sql + " AND session=?", [*args, session_id]
-        if latest is not None:  # the newest few, oldest first
-            sql, args = f"SELECT * FROM ({sql} ORDER BY created DESC, id DESC LIMIT {int(latest)})", args
-        rows = self._read.execute(sql + " ORDER BY created, id", args).fetchall()
-        return list(self._summaries_of(rows).values())
-
-    def get_summary(self, summary_id: int) -> Summary | None:
-        return self.get_summaries([summary_id]).get(summary_id)
-
-    def get_summaries(self, ids: Iterable[int]) -> dict[int, Summary]:
-        ids = list(dict.fromkeys(int(i) for i in ids))
-        return self._summaries_of(list(self._select_in("SELECT * FROM summaries WHERE id IN ({})",
-                                                       [], ids)))
-
-    def _summaries_of(self, rows: list[sqlite3.Row]) -> dict[int, Summary]:
-        """Summary rows with their source turns (in the rows' order)."""
-        sources = self._sources("summary", [r["id"] for r in rows])
-        return {r["id"]: codec.summary(r, sources.get(r["id"], ())) for r in rows}
-
-    def update_summary(self, summary_id: int, text: str, method: str, source_ids: list[int]) -> None:
-        with self._tx() as conn:
-            conn.execute("UPDATE summaries SET text=?, method=? WHERE id=?", (text, method, summary_id))
-            self._set_sources(conn, "summary", summary_id, source_ids)
-            conn.execute("DELETE FROM vectors WHERE kind='summary' AND ref=?", (summary_id,))
-
-    def delete_summary(self, summary_id: int) -> None:
-        with self._tx() as conn:
-            conn.execute("DELETE FROM summaries WHERE id=?", (summary_id,))
-            conn.execute("DELETE FROM sources WHERE kind='summary' AND ref=?", (summary_id,))
-            conn.execute("DELETE FROM vectors WHERE kind='summary' AND ref=?", (summary_id,))
-
-    def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
-        return list(self.get_summaries(self._refs_with("summary", turn_ids)).values())
 
     def stats(self, tenant_id: str | None = None, *, agent_id: str | None = None,
               owner: str | None = None) -> dict[str, int]:
