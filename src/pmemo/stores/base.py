@@ -205,23 +205,15 @@ class VectorStore(Protocol):
 
 
 class DerivedStore(Protocol):
-    """Clusters, summaries and key lines, each a port (``clusters``, ``summaries``, ``key_lines``):
-    each keeps the turn ids it came from."""
+    """What the tiers derive from turns, each a port keeping the turn ids it came from: the mid-term
+    clusters (``pmemo.ports.clusters``), the long-term summaries (``summaries``), the key lines."""
 
     @property
-    def clusters(self) -> ClusterPort:
-        """The mid-term clusters (``pmemo.ports.clusters``)."""
-        ...
-
+    def clusters(self) -> ClusterPort: ...
     @property
-    def summaries(self) -> SummaryPort:
-        """The long-term summaries (``pmemo.ports.summaries``)."""
-        ...
-
+    def summaries(self) -> SummaryPort: ...
     @property
-    def key_lines(self) -> KeyLinePort:
-        """The key lines (``pmemo.ports.key_lines``)."""
-        ...
+    def key_lines(self) -> KeyLinePort: ...
 
 
 # the job port's retry policy (``JobPort.fail``): here, where the stores' shared SQL reads it

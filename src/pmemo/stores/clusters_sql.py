@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models import Cluster, Scope
 from ..ports.clusters import HitDecay
-from .sql import Dialect, Exec, Link, Row, add_sources, refs_with, set_sources
+from .sql import Dialect, Exec, Link, Row, add_sources, drop, refs_with, set_sources
 
 Vector = Callable[[Any], Any]  # a centroid as the backend stores it
 COLUMNS = "id, tenant, agent, owner, size, hits, label, updated"  # what a Cluster shows: not the centroid
@@ -65,9 +65,8 @@ class SQLClusters:
 
     def delete_cluster(self, cluster_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM clusters WHERE id=:id", {"id": cluster_id})
+            drop(x, "clusters", "cluster", cluster_id)
             x.run("DELETE FROM cluster_members WHERE cluster_id=:id", {"id": cluster_id})
-            x.run("DELETE FROM sources WHERE kind='cluster' AND ref=:id", {"id": cluster_id})
 
     def of_scope(self, scope: Scope) -> list[Cluster]:
         with self._link.read() as x:

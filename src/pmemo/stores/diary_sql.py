@@ -17,7 +17,7 @@ from typing import Any
 
 from ..models import Diary, Scope, Turn
 from ..ports.diary import NewDiary, TurnStamp, Waiting
-from .sql import Dialect, Exec, Link, Row, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, drop, refs_with, set_sources, with_sources
 from .sqlite.codec import TURN_COLUMNS, TURN_FIELDS, turn
 
 _SCHEDULE = "SELECT tenant, agent, owner, day, due, last FROM diary_waiting"
@@ -151,9 +151,7 @@ class SQLDiary:
 
     def delete_diary(self, diary_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM diaries WHERE id=:id", {"id": diary_id})
-            x.run("DELETE FROM sources WHERE kind='diary' AND ref=:id", {"id": diary_id})
-            x.run("DELETE FROM vectors WHERE kind='diary' AND ref=:id", {"id": diary_id})
+            drop(x, "diaries", "diary", diary_id, vector=True)
 
     def stale_diaries(self, model: str) -> list[int]:
         with self._link.read() as x:

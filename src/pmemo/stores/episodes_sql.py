@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models import Episode, Scope
 from ..ports.episodes import EpisodeSignal, NewEpisode, OpenSession
-from .sql import Dialect, Exec, Link, Row, add_sources, by_id, count_reads, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, add_sources, by_id, count_reads, drop, refs_with, set_sources, with_sources
 from .sqlite.codec import TURN_FIELDS, turn
 
 # the columns an episode's fields fill (``_values``), in this order
@@ -151,9 +151,7 @@ class SQLEpisodes:
 
     def delete_episode(self, episode_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM episodes WHERE id=:id", {"id": episode_id})
-            x.run("DELETE FROM sources WHERE kind='episode' AND ref=:id", {"id": episode_id})
-            x.run("DELETE FROM vectors WHERE kind='episode' AND ref=:id", {"id": episode_id})
+            drop(x, "episodes", "episode", episode_id, vector=True)
 
     def touch_episodes(self, ids: list[int], now: float) -> None:
         if ids:

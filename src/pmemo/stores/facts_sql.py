@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Candidate, Decision, Fact, Scope
 from ..ports.facts import ANY
-from .sql import Dialect, Exec, Link, Row, by_id, refs_with, with_sources
+from .sql import Dialect, Exec, Link, Row, by_id, drop, refs_with, with_sources
 
 # every column but the id, as a copy of a row (edit_fact) lists them
 COLUMNS = ("scope_key", "tenant", "agent", "owner", "category", "key", "value", "confidence", "importance",
@@ -234,5 +234,4 @@ class SQLFacts:
 
     def delete_fact(self, fact_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM facts WHERE id=:id", {"id": fact_id})
-            x.run("DELETE FROM sources WHERE kind='fact' AND ref=:id", {"id": fact_id})
+            drop(x, "facts", "fact", fact_id)

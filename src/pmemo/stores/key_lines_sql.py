@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from ..errors import Conflict, NotFound
 from ..models import KeyLine, Scope
-from .sql import Dialect, Exec, Link, Row, by_id, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, by_id, drop, refs_with, set_sources, with_sources
 
 
 def key_line_of(row: Row, sources: tuple[int, ...]) -> KeyLine:
@@ -63,8 +63,7 @@ class SQLKeyLines:
 
     def delete_key(self, key_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM key_lines WHERE id=:id", {"id": key_id})
-            x.run("DELETE FROM sources WHERE kind='key' AND ref=:id", {"id": key_id})
+            drop(x, "key_lines", "key", key_id)
 
     def keys_with(self, turn_ids: list[int]) -> list[KeyLine]:
         with self._link.read() as x:

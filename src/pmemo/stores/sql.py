@@ -144,6 +144,15 @@ def count_reads(x: Exec, d: Dialect, table: str, ids: list[int], now: float) -> 
               f" WHERE {table}.id = n.id", {"now": now, "ids": d.ids(ids)})
 
 
+def drop(x: Exec, table: str, kind: str, ref: int, vector: bool = False) -> None:
+    """Row ``ref`` of ``table`` goes, with its source turns (as a row of ``kind``) and, with ``vector``,
+    its vector (of that kind)."""
+    x.run(f"DELETE FROM {table} WHERE id=:id", {"id": ref})
+    x.run("DELETE FROM sources WHERE kind=:kind AND ref=:id", {"kind": kind, "id": ref})
+    if vector:
+        x.run("DELETE FROM vectors WHERE kind=:kind AND ref=:id", {"kind": kind, "id": ref})
+
+
 def refs_with(x: Exec, d: Dialect, kind: str, turn_ids: list[int]) -> list[int]:
     """The rows of ``kind`` one of ``turn_ids`` is a source of, by id."""
     if not turn_ids:

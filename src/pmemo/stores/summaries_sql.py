@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..models import Scope, Summary
-from .sql import Dialect, Exec, Link, Row, by_id, refs_with, set_sources, with_sources
+from .sql import Dialect, Exec, Link, Row, by_id, drop, refs_with, set_sources, with_sources
 
 
 def summary_of(row: Row, sources: tuple[int, ...]) -> Summary:
@@ -66,9 +66,7 @@ class SQLSummaries:
 
     def delete_summary(self, summary_id: int) -> None:
         with self._link.write() as x:
-            x.run("DELETE FROM summaries WHERE id=:id", {"id": summary_id})
-            x.run("DELETE FROM sources WHERE kind='summary' AND ref=:id", {"id": summary_id})
-            x.run("DELETE FROM vectors WHERE kind='summary' AND ref=:id", {"id": summary_id})
+            drop(x, "summaries", "summary", summary_id, vector=True)
 
     def summaries_with(self, turn_ids: list[int]) -> list[Summary]:
         with self._link.read() as x:
