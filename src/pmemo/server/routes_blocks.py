@@ -13,7 +13,7 @@ from fastapi import APIRouter, Path, Response
 from ..schemas import Problem
 from ..schemas.blocks import LABEL, BlockAppendIn, BlockOut, BlockReplaceIn, BlocksOut
 from .deps import Mem, Tenant
-from .routes_inspect import IfMatch, sent_version
+from .routes_inspect import IfMatch, sent_version, tagged
 from .routes_people import MaybeOwner
 
 router = APIRouter(prefix="/v1", tags=["blocks"])
@@ -46,9 +46,8 @@ async def append_block(label: Label, body: BlockAppendIn, memory: Mem, tenant: T
                        response: Response) -> BlockOut:
     """Add `text` as a new line at the end of a block (`Memory.core_memory_append`) and write
     its file back; returns the block as it is now, its `ETag` the new version."""
-    block = await memory.core_memory_append(label, body.text, tenant_id=tenant, **body.scope())
-    response.headers["ETag"] = f'"{block.version}"'
-    return BlockOut.of(block)
+    return BlockOut.of(tagged(response, await memory.core_memory_append(label, body.text, tenant_id=tenant,
+                                                                        **body.scope())))
 
 
 @router.post("/blocks/{label}/replace", response_model=BlockOut,
@@ -61,5 +60,4 @@ async def replace_block(label: Label, body: BlockReplaceIn, memory: Mem, tenant:
     changed since is left alone: 409 with the current version."""
     block = await memory.core_memory_replace(label, body.old, body.new, version=sent_version(body.version, if_match),
                                              tenant_id=tenant, **body.scope())
-    response.headers["ETag"] = f'"{block.version}"'
-    return BlockOut.of(block)
+    return BlockOut.of(tagged(response, block))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.encoders import jsonable_encoder
@@ -49,6 +49,20 @@ IfMatch = Annotated[
         json_schema_extra={"pattern": ETAG},
     ),
 ]
+
+
+class _Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
+
+
+V = TypeVar("V", bound=_Versioned)
+
+
+def tagged(response: Response, row: V) -> V:
+    """``row``, once ``response`` carries its version as its ETag (``"3"``), for a later ``If-Match``."""
+    response.headers["ETag"] = f'"{row.version}"'
+    return row
 
 
 def _removed(result: Any) -> Removed:
@@ -151,26 +165,18 @@ async def add_key(body: KeyIn, memory: Mem, tenant: Tenant) -> KeyLineOut:
 @router.get("/key/{key_id}", response_model=KeyLineOut, responses={404: PROBLEM})
 async def get_key(key_id: RowId, memory: Mem, tenant: Tenant, response: Response) -> KeyLineOut:
     """One key-memory line; its `ETag` is its version, for `If-Match` on update."""
-    line = await memory.key_line(key_id, tenant_id=tenant)
-    response.headers["ETag"] = f'"{line.version}"'
-    return KeyLineOut.of(line)
+    return KeyLineOut.of(tagged(response, await memory.key_line(key_id, tenant_id=tenant)))
 
 
 @router.put("/key/{key_id}", response_model=KeyLineOut, responses={404: PROBLEM, 409: CONFLICT})
-async def update_key(
-    key_id: RowId,
-    body: KeyUpdate,
-    memory: Mem, tenant: Tenant,
-    response: Response,
-    if_match: IfMatch = None,
-) -> KeyLineOut:
+async def update_key(key_id: RowId, body: KeyUpdate, memory: Mem, tenant: Tenant, response: Response,
+                     if_match: IfMatch = None) -> KeyLineOut:
     """Change the text of one key-memory line. With the version you read (`version` in the
     body or `If-Match`), a line someone changed since is left alone: 409 with the current
     version, so concurrent read-modify-writes never lose an update."""
     version = sent_version(body.version, if_match)
-    line = await memory.update_key(key_id, body.text, version=version, tenant_id=tenant)
-    response.headers["ETag"] = f'"{line.version}"'
-    return KeyLineOut.of(line)
+    return KeyLineOut.of(tagged(response, await memory.update_key(key_id, body.text, version=version,
+                                                                  tenant_id=tenant)))
 
 
 def sent_version(in_body: int | None, if_match: str | None) -> int | None:

@@ -34,7 +34,7 @@ from ..schemas import (
     TasksOut,
 )
 from .deps import IdQuery, Mem, Owner, Tenant
-from .routes_inspect import IfMatch, RowId, sent_version
+from .routes_inspect import IfMatch, RowId, sent_version, tagged
 
 router = APIRouter(prefix="/v1", tags=["person"])
 
@@ -73,9 +73,7 @@ NO_FACT = {"model": Problem, "description": "no such fact in this tenant"}
 @router.get("/facts/{fact_id}", response_model=FactOut, responses={404: NO_FACT})
 async def get_fact(fact_id: RowId, memory: Mem, tenant: Tenant, response: Response) -> FactOut:
     """One fact, current or history (`Memory.fact`); its `ETag` is its version, for `If-Match`."""
-    fact = await memory.fact(fact_id, tenant_id=tenant)
-    response.headers["ETag"] = f'"{fact.version}"'
-    return FactOut.of(fact)
+    return FactOut.of(tagged(response, await memory.fact(fact_id, tenant_id=tenant)))
 
 
 @router.put(
@@ -99,9 +97,8 @@ async def update_fact(
     With the version you read (`version` in the body or `If-Match`), a fact someone changed
     since is left alone: 409 with the current version. A fact that is history: 422."""
     version = sent_version(body.version, if_match)
-    fact = await memory.update_fact(fact_id, body.value, version=version, tenant_id=tenant)
-    response.headers["ETag"] = f'"{fact.version}"'
-    return FactOut.of(fact)
+    return FactOut.of(tagged(response, await memory.update_fact(fact_id, body.value, version=version,
+                                                                tenant_id=tenant)))
 
 
 @router.delete("/facts/{fact_id}", response_model=ForgetOut, responses={404: NO_FACT})
