@@ -54,7 +54,7 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
     store: Any = mem._store  # noqa: SLF001 - bench only
     seen: list[dict[str, Any]] = []
     # a read of the plan (issue 45 §4) stands for the single reads these folds timed: their inputs are its
-    pool, kinds, tier, words = store.turn_pool, store.nearest_kinds, store.episodic, store.lexical
+    pool, kinds, tier, words = store.turn_pool, store.nearest_kinds, store.episodic, store.turns.lexical
 
     def turn_pool(ids: Any, radius: int = 0, around: Any = (), *rest: Any, **kwargs: Any) -> Any:
         ids, around = list(ids), list(around)
@@ -77,12 +77,13 @@ async def record(mem: Memory, who: list[str], queries: int) -> list[dict[str, An
         seen.append({"words": (scope, list(terms), limit, session_id)})
         return words(scope, terms, limit, session_id, until)
 
-    store.turn_pool, store.nearest_kinds, store.episodic, store.lexical = turn_pool, nearest_kinds, episodic, lexical
+    store.turn_pool, store.nearest_kinds, store.episodic = turn_pool, nearest_kinds, episodic
+    store.turns.lexical = lexical
     try:
         await search_reads.searches(mem, who, queries)
         await search_reads.searches(mem, who, queries, "context")
     finally:
-        store.turn_pool, store.nearest_kinds, store.episodic, store.lexical = pool, kinds, tier, words
+        store.turn_pool, store.nearest_kinds, store.episodic, store.turns.lexical = pool, kinds, tier, words
     return seen
 
 
@@ -146,11 +147,11 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
                      **more})
 
         pairs = {
-            "candidates' refs": (refs, old_refs, lambda s: store.turn_refs(s["ids"], s["radius"], s["around"])),
+            "candidates' refs": (refs, old_refs, lambda s: store.turns.turn_refs(s["ids"], s["radius"], s["around"])),
             "recalled clusters": (near, old_clusters,
                                   lambda s: store.clusters.nearest_clusters(s["scope"], s["query"], s["k"])),
             "a context's episodes": (episodes, old_episodes, new_episodes),
-            "keyword search": (keywords, old_keywords, lambda s: store.lexical(*s)),
+            "keyword search": (keywords, old_keywords, lambda s: store.turns.lexical(*s)),
         }
         rng = random.Random(0)
         for name, (inputs, old, new) in pairs.items():

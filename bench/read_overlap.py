@@ -39,7 +39,7 @@ def old_read(self: Any, query: str, scope: Any, session_id: str | None, depth: i
     found = [m for m in found if not any(m.start < end and start < m.end for start, end in labels)]
     named = tuple(dict.fromkeys(m.person_ids[0] for m in found if not m.ambiguous))
     asked_about = without_speakers(without_spans(query, [(m.start, m.end) for m in found]),
-                                   self.store.actors(scope))
+                                   self.store.turns.actors(scope))
     qvec = self.embed.query(asked_about)
     keywords = self._keywords.submit(self._keywords_of, scope, query, session_id)
     try:

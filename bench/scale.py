@@ -208,9 +208,9 @@ def keyword_search(store: Any, scopes: list[Scope], texts: list[str]) -> list[fl
     lat = []
     for scope, text in zip(scopes, texts, strict=True):
         terms = keyword_terms(text)
-        store.lexical(scope, terms, POOL, None)  # as warm as the vector read beside it
+        store.turns.lexical(scope, terms, POOL, None)  # as warm as the vector read beside it
         t0 = time.perf_counter()
-        store.lexical(scope, terms, POOL, None)
+        store.turns.lexical(scope, terms, POOL, None)
         lat.append(time.perf_counter() - t0)
     return lat
 

@@ -6,7 +6,8 @@ Usage:
 
 Every public method of the store's class is wrapped with a counter that counts only while one
 ``context()`` call is under way (the background worker is drained before; a read's own queued
-jobs run after it); a call the store makes of its own methods counts too. Prints the total and
+jobs run after it); a call the store makes of its own methods (or its ports') is part of the call that
+made it, not one more. Prints the total and
 the count per method for two questions: one naming three people, and a pronoun question after a
 message naming one. The first is the process's first context: what it builds once (the entity
 names' automaton) is read then. With ``--pg``, also the SQL statements the context ran and its
@@ -26,6 +27,7 @@ import functools
 import inspect
 import json
 import tempfile
+import threading
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -42,7 +44,7 @@ QUESTIONS = [("你认识霓霓吗？周霓和高峰、许文涛最近怎么样",
              ("她对什么过敏来着", ["周霓: 我在腾讯上班"])]
 
 
-PORTS = ("graph", "jobs")  # the store's ports (pmemo.ports): a call of store.graph is a store call too
+PORTS = ("graph", "jobs", "turns", "vectors")  # the store's ports (pmemo.ports) a context may call: store calls too
 
 
 def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:
@@ -50,7 +52,7 @@ def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:
     a counter, and the switch that turns it on."""
     counts: collections.Counter[str] = collections.Counter()
     on = [False]
-    for cls, prefix in [(type(store), ""), *((type(getattr(store, p)), f"{p}.") for p in PORTS)]:
+    for cls, prefix in [(type(store), ""), *((type(getattr(store, p)), f"{p}.") for p in PORTS if hasattr(store, p))]:
         for name in dir(cls):
             static = inspect.getattr_static(cls, name)
             if name.startswith("_") or not callable(static) or isinstance(static, (staticmethod, classmethod)):
@@ -59,12 +61,20 @@ def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:
     return counts, on
 
 
+_INSIDE = threading.local()  # a store call under way on this thread: the calls it makes are its own
+
+
 def _counting(method: Any, name: str, counts: collections.Counter[str], on: list[bool]) -> Any:
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if on[0]:
+        depth = getattr(_INSIDE, "depth", 0)
+        if on[0] and depth == 0:
             counts[name] += 1
-        return method(*args, **kwargs)
+        _INSIDE.depth = depth + 1
+        try:
+            return method(*args, **kwargs)
+        finally:
+            _INSIDE.depth = depth
     return call
 
 

@@ -27,6 +27,6 @@ def test_a_group_context_reads_each_kind_once(store: str, request: pytest.Fixtur
         counted = out[query]
         assert counted["calls"] == sum(counted["by_method"].values()) <= most, counted
         assert max(counted["by_method"].values()) == 1, counted  # each kind once
-        assert {"chat_state", "people_known", "turn_pool", "get_turns"} <= counted["by_method"].keys()
+        assert {"chat_state", "people_known", "turn_pool", "turns.get_turns"} <= counted["by_method"].keys()
         if store == "postgres":  # the statements went to the server, fewer trips than statements
             assert 0 < counted["round_trips"] < counted["statements"], counted

@@ -16,7 +16,7 @@ DEC_23, DEC_24, DEC_30 = date(2024, 12, 23), date(2024, 12, 24), date(2024, 12, 
 
 
 def say(store: FullStore, scope: Scope, *texts: str) -> list[Turn]:
-    return store.add_turns([NewTurn(scope, "user", t, None, T0, {}, t) for t in texts])
+    return store.turns.add_turns([NewTurn(scope, "user", t, None, T0, {}, t) for t in texts])
 
 
 def test_plans_are_recorded_once_and_read_by_day(full_store: FullStore):
@@ -63,7 +63,7 @@ def test_a_forgotten_turn_takes_its_plans_and_reopens_what_it_reported(full_stor
     assert s.plans.agenda_with([reported.id]) == [talk.id]  # it reported the outcome
     assert sorted(s.plans.agenda_with([said.id, reported.id])) == sorted([exam.id, talk.id])
     assert s.plans.agenda_with([]) == []
-    s.delete_turns([said.id, reported.id])  # forgetting reads and cleans after the delete
+    s.turns.delete_turns([said.id, reported.id])  # forgetting reads and cleans after the delete
     assert sorted(s.plans.agenda_with([said.id, reported.id])) == sorted([exam.id, talk.id])
     assert s.plans.agenda_forget([said.id, reported.id]) == [exam.id]
     (left,) = s.plans.agenda("default", "default")

@@ -24,7 +24,7 @@ def cut(day: float) -> float:
 
 
 def chat(store: FullStore) -> list[int]:
-    return [t.id for t in store.add_turns([
+    return [t.id for t in store.turns.add_turns([
         said(CHAT, "ni", "周末去爬山吗", 0),
         said(CHAT, "wt", "爬山我去，带上相机", 3),
         said(CHAT, "ni", "爬山改到下周了", 7),
@@ -36,38 +36,38 @@ def chat(store: FullStore) -> list[int]:
 def test_lexical_until_keeps_the_turns_said_by_then(full_store: FullStore) -> None:
     ids = chat(full_store)
     owner = CHAT.owner_scope()
-    everything = dict(full_store.lexical(owner, ["爬山"], 10))
+    everything = dict(full_store.turns.lexical(owner, ["爬山"], 10))
     assert set(ids[:4]) == set(everything)  # the exam line too, by the context of the line before it
-    by_day_5 = full_store.lexical(owner, ["爬山"], 10, until=cut(5))
+    by_day_5 = full_store.turns.lexical(owner, ["爬山"], 10, until=cut(5))
     assert {i for i, _ in by_day_5} == set(ids[:2])
     assert dict(by_day_5) == {i: everything[i] for i in ids[:2]}  # scored as without the cut
-    assert full_store.lexical(owner, ["爬山"], 10, session_id="study-chat", until=cut(5)) == by_day_5
-    assert full_store.lexical(owner, ["爬山"], 10, session_id="other", until=cut(5)) == []
-    assert full_store.lexical(owner, ["爬山"], 10, until=cut(-1)) == []
+    assert full_store.turns.lexical(owner, ["爬山"], 10, session_id="study-chat", until=cut(5)) == by_day_5
+    assert full_store.turns.lexical(owner, ["爬山"], 10, session_id="other", until=cut(5)) == []
+    assert full_store.turns.lexical(owner, ["爬山"], 10, until=cut(-1)) == []
 
 
 def test_last_turns_until_are_the_last_said_by_then(full_store: FullStore) -> None:
     ids = chat(full_store)
     owner = CHAT.owner_scope()
-    assert [t.id for t in full_store.last_turns(owner, "study-chat", 2)] == ids[2:4]
-    assert [t.id for t in full_store.last_turns(owner, "study-chat", 2, until=cut(8))] == ids[1:3]
+    assert [t.id for t in full_store.turns.last_turns(owner, "study-chat", 2)] == ids[2:4]
+    assert [t.id for t in full_store.turns.last_turns(owner, "study-chat", 2, until=cut(8))] == ids[1:3]
     # a turn said at the very time counts
-    assert [t.id for t in full_store.last_turns(owner, "study-chat", 5, until=cut(3))] == ids[:2]
-    assert full_store.last_turns(owner, "study-chat", 5, until=cut(-1)) == []
+    assert [t.id for t in full_store.turns.last_turns(owner, "study-chat", 5, until=cut(3))] == ids[:2]
+    assert full_store.turns.last_turns(owner, "study-chat", 5, until=cut(-1)) == []
 
 
 def test_spoken_is_what_each_person_had_said_by_then(full_store: FullStore) -> None:
     chat(full_store)
     owner = CHAT.owner_scope()
-    assert full_store.spoken(owner, ["ni", "wt", "nobody"], cut(8)) == {"ni": (cut(0), cut(7), 2),
+    assert full_store.turns.spoken(owner, ["ni", "wt", "nobody"], cut(8)) == {"ni": (cut(0), cut(7), 2),
                                                                          "wt": (cut(3), cut(3), 1)}
     # the other group's turn of day 2 is not this group's
-    assert full_store.spoken(owner, ["ni", "wt"], cut(2)) == {"ni": (cut(0), cut(0), 1)}
-    assert full_store.spoken(owner, ["ni"], cut(20)) == {"ni": (cut(0), cut(12), 3)}
-    assert full_store.spoken(owner, [], cut(20)) == {}
+    assert full_store.turns.spoken(owner, ["ni", "wt"], cut(2)) == {"ni": (cut(0), cut(0), 1)}
+    assert full_store.turns.spoken(owner, ["ni"], cut(20)) == {"ni": (cut(0), cut(12), 3)}
+    assert full_store.turns.spoken(owner, [], cut(20)) == {}
 
 
 def test_turn_times_are_when_each_turn_was_said(full_store: FullStore) -> None:
     ids = chat(full_store)
-    assert full_store.turn_times([ids[2], ids[0], 10**9]) == {ids[2]: cut(7), ids[0]: cut(0)}
-    assert full_store.turn_times([]) == {}
+    assert full_store.turns.turn_times([ids[2], ids[0], 10**9]) == {ids[2]: cut(7), ids[0]: cut(0)}
+    assert full_store.turns.turn_times([]) == {}

@@ -67,7 +67,8 @@ def test_concurrent_claims_run_each_chats_batches_one_at_a_time_in_order(two: tu
     chat_of = {}
     for n in range(8):
         for chat in chats:
-            (turn,) = two[0].add_turns([NewTurn(chat, "user", f"{n}", None, datetime(2024, 3, 4, tzinfo=UTC), {}, "")])
+            (turn,) = two[0].turns.add_turns([NewTurn(chat, "user", f"{n}", None, datetime(2024, 3, 4, tzinfo=UTC),
+                                                      {}, "")])
             chat_of[turn.id] = chat.owner
     busy: dict[str, str] = {}  # chat -> the worker holding one of its batches
     seen: dict[str, list[int]] = {}  # chat -> its turns in the order workers started them
@@ -116,23 +117,24 @@ def test_concurrent_claims_never_hand_out_one_job_twice(two: tuple[Store, Store]
 
 def test_concurrent_writes_to_one_session_get_consecutive_steps(two: tuple[Store, Store]):
     def writer(store: Store, name: str) -> Callable[[], list[Turn]]:
-        return lambda: [t for i in range(10) for t in store.add_turns([new(f"{name} {i} a"), new(f"{name} {i} b")])]
+        return lambda: [t for i in range(10)
+                        for t in store.turns.add_turns([new(f"{name} {i} a"), new(f"{name} {i} b")])]
 
     written = at_once([writer(two[i % 2], f"w{i}") for i in range(THREADS)])
     steps = sorted(t.step for turns in written for t in turns)
     assert steps == list(range(1, 2 * 10 * THREADS + 1))  # no step twice, none skipped
     for turns in written:  # a batch's two turns are next to each other
         assert all(b.step == a.step + 1 for a, b in zip(turns[::2], turns[1::2], strict=True))
-    listed = two[1].list_turns(ALICE.owner_scope(), session_id="s1", limit=1000, offset=0, since=None, until=None)
+    listed = two[1].turns.list_turns(ALICE.owner_scope(), session_id="s1", limit=1000, offset=0, since=None, until=None)
     assert len(listed) == len(steps)
 
 
 def test_a_retry_racing_its_first_attempt_stores_the_turns_once(two: tuple[Store, Store]):
     once = Once("default", "request-7", "fingerprint")
-    first, second = at_once([lambda: two[0].add_turns([new("only once")], once),
-                             lambda: two[1].add_turns([new("only once")], once)])
+    first, second = at_once([lambda: two[0].turns.add_turns([new("only once")], once),
+                             lambda: two[1].turns.add_turns([new("only once")], once)])
     assert [t.id for t in first] == [t.id for t in second]
-    assert two[0].turn_ids(ALICE.owner_scope()) == [first[0].id]
+    assert two[0].turns.turn_ids(ALICE.owner_scope()) == [first[0].id]
 
 
 
@@ -143,7 +145,7 @@ def test_concurrent_first_turns_of_one_owner_count_it_once(two: tuple[Store, Sto
     there are many rounds, a new owner each."""
     def writer(store: Store, owner: str, session: str) -> Callable[[], list[Turn]]:
         said = NewTurn(Scope.of(user_id=owner, session_id=session), "user", "hi", None, datetime(2024, 3, 4), {}, "hi")
-        return lambda: store.add_turns([said])
+        return lambda: store.turns.add_turns([said])
 
     rounds = 30
     for n in range(rounds):

@@ -33,15 +33,15 @@ def reopen(store: Store, request: pytest.FixtureRequest, tmp_path: Path) -> Stor
 
 def test_a_write_with_an_idempotency_key_is_stored_once(store: Store):
     once = Once("default", "req-1", "fp-1")
-    first = store.add_turns([new("a"), new("b")], once)
-    assert store.add_turns([new("a"), new("b")], once) == first  # the retry gets the first write's turns
-    assert store.replay(once) == first and store.replay(Once("default", "req-2", "fp-1")) is None
-    assert [t.step for t in store.last_turns(ALICE.owner_scope(), "s1", 10)] == [1, 2]
+    first = store.turns.add_turns([new("a"), new("b")], once)
+    assert store.turns.add_turns([new("a"), new("b")], once) == first  # the retry gets the first write's turns
+    assert store.turns.replay(once) == first and store.turns.replay(Once("default", "req-2", "fp-1")) is None
+    assert [t.step for t in store.turns.last_turns(ALICE.owner_scope(), "s1", 10)] == [1, 2]
     with pytest.raises(Conflict):
-        store.add_turns([new("other")], Once("default", "req-1", "fp-2"))
-    assert store.replay(Once("t2", "req-1", "fp-2")) is None  # keys are per tenant
-    store.delete_turns([first[0].id])
-    assert store.replay(once) == first[1:]  # what is left of it
+        store.turns.add_turns([new("other")], Once("default", "req-1", "fp-2"))
+    assert store.turns.replay(Once("t2", "req-1", "fp-2")) is None  # keys are per tenant
+    store.turns.delete_turns([first[0].id])
+    assert store.turns.replay(once) == first[1:]  # what is left of it
 
 
 def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
@@ -49,7 +49,7 @@ def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
     store.meta.set_meta("embedder", "e5")
     store.meta.set_meta("embedder", "e5-v2")
     assert store.meta.get_meta("embedder") == "e5-v2"
-    a, b = store.add_turns([new("a"), new("b")])
+    a, b = store.turns.add_turns([new("a"), new("b")])
     s1 = store.summaries.add_summary(ALICE, 1, 1, "one", "extractive", [a.id])
     s2 = store.summaries.add_summary(ALICE, 2, 2, "two", "extractive", [b.id])
     store.vectors.put_vectors("summary", [(s1.id, ALICE.key, np.array([1.0, 0.0]))], "m")
@@ -64,7 +64,7 @@ def test_meta_stale_summaries_and_a_reset_of_the_clusters(store: Store):
 
 def test_the_job_queue_by_status(store: Store):
     assert store.jobs.job_queue() == {}
-    store.add_turns([new("a")])  # queues its 'turns' job
+    store.turns.add_turns([new("a")])  # queues its 'turns' job
     failed = store.jobs.enqueue("promote", {"cluster_id": 1})
     claimed = store.jobs.claim(1, "w")
     assert [j.kind for j in claimed] == ["turns"]
@@ -78,16 +78,16 @@ def test_the_job_queue_by_status(store: Store):
 def test_size_grows_and_a_restart_keeps_everything(store: Store, request: pytest.FixtureRequest,
                                                    tmp_path: Path):
     empty = store.size_bytes()
-    turns = store.add_turns([new("预算 budget " * 200) for _ in range(50)])
+    turns = store.turns.add_turns([new("预算 budget " * 200) for _ in range(50)])
     store.vectors.put_vectors("turn", [(t.id, ALICE.key, np.ones(384, dtype=np.float32) / np.sqrt(384)) for t in turns],
                               "m")
     assert store.size_bytes() > empty
     again = reopen(store, request, tmp_path)
     try:
-        assert set(again.get_turns([t.id for t in turns])) == {t.id for t in turns}
-        assert len(again.lexical(ALICE.owner_scope(), ["预算"], 100)) == 50
+        assert set(again.turns.get_turns([t.id for t in turns])) == {t.id for t in turns}
+        assert len(again.turns.lexical(ALICE.owner_scope(), ["预算"], 100)) == 50
         assert [ref for ref, _ in again.vectors.nearest("turn", ALICE.key, np.ones(384) / np.sqrt(384), 3, "m")] == \
             [t.id for t in turns[:3]]  # equal scores: the lower ids first
-        assert again.add_turns([new("next")])[0].step == 51
+        assert again.turns.add_turns([new("next")])[0].step == 51
     finally:
         again.close()

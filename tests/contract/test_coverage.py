@@ -28,6 +28,7 @@ from pmemo.ports import (
     records,
     summaries,
     tasks,
+    turns,
     unit,
     usage,
     vectors,
@@ -67,6 +68,7 @@ def test_the_protocols_are_found():
     assert {"VectorPort", "MetaPort", "EmbedCachePort"} <= set(protocol_methods(vectors))  # with their contract
     assert "JobPort" in protocol_methods(jobs) and "JobSignals" in protocol_methods(jobs)  # the job port's
     assert "JobStore" not in methods and "BlockJobStore" not in methods
+    assert "add_turns" in protocol_methods(turns)["TurnPort"] and methods["TurnStore"] == []  # only the attribute
 
 
 def test_every_protocol_method_is_called_by_a_contract_test():
@@ -78,7 +80,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     protocols |= protocol_methods(jobs)
-    protocols |= protocol_methods(vectors)
+    protocols |= protocol_methods(vectors) | protocol_methods(turns)
     protocols |= protocol_methods(clusters) | protocol_methods(summaries)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET

@@ -20,7 +20,7 @@ OTHER_AGENT = Scope.of(group_id="team", session_id="s1", agent_id="bot2")
 
 
 def say(store: FullStore, scope: Scope, *at_minutes: int, role: str = "user") -> list[Turn]:
-    return store.add_turns([NewTurn(scope, role, f"m{m}", None, T0 + timedelta(minutes=m), {}, f"m{m}")
+    return store.turns.add_turns([NewTurn(scope, role, f"m{m}", None, T0 + timedelta(minutes=m), {}, f"m{m}")
                             for m in at_minutes])
 
 
@@ -77,7 +77,7 @@ def test_an_entry_outlives_its_turns_until_deleted(full_store: FullStore):
     s = full_store
     a, b = say(s, TEAM, 0, 5)
     entry = s.diary.put_diary(OWNER, DAY, "x", "digest", [a.id, b.id], vec(1, 0), "m")
-    s.delete_turns([a.id])  # forgetting finds the entries to rewrite after the delete
+    s.turns.delete_turns([a.id])  # forgetting finds the entries to rewrite after the delete
     assert [d.id for d in s.diary.diaries_with([a.id])] == [entry.id] and s.diary.diaries_with([]) == []
     s.diary.delete_diary(entry.id)
     assert s.diary.get_diary(OWNER, DAY) is None and s.diary.diaries_with([b.id]) == []
@@ -103,7 +103,7 @@ def test_day_turns_and_turns_after(full_store: FullStore):
     (f,) = say(s, FOREIGN, 0)
     got = s.diary.day_turns(OWNER, AT, AT + 7200)  # start included, end excluded
     assert [t.id for t in got] == [b.id, c.id, a.id]
-    assert s.diary.day_turns(OWNER, AT + 1, AT + 60 * 60) == [s.get_turns([c.id])[c.id]]
+    assert s.diary.day_turns(OWNER, AT + 1, AT + 60 * 60) == [s.turns.get_turns([c.id])[c.id]]
     stamps = s.diary.turns_after(0, 100)
     assert [x.id for x in stamps] == [a.id, b.id, c.id, d.id, f.id]  # by id
     stamp = stamps[2]

@@ -25,7 +25,7 @@ def _state(store: FullStore, key: str, value: str, said: str, turn: int, minutes
 
 
 def _turns(store: FullStore, *texts: str) -> list[int]:
-    return [t.id for t in store.add_turns([NewTurn(TEAM, "user", x, "周霓", T0, {}, x) for x in texts])]
+    return [t.id for t in store.turns.add_turns([NewTurn(TEAM, "user", x, "周霓", T0, {}, x) for x in texts])]
 
 
 def test_a_fact_keeps_its_clause_and_the_first_words_stay(full_store: FullStore) -> None:

@@ -25,7 +25,7 @@ C1 = Scope.of(user_id="carol", session_id="s1", tenant_id="third")
 def said(store: Store, scope: Scope, n: int = 1) -> list[int]:
     """Store ``n`` turns of ``scope`` in one add_turns; their ids."""
     news = [NewTurn(scope, "user", f"m{i}", None, WHEN, {}, f"m{i}") for i in range(n)]
-    return [t.id for t in store.add_turns(news)]
+    return [t.id for t in store.turns.add_turns(news)]
 
 
 def test_a_big_write_is_queued_as_small_jobs_of_one_chat_each_in_order(store: Store):
@@ -35,14 +35,14 @@ def test_a_big_write_is_queued_as_small_jobs_of_one_chat_each_in_order(store: St
     for job in jobs:
         store.jobs.finish(job.id)
     scopes = [(A1, B1, A2)[i % 3] for i in range(JOB_TURNS + 4)]
-    mixed = [t.id for t in store.add_turns([NewTurn(s, "user", "x", None, WHEN, {}, "x") for s in scopes])]
+    mixed = [t.id for t in store.turns.add_turns([NewTurn(s, "user", "x", None, WHEN, {}, "x") for s in scopes])]
     assert sorted(j.payload for j in store.jobs.claim(100, "w")) == sorted(
         [mixed[0::3], mixed[1::3], mixed[2::3]])  # a big write: one job per chat, each in order
 
 
 def test_a_small_write_is_one_job_whoever_its_turns_are(store: Store):
     news = [NewTurn(s, "user", "y", None, WHEN, {}, "y") for s in (A1, B1, A2)]
-    ids = [t.id for t in store.add_turns(news)]
+    ids = [t.id for t in store.turns.add_turns(news)]
     assert [j.payload for j in store.jobs.claim(100, "w")] == [ids]
 
 

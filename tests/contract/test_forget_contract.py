@@ -27,7 +27,7 @@ FOREIGN = Scope.of(user_id="alice", session_id="s1", tenant_id="t2")
 
 
 def say(store: FullStore, scope: Scope, *texts: str) -> list[Turn]:
-    return store.add_turns([NewTurn(scope, "user", text, None, T0 + timedelta(minutes=i), {"n": i}, segment(text))
+    return store.turns.add_turns([NewTurn(scope, "user", text, None, T0 + timedelta(minutes=i), {"n": i}, segment(text))
                             for i, text in enumerate(texts)])
 
 
@@ -117,7 +117,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.snapshot(batch, "fact", [fid])
     s.snapshot(batch, "episode", [episode.id])
     assert s.batches.batches_with_turns([a.id, c.id]) == {a.id: batch}
-    s.delete_turns([a.id, b.id])
+    s.turns.delete_turns([a.id, b.id])
     s.clusters.delete_cluster(cluster)
     s.summaries.delete_summary(summary.id)
     s.key_lines.delete_key(key.id)
@@ -131,10 +131,10 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     sk, v = by_kind[("turn", a.id)]
     assert sk == ALICE.key and v is not None and np.allclose(v, vec(1, 0))
     assert by_kind[("fact", fid)][1] is None  # a row without a vector
-    turns = s.get_turns([a.id, b.id])
+    turns = s.turns.get_turns([a.id, b.id])
     assert (turns[a.id].content, turns[a.id].step, turns[a.id].metadata) == ("the budget is 10k", 1, {"n": 0})
     assert set(s.vectors.get_vectors("turn", [a.id, b.id])) == {a.id, b.id}
-    assert s.lexical(OWNER, ["budget"], 10)[0][0] == a.id  # searchable again
+    assert s.turns.lexical(OWNER, ["budget"], 10)[0][0] == a.id  # searchable again
     assert s.clusters.get_cluster(cluster).member_ids == (a.id, c.id)  # type: ignore[union-attr]
     assert s.clusters.cluster_of([a.id]) == {a.id: cluster}
     assert s.summaries.get_summary(summary.id).source_ids == (a.id, b.id)  # type: ignore[union-attr]
@@ -151,12 +151,12 @@ def test_a_turn_is_not_restored_over_a_newer_turn_at_its_step(full_store: FullSt
     a, b = say(s, ALICE, "first", "second")
     batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
     s.snapshot(batch, "turn", [b.id])
-    s.delete_turns([b.id])
+    s.turns.delete_turns([b.id])
     (newer,) = say(s, ALICE, "a new second")
     assert newer.step == b.step
     with pytest.raises(Conflict):
         s.restore_snapshot(batch)
-    assert s.get_turns([b.id]) == {} and s.get_turns([newer.id])[newer.id].content == "a new second"
+    assert s.turns.get_turns([b.id]) == {} and s.turns.get_turns([newer.id])[newer.id].content == "a new second"
 
 
 def test_batches_with_turns_names_the_active_batch_of_a_tenant(full_store: FullStore):
@@ -179,11 +179,11 @@ def test_purge_makes_a_batch_permanent(full_store: FullStore):
     a, b = say(s, ALICE, "secret", "kept")
     batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
     assert s.snapshot(batch, "turn", [a.id]) == 1
-    s.delete_turns([a.id])
+    s.turns.delete_turns([a.id])
     assert s.purge_batch(batch) >= 1
     assert s.batches.get_batch(batch)["status"] == "purged"
     assert s.batches.batches_with_turns([a.id]) == {} and s.batches.active_batches() == []
-    assert s.restore_snapshot(batch) == [] and s.get_turns([a.id]) == {}
+    assert s.restore_snapshot(batch) == [] and s.turns.get_turns([a.id]) == {}
 
 
 def test_purge_drops_the_rows_a_sweep_soft_deleted(full_store: FullStore):
@@ -237,11 +237,11 @@ def test_secure_delete_and_scrub_leave_a_working_store_without_the_words(full_st
     s = full_store
     a, b = say(s, ALICE, "my password is hunter2", "fine")
     s.secure_delete()
-    s.delete_turns([a.id])
+    s.turns.delete_turns([a.id])
     s.scrub()
-    assert s.lexical(OWNER, ["hunter2"], 10) == [] and s.get_turns([a.id]) == {}
+    assert s.turns.lexical(OWNER, ["hunter2"], 10) == [] and s.turns.get_turns([a.id]) == {}
     (c,) = say(s, ALICE, "hunter2 again")
-    assert [i for i, _ in s.lexical(OWNER, ["hunter2"], 10)] == [c.id]
+    assert [i for i, _ in s.turns.lexical(OWNER, ["hunter2"], 10)] == [c.id]
 
 
 def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore):
@@ -267,7 +267,7 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
     s.snapshot(batch, "triple", said)
     s.snapshot(batch, "insight", [insight])
-    s.delete_turns([b.id])
+    s.turns.delete_turns([b.id])
     s.plans.agenda_forget([b.id])
     assert s.graph.triples_forget([b.id]) == {new: "deleted", old: "reopened"}
     s.graph.insights_forget([b.id])

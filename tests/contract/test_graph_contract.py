@@ -26,7 +26,7 @@ ALIBABA, SHENZHEN, HANGZHOU = EntityRef("org", "Alibaba"), EntityRef("place", "S
 
 def say(store: FullStore, scope: Scope, n: int = 1) -> list[Turn]:
     where = Scope(scope.tenant_id, scope.agent_id, scope.owner, "s1")
-    return store.add_turns([NewTurn(where, "user", f"t{i}", None, T0, {}, f"t{i}") for i in range(n)])
+    return store.turns.add_turns([NewTurn(where, "user", f"t{i}", None, T0, {}, f"t{i}") for i in range(n)])
 
 
 def fact_of(subject: EntityRef, predicate: str, obj: EntityRef | None, turn: Turn | None, at: float = AT, *,
@@ -182,7 +182,7 @@ def test_forgetting_the_turns_of_triples(full_store: FullStore):
     assert s.graph.triples_with([a.id]) == [tencent] and s.graph.triples_with([]) == []
     assert sorted(s.graph.graph_entities_with([alibaba, city])) == sorted([eid(s, NI), eid(s, ALIBABA),
                                                                           eid(s, HANGZHOU)])
-    s.delete_turns([b.id])  # forgetting cleans up after the delete
+    s.turns.delete_turns([b.id])  # forgetting cleans up after the delete
     assert s.graph.triples_forget([b.id]) == {alibaba: "deleted", tencent: "reopened", city: "rebuilt"}
     assert s.graph.get_triples([tencent])[0].current and s.graph.get_triples([alibaba]) == []
     assert s.graph.get_triples([city])[0].sources == (c.id,)
@@ -224,7 +224,7 @@ def test_insights_are_replaced_per_person_and_forgotten_with_their_evidence(full
     assert [i.text for i in s.graph.insights(TEAM, "ni")] == ["a teacher"]
     assert s.graph.insights_with([a.id]) == []
     (teacher,) = s.graph.insights_with([b.id])
-    s.delete_turns([b.id])
+    s.turns.delete_turns([b.id])
     assert s.graph.insights_with([b.id]) == [teacher] and s.graph.insights_with([]) == []
     assert s.graph.insights_forget([b.id]) == [teacher]
     assert s.graph.insights(TEAM, "ni") == [] and [i.text for i in s.graph.insights(TEAM)] == ["a night owl"]

@@ -22,13 +22,13 @@ FOREIGN = Scope.of(user_id="alice", session_id="s1", tenant_id="t2")
 
 def turns_job(store: Store, scope: Scope) -> int:
     """The 'turns' job that storing one turn of ``scope`` queues (it is that scope's job)."""
-    (turn,) = store.add_turns([NewTurn(scope, "user", "hi", None, datetime(2024, 3, 4, tzinfo=UTC), {}, "hi")])
+    (turn,) = store.turns.add_turns([NewTurn(scope, "user", "hi", None, datetime(2024, 3, 4, tzinfo=UTC), {}, "hi")])
     return store.jobs.enqueue("embed", [turn.id])
 
 
 def said(store: Store, scope: Scope, text: str = "hi") -> int:
     """Store one turn of ``scope`` (a chat's batch of one: add_turns queues its 'turns' job); its id."""
-    (turn,) = store.add_turns([NewTurn(scope, "user", text, None, datetime(2024, 3, 4, tzinfo=UTC), {}, text)])
+    (turn,) = store.turns.add_turns([NewTurn(scope, "user", text, None, datetime(2024, 3, 4, tzinfo=UTC), {}, text)])
     return turn.id
 
 

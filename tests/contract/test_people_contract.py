@@ -20,7 +20,7 @@ OTHER_AGENT = Scope.of(group_id="team", session_id="s1", agent_id="bot2")
 
 
 def spoke(store: FullStore, scope: Scope, person: str, name: str | None, text: str, minutes: int = 0) -> Turn:
-    (turn,) = store.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), {}, text,
+    (turn,) = store.turns.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), {}, text,
                                        actor_id=person)])
     return turn
 
@@ -185,8 +185,8 @@ def test_turns_naming_reads_the_turns_that_may_hold_a_name_not_the_tenants(full_
     p.remove_alias("default", "ni", "糕")
     assert p.turns_naming("default", [taught.id]) == scan("年糕", "Neko")
     before = _turn_reads(s, lambda: p.turns_naming("default", [taught.id]))
-    s.add_turns([NewTurn(CLUB, "user", f"今天下雨{i}", "Bo", T0 + timedelta(hours=1, seconds=i), {}, f"今天下雨{i}",
-                         actor_id="bo") for i in range(2000)])
+    s.turns.add_turns([NewTurn(CLUB, "user", f"今天下雨{i}", "Bo", T0 + timedelta(hours=1, seconds=i), {},
+                               f"今天下雨{i}", actor_id="bo") for i in range(2000)])
     assert p.turns_naming("default", [taught.id]) == scan("年糕", "Neko")
     after = _turn_reads(s, lambda: p.turns_naming("default", [taught.id]))
     # a scan grew by ~55 steps (SQLite) or one row (Postgres) a turn; FTS5 reads its segments by steps too
@@ -221,7 +221,7 @@ def test_a_deleted_turn_is_no_longer_said_by_anyone(full_store: FullStore):
     s, p = full_store, full_store.people
     a = spoke(s, TEAM, "ni", "Nini", "one")
     b = spoke(s, TEAM, "ni", "Nini", "two", 1)
-    s.delete_turns([a.id])
+    s.turns.delete_turns([a.id])
     assert p.turns_by("default", "ni") == [b.id] and p.turns_by("default", "ni", TEAM) == [b.id]
 
 
@@ -312,7 +312,7 @@ def test_a_rename_notice_is_one_transaction(full_store: FullStore):
     from pmemo.tiers.people import People
 
     s = full_store
-    (turn,) = s.add_turns([NewTurn(TEAM, "user", "周霓 修改群名片为 霓霓", None, T0,
+    (turn,) = s.turns.add_turns([NewTurn(TEAM, "user", "周霓 修改群名片为 霓霓", None, T0,
                                    {"kind": "rename", "person": "ni"}, "周霓 修改群名片为 霓霓")])
     version = s.people.alias_version("default")
     with pytest.raises(Boom):

@@ -42,7 +42,7 @@ TENCENT = EntityRef("org", "Tencent", aliases=("腾讯",))
 
 def spoke(store: FullStore, scope: Scope, person: str, name: str, text: str, minutes: int = 0,
           metadata: dict[str, Any] | None = None) -> Turn:
-    (turn,) = store.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), metadata or {},
+    (turn,) = store.turns.add_turns([NewTurn(scope, "user", text, name, T0 + timedelta(minutes=minutes), metadata or {},
                                        text, actor_id=person)])
     return turn
 
@@ -72,7 +72,7 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     said = spoke(s, TEAM, "wt", "许文涛", "周霓对花生过敏", 1)
     hello = spoke(s, TEAM, "wt", "许文涛", "@霓霓 我在字节工作", 2, {"mentions": [NI, "bo"], "reply_to_person": NI})
     club = spoke(s, CLUB, NI, "周霓", "我不吃香菜", 3)
-    (notice,) = s.add_turns([NewTurn(CLUB, "system", "周霓 修改群名片为 霓宝", None, T0, {"kind": "rename",
+    (notice,) = s.turns.add_turns([NewTurn(CLUB, "system", "周霓 修改群名片为 霓宝", None, T0, {"kind": "rename",
                                                                                 "person": NI}, "")])
     s.add_person("default", NI, "周霓", ["霓霓"])
     s.add_aliases("default", [NewAlias(NI, "小霓", "learned", "g:team", AT, said.id),
@@ -91,7 +91,8 @@ def chats(full_store: FullStore) -> dict[str, Any]:
     s.graph.queue_insights(TEAM.owner_scope(), NI, 1, 5)  # a counter about them in meta
     s.add_person("t2", NI, "别人", ["霓霓"])
     spoke(s, FOREIGN, NI, "别人", "我在腾讯上班")
-    foreign = state(s, FOREIGN, "employer", "腾讯", s.get_turns(s.turns_by("t2", NI))[s.turns_by("t2", NI)[0]], NI)
+    elsewhere = s.turns_by("t2", NI)
+    foreign = state(s, FOREIGN, "employer", "腾讯", s.turns.get_turns(elsewhere)[elsewhere[0]], NI)
     assert exam is not None and theirs is not None
     return {"mine": mine, "said": said, "hello": hello, "club": club, "allergy": allergy, "employer": employer,
             "partner": partner, "diet": diet, "team": team, "clubs": clubs, "exam": exam, "theirs": theirs,
@@ -186,10 +187,10 @@ def test_a_purged_forget_leaves_no_row_naming_them_but_their_turns(full_store: F
     s, c = full_store, chats
     batch = s.batches.new_batch("forget", "hard", None, "a person", "default")
     s.person_forget.forget_person(batch, "default", NI)
-    s.delete_turns(s.turns_by("default", NI))  # what the forget of their turns does, here by hand
+    s.turns.delete_turns(s.turns_by("default", NI))  # what the forget of their turns does, here by hand
     assert s.person_forget.scrub_mentions("default", NI) == 2  # the notice's "person" too, were it kept
-    assert s.get_turns([c["hello"].id])[c["hello"].id].metadata == {"mentions": ["bo"]}
-    assert s.get_turns([c["notice"].id])[c["notice"].id].metadata == {"kind": "rename"}
+    assert s.turns.get_turns([c["hello"].id])[c["hello"].id].metadata == {"mentions": ["bo"]}
+    assert s.turns.get_turns([c["notice"].id])[c["notice"].id].metadata == {"kind": "rename"}
     s.purge_batch(batch)
     for name, rows in tables(s):
         left = [r for r in rows if any(NI in v for v in r) and not (name == "turns" and "t2" in r)
@@ -224,14 +225,14 @@ def test_a_failure_in_the_middle_of_a_forget_leaves_nothing_of_it(full_store: Fu
         f.forget_person("default", NI, None, False, "test")
     # ...and back: the registry, the facts, the triples, the agenda, their turns, no batch
     assert {**state_of(s), "batches": s.batches.forget_log()} == before
-    assert s.get_turns([c["mine"].id]) and s.batches.active_batches() == []
+    assert s.turns.get_turns([c["mine"].id]) and s.batches.active_batches() == []
 
 
 def with_turns(store: FullStore) -> dict[str, list[tuple[Any, ...]]]:
     """``state_of``, the turns as the store gives them: a restored turn's index columns are made
     again by today's segmentation (the fixture wrote its text unsegmented)."""
     out = {name: rows for name, rows in state_of(store).items() if name != "turns"}
-    turns = store.get_turns(range(1, 100)).values()
+    turns = store.turns.get_turns(range(1, 100)).values()
     return {**out, "turns": sorted((t.id, t.scope.key, t.step, t.content, str(t.metadata), t.actor_id) for t in turns)}
 
 

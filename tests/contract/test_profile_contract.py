@@ -29,7 +29,7 @@ OTHER_AGENT = Scope.of(user_id="alice", session_id="s1", agent_id="bot2")
 
 
 def say(store: FullStore, scope: Scope, *texts: str, minutes: int = 0) -> list[Turn]:
-    return store.add_turns([NewTurn(scope, "user", text, None, T0 + timedelta(minutes=minutes + i), {}, text)
+    return store.turns.add_turns([NewTurn(scope, "user", text, None, T0 + timedelta(minutes=minutes + i), {}, text)
                             for i, text in enumerate(texts)])
 
 
@@ -194,7 +194,7 @@ def test_facts_with_and_drop_fact_sources_outlive_the_turns(full_store: FullStor
     assert fact is not None and fact.mentions == 2
     assert [f.id for f in s.profile.facts_with([a.id, c.id])] == [fact.id]
     assert s.profile.facts_with([c.id]) == [] and s.profile.facts_with([]) == []
-    s.delete_turns([a.id])  # forgetting reads a fact's sources after its turns are gone
+    s.turns.delete_turns([a.id])  # forgetting reads a fact's sources after its turns are gone
     assert [f.id for f in s.profile.facts_with([a.id])] == [fact.id]
     s.profile.drop_fact_sources(fact.id, [a.id])
     left = s.profile.get_fact(fact.id)
@@ -256,7 +256,7 @@ def test_episodes_lifecycle_and_provenance(full_store: FullStore):
     s.episodes.touch_episodes([late.id, late.id, early.id], AT)
     assert s.episodes.get_episode(late.id).access_count == 2  # type: ignore[union-attr]
     s.vectors.put_vectors("episode", [(early.id, ALICE.key, np.ones(4, np.float32))], "m")
-    s.delete_turns([c.id])
+    s.turns.delete_turns([c.id])
     assert [e.id for e in s.episodes.episodes_with([c.id])] == [early.id]  # read after the turns are gone
     s.episodes.delete_episode(early.id)
     assert s.episodes.get_episode(early.id) is None and s.episodes.episodes_with([c.id]) == []
@@ -340,7 +340,7 @@ def test_open_turns_are_the_open_sessions_with_their_uncovered_turns(full_store:
     found = s.episodes.open_turns(owner(ALICE), AT + 15 * 60, "session")
     assert [(o.session, o.last, [t.id for t in o.turns]) for o in found] == [
         ("s1", AT + 120, [t.id for t in first]), ("s2", AT + 11 * 60, [second[1].id])]
-    assert found[0].turns == s.list_turns(owner(ALICE), session_id="s1")  # the turns as list_turns gives them
+    assert found[0].turns == s.turns.list_turns(owner(ALICE), session_id="s1")  # the turns as list_turns gives them
     assert [o.session for o in found] == s.episodes.open_sessions(owner(ALICE), AT + 15 * 60, "session")
     assert s.episodes.open_turns(owner(ALICE), AT, "session") == []
 

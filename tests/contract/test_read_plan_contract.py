@@ -48,7 +48,7 @@ def test_chat_state_is_the_single_reads(memory: SyncMemory) -> None:
     assert (state.aliases, state.signs, state.entities) == (
         store.alias_version("default"), store.sign_version("default"), store.graph.entity_version("default"))
     assert state.aliases > 0 and state.members == store.member_ids(CHAT) == {"ni", "wt", "gf"}
-    assert list(state.actors) == store.actors(CHAT) and state.now == store.conversation_now(CHAT)
+    assert list(state.actors) == store.turns.actors(CHAT) and state.now == store.conversation_now(CHAT)
     assert list(state.latest) == [s.id for s in store.summaries.of_scope(CHAT, "s1", 2)] and state.latest
     assert list(state.keys) == store.key_lines.keys(CHAT, sources=True)
     assert [k.source_ids for k in store.chat_state(CHAT).keys] == [()]
@@ -69,12 +69,12 @@ def test_nearest_kinds_and_the_turn_pool(memory: SyncMemory) -> None:
     assert found[CLUSTERS] == store.clusters.nearest_clusters(CHAT, qvec, 3)
     ids = [i for i, _ in found["turn"]]
     pool = store.turn_pool(ids[:3], radius=2, around=ids[:1], tied=True, vectors="turn", known=ids[:1])
-    assert pool.refs == store.turn_refs(ids[:3], 2, ids[:1])
-    assert pool.links == store.reply_links(list(pool.refs))
+    assert pool.refs == store.turns.turn_refs(ids[:3], 2, ids[:1])
+    assert pool.links == store.turns.reply_links(list(pool.refs))
     want = store.vectors.get_vectors("turn", [i for i in sorted(pool.refs) if i != ids[0]])
     assert pool.vectors.keys() == want.keys() and all(np.array_equal(pool.vectors[i], want[i]) for i in want)
     sessions = {r.session for r in pool.refs.values()}
-    assert pool.last_steps == store.max_steps(CHAT, sessions) and pool.last_steps["s1"] == 12
+    assert pool.last_steps == store.turns.max_steps(CHAT, sessions) and pool.last_steps["s1"] == 12
     assert store.turn_pool([]) == (({}, {}, {}, {}))
 
 

@@ -19,7 +19,7 @@ EYE = np.eye(6, dtype=np.float32)
 
 
 def turns(store: Store, scope: Scope, n: int) -> list[Turn]:
-    return store.add_turns([NewTurn(scope, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
+    return store.turns.add_turns([NewTurn(scope, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
                                     segment(f"turn {i}")) for i in range(n)])
 
 
@@ -55,6 +55,6 @@ def test_a_deleted_turn_takes_its_parts_along_and_leaves_its_neighbours_own(stor
     a, b = turns(store, ALICE, 2)
     store.vectors.put_parts([(a.id, ALICE.key, EYE[:3]), (b.id, ALICE.key, EYE[3:6])], "m")
     assert len(store.vectors.nearest(parts.KIND, ALICE.key, EYE[0], 10, "m")) == 6  # the scope is in memory
-    store.delete_turns([a.id])
+    store.turns.delete_turns([a.id])
     assert stored(store, a) == [] and stored(store, b) == [0, 1, 2]
     assert {parts.turn_of(ref) for ref, _ in store.vectors.nearest(parts.KIND, ALICE.key, EYE[0], 10, "m")} == {b.id}

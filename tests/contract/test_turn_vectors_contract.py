@@ -15,7 +15,7 @@ ALICE = Scope.of(user_id="alice", session_id="s1")
 
 
 def turns(store: Store, n: int) -> list[Turn]:
-    return store.add_turns([NewTurn(ALICE, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
+    return store.turns.add_turns([NewTurn(ALICE, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
                                     segment(f"turn {i}")) for i in range(n)])
 
 
@@ -26,7 +26,7 @@ def test_a_deleted_turn_loses_its_vectors_of_every_turn_kind(store: Store):
     store.vectors.put_vectors("turn2", [(a.id, ALICE.key, second), (b.id, ALICE.key, second)], "m2")
     # searched once first: a backend's cache of a scope hears of the delete too
     assert [ref for ref, _ in store.vectors.nearest("turn2", ALICE.key, second, 5, "m2")] == [a.id, b.id]
-    store.delete_turns([a.id])
+    store.turns.delete_turns([a.id])
     for kind in TURN_VECTOR_KINDS:
         assert list(store.vectors.get_vectors(kind, [a.id, b.id])) == [b.id], kind
     assert [ref for ref, _ in store.vectors.nearest("turn", ALICE.key, first, 5, "m1")] == [b.id]

@@ -43,7 +43,7 @@ class FailingAdd:
 
 
 def say(s: FullStore, text: str) -> Turn:
-    (turn,) = s.add_turns([NewTurn(TEAM, "user", text, None, T0, {}, text)])
+    (turn,) = s.turns.add_turns([NewTurn(TEAM, "user", text, None, T0, {}, text)])
     return turn
 
 

@@ -27,7 +27,7 @@ def unit(*values: float) -> np.ndarray:
 
 
 def turns(store: Store, scope: Scope, n: int) -> list[Turn]:
-    return store.add_turns([NewTurn(scope, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
+    return store.turns.add_turns([NewTurn(scope, "user", f"turn {i}", None, datetime(2024, 1, 1, tzinfo=UTC), {},
                                     segment(f"turn {i}")) for i in range(n)])
 
 
@@ -107,7 +107,7 @@ def test_deleting_turns_and_summaries_takes_their_vectors_out_of_search(store: S
     store.vectors.put_vectors("summary", [(summary.id, ALICE.key, unit(1, 1))], MODEL)
     assert len(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == 2
     assert ids(store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL)) == [summary.id]
-    store.delete_turns([a.id])
+    store.turns.delete_turns([a.id])
     store.summaries.delete_summary(summary.id)
     assert ids(store.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
     assert store.vectors.nearest("summary", ALICE.key, unit(1, 0), 5, MODEL) == []
@@ -120,12 +120,12 @@ def test_a_restored_forget_is_found_again_and_a_purged_one_is_not(full_store: Fu
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     batch = s.batches.new_batch("forget", "soft", ALICE.key, "test")
     s.snapshot(batch, "turn", [a.id])
-    s.delete_turns([a.id])
+    s.turns.delete_turns([a.id])
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
     s.restore_snapshot(batch)
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     again = s.batches.new_batch("forget", "hard", ALICE.key, "test")
     s.snapshot(again, "turn", [a.id])
-    s.delete_turns([a.id])
+    s.turns.delete_turns([a.id])
     s.purge_batch(again)
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]

@@ -24,8 +24,8 @@ def interleaved(store: FullStore) -> tuple[list[Turn], list[Turn]]:
     """Six turns of the team (the last two in session s2) with bob's turns between them."""
     team, bob = [], []
     for i in range(6):
-        (t,) = store.add_turns([NewTurn(TEAM if i < 4 else TEAM_S2, "user", f"team {i}", None, T0, {}, "x")])
-        (b,) = store.add_turns([NewTurn(BOB, "user", f"bob {i}", None, T0, {}, "x")])
+        (t,) = store.turns.add_turns([NewTurn(TEAM if i < 4 else TEAM_S2, "user", f"team {i}", None, T0, {}, "x")])
+        (b,) = store.turns.add_turns([NewTurn(BOB, "user", f"bob {i}", None, T0, {}, "x")])
         team.append(t)
         bob.append(b)
     return team, bob
@@ -72,10 +72,10 @@ def test_a_deleted_turn_leaves_its_window_at_once(full_store: FullStore):
     team, _ = interleaved(s)
     window = l2.save_window(OWNER, team[0].id, team[2].id, False, "h")
     assert [w.id for w in l2.windows_with([team[1].id])] == [window.id]  # read before the delete
-    s.delete_turns([team[1].id])
+    s.turns.delete_turns([team[1].id])
     assert [t.id for t in l2.window_turns(window)] == [team[0].id, team[2].id]
     assert l2.window_members([window.id]) == {window.id: [team[0].id, team[2].id]}
-    s.delete_turns([team[0].id, team[2].id])
+    s.turns.delete_turns([team[0].id, team[2].id])
     assert l2.window_turns(window) == [] and l2.window_members([window.id]) == {}
 
 

@@ -29,7 +29,8 @@ def store(tmp_path: Path) -> Iterator[FullStore]:
 
 
 def spoke(store: FullStore, scope: Scope, person: str, name: str | None, minutes: int = 0) -> None:
-    store.add_turns([NewTurn(scope, "user", "hi", name, T0 + timedelta(minutes=minutes), {}, "hi", actor_id=person)])
+    store.turns.add_turns([NewTurn(scope, "user", "hi", name, T0 + timedelta(minutes=minutes), {}, "hi",
+                                   actor_id=person)])
 
 
 def test_the_names_follow_new_and_removed_aliases_and_new_members(store: FullStore) -> None:

@@ -75,7 +75,7 @@ def test_unfinished_jobs_run_after_reopen(tmp_path, small_settings):
     # simulate a crash with jobs queued and one left running
     store = SQLiteStore.open(tmp_path)
     store.vectors.delete_vectors("turn", [t.id for t in turns[-4:]])
-    store.add_turns([])  # an empty batch still leaves a (harmless) job
+    store.turns.add_turns([])  # an empty batch still leaves a (harmless) job
     job = store.jobs.enqueue("embed", [t.id for t in turns[-4:]])
     assert [j.id for j in store.jobs.claim(100)][-1] == job  # now 'running', as if the process died
     store.close()

@@ -188,7 +188,7 @@ def test_a_second_process_cannot_forget_in_a_sqlite_directory_the_first_holds(tm
         with first.locks.hold([owner], shared=True):
             kept_out = result(second(str(data), tmp_path / "b", "forget", ids))
             assert kept_out["error"] == "StoreLocked" and "in use by another pmemo process" in kept_out["message"]
-            assert sorted(first.get_turns(ids)) == ids
+            assert sorted(first.turns.get_turns(ids)) == ids
     finally:
         first.close()
     done = result(second(str(data), tmp_path / "b", "forget", ids))  # once it is closed, it may

@@ -273,7 +273,7 @@ def test_delete_turn_leaves_every_tier(tmp_path, small_settings):
             assert victim.id not in s.source_ids and "项目总预算" not in s.text
         assert all(victim.id not in k.source_ids for k in m.key_memory(user_id="u1"))
         assert store.vectors.get_vectors("turn", [victim.id]) == {}
-        assert store.lexical(victim.scope.owner_scope(), ["总预算"], 10) == []
+        assert store.turns.lexical(victim.scope.owner_scope(), ["总预算"], 10) == []
         with pytest.raises(NotFound):
             m.delete_turn(victim.id)
 

@@ -121,5 +121,5 @@ def test_delete_turn_removes_it_everywhere(e5, sample):
     assert store.vectors.get_vectors("turn", [victim_id]) == {}
     from pmemo.text.segment import query_terms
 
-    lexical = store.lexical(victim.scope.owner_scope(), list(query_terms(victim.content)), 200)
+    lexical = store.turns.lexical(victim.scope.owner_scope(), list(query_terms(victim.content)), 200)
     assert victim_id not in {i for i, _ in lexical}

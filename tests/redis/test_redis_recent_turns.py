@@ -60,7 +60,7 @@ def agree(readers: list[RecentTurns], store: SQLiteStore) -> None:
         for scope in SCOPES:
             for session in SESSIONS:
                 for n in (1, CAP, CAP + 3):
-                    assert reader.last_turns(scope, session, n) == store.last_turns(scope, session, n), \
+                    assert reader.turns.last_turns(scope, session, n) == store.turns.last_turns(scope, session, n), \
                         (scope, session, n)
 
 
@@ -69,17 +69,17 @@ def random_steps(rng: random.Random, replicas: list[RecentTurns], store: SQLiteS
     batches: list[int] = []
     for i in range(steps):
         r, scope, session = rng.choice(replicas), rng.choice(SCOPES), rng.choice(SESSIONS)
-        ids = store.turn_ids(scope, session)
+        ids = store.turns.turn_ids(scope, session)
         roll = rng.random()
         if roll < 0.5 or not ids:
-            r.add_turns([new_turn(scope, session, i * 10 + k) for k in range(rng.randint(1, 3))])
+            r.turns.add_turns([new_turn(scope, session, i * 10 + k) for k in range(rng.randint(1, 3))])
         elif roll < 0.7:
-            r.delete_turns(rng.sample(ids, min(len(ids), rng.randint(1, 2))))
+            r.turns.delete_turns(rng.sample(ids, min(len(ids), rng.randint(1, 2))))
         elif roll < 0.85:  # a soft forget, as the forget pipeline makes it: tombstones, then the delete
             gone = rng.sample(ids, min(len(ids), rng.randint(1, 3)))
             batch = r.batches.new_batch("forget", "soft", scope.key, "test", scope.tenant_id)
             r.snapshot(batch, "turn", gone)
-            r.delete_turns(gone)
+            r.turns.delete_turns(gone)
             batches.append(batch)
         elif batches:
             try:
@@ -100,52 +100,52 @@ def test_reads_come_from_redis_once_filled_and_a_delete_drops_them(
         replicas: list[RecentTurns], store: SQLiteStore) -> None:
     a, b = replicas
     scope = SCOPES[0]
-    turns = a.add_turns([new_turn(scope, "s1", n) for n in range(6)])
-    assert [t.id for t in b.last_turns(scope, "s1", CAP)] == [t.id for t in turns[-CAP:]]
-    store.delete_turns([turns[-1].id])  # behind the cache's back: Redis still answers
-    assert b.last_turns(scope, "s1", CAP)[-1].id == turns[-1].id
-    a.delete_turns([turns[-2].id])  # through a replica: the session's cached turns are dropped
-    assert b.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)
-    assert [t.id for t in b.last_turns(scope, "s1", CAP)] == [t.id for t in turns[:4]]
+    turns = a.turns.add_turns([new_turn(scope, "s1", n) for n in range(6)])
+    assert [t.id for t in b.turns.last_turns(scope, "s1", CAP)] == [t.id for t in turns[-CAP:]]
+    store.turns.delete_turns([turns[-1].id])  # behind the cache's back: Redis still answers
+    assert b.turns.last_turns(scope, "s1", CAP)[-1].id == turns[-1].id
+    a.turns.delete_turns([turns[-2].id])  # through a replica: the session's cached turns are dropped
+    assert b.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)
+    assert [t.id for t in b.turns.last_turns(scope, "s1", CAP)] == [t.id for t in turns[:4]]
 
 
 def test_added_turns_are_written_through_to_the_other_replica(
         replicas: list[RecentTurns], store: SQLiteStore) -> None:
     a, b = replicas
     scope = SCOPES[1]
-    a.add_turns([new_turn(scope, "s2", 0)])
-    assert len(b.last_turns(scope, "s2", CAP)) == 1  # filled from the database
-    added = a.add_turns([new_turn(scope, "s2", n) for n in range(1, 4)])
-    store.delete_turns([added[-1].id])  # gone behind the cache: only a write-through can show it
-    assert b.last_turns(scope, "s2", CAP)[-1].id == added[-1].id
+    a.turns.add_turns([new_turn(scope, "s2", 0)])
+    assert len(b.turns.last_turns(scope, "s2", CAP)) == 1  # filled from the database
+    added = a.turns.add_turns([new_turn(scope, "s2", n) for n in range(1, 4)])
+    store.turns.delete_turns([added[-1].id])  # gone behind the cache: only a write-through can show it
+    assert b.turns.last_turns(scope, "s2", CAP)[-1].id == added[-1].id
 
 
 def test_a_turn_redis_never_heard_of_drops_the_set_at_the_next_write(
         replicas: list[RecentTurns], store: SQLiteStore) -> None:
     a, b = replicas
     scope = SCOPES[3]
-    a.add_turns([new_turn(scope, "s1", n) for n in range(3)])
-    b.last_turns(scope, "s1", CAP)  # cached
-    store.add_turns([new_turn(scope, "s1", 3)])  # a writer that died between its commit and Redis
-    a.add_turns([new_turn(scope, "s1", 4)])  # its step does not follow the cached ones
-    assert b.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)
+    a.turns.add_turns([new_turn(scope, "s1", n) for n in range(3)])
+    b.turns.last_turns(scope, "s1", CAP)  # cached
+    store.turns.add_turns([new_turn(scope, "s1", 3)])  # a writer that died between its commit and Redis
+    a.turns.add_turns([new_turn(scope, "s1", 4)])  # its step does not follow the cached ones
+    assert b.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)
 
 
 def test_tenants_and_sessions_never_share_turns(replicas: list[RecentTurns], store: SQLiteStore,
                                                 raw: Any, prefix: str) -> None:
     a, _ = replicas
     t1, t2 = Scope.of(user_id="u1", tenant_id="t1"), Scope.of(user_id="u1", tenant_id="t2")
-    a.add_turns([new_turn(t1, "s1", n) for n in range(3)])
-    a.add_turns([new_turn(t2, "s1", 100)])
-    assert {t.scope.tenant_id for t in a.last_turns(t1, "s1", CAP)} == {"t1"}
-    assert [t.content for t in a.last_turns(t2, "s1", CAP)] == [new_turn(t2, "s1", 100).content]
-    assert a.last_turns(t1, "s2", CAP) == []
+    a.turns.add_turns([new_turn(t1, "s1", n) for n in range(3)])
+    a.turns.add_turns([new_turn(t2, "s1", 100)])
+    assert {t.scope.tenant_id for t in a.turns.last_turns(t1, "s1", CAP)} == {"t1"}
+    assert [t.content for t in a.turns.last_turns(t2, "s1", CAP)] == [new_turn(t2, "s1", 100).content]
+    assert a.turns.last_turns(t1, "s2", CAP) == []
     # the keys name tenant, agent, owner and session
     assert raw.exists(f"{prefix}recent:t1|default|u:u1|s1") and raw.exists(f"{prefix}recent:t2|default|u:u1|s1")
     # a set that somehow holds another tenant's turn is not served: the database answers
-    foreign = encode(a.last_turns(t1, "s1", 1)[0])
+    foreign = encode(a.turns.last_turns(t1, "s1", 1)[0])
     raw.zadd(f"{prefix}recent:t2|default|u:u1|s1", {foreign: 2})
-    assert a.last_turns(t2, "s1", CAP) == store.last_turns(t2, "s1", CAP)
+    assert a.turns.last_turns(t2, "s1", CAP) == store.turns.last_turns(t2, "s1", CAP)
 
 
 def test_a_stopped_redis_gives_the_same_answers_with_one_warning(
@@ -167,21 +167,21 @@ def test_an_outage_in_the_middle_loses_nothing_and_redis_is_used_again(
     try:
         a, b = RecentTurns(store, TurnCache(cut_link, CAP)), RecentTurns(store, TurnCache(direct, CAP))
         scope = SCOPES[2]
-        a.add_turns([new_turn(scope, "s1", n) for n in range(3)])
-        assert b.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)  # cached now
+        a.turns.add_turns([new_turn(scope, "s1", n) for n in range(3)])
+        assert b.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)  # cached now
         relay.cut()
-        added = a.add_turns([new_turn(scope, "s1", 3)])  # Redis never hears of it
-        assert a.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)  # from the database
-        a.delete_turns([added[0].id - 1])
-        assert a.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)
+        added = a.turns.add_turns([new_turn(scope, "s1", 3)])  # Redis never hears of it
+        assert a.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)  # from the database
+        a.turns.delete_turns([added[0].id - 1])
+        assert a.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)
         assert len(redis_warnings()) == 1
         relay.restore()
         time.sleep(0.15)
         # back: this replica's first use finds Redis and voids what was cached before the outage
-        assert a.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)
-        assert b.last_turns(scope, "s1", CAP) == store.last_turns(scope, "s1", CAP)
+        assert a.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)
+        assert b.turns.last_turns(scope, "s1", CAP) == store.turns.last_turns(scope, "s1", CAP)
         assert raw.get(prefix + "recent-gen") == b"1"
-        a.add_turns([new_turn(scope, "s1", 4)])
+        a.turns.add_turns([new_turn(scope, "s1", 4)])
         assert [decode(m).content for m in raw.zrange(f"{prefix}recent:{scope.key}|s1", -1, -1)] == \
             [new_turn(scope, "s1", 4).content]  # written through again
         assert len(redis_warnings()) == 1, redis_warnings()

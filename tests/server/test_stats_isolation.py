@@ -156,7 +156,7 @@ def test_every_kind_of_job_is_counted_for_the_owners_it_is_about(tmp_path: Path)
     b = Scope.of(group_id="team", session_id="s", tenant_id="tb", agent_id="bot")
     store = SQLiteStore.open(tmp_path / "memory")
     try:
-        first, _ = store.add_turns([new(a, "one"), new(b, "two")])  # one job about both tenants
+        first, _ = store.turns.add_turns([new(a, "one"), new(b, "two")])  # one job about both tenants
         cluster = store.clusters.add_cluster(a.owner_scope(), np.ones(4, dtype=np.float32), [first.id], "c")
         episode = store.episodes.add_episode(a, "session", {"summary": "e", "started": 0.0, "ended": 0.0}, [first.id])
         ids = [

@@ -26,13 +26,13 @@ def unit(*values: float) -> np.ndarray:
 def test_centroids_are_kept_until_a_write_changes_them(tmp_path):
     store = SQLiteStore.open(tmp_path)
     try:
-        a, b = store.add_turns([NewTurn(ALICE, "user", text, None, NOW, {}, segment(text))
+        a, b = store.turns.add_turns([NewTurn(ALICE, "user", text, None, NOW, {}, segment(text))
                                 for text in ("first", "second")])
         cid = store.clusters.add_cluster(OWNER, unit(1, 0), [a.id], "first")
         first = store.clusters.centroids(OWNER)
         store.clusters.add_hits([cid], 1000.0, lambda hits, elapsed: hits)  # what a search writes
         assert store.clusters.centroids(OWNER) is first
-        (c,) = store.add_turns([NewTurn(BOB, "user", "third", None, NOW, {}, "third")])
+        (c,) = store.turns.add_turns([NewTurn(BOB, "user", "third", None, NOW, {}, "third")])
         store.clusters.add_cluster(BOB.owner_scope(), unit(0, 1), [c.id], "third")  # another tenant's ingest
         assert store.clusters.centroids(OWNER) is first
         with pytest.raises(ValueError):
@@ -52,7 +52,7 @@ def test_a_scopes_own_writes_reach_its_kept_centroids_without_a_read(tmp_path):
     and they are what a fresh read gives."""
     store = SQLiteStore.open(tmp_path)
     try:
-        turns = store.add_turns([NewTurn(ALICE, "user", f"turn {i}", None, NOW, {}, f"turn {i}")
+        turns = store.turns.add_turns([NewTurn(ALICE, "user", f"turn {i}", None, NOW, {}, f"turn {i}")
                                  for i in range(4)])
         first = store.clusters.add_cluster(OWNER, unit(1, 0, 0), [turns[0].id], "a")
         store.clusters.centroids(OWNER)
@@ -75,7 +75,7 @@ def test_a_scopes_own_writes_reach_its_kept_centroids_without_a_read(tmp_path):
 def test_a_restored_cluster_reaches_the_kept_centroids(tmp_path):
     store = SQLiteStore.open(tmp_path)
     try:
-        (a,) = store.add_turns([NewTurn(ALICE, "user", "first", None, NOW, {}, "first")])
+        (a,) = store.turns.add_turns([NewTurn(ALICE, "user", "first", None, NOW, {}, "first")])
         cid = store.clusters.add_cluster(OWNER, unit(1, 0), [a.id], "first")
         assert store.clusters.centroids(OWNER)[0] == [cid]
         batch = store.batches.new_batch("forget", "soft", OWNER.key, "test")

@@ -39,7 +39,7 @@ def chat(path: Path, vecs: list[np.ndarray], max_clusters: int,
     try:
         tiers = Tiers(store, CachedEmbedder(HashingEmbedder(len(vecs[0])), store.embed_cache), None,
                       Settings(max_clusters=max_clusters, cluster_threshold=threshold))
-        turns = store.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}")
+        turns = store.turns.add_turns([NewTurn(SCOPE, "user", f"turn {n}", None, NOW, {}, f"turn {n}")
                                  for n in range(len(vecs))])
         store.vectors.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in zip(turns, vecs, strict=True)], "m")
         yield store, tiers, turns

@@ -33,7 +33,7 @@ def closed(path: Path, llm: ScriptedLLM | None) -> tuple[np.ndarray, np.ndarray,
         embedded: list[int] = []
         embed.on_embed(lambda kind, texts, seconds: embedded.append(texts))
         episodes = Episodes(store, Tiers(store, embed, llm, Settings()), Settings())
-        turns = store.add_turns([NewTurn(SCOPE, "user", text, "Bo", NOW + timedelta(minutes=n), {}, text,
+        turns = store.turns.add_turns([NewTurn(SCOPE, "user", text, "Bo", NOW + timedelta(minutes=n), {}, text,
                                          actor_id="bo") for n, text in enumerate(SAID)])
         store.vectors.put_vectors("turn", [(t.id, SCOPE.key, v) for t, v in
                                    zip(turns, embed.passages([t.indexed for t in turns]), strict=True)], embed.model_id)

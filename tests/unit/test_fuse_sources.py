@@ -22,7 +22,7 @@ ALICE = Scope.of(user_id="alice", session_id="s1")
 def test_lexical_only_candidates_get_their_exact_cosine_from_the_store(tmp_path: Path) -> None:
     store = SQLiteStore.open(tmp_path)
     texts = ["budget is 10k", "the cat sleeps", "launch on Monday", "not embedded yet"]
-    turns = store.add_turns([NewTurn(ALICE, "user", t, None, datetime(2024, 1, 1, tzinfo=UTC), {},
+    turns = store.turns.add_turns([NewTurn(ALICE, "user", t, None, datetime(2024, 1, 1, tzinfo=UTC), {},
                                      segment(t)) for t in texts])
     emb = HashingEmbedder(64)
     vecs = emb.embed_passages(texts)
@@ -36,7 +36,7 @@ def test_lexical_only_candidates_get_their_exact_cosine_from_the_store(tmp_path:
     found, around = seeds(e)
     pool = store.turn_pool(found, 2, around, tied=True)  # the pool read: refs and links, no vectors
     ranked = rank(pool, stored_vectors(store, "turn", len(qvec)), e, Asked("budget launch", qvec), Settings())
-    scored = pool_scored(ranked, store.get_turns(wanted(ranked)))
+    scored = pool_scored(ranked, store.turns.get_turns(wanted(ranked)))
     why = {s.turn.id: s.why for s in scored}
     assert set(why) == {a, b, c, d}
     for turn_id, vec in ((a, vecs[0]), (c, vecs[2])):  # lexical only: cosine from the store

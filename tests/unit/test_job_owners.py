@@ -23,7 +23,7 @@ def turn(scope: Scope, text: str) -> NewTurn:
 def test_each_kind_names_the_owners_whose_turns_it_reads(tmp_path: Path):
     store = SQLiteStore.open(tmp_path)
     try:
-        a, t = store.add_turns([turn(ANN, "hello"), turn(TEAM, "hi all")])
+        a, t = store.turns.add_turns([turn(ANN, "hello"), turn(TEAM, "hi all")])
         cluster = store.clusters.add_cluster(TEAM.owner_scope(), np.ones(4, dtype=np.float32), [t.id], "hi")
         assert job_owners(store, [Job(1, "turns", [a.id, t.id], 1)]) == {ANN.key, TEAM.key}
         assert job_owners(store, [Job(2, "embed", [a.id], 1)]) == {ANN.key}

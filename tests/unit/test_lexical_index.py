@@ -27,13 +27,13 @@ def new(scope: Scope, content: str, actor: str | None = None) -> NewTurn:
 
 
 def fill(store: SQLiteStore) -> dict[str, list[int]]:
-    alice = store.add_turns([new(ALICE, t) for t in TEXTS] + [new(ALICE, "hello", actor="Louis")])
-    bob = store.add_turns([new(BOB, t) for t in TEXTS])
+    alice = store.turns.add_turns([new(ALICE, t) for t in TEXTS] + [new(ALICE, "hello", actor="Louis")])
+    bob = store.turns.add_turns([new(BOB, t) for t in TEXTS])
     return {"alice": [t.id for t in alice], "bob": [t.id for t in bob]}
 
 
 def found(store: SQLiteStore, scope: Scope, query: str, session: str | None = None) -> list[int]:
-    return [i for i, _ in store.lexical(scope.owner_scope(), list(query_terms(query)), 10, session)]
+    return [i for i, _ in store.turns.lexical(scope.owner_scope(), list(query_terms(query)), 10, session)]
 
 
 def answers(store: SQLiteStore) -> dict[tuple[str, str], list[int]]:

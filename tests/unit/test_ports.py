@@ -32,6 +32,7 @@ from pmemo.ports.jobs import JobPort, JobSignals
 from pmemo.ports.records import RecordPort
 from pmemo.ports.summaries import SummaryPort
 from pmemo.ports.tasks import TaskPort
+from pmemo.ports.turns import TurnPort
 from pmemo.ports.usage import UsagePort
 from pmemo.ports.vectors import EmbedCachePort, MetaPort, VectorPort
 from pmemo.stores.agenda_sql import SQLAgenda
@@ -59,6 +60,7 @@ from pmemo.stores.sqlite.locks import NamedLocks
 from pmemo.stores.sqlite.person_forget import SQLitePersonForget
 from pmemo.stores.summaries_sql import SQLSummaries
 from pmemo.stores.tasks_sql import SQLTasks
+from pmemo.stores.turns_sql import SQLTurns
 from pmemo.stores.usage_sql import SQLUsage
 from pmemo.stores.vectors_sql import SQLEmbedCache, SQLMeta, SQLVectors
 from pmemo.stores.windows_sql import SQLWindows, WindowNames
@@ -100,6 +102,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(JobPort)) <= MAX_METHODS
     assert methods(JobSignals) == {"listen_jobs"}
     assert 0 < len(methods(VectorPort)) <= MAX_METHODS
+    assert 0 < len(methods(TurnPort)) <= MAX_METHODS
     assert 0 < len(methods(MetaPort)) <= MAX_METHODS
     assert 0 < len(methods(EmbedCachePort)) <= MAX_METHODS
     assert 0 < len(methods(ClusterPort)) <= MAX_METHODS
@@ -226,8 +229,18 @@ def test_the_summaries_port_is_written_once():
     assert methods(SummaryPort) <= methods(SQLSummaries)  # both stores build SQLSummaries itself
 
 
+def test_the_turns_port_reads_are_written_once():
+    from pmemo.stores.postgres.turns import PostgresTurns
+    from pmemo.stores.sqlite.turns import SQLiteTurns
+
+    own = {"add_turns", "delete_turns", "lexical", "turns_with_terms"}  # steps and the keyword index
+    assert methods(TurnPort) <= methods(SQLTurns)
+    for backend in (SQLiteTurns, PostgresTurns):
+        assert methods(backend) == own, methods(backend)
+
+
 @pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort,
-                                  ClusterPort, SummaryPort])
+                                  ClusterPort, SummaryPort, TurnPort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

@@ -17,7 +17,7 @@ CHAT = "Lisa: 奶奶生病了，我好担心。\nBot: 你可以画画给她。\n
 def test_a_chat_that_comes_back_to_a_word_finds_its_turns_first(tmp_path: Path) -> None:
     store = SQLiteStore.open(tmp_path)
     when = datetime(2024, 1, 1, tzinfo=UTC)
-    grandma, drawing = store.add_turns(
+    grandma, drawing = store.turns.add_turns(
         [NewTurn(Scope.of(user_id="lisa", session_id=s), "user", text, "Lisa", when, {}, segment(text))
          for s, text in (("a", "周末爷爷奶奶来家里吃饭"), ("b", "Lisa在美术课上画画"))])
     owner = Scope.of(user_id="lisa")

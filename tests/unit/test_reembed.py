@@ -28,7 +28,7 @@ def store(tmp_path: Path) -> Iterator[FullStore]:
 def _turns(store: FullStore, *texts: str) -> list[Turn]:
     """Store turns and take the queue's 'turns' jobs away, so a test sees only what it queues."""
     scope = Scope.of(user_id="u", session_id="s")
-    made = store.add_turns([NewTurn(scope, "user", t, None, datetime.now(UTC), {}, segment(t)) for t in texts])
+    made = store.turns.add_turns([NewTurn(scope, "user", t, None, datetime.now(UTC), {}, segment(t)) for t in texts])
     for job in store.jobs.claim(1000):
         store.jobs.finish(job.id)
     return made

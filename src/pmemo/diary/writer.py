@@ -115,7 +115,7 @@ class DiaryWriter:
         """Give entries the vector of the current embedder (after a change of embedder)."""
         stale = self.store.diary.get_diaries(self.store.diary.stale_diaries(self.embed.model_id))
         for diary in stale.values():
-            vec = self._vector(diary.text, diary.method, list(self.store.get_turns(diary.source_ids).values()))
+            vec = self._vector(diary.text, diary.method, list(self.store.turns.get_turns(diary.source_ids).values()))
             self.store.diary.put_diary(diary.scope, diary.day, diary.text, diary.method, list(diary.source_ids), vec,
                                  self.embed.model_id)
         return len(stale)

@@ -68,7 +68,7 @@ class Forgetter:
             return report
 
     def _owners(self, turn_ids: Iterable[int]) -> set[str]:
-        return {ref.scope_key for ref in self.store.turn_refs(turn_ids).values()}
+        return {ref.scope_key for ref in self.store.turns.turn_refs(turn_ids).values()}
 
     def _batch_names(self, batch: int) -> set[str]:
         return {f"batch:{batch}", *self.store.batches.batch_owners(batch)}
@@ -88,7 +88,7 @@ class Forgetter:
             held |= now
 
     def _forget(self, turn_ids: list[int], hard: bool, reason: str) -> dict[str, Any]:
-        turns = self.store.get_turns(turn_ids)
+        turns = self.store.turns.get_turns(turn_ids)
         ids = sorted(turns)
         if hard:
             self.store.secure_delete()
@@ -142,7 +142,7 @@ class Forgetter:
         mode, forget = "hard" if hard else "soft", self.store.person_forget
         before = forget.person_rows(tenant, person, where)
         # what they said, and the system notices about them ("周霓 修改群名片为 霓霓")
-        turns = self.store.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
+        turns = self.store.turns.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
         if hard:
             self.store.secure_delete()
         facts = [f for f in map(self.store.profile.get_fact, before.facts) if f]
@@ -300,14 +300,14 @@ class Forgetter:
         if again:
             self.store.jobs.enqueue("embed", again)
         if self.diary is not None and out.get("turns"):  # diary (issue 20): their days written again
-            out["diaries"] = sorted(self.diary.restored(self.store.get_turns(out["turns"]).values()))
+            out["diaries"] = sorted(self.diary.restored(self.store.turns.get_turns(out["turns"]).values()))
         return out
 
     def _pieced(self, turn_ids: list[int]) -> list[int]:
         """Those of the turns the embedder reads in several pieces: they had parts."""
         if not turn_ids or not self.embed.splits:
             return []
-        return [i for i, t in self.store.get_turns(turn_ids).items() if len(self.embed.pieces(t.indexed)) > 1]
+        return [i for i, t in self.store.turns.get_turns(turn_ids).items() if len(self.embed.pieces(t.indexed)) > 1]
 
     def _unsweep(self, batch: int) -> dict[str, Any]:
         out: dict[str, Any] = {"batch": batch}
@@ -357,10 +357,11 @@ class Forgetter:
         terms = query_terms(query)
         if not terms and not query.strip():
             raise InvalidInput("forget(query=...) needs the words of what to forget")
-        found = {t.id for t in self.store.list_turns(scope, session_id=None, limit=MATCH_LIMIT, offset=0,
+        found = {t.id for t in self.store.turns.list_turns(scope, session_id=None, limit=MATCH_LIMIT, offset=0,
                                                       since=None, until=None, text=query.strip())}
         if terms:
-            maybe = self.store.get_turns([i for i in self.store.turns_with_terms(scope, terms) if i not in found])
+            turns = self.store.turns
+            maybe = turns.get_turns([i for i in turns.turns_with_terms(scope, terms) if i not in found])
             found |= {i for i, turn in maybe.items() if set(terms) <= set(tokens(turn.content))}
         return sorted(found)
 

@@ -73,7 +73,7 @@ def refresh(graph: GraphPort, store: FullStore, llm: LLM | None, settings: Setti
     if llm is None:
         return 0
     ids = store.turns_by(scope.tenant_id, person, scope)[-RECENT_TURNS:]
-    found = store.get_turns(ids)
+    found = store.turns.get_turns(ids)
     turns = [found[i] for i in ids if i in found]
     if not turns:
         return 0

@@ -17,7 +17,7 @@ def with_questions(store: Any, people: Any, turns: list[Turn]) -> list[Turn]:
     asked = [t.reply_to for t in turns if t.reply_to is not None and t.role == "user"]
     if not asked:
         return turns
-    found = store.get_turns(asked)
+    found = store.turns.get_turns(asked)
     out = []
     for t in turns:
         q = found.get(t.reply_to) if t.reply_to is not None else None

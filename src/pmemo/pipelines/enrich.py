@@ -129,7 +129,7 @@ def _attempt(batch: Batch, todo: list[str]) -> list[str]:
 def run_job(worker: Any, step: str, payload: dict[str, Any]) -> None:
     """A queued step: run it on the payload's turns that are still stored (raising, so that the
     job is retried), then the steps that waited for it as ``run`` does."""
-    found = worker.store.get_turns([int(i) for i in payload["turns"]])
+    found = worker.store.turns.get_turns([int(i) for i in payload["turns"]])
     turns = [found[int(i)] for i in payload["turns"] if int(i) in found]
     if not turns:
         return

@@ -16,7 +16,7 @@ from .windows import Windows
 
 
 def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: list[int]) -> dict[str, Any]:
-    turns = store.get_turns(turn_ids)
+    turns = store.turns.get_turns(turn_ids)
     ids = list(turns)
     report: dict[str, Any] = {"turns": [], "clusters": {}, "summaries": {}, "key_lines": []}
     if not ids:
@@ -26,7 +26,7 @@ def delete_turns(store: Store, tiers: Tiers, embed: CachedEmbedder, turn_ids: li
     keys = [k for k in store.key_lines.keys_with(ids) if k.origin == "promoted"]
     windows = Windows(store, embed, tiers, tiers.settings)  # type: ignore[arg-type]  # a FullStore
     held = windows.holding(ids)
-    store.delete_turns(ids)  # their vectors too, and so out of the store's vector search
+    store.turns.delete_turns(ids)  # their vectors too, and so out of the store's vector search
     embed.forget([t.indexed for t in turns.values()])
     # L2 windows (issue 20): embedded again without them, before anything re-derives from their vectors
     if held:

@@ -45,4 +45,4 @@ def job_owners(store: Store, jobs: Iterable[Job]) -> set[str]:
         elif job.kind in ("diary", "insights") or step_of(job.kind):  # one chat's day, a person in a chat, turns
             # of a chat
             owners.add(Scope(payload["tenant"], payload["agent"], payload["owner"]).key)
-    return owners | {ref.scope_key for ref in store.turn_refs(turn_ids).values()}
+    return owners | {ref.scope_key for ref in store.turns.turn_refs(turn_ids).values()}

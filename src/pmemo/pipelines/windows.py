@@ -161,7 +161,7 @@ class Windows:
         worker clusters a turn as it leaves, and it had no vector then)."""
         scopes = {t.scope.key: t.scope for t in turns}
         last = {(key, session): step for key, scope in scopes.items()
-                for session, step in self.store.max_steps(scope, {t.session_id for t in turns
+                for session, step in self.store.turns.max_steps(scope, {t.session_id for t in turns
                                                                   if t.scope.key == key}).items()}
         left = [t for t in turns if t.step <= last[t.scope.key, t.session_id] - self.settings.short_term_turns]
         clustered = self.store.clusters.cluster_of([t.id for t in left]) if left else {}

@@ -280,7 +280,7 @@ class Worker:
     def _turns(self, jobs: list[Job]) -> None:
         ids = list(dict.fromkeys(int(i) for job in jobs if job.kind in ("turns", "embed")
                                  for i in job.payload))
-        found = self.store.get_turns(ids)
+        found = self.store.turns.get_turns(ids)
         turns = [found[i] for i in ids if i in found]
         self._batch_turns = set(found)
         self.fresh.drop(lambda t: t.id in found)  # embedded below
@@ -343,7 +343,7 @@ class Worker:
         try:
             # as a batch holds its owners (job_owners.py): a forget never runs beside it
             with self.store.locks.hold({t.scope.key for t in noted}, shared=True, wait_s=0):
-                found = self.store.get_turns([t.id for t in noted])  # forgotten since: not embedded
+                found = self.store.turns.get_turns([t.id for t in noted])  # forgotten since: not embedded
                 self._embed_turns([found[t.id] for t in noted if t.id in found], self.embed, "turn")
         except (StoreLocked, Interrupted):
             return  # a forget holds one of their owners, or closing: their jobs embed them
@@ -405,7 +405,7 @@ class Worker:
             if summary is not None:
                 vec = self.tiers.summary_vector(summary)
                 self.store.vectors.put_vectors("summary", [(sid, summary.scope.key, vec)], self.embed.model_id)
-        turns = self.store.get_turns(recluster)
+        turns = self.store.turns.get_turns(recluster)
         self._file([turns[i] for i in sorted(turns)])
 
     def _overflow(self, turns: list[Turn], at: _Steps) -> None:
@@ -463,4 +463,4 @@ class _Steps:
     def __call__(self, turn: Turn, step: int) -> Turn | None:
         """The turn at ``step`` of ``turn``'s session."""
         found = self.known.get((turn.scope.key, turn.session_id, step))
-        return found if found is not None else self.store.turn_at(turn.scope, turn.session_id, step)
+        return found if found is not None else self.store.turns.turn_at(turn.scope, turn.session_id, step)

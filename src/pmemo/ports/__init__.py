@@ -24,6 +24,7 @@ from .person_forget import HeldRows, PersonForgetPort
 from .records import RecordPort
 from .summaries import SummaryPort
 from .tasks import TaskPort
+from .turns import NewTurn, Once, TurnPort, TurnRef
 from .unit import UnitOfWork
 from .usage import Usage, UsagePort
 from .vectors import EmbedCachePort, MetaPort, VectorPort
@@ -32,5 +33,6 @@ from .windows import WindowPort
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "ClusterPort", "DiaryPort", "EmbedCachePort", "EntityRef",
            "EpisodePort", "EpisodeSignal", "FactPort", "GraphPort", "HeldRows", "HitDecay", "Job", "JobListening",
            "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias", "NewSign",
-           "NewTriple", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort", "TaskPort", "TripleView",
-           "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "VectorPort", "Waiting", "WindowPort"]
+           "NewTriple", "NewTurn", "Once", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort", "TaskPort",
+           "TripleView", "TurnPort", "TurnRef", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "VectorPort",
+           "Waiting", "WindowPort"]

@@ -30,7 +30,7 @@ from ..models import SAID_IN_A_CHAT, AgendaItem, Member, Person
 R = TypeVar("R")
 
 
-class _Times(Protocol):
+class _Times(Protocol):  # a store's turns (``ports.turns.TurnPort``)
     def turn_times(self, ids: Iterable[int]) -> dict[int, float]: ...
 
 
@@ -44,18 +44,18 @@ def epoch(at: datetime) -> float:
     return aware(at).timestamp()
 
 
-def made_by(store: _Times, records: Sequence[R], sources: Callable[[R], Iterable[int]],
+def made_by(turns: _Times, records: Sequence[R], sources: Callable[[R], Iterable[int]],
             until: float | None) -> list[R]:
     """The ``records`` none of whose ``sources`` (turn ids) was said after ``until``: one read
     of their turns' times for all of them. A record without sources stays."""
     if until is None or not records:
         return list(records)
     ids = {i for r in records for i in sources(r)}
-    later = {i for i, said in store.turn_times(ids).items() if said > until} if ids else set()
+    later = {i for i, said in turns.turn_times(ids).items() if said > until} if ids else set()
     return [r for r in records if later.isdisjoint(sources(r))]
 
 
-def first_made(store: _Times, fetch: Callable[[int], list[R]], depth: int, sources: Callable[[R], Iterable[int]],
+def first_made(turns: _Times, fetch: Callable[[int], list[R]], depth: int, sources: Callable[[R], Iterable[int]],
                until: float | None) -> list[R]:
     """The first ``depth`` records ``fetch(n)`` gives (best first, at most n) that were made by
     ``until`` (``made_by``): ``depth`` are read, and five times as many only when some of them
@@ -63,15 +63,15 @@ def first_made(store: _Times, fetch: Callable[[int], list[R]], depth: int, sourc
     found = fetch(depth)
     if until is None:
         return found
-    kept = made_by(store, found, sources, until)
+    kept = made_by(turns, found, sources, until)
     if len(kept) == len(found) or len(found) < depth:
         return kept
-    return made_by(store, fetch(depth * 5), sources, until)[:depth]
+    return made_by(turns, fetch(depth * 5), sources, until)[:depth]
 
 
-def stated_by(store: _Times, items: Sequence[AgendaItem], until: float | None) -> list[AgendaItem]:
+def stated_by(turns: _Times, items: Sequence[AgendaItem], until: float | None) -> list[AgendaItem]:
     """The plans among ``items`` stated by ``until`` (their turn said at or before it)."""
-    return made_by(store, items, lambda i: () if i.turn_id is None else (i.turn_id,), until)
+    return made_by(turns, items, lambda i: () if i.turn_id is None else (i.turn_id,), until)
 
 
 SIGHTED = ("name", *SAID_IN_A_CHAT)  # names met on a turn, with its time; registered and generated ones have none

@@ -182,7 +182,7 @@ def read_people(store: FullStore, scope: Scope, roles: dict[str, str], asker: st
     facts = {pid: fact_owners(owner.owner, pid, settings.private_facts_in_groups) for pid in ids}
     owners = [owner.owner] + ([f"u:{asker}"] if asker and settings.private_facts_in_groups and owner.group_id else [])
     known = store.people_known(owner, ids, facts, (owners, *agenda_window(today, settings)) if with_agenda else None)
-    return PeopleRead(roles, known, store.spoken(owner, ids, epoch(at)) if at is not None else None)
+    return PeopleRead(roles, known, store.turns.spoken(owner, ids, epoch(at)) if at is not None else None)
 
 
 def people_sections(read: PeopleRead | None, store: FullStore, scope: Scope, query: str, today: date,
@@ -253,5 +253,5 @@ def _plans(read: PeopleRead, found: dict[str, Person], store: FullStore, today: 
     items = read.known.agenda
     names = {p: found[p].name or p for p in found}
     if at is not None:  # a plan stated after the question is not known yet
-        items = stated_by(store, items, epoch(at))
+        items = stated_by(store.turns, items, epoch(at))
     return agenda_hits(items, names, today, lookup([i.turn_id for i in items if i.turn_id is not None]))

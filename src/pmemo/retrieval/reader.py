@@ -132,7 +132,7 @@ class ContextReader:
         """The sections' reads, started: each on its own where the store reads several at once.
         ``named``: the people the query names (the graph's roots with the entities it names)."""
         start, s, owner = self.retriever.together.start, self.settings, a.owner
-        last = (start(self.store.last_turns, owner, a.session_id, s.short_term_turns, a.until) if a.session_id
+        last = (start(self.store.turns.last_turns, owner, a.session_id, s.short_term_turns, a.until) if a.session_id
                 else start(list))
         return _Sections(
             last, start(read_people, self.store, owner, roles, a.asker, a.asked.date(), s, True, a.at),
@@ -148,7 +148,7 @@ class ContextReader:
         near = self._nearness(a, sections.people.result(), found.meaning.qvec)
         guess = _guess(state, last, a, found)
         drafts = self._drafts(a, sections, pending, owned, near, guess, budget)
-        turns = self.store.get_turns([*found.turn_ids(sources=True), *pending.ids])
+        turns = self.store.turns.get_turns([*found.turn_ids(sources=True), *pending.ids])
         got = self.retriever.finish(found, turns)
         names = self._names(a.owner)
 
@@ -264,7 +264,7 @@ class ContextReader:
             pending = Pending()
             known = people_sections(read.result(), self.store, where, query, asked.date(), self.settings, pending,
                                     False, found.meaning.qvec, self._passages, at, stable=False)
-            turns = self.store.get_turns([*found.turn_ids(), *pending.ids])
+            turns = self.store.turns.get_turns([*found.turn_ids(), *pending.ids])
             return self._searched(query, session_id, limit, self.retriever.finish(found, turns),
                                   fill(known["people"], turns), turns)
 
@@ -307,7 +307,7 @@ class ContextReader:
         wanted = LATEST_SUMMARIES * 4
         while True:  # the newest few, then more while too few of them were made by then
             newest = self.store.summaries.of_scope(a.owner, a.session_id, wanted)
-            made = made_by(self.store, newest, lambda m: m.source_ids, a.until)
+            made = made_by(self.store.turns, newest, lambda m: m.source_ids, a.until)
             if len(made) >= LATEST_SUMMARIES or len(newest) < wanted:
                 return made[-LATEST_SUMMARIES:]
             wanted *= 4
@@ -347,7 +347,7 @@ def _read_through(store: FullStore, turns: Mapping[int, Turn]) -> TurnLookup:
     def lookup(ids: Iterable[int]) -> dict[int, Turn]:
         wanted = list(ids)
         rest = [i for i in wanted if i not in turns]
-        return {**{i: turns[i] for i in wanted if i in turns}, **(store.get_turns(rest) if rest else {})}
+        return {**{i: turns[i] for i in wanted if i in turns}, **(store.turns.get_turns(rest) if rest else {})}
 
     return lookup
 

@@ -225,7 +225,7 @@ class Retriever:
         keys = list(state.keys)
         if until is None:
             return keys
-        return made_by(self.store, keys, lambda k: k.source_ids, until)
+        return made_by(self.store.turns, keys, lambda k: k.source_ids, until)
 
     def _by_meaning(self, q: Question, asked: date | None, latest: Sequence[int]) -> _Meaning:
         """Every vector search of the query in one read (turns, or L2 windows; summaries;
@@ -291,7 +291,7 @@ class Retriever:
               sources: Callable[[R], Iterable[int]], until: float | None) -> list[R]:
         """``asof.first_made`` over ``first`` (what the plan's reads found), reading ``more``
         only when, asked ``until`` a time, some of them were made later."""
-        return first_made(self.store, lambda n: first if n == depth else more(n), depth, sources, until)
+        return first_made(self.store.turns, lambda n: first if n == depth else more(n), depth, sources, until)
 
     def finish(self, found: Found, turns: Mapping[int, Turn]) -> Retrieved:
         """The hits of a ranked retrieval, given the turns read (``Found.turn_ids``)."""
@@ -302,7 +302,7 @@ class Retriever:
         kept = ranked[:found.depth]
         steps = dict(found.pool.last_steps)
         if missing := {r.turn.session_id for r in kept} - steps.keys():  # a reply from another session
-            steps.update(self.store.max_steps(q.scope, missing))
+            steps.update(self.store.turns.max_steps(q.scope, missing))
         turn_hits = l2.labelled(hitlib.turn_hits(kept, steps, s.short_term_turns), m.windows)
         # a diary day written without an LLM only restates its messages (a quiet day's digest is
         # its one message again): when they are all among the best hits (what any context packs;
@@ -338,7 +338,7 @@ class Retriever:
             wanted = list(ids)
             have = {i: turns[i] for i in wanted if turns is not None and i in turns}
             rest = [i for i in wanted if i not in have]
-            return {**have, **(self.store.get_turns(rest) if rest else {})}
+            return {**have, **(self.store.turns.get_turns(rest) if rest else {})}
 
         return hitlib.with_sources(hits, source_ids, lookup)
 

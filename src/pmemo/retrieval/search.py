@@ -23,7 +23,7 @@ def lexical(store: Store, scope: Scope, query: str, session_id: str | None,
             qtf: float = 1.0, until: float | None = None) -> list[tuple[int, float]]:
     """Keyword candidates: bm25 over the query's content words (``keyword_terms``); with
     ``until`` (epoch seconds), of the turns said by then."""
-    return store.lexical(scope, keyword_terms(query, qtf), POOL, session_id, until)
+    return store.turns.lexical(scope, keyword_terms(query, qtf), POOL, session_id, until)
 
 
 def keyword_terms(query: str, qtf: float = 1.0) -> list[str]:
@@ -58,7 +58,7 @@ def said_by(store: TurnStore, found: list[tuple[int, float]], until: float,
     out: list[tuple[int, float]] = []
     for start in range(0, len(found), max(step, 1)):
         part = found[start:start + step]
-        when = store.turn_times(i for i, _ in part)
+        when = store.turns.turn_times(i for i, _ in part)
         out += [(i, score) for i, score in part if when.get(i, math.inf) <= until]
         if k is not None and len(out) >= k:
             return out[:k]

@@ -84,7 +84,7 @@ def excerpts(store: _Store, hits: list[Hit], via: dict[int, Recalled], shown: se
     members = store.window_members({r.window_id for r in via.values()})
     missing = [i for ids in members.values() for i in ids if i not in turns]
     if missing:
-        turns.update(store.get_turns(missing))
+        turns.update(store.turns.get_turns(missing))
     seen = set(shown)
     out: list[Hit] = []
     for hit in hits:

@@ -38,7 +38,7 @@ class ForgetService:
     async def delete_turn(self, turn_id: int, *, tenant_id: str = "default") -> dict[str, Any]:
         """Delete a turn from every tier, index and derived record; returns what changed."""
         ref = int_id("turn_id", turn_id)
-        turn = (await asyncio.to_thread(self._store.get_turns, [ref])).get(ref)
+        turn = (await asyncio.to_thread(self._store.turns.get_turns, [ref])).get(ref)
         if turn is None or turn.scope.tenant_id != tenant_id:
             raise NotFound(f"turn {turn_id} does not exist in tenant {tenant_id!r}")
         return await self._delete([ref])
@@ -46,14 +46,14 @@ class ForgetService:
     async def delete_turn_at(self, /, session_id: str, step: int, **scope: Any) -> dict[str, Any]:
         """Delete the turn at ``step`` of a session (steps count from 1)."""
         where = scope_of(scope, session_id=session_id)
-        turn = await asyncio.to_thread(self._store.turn_at, where.owner_scope(), session_id, step)
+        turn = await asyncio.to_thread(self._store.turns.turn_at, where.owner_scope(), session_id, step)
         if turn is None:
             raise NotFound(f"session {session_id!r} has no turn at step {step}")
         return await self._delete([turn.id])
 
     async def delete_session(self, /, session_id: str, **scope: Any) -> dict[str, Any]:
         where = scope_of(scope, session_id=session_id)
-        ids = await asyncio.to_thread(self._store.turn_ids, where.owner_scope(), session_id)
+        ids = await asyncio.to_thread(self._store.turns.turn_ids, where.owner_scope(), session_id)
         if not ids:
             raise NotFound(f"session {session_id!r} has no turns for {where.owner}")
         return await self._delete(ids)
@@ -61,7 +61,7 @@ class ForgetService:
     async def delete_owner(self, /, **scope: Any) -> dict[str, Any]:
         """Delete everything of a user or group: turns, derived records, key memory."""
         where = scope_of(scope)
-        ids = await asyncio.to_thread(self._store.turn_ids, where)
+        ids = await asyncio.to_thread(self._store.turns.turn_ids, where)
         report = await self._delete(ids)
         for key in await asyncio.to_thread(self._store.key_lines.keys, where):
             await asyncio.to_thread(self._store.key_lines.delete_key, key.id)
@@ -97,7 +97,7 @@ class ForgetService:
             return await self._forget_person(person_id, hard, dry_run, reason, tenant_id, scope)
         ids = await self._forget_ids(turn_ids, query, tenant_id, scope)
         if dry_run:
-            found = await asyncio.to_thread(self._store.get_turns, ids)
+            found = await asyncio.to_thread(self._store.turns.get_turns, ids)
             return {"dry_run": True, "turns": ids, "texts": [found[i].content for i in ids]}
         if not ids:
             return {"batch": None, "mode": "hard" if hard else "soft", "turns": []}
@@ -127,7 +127,7 @@ class ForgetService:
         here = held if where is None else await asyncio.to_thread(self._store.person_forget.person_rows, tenant, person,
                                                                     where)
         ids = sorted({*ids, *here.notices})
-        found = await asyncio.to_thread(self._store.get_turns, ids)
+        found = await asyncio.to_thread(self._store.turns.get_turns, ids)
         return {"dry_run": True, "person": person, "turns": ids, "texts": [found[i].content for i in ids],
                 "facts": list(here.facts), "triples": list(here.triples), "agenda": list(here.agenda),
                 "insights": list(here.insights), "aliases": list(here.aliases),
@@ -139,7 +139,7 @@ class ForgetService:
             raise InvalidInput("give turn_ids=[...] or query='...' (what to forget), not both")
         if turn_ids is not None:
             ids = [int_id("turn id", i) for i in turn_ids]
-            found = await asyncio.to_thread(self._store.get_turns, ids)
+            found = await asyncio.to_thread(self._store.turns.get_turns, ids)
             missing = [i for i in ids if i not in found or found[i].scope.tenant_id != tenant_id]
             if missing:
                 raise NotFound(f"turn(s) {missing} do not exist in tenant {tenant_id!r}")

@@ -97,7 +97,7 @@ class PeopleService:
         near = () if when is None else (*agenda_window(when.date(), self.settings), "open")
         found = await asyncio.to_thread(self._store.plans.agenda, where.tenant, where.agent, owners, people, *near)
         # asked at a time, the plans stated after it are not known yet
-        return found if when is None else await asyncio.to_thread(stated_by, self._store, found, epoch(when))
+        return found if when is None else await asyncio.to_thread(stated_by, self._store.turns, found, epoch(when))
 
     async def profile(self, /, person_id: str | None = None, *, history: bool = False,
                       **scope: Any) -> list[Fact]:

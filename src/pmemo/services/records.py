@@ -52,7 +52,7 @@ class RecordsService:
 
     # ---- turns, sessions, windows ----------------------------------------------------------
     async def get_turn(self, turn_id: int, *, tenant_id: str = "default") -> Turn:
-        turn = (await asyncio.to_thread(self._store.get_turns, [int_id("turn_id", turn_id)])).get(turn_id)
+        turn = (await asyncio.to_thread(self._store.turns.get_turns, [int_id("turn_id", turn_id)])).get(turn_id)
         if turn is None or turn.scope.tenant_id != tenant_id:
             raise NotFound(f"turn {turn_id} does not exist in tenant {tenant_id!r}")
         return turn
@@ -76,15 +76,15 @@ class RecordsService:
         if asker is not None:
             check_id("asker", asker)
         first = asker if asker is not None and text is not None and first_person(text) else None
-        return await asyncio.to_thread(self._store.list_turns, where.owner_scope(), session_id=session_id,
+        return await asyncio.to_thread(self._store.turns.list_turns, where.owner_scope(), session_id=session_id,
                                        limit=limit, offset=offset, since=lo, until=hi, text=text,
                                        first=first, **who)
 
     async def sessions(self, /, **scope: Any) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(self._store.sessions, scope_of(scope))
+        return await asyncio.to_thread(self._store.turns.sessions, scope_of(scope))
 
     async def owners(self, *, tenant_id: str = "default", agent_id: str = "default") -> list[str]:
-        return await asyncio.to_thread(self._store.owners, check_id("tenant_id", tenant_id),
+        return await asyncio.to_thread(self._store.turns.owners, check_id("tenant_id", tenant_id),
                                        check_id("agent_id", agent_id))
 
     async def windows(self, /, *, session_id: str | None = None, **scope: Any) -> list[Window]:

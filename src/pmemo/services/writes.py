@@ -66,13 +66,13 @@ class TurnWriter:
         if once is not None:
             if {n.scope.tenant_id for n in news} != {once.tenant}:
                 raise InvalidInput("the turns of one idempotent write must all belong to one tenant")
-            if (done := await asyncio.to_thread(self._store.replay, once)) is not None:
+            if (done := await asyncio.to_thread(self._store.turns.replay, once)) is not None:
                 return done  # a retry: what the first write stored, whatever the quota says now
         self._worker.last_write = time.monotonic()  # writers first: the worker waits for a pause
 
         def write() -> list[Turn]:  # within the cap on waiting background work (backlog.py)
             backlog.admit(self._store.jobs, news, self.settings)
-            return self._store.add_turns(self._sessions(news), once)
+            return self._store.turns.add_turns(self._sessions(news), once)
 
         if not quota.enabled(self.settings):
             return await asyncio.to_thread(write)
@@ -82,7 +82,7 @@ class TurnWriter:
 
     def _sessions(self, news: list[NewTurn]) -> list[NewTurn]:
         rule = chat_sessions.Rule(self.settings.session_gap_minutes * 60, diary_zone(self.settings.diary_tz))
-        return chat_sessions.assign(news, self._store.chat_latest, rule)
+        return chat_sessions.assign(news, self._store.turns.chat_latest, rule)
 
     def new_turn(self, item: Any) -> NewTurn:
         """A turn checked, its words segmented, its reply found (CPU work: call off the loop)."""

@@ -1,7 +1,7 @@
 """A session's last turns, cached in Redis and shared by server replicas (issue 21 §3).
 
 Every ``context()`` reads the session's last ``short_term_turns`` turns (the short-term
-tier). With ``PMEMO_REDIS_URL`` set, ``RecentTurns`` wraps the store: ``last_turns`` comes
+tier). With ``PMEMO_REDIS_URL`` set, ``RecentTurns`` wraps the store and its turns port: ``last_turns`` comes
 from Redis when Redis holds the session, and every write and forget of turns passes through
 it on its way to the store. It wraps the store rather than hooking the forget pipelines
 because the store is where turns change, whoever changes them: ``add_turns``,
@@ -43,6 +43,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..models import Scope, Turn
+from ..ports.turns import TurnPort
 from ..redis_link import RedisLink
 from .base import FullStore, NewTurn, Once
 
@@ -182,44 +183,56 @@ class TurnCache:
             self.link.failed(exc)
 
 
-class RecentTurns:
-    """A store whose ``last_turns`` come from Redis when it holds them; the writes and forgets
-    of turns keep Redis in step; every other method is the wrapped store's own."""
+class RecentTurnPort:
+    """A store's turns (``TurnPort``) whose ``last_turns`` come from Redis when it holds them; the
+    writes and forgets of turns keep Redis in step; every other call is the port's own."""
 
-    def __init__(self, store: FullStore, cache: TurnCache) -> None:
-        self.store, self.cache = store, cache
+    def __init__(self, turns: TurnPort, cache: TurnCache) -> None:
+        self.port, self.cache = turns, cache
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
+        return getattr(self.port, name)
 
     def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
         if until is not None or not 0 < n <= self.cache.cap:  # Redis holds the newest only
-            return self.store.last_turns(scope, session_id, n, until)
+            return self.port.last_turns(scope, session_id, n, until)
         found = self.cache.read(scope, session_id, n)
         if isinstance(found, list):
             return found
-        turns = self.store.last_turns(scope, session_id, self.cache.cap)
+        turns = self.port.last_turns(scope, session_id, self.cache.cap)
         if found is not None:
             self.cache.fill(scope, session_id, turns, found)
         return turns[-n:]
 
     def add_turns(self, turns: list[NewTurn], once: Once | None = None) -> list[Turn]:
-        added = self.store.add_turns(turns, once)
+        added = self.port.add_turns(turns, once)
         if added and self.cache.link.usable():  # as the store gives them back, to the microsecond
-            self.cache.added(self.store.get_turns([t.id for t in added]).values())
+            self.cache.added(self.port.get_turns([t.id for t in added]).values())
         return added
 
     def delete_turns(self, ids: list[int]) -> int:
-        sessions = {(r.scope_key, r.session) for r in self.store.turn_refs(ids).values()}
-        count = self.store.delete_turns(ids)
+        sessions = {(r.scope_key, r.session) for r in self.port.turn_refs(ids).values()}
+        count = self.port.delete_turns(ids)
         self.cache.forget(sessions)
         return count
+
+
+class RecentTurns:
+    """A store whose turns (``turns``, a ``RecentTurnPort``) keep Redis in step; a restore of a
+    forget drops the sessions it brings turns back to; every other method is the wrapped store's own."""
+
+    def __init__(self, store: FullStore, cache: TurnCache) -> None:
+        self.store, self.cache = store, cache
+        self.turns = RecentTurnPort(store.turns, cache)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
 
     def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, Any]]:
         restored = self.store.restore_snapshot(batch)
         turns = [ref for kind, ref, _, _ in restored if kind == "turn"]
         if turns:
-            self.cache.forget((r.scope_key, r.session) for r in self.store.turn_refs(turns).values())
+            self.cache.forget((r.scope_key, r.session) for r in self.store.turns.turn_refs(turns).values())
         return restored
 
 

@@ -45,6 +45,7 @@ class Dialect:
     json_field: str = "json_extract({col}, '$.{key}')"  # a JSON object col's text field key
     json_same: str = "{col} = :{name}"  # a JSON col equals the JSON text parameter name
     lock: str = ""  # after a SELECT: lock the rows it read until the transaction ends
+    lower: str = "py_lower"  # text in lower case, every alphabet's (SQLite's lower() knows ASCII only)
 
     def position(self, text: str, part: str) -> str:
         return self.found.format(text=text, part=part)

@@ -173,7 +173,7 @@ class Episodes:
         covered = self.store.episodes.covered_steps(owner, session_id, ("session",))
         turns = [
             t
-            for t in self.store.list_turns(
+            for t in self.store.turns.list_turns(
                 owner, session_id=session_id, limit=SCAN, offset=0, since=None, until=None
             )
             if t.step > covered
@@ -224,7 +224,7 @@ class Episodes:
         turns = sorted(
             (
                 t
-                for t in self.store.list_turns(
+                for t in self.store.turns.list_turns(
                     owner, session_id=turn.session_id, limit=SCAN, offset=0, since=None, until=None
                 )
                 if t.step > covered
@@ -254,7 +254,7 @@ class Episodes:
         """An episode whose turns were forgotten: rebuilt from the rest, or deleted."""
         remaining = [i for i in episode.source_ids if i not in removed]
         turns = sorted(
-            self.store.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step)
+            self.store.turns.get_turns(remaining).values(), key=lambda t: (t.session_id, t.step)
         )
         if not turns:
             self.store.episodes.delete_episode(episode.id)

@@ -116,7 +116,7 @@ class Tiers:
         if not present:
             return ""
         central = present[mid_term.most_central(np.stack([vectors[m] for m in present]), centroid)]
-        turn = self.store.get_turns([central]).get(central)
+        turn = self.store.turns.get_turns([central]).get(central)
         return turn.content[:LABEL_CHARS] if turn else ""
 
     def rebuild_cluster(self, cluster: Cluster, removed: set[int]) -> str:
@@ -188,7 +188,7 @@ class Tiers:
 
     def summary_vector(self, summary: Summary) -> np.ndarray:
         """A stored summary's vector made anew (after an embedder change), as when it was made."""
-        turns = self.store.get_turns(summary.source_ids)
+        turns = self.store.turns.get_turns(summary.source_ids)
         vectors = ([v for v in self.turn_vectors(list(turns.values())) if v is not None]
                    if summary.method == "extractive" else [])
         if vectors:
@@ -197,7 +197,7 @@ class Tiers:
 
     def rebuild_summary(self, summary: Summary, removed: set[int]) -> str:
         remaining = [i for i in summary.source_ids if i not in removed]
-        turns = sorted(self.store.get_turns(remaining).values(), key=lambda t: t.step)
+        turns = sorted(self.store.turns.get_turns(remaining).values(), key=lambda t: t.step)
         if not turns:
             self.summaries.delete_summary(summary.id)
             return "deleted"
@@ -229,7 +229,7 @@ class Tiers:
         cluster = self.clusters.get_cluster(cluster_id)
         if cluster is None or self.clusters.is_promoted(cluster_id):
             return None
-        turns = sorted(self.store.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
+        turns = sorted(self.store.turns.get_turns(cluster.member_ids).values(), key=lambda t: t.timestamp)
         said = [t for t in turns if not content_free(t)]  # "[图片]", notices, "哈哈哈": never a key line
         if 2 * len(said) < len(turns) or not said:  # a cluster mostly of filler is hot with filler
             if turns:

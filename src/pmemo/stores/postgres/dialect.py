@@ -35,6 +35,7 @@ POSTGRES = Dialect(
     # a jsonb payload by its index (jobs_waiting: kind, md5 of the text), then by value
     json_same="md5({col}::text) = md5(:{name}::jsonb::text) AND {col} = :{name}::jsonb",
     lock=" FOR UPDATE",
+    lower="lower",
 )
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")  # :name, not a ::cast
 

@@ -2,8 +2,8 @@
 rest): a batch of aliases filed in one statement, a call's reads sent in one round trip; and
 who speaks where, kept with the turns.
 
-Who spoke where is noted with the turns, in their transaction (``_turns_added``, the hook
-``TurnRows.add_turns`` calls). Every alias write bumps the tenant's alias version (in ``meta``,
+Who spoke where is noted with the turns, in their transaction (``PostgresTurns.add_turns`` calls
+``note_speakers``). Every alias write bumps the tenant's alias version (in ``meta``,
 in the same transaction), so a resolver built from the aliases knows when it is stale with one
 key read. Rows are written in one order (people, members, aliases; sorted within each), so two
 writers never wait on each other in a circle.
@@ -15,16 +15,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
 
-from ...models import Turn
 from ...ports.people import NewAlias
 from ..alias_key import ALIAS_OWNER, EARLIER_SET, EARLIER_WHERE
-from ..people_sql import Read, SQLPeople, note_speakers
+from ..people_sql import Read, SQLPeople
 from ..sql import Args, Dialect, Exec, Row
 from .database import Database
-from .dialect import POSTGRES, PostgresExec, PostgresLink, placeholders
-from .turns import TurnRows
+from .dialect import PostgresLink, placeholders
 
 # add_aliases' rows: one a person removed stays removed; a new person is made with the time of
 # their first row; the aliases inserted in row order (a repeated row: the first one counts)
@@ -54,13 +51,6 @@ def bump(cur: psycopg.Cursor[Any], key: str) -> None:
     """Count one more change under ``key`` in ``meta`` (a version readers compare)."""
     cur.execute("INSERT INTO meta(key, value) VALUES(%s, '1') ON CONFLICT(key) DO UPDATE"
                 " SET value=(meta.value::bigint + 1)::text", (key,))
-
-
-class PeopleRows(TurnRows):
-    def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
-        super()._turns_added(cur, turns)
-        with cur.connection.cursor(row_factory=dict_row) as same:  # the turns' transaction
-            note_speakers(PostgresExec(same), POSTGRES, turns)
 
 
 class PostgresPeople(SQLPeople):

@@ -20,13 +20,13 @@ from ..key_lines_sql import key_line_of
 from ..people_sql import member_of, members_read, people_of, people_reads
 from ..summaries_sql import summary_of
 from ..tasks_sql import task_of
+from ..turns_sql import ACTORS, links_from, links_read, refs_from, refs_read, steps_read
 from . import codec
 from .clusters import NEAREST as NEAREST_CLUSTERS
 from .database import Database
 from .dialect import POSTGRES, placeholders
 from .episodes import signal_of, signals_read
 from .provenance import WITH_SOURCES
-from .turns import ACTORS, MAX_STEPS, REPLY_LINKS, links_of, refs_read
 from .vectors import PostgresVectors
 
 Read = tuple[str, Any, str]  # (sql, args, shape): one statement of ``Database.reads``
@@ -48,7 +48,7 @@ class ReadPlanRows:
              ([f"aliases:{tenant}", f"signs:{tenant}", f"entities:{tenant}"],), "rows"),
             ("SELECT person FROM members WHERE tenant=%s AND agent=%s AND owner=%s",
              (tenant, owner.agent_id, owner.owner), "rows"),
-            (ACTORS, {"s": scope.key}, "rows"),
+            (placeholders(ACTORS), {"s": scope.key}, "rows"),
             ("SELECT MAX(ts) FROM turns WHERE scope_key=%s", (scope.key,), "rows"),
             ("SELECT owner FROM members WHERE tenant=%s AND person=%s ORDER BY first_seen",
              (tenant, owner.user_id), "rows"),
@@ -88,11 +88,13 @@ class ReadPlanRows:
         wanted = list(dict.fromkeys(int(i) for i in ids))
         seeds = list(dict.fromkeys(int(i) for i in around)) if radius > 0 else []
         if tied and wanted:
-            wanted = list(dict.fromkeys([*wanted, *(i for linked in links_of(
-                self._db.rows(REPLY_LINKS, (wanted, wanted))).values() for i in linked)]))
+            sql, args = links_read(POSTGRES, wanted)
+            wanted = list(dict.fromkeys([*wanted, *(i for linked in links_from(
+                self._db.rows(placeholders(sql), args)).values() for i in linked)]))
         if not wanted and not seeds:
             return TurnPool({}, {}, {}, {})
-        refs = {row[0]: TurnRef(*row) for row in self._db.rows(*refs_read(wanted, seeds, radius))}
+        sql, args = refs_read(POSTGRES, wanted, seeds, radius)
+        refs = refs_from(self._db.rows(placeholders(sql), args))
         return TurnPool(refs, *self._pool_rest(refs, vectors, set(known)))
 
     def _pool_rest(self, refs: dict[int, TurnRef], kind: str | None,
@@ -103,12 +105,14 @@ class ReadPlanRows:
         for ref in refs.values():
             sessions.setdefault(ref.scope_key, set()).add(ref.session)
         lacking = [i for i in sorted(refs) if i not in known] if kind else []
-        reads: list[Read] = [(REPLY_LINKS, (ids, ids), "rows"),
+        links_sql, links_args = links_read(POSTGRES, ids)
+        reads: list[Read] = [(placeholders(links_sql), links_args, "rows"),
                              ("SELECT ref, vec FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, lacking),
                               "binary"),
-                             *((MAX_STEPS, (key, sorted(names)), "rows") for key, names in sessions.items())]
+                             *((placeholders(sql), args, "rows") for sql, args in
+                               (steps_read(POSTGRES, key, names) for key, names in sessions.items()))]
         links, vecs, *steps = self._db.reads(reads)
-        return (links_of(links), {r[0]: codec.vector(r[1]) for r in vecs} if lacking else {},
+        return (links_from(links), {r[0]: codec.vector(r[1]) for r in vecs} if lacking else {},
                 {r[0]: r[1] or 0 for rows in steps for r in rows})
 
     def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],

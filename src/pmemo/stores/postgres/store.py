@@ -37,17 +37,16 @@ from .jobs import PostgresJobs
 from .locks import PostgresLocks
 from .migrate import migrate
 from .owners import OwnerRows
-from .people import PeopleRows, PostgresPeople
+from .people import PostgresPeople
 from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
-from .turns import TurnRows
+from .turns import PostgresTurns
 from .vectors import PGVECTOR, PostgresVectors
 
 
-# PeopleRows first: it keeps who speaks where with the turns (TurnRows._turns_added)
-class PostgresStore(PeopleRows, PeopleNames, WindowNames,
+class PostgresStore(PeopleNames, WindowNames,
                     OwnerRows, ForgetRows,
-                    TurnRows, ReadPlanRows):
+                    ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -71,6 +70,7 @@ class PostgresStore(PeopleRows, PeopleNames, WindowNames,
         self.quotas = SQLUsage(PostgresLink(db), POSTGRES)
         self.jobs = PostgresJobs(db)
         self.vectors = PostgresVectors(db)
+        self.turns = PostgresTurns(db)
         self.meta = SQLMeta(PostgresLink(db))
         self.embed_cache = SQLEmbedCache(PostgresLink(db), POSTGRES, PGVECTOR)
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)

@@ -1,4 +1,5 @@
-"""Turns on PostgreSQL: the TurnStore part of ``PostgresStore``, a mixin over its ``Database``.
+"""The turns port on PostgreSQL (``stores/turns_sql.py`` in Postgres's dialect): what is its own is
+how a write numbers its steps and the keyword index (``lexical.py``: a tsvector column).
 
 Steps are numbered per session without gaps: each write takes a transaction-scoped advisory
 lock per session it writes to (sorted, so two writers never wait on each other in a circle),
@@ -11,37 +12,35 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 
-from ...errors import Conflict
 from ...models import Scope, Turn
+from ...ports.turns import IDEMPOTENCY_HOURS, NewTurn, Once
 from .. import replies
-from ..base import IDEMPOTENCY_HOURS, TURN_VECTOR_KINDS, NewTurn, Once, TurnRef
+from ..base import TURN_VECTOR_KINDS
 from ..fair_share import job_batches
+from ..people_sql import note_speakers
+from ..turns_sql import SQLTurns, ids_of, replayed
 from . import codec, lexical
 from .database import Database, lock_key
+from .dialect import POSTGRES, PostgresExec, PostgresLink
 
-# the SQL a single call and a read plan (read_plan.py) share
-REPLY_LINKS = ("SELECT id, reply_to FROM turns WHERE id = ANY(%s) AND reply_to IS NOT NULL"
-               " UNION SELECT reply_to, id FROM turns WHERE reply_to = ANY(%s)")
-# one index seek per session (GROUP BY would read every step)
-MAX_STEPS = "SELECT s, (SELECT MAX(step) FROM turns WHERE scope_key=%s AND session=s) FROM unnest(%s::text[]) s"
-# one index seek per speaker (turns_actor), not a read of every turn: a search asks
-ACTORS = ("WITH RECURSIVE a(actor) AS (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s"
-          " UNION ALL SELECT (SELECT MIN(actor) FROM turns WHERE scope_key=%(s)s AND actor>a.actor)"
-          " FROM a WHERE a.actor IS NOT NULL) SELECT actor FROM a WHERE actor IS NOT NULL")
 SCAN_ROWS = 2_000  # a scope's turns up to which a keyword search reads them all (see lexical())
 _INSERT = ("INSERT INTO turns(scope_key, tenant, agent, owner, session, step, role, actor, content, ts, tz,"
            " metadata, created, actor_id, words, context) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
            " RETURNING id")
 
 
-class TurnRows:
-    if TYPE_CHECKING:
-        _db: Database
+class PostgresTurns(SQLTurns):
+    """``TurnPort`` on PostgreSQL: the writes and the keyword search through ``db``."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(PostgresLink(db), POSTGRES)
+        self._db = db
 
     def add_turns(self, turns: list[NewTurn], once: Once | None = None) -> list[Turn]:
         now = time.time()
@@ -49,7 +48,9 @@ class TurnRows:
             if once is not None:
                 cur.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("once", once.tenant, once.key),))
                 cur.execute("DELETE FROM idempotency WHERE created < %s", (now - IDEMPOTENCY_HOURS * 3600,))
-                if (done := self._replay(cur, once)) is not None:
+                with cur.connection.cursor(row_factory=dict_row) as same:
+                    done = replayed(PostgresExec(same), POSTGRES, once)
+                if done is not None:
                     return done
             sessions = sorted({(t.scope.key, t.scope.session_id or "") for t in turns})
             for key in sessions:
@@ -74,7 +75,8 @@ class TurnRows:
             out = [Turn(turn_id, new.scope, step, new.role, new.content, new.actor, new.timestamp,
                         dict(new.metadata), new.actor_id) for turn_id, new, step in zip(ids, turns, steps, strict=True)]
             out = self._replies(cur, turns, out)
-            self._turns_added(cur, out)
+            with cur.connection.cursor(row_factory=dict_row) as same:  # who spoke where, in the turns' transaction
+                note_speakers(PostgresExec(same), POSTGRES, out)
             # one job per chat and per JOB_TURNS turns, in order (fair_share.py); `tenant` counts
             # its turns in the tenant's backlog (tenant_backlog, the pending cap)
             cur.executemany("INSERT INTO jobs(kind, payload, tenant) VALUES('turns', %s, %s)",
@@ -116,129 +118,12 @@ class TurnRows:
                 linked[i] = dataclasses.replace(out[i], reply_to=reply)
         return linked
 
-    def reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]:
-        wanted = list(dict.fromkeys(ids))
-        return links_of(self._db.rows(REPLY_LINKS, (wanted, wanted)) if wanted else [])
-
-    def _turns_added(self, cur: psycopg.Cursor[Any], turns: list[Turn]) -> None:
-        """What other tables keep of new turns, in their transaction. A mixin that keeps some
-        (the people registry: who speaks where) overrides this and calls ``super()``."""
-
-    def replay(self, once: Once) -> list[Turn] | None:
-        with self._db.tx() as cur:
-            return self._replay(cur, once)
-
-    @staticmethod
-    def _replay(cur: psycopg.Cursor[Any], once: Once) -> list[Turn] | None:
-        """The turns an earlier write with this idempotency key stored (those not forgotten
-        since), or None for a new key; the same key for other turns is a Conflict."""
-        row = cur.execute("SELECT fingerprint, turns FROM idempotency WHERE tenant=%s AND key=%s",
-                          (once.tenant, once.key)).fetchone()
-        if row is None:
-            return None
-        if row[0] != once.fingerprint:
-            raise Conflict(f"idempotency key {once.key!r} was used for other turns; use a new key for a new write")
-        found = {r[0]: codec.turn(r) for r in cur.execute(
-            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (row[1],))}
-        return [found[i] for i in row[1] if i in found]
-
-    def get_turns(self, ids: Iterable[int]) -> dict[int, Turn]:
-        if not (wanted := _ints(ids)):
-            return {}  # no round trip for nothing
-        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE id = ANY(%s)", (wanted,))
-        return {row[0]: codec.turn(row) for row in rows}
-
-    def turn_times(self, ids: Iterable[int]) -> dict[int, float]:
-        wanted = _ints(ids)
-        if not wanted:
-            return {}
-        return {r[0]: float(r[1]) for r in self._db.rows("SELECT id, ts FROM turns WHERE id = ANY(%s)", (wanted,))}
-
-    def turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]:
-        wanted, seeds = _ints(ids), _ints(around) if radius > 0 else []
-        if not wanted and not seeds:
-            return {}  # a search without quoted facets asks for none: no round trip
-        return {row[0]: TurnRef(*row) for row in self._db.rows(*refs_read(wanted, seeds, radius))}
-
-    def list_turns(self, scope: Scope, *, session_id: str | None = None, limit: int = 100,
-                   offset: int = 0, since: Any = None, until: Any = None, actor_id: str | None = None,
-                   actor: str | None = None, text: str | None = None, first: str | None = None) -> list[Turn]:
-        sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s"
-        args: list[Any] = [scope.key]
-        for column, value in (("session", session_id), ("actor_id", actor_id), ("actor", actor)):
-            if value is not None:
-                sql, args = sql + f" AND {column}=%s", [*args, value]
-        if since is not None:
-            sql, args = sql + " AND ts>=%s", [*args, codec.to_epoch(since)[0]]
-        if until is not None:
-            sql, args = sql + " AND ts<=%s", [*args, codec.to_epoch(until)[0]]
-        if text is not None:
-            sql, args = sql + " AND strpos(lower(content), %s) > 0", [*args, text.lower()]
-        if first is not None:
-            sql, args = sql + " ORDER BY actor_id IS NOT DISTINCT FROM %s DESC,", [*args, first]
-        else:
-            sql += " ORDER BY"
-        sql += " ts, session, step LIMIT %s OFFSET %s"
-        return [codec.turn(r) for r in self._db.rows(sql, [*args, limit, offset])]
-
     def turns_with_terms(self, scope: Scope, terms: Sequence[str]) -> list[int]:
         query = " & ".join(f"{lexical.tsquery([t])}:A" for t in terms if t.strip())
         if not query:
             return []
         return [r[0] for r in self._db.rows("SELECT id FROM turns WHERE scope_key=%s AND lexemes @@ %s::tsquery",
                                             (scope.key, query))]
-
-    def last_turns(self, scope: Scope, session_id: str, n: int, until: float | None = None) -> list[Turn]:
-        before = "" if until is None else " AND ts<=%s"
-        rows = self._db.rows(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s{before}"
-                             " ORDER BY step DESC LIMIT %s",
-                             (scope.key, session_id, *(() if until is None else (until,)), n))
-        return [codec.turn(r) for r in reversed(rows)]
-
-    def spoken(self, scope: Scope, people: Sequence[str], until: float) -> dict[str, tuple[float, float, int]]:
-        if not people:
-            return {}
-        rows = self._db.rows(
-            "SELECT actor_id, MIN(ts), MAX(ts), COUNT(*) FROM turns WHERE tenant=%s AND agent=%s AND owner=%s"
-            " AND actor_id = ANY(%s::text[]) AND ts<=%s GROUP BY actor_id",
-            (scope.tenant_id, scope.agent_id, scope.owner, list(people), until))
-        return {r[0]: (float(r[1]), float(r[2]), int(r[3])) for r in rows}
-
-    def chat_latest(self, scope: Scope, until: float) -> tuple[str, float] | None:
-        row = self._db.one("SELECT session, ts FROM turns WHERE scope_key=%s AND ts<=%s"
-                           " ORDER BY ts DESC, id DESC LIMIT 1", (scope.key, until))
-        return (row[0], float(row[1])) if row else None
-
-    def turn_at(self, scope: Scope, session_id: str, step: int) -> Turn | None:
-        row = self._db.one(f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE scope_key=%s AND session=%s"
-                           " AND step=%s", (scope.key, session_id, step))
-        return codec.turn(row) if row else None
-
-    def max_steps(self, scope: Scope, sessions: Iterable[str]) -> dict[str, int]:
-        rows = self._db.rows(MAX_STEPS, (scope.key, list(set(sessions))))
-        return {r[0]: r[1] or 0 for r in rows}
-
-    def actors(self, scope: Scope) -> list[str]:
-        return [r[0] for r in self._db.rows(ACTORS, {"s": scope.key})]
-
-    def sessions(self, scope: Scope) -> list[dict[str, Any]]:
-        rows = self._db.rows("SELECT session, COUNT(*), MIN(ts), MAX(ts), MAX(step) FROM turns WHERE scope_key=%s"
-                             " GROUP BY session ORDER BY MIN(ts), session", (scope.key,))
-        return [{"session_id": r[0], "turns": r[1], "last_step": r[4], "first": codec.utc(r[2]),
-                 "last": codec.utc(r[3])} for r in rows]
-
-    def owners(self, tenant_id: str, agent_id: str) -> list[str]:
-        rows = self._db.rows("SELECT DISTINCT owner FROM turns WHERE tenant=%(t)s AND agent=%(a)s"
-                             " UNION SELECT DISTINCT owner FROM key_lines WHERE tenant=%(t)s AND agent=%(a)s"
-                             " ORDER BY 1", {"t": tenant_id, "a": agent_id})
-        return [r[0] for r in rows]
-
-    def turn_ids(self, scope: Scope, session_id: str | None = None) -> list[int]:
-        if session_id is None:
-            rows = self._db.rows("SELECT id FROM turns WHERE scope_key=%s", (scope.key,))
-        else:
-            rows = self._db.rows("SELECT id FROM turns WHERE scope_key=%s AND session=%s", (scope.key, session_id))
-        return [r[0] for r in rows]
 
     def lexical(self, scope: Scope, terms: list[str], limit: int,
                 session_id: str | None = None, until: float | None = None) -> list[tuple[int, float]]:
@@ -267,7 +152,7 @@ class TurnRows:
     def delete_turns(self, ids: list[int]) -> int:
         """Delete turns with their vectors and cluster memberships; the turn after each gets
         the context of the one now before it."""
-        ids = _ints(ids)
+        ids = ids_of(ids)
         with self._db.tx() as cur:
             after = lexical.following(cur, ids)  # their words are these turns' context
             count = cur.execute("DELETE FROM turns WHERE id = ANY(%s)", (ids,)).rowcount
@@ -275,11 +160,6 @@ class TurnRows:
             cur.execute("DELETE FROM cluster_members WHERE turn_id = ANY(%s)", (ids,))
             lexical.reindex(cur, [i for i in after if i not in set(ids)])
             return count
-
-
-def _ints(ids: Iterable[int]) -> list[int]:
-    """Distinct ids in their first order, as ints (numpy ints included)."""
-    return list(dict.fromkeys(int(i) for i in ids))
 
 
 def _insert_returning(cur: psycopg.Cursor[Any], sql: str, rows: Sequence[Sequence[Any]]) -> list[int]:
@@ -292,23 +172,3 @@ def _insert_returning(cur: psycopg.Cursor[Any], sql: str, rows: Sequence[Sequenc
         ids.append(cur.fetchone()[0])  # type: ignore[index]
         if not cur.nextset():
             return ids
-
-
-def links_of(rows: Iterable[Any]) -> dict[int, list[int]]:
-    """``REPLY_LINKS`` rows as turn id → the turns a reply ties it to."""
-    out: dict[int, list[int]] = {}
-    for a, b in rows:
-        out.setdefault(int(a), []).append(int(b))
-    return {k: sorted(set(v)) for k, v in out.items()}
-
-
-def refs_read(wanted: list[int], seeds: list[int], radius: int) -> tuple[str, dict[str, Any]]:
-    """The read of ``turn_refs``: the refs of ``wanted``, and of the turns within ``radius``
-    steps of ``seeds`` in their session."""
-    sql = f"SELECT {codec.ref_columns('turns')} FROM turns WHERE id = ANY(%(ids)s)"
-    if seeds:  # UNION ALL: a UNION would sort every row to drop repeats, which the dict drops
-        sql += (f" UNION ALL SELECT {codec.ref_columns('n')} FROM turns t JOIN turns n"
-                " ON n.scope_key=t.scope_key AND n.session=t.session"
-                " AND n.step BETWEEN t.step-%(r)s AND t.step+%(r)s"
-                " WHERE t.id = ANY(%(seeds)s) AND n.id <> ALL(%(ids)s)")
-    return sql, {"ids": wanted, "seeds": seeds, "r": radius}

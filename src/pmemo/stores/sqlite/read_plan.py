@@ -20,10 +20,12 @@ from ...ports.key_lines import KeyLinePort
 from ...ports.people import PeoplePort
 from ...ports.summaries import SummaryPort
 from ...ports.tasks import TaskPort
-from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool, TurnRef
+from ..base import CLUSTERS, ChatState, EpisodeSignal, PeopleKnown, TurnPool
 from ..facts_sql import by_subject, fact_of, subjects_read
 from ..sql import with_sources
+from ..turns_sql import links_of, steps_of
 from .dialect import SQLITE, SQLiteExec
+from .turns import SQLiteTurns
 from .vectors import SQLiteVectors
 
 
@@ -36,12 +38,9 @@ class ReadPlanRows:
         def _select_in(self, sql: str, args: list[Any], values: list[Any]) -> Iterator[sqlite3.Row]: ...
         diary: DiaryPort
         key_lines: KeyLinePort
-        def _actors(self, scope: Scope) -> list[str]: ...
-        def _reply_links(self, ids: Iterable[int]) -> dict[int, list[int]]: ...
-        def _turn_refs(self, ids: Iterable[int], radius: int = 0, around: Iterable[int] = ()) -> dict[int, TurnRef]: ...
-        def _max_steps(self, scope_key: str, sessions: Iterable[str]) -> dict[str, int]: ...
         clusters: ClusterPort
         summaries: SummaryPort
+        turns: SQLiteTurns
         people: PeoplePort
         plans: AgendaPort
         episodes: EpisodePort
@@ -64,7 +63,7 @@ class ReadPlanRows:
             f"SELECT id FROM summaries WHERE scope_key=?{session} ORDER BY created DESC, id DESC LIMIT ?",
             (scope.key, *(() if session_id is None else (session_id,)), latest))] if latest > 0 else []
         return ChatState(versions.get("aliases", 0), versions.get("signs", 0), versions.get("entities", 0),
-                         members, tuple(self._actors(scope)), None if now is None else float(now), owners,
+                         members, tuple(self.turns.actors(scope)), None if now is None else float(now), owners,
                          tuple(reversed(newest)), tuple(self.key_lines.keys(scope, key_sources)))
 
     def nearest_kinds(self, scope: Scope, query: np.ndarray, wanted: Sequence[tuple[str, int]],
@@ -76,15 +75,16 @@ class ReadPlanRows:
                   vectors: str | None = None, known: Iterable[int] = ()) -> TurnPool:
         wanted = list(dict.fromkeys(int(i) for i in ids))
         if tied:
-            wanted += [i for linked in self._reply_links(wanted).values() for i in linked]
-        refs = self._turn_refs(wanted, radius, around)
+            wanted += [i for linked in self.turns.reply_links(wanted).values() for i in linked]
+        refs = self.turns.turn_refs(wanted, radius, around)
         skip = set(known)
         found = self.vectors.get_vectors(vectors, [i for i in sorted(refs) if i not in skip]) if vectors else {}
         sessions: dict[str, set[str]] = {}
         for ref in refs.values():
             sessions.setdefault(ref.scope_key, set()).add(ref.session)
-        steps = {s: n for key, names in sessions.items() for s, n in self._max_steps(key, names).items()}
-        return TurnPool(refs, self._reply_links(list(refs)), found, steps)
+        x = SQLiteExec(self._read)
+        steps = {s: n for key, names in sessions.items() for s, n in steps_of(x, SQLITE, key, names).items()}
+        return TurnPool(refs, links_of(x, SQLITE, list(refs)), found, steps)
 
     def long_term(self, summaries: Iterable[int], diaries: Iterable[int]) -> tuple[dict[int, Summary],
                                                                                   dict[int, Diary]]:
