@@ -80,9 +80,8 @@ TURN_VECTOR_KINDS = ("turn", "turn2")
 
 
 class VectorStore(Protocol):
-    """The vectors (``store.vectors``), the store's settings (``store.meta``) and the embedding cache
-    (``store.embed_cache``) are ports (``pmemo.ports.vectors``); what is left here is the clusters'
-    and summaries' part of re-embedding."""
+    """A store's vectors (``store.vectors``), settings (``store.meta``) and embedding cache
+    (``store.embed_cache``): ports of ``pmemo.ports.vectors``."""
 
     @property
     def vectors(self) -> VectorPort:
@@ -307,7 +306,8 @@ class FullStore(Store, ProfileStoreProtocol, PeopleStore, AgendaStore, UsageStor
     """Everything the engine uses, tiers of issue 5 included. The concerns that have moved to a
     port (``pmemo.ports``) are its attributes: ``graph``, ``people``, ``l2`` (the windows; the
     store keeps the old method names of these two, each the port's call), ``person_forget``,
-    ``diary``, ``jobs`` (declared by ``Store``), ``clusters``, ``summaries``, ``key_lines`` (declared by
+    ``diary``, ``jobs`` (declared by ``Store``), ``turns`` (``TurnStore``), ``vectors``, ``meta``,
+    ``embed_cache`` (``VectorStore``), ``clusters``, ``summaries``, ``key_lines`` (declared by
     ``DerivedStore``), and (declared by ``ProfileStoreProtocol``) ``profile`` (the facts), ``episodes``,
     ``tasks``, ``records``, ``batches``.
     ``tx()`` makes the calls in its block one transaction (``ports.unit``)."""
