@@ -1058,4 +1058,35 @@ event:h | if I could drive I'd have done a road trip by now
 - | if I win the lottery I'm never working again
 - | the gym is closed for renovations all week
 - | lol my manager thinks I'm a morning person
+habit | moved my notes from Evernote to Bear, so much nicer
+habit | just went from Android to iPhone, still getting used to it
+habit | I traded my road bike for a gravel bike, way comfier
+habit | I only run in Brooks, everything else gives me blisters
+habit | got an ergonomic chair, my back is so much better
+habit | I switched from Photoshop to Affinity for editing
+like | I play guitar in a little band, we rehearse Saturdays
+like | I've been playing go lately, 5 kyu on OGS
+like | I'm hooked on bouldering, gym Wednesdays and Fridays
+like | I sing bass in a choir, practice every Tuesday
+health | I have gout so I'm skipping the BBQ tonight
+health | I'm lactose intolerant so it's oat milk for me
+health | I get hay fever every time the seasons change
+opinion | I think daily standups are a waste of time
+opinion | honestly six day work weeks are inhumane
+opinion | I think starting a project with microservices is a trap
+opinion | imo code review matters more than tests
+- | my dad thinks I should move home and get a government job
+- | my grandma still thinks I'm in college lol
+- | my mom keeps saying I should get married
+- | my cousin says med school is brutal, told me not to do it
+- | my uncle thinks coding is a young man's game
+- | my boss always thinks I have free time
+- | field day got moved to next Wednesday, heads up
+- | the team outing is Saturday, place TBD
+- | finals schedule is out, starts December 20th
+- | dinner is Friday night, final answer
+- | my sister thinks I spend too much on coffee
+- | my coworker says the new office has a rooftop
+- | who's bringing snacks on Saturday
+- | traffic on the bridge is insane right now
 """
