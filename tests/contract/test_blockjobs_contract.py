@@ -60,5 +60,5 @@ def test_fact_groups_lists_every_group_with_facts(full_store: FullStore):
     state(s, CLUB, "tea")
     state(s, ALICE, "tea")
     gone = state(s, Scope.of(group_id="gone"), "tea")
-    s.soft_delete("fact", [gone], "faded")
+    s.forget.soft_delete("fact", [gone], "faded")
     assert sorted(s.jobs.fact_groups()) == [("default", "default", "team"), ("t2", "bot2", "club")]

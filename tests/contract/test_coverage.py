@@ -19,6 +19,7 @@ from pmemo.ports import (
     diary,
     episodes,
     facts,
+    forget,
     graph,
     jobs,
     key_lines,
@@ -61,7 +62,8 @@ def test_the_protocols_are_found():
     assert "WindowPort" in protocol_methods(windows) and "WindowStore" not in methods
     assert "PersonForgetPort" in protocol_methods(person_forget) and "PersonForgetStore" not in methods
     assert "DiaryPort" in protocol_methods(diary) and methods["DiaryStore"] == []  # only the port's attribute
-    assert "soft_delete" in methods["ProfileStoreProtocol"] and "close" in methods["Store"]
+    assert "soft_delete" in protocol_methods(forget)["ForgetPort"] and "close" in methods["Store"]  # the forget port's
+    assert "soft_delete" not in methods["ProfileStoreProtocol"]
     assert "add_record" in protocol_methods(records)["RecordPort"]  # the records port's, not the store's
     assert "add_record" not in methods["ProfileStoreProtocol"]
     assert "upsert_fact" not in methods["ProfileStoreProtocol"]  # the facts port's (FactPort)
@@ -80,7 +82,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(usage) | protocol_methods(facts) | protocol_methods(episodes)
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     protocols |= protocol_methods(jobs)
-    protocols |= protocol_methods(vectors) | protocol_methods(turns)
+    protocols |= protocol_methods(vectors) | protocol_methods(turns) | protocol_methods(forget)
     protocols |= protocol_methods(clusters) | protocol_methods(summaries)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET

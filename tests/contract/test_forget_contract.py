@@ -110,12 +110,12 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     talk = {"summary": "budget talk", "started": AT, "ended": AT}
     episode = s.episodes.add_episode(ALICE, "session", talk, [a.id, b.id])
     batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
-    assert s.snapshot(batch, "turn", [a.id, b.id, 424242]) == 2  # a missing row is not snapshotted
-    s.snapshot(batch, "cluster", [cluster])
-    s.snapshot(batch, "summary", [summary.id])
-    s.snapshot(batch, "key", [key.id])
-    s.snapshot(batch, "fact", [fid])
-    s.snapshot(batch, "episode", [episode.id])
+    assert s.forget.snapshot(batch, "turn", [a.id, b.id, 424242]) == 2  # a missing row is not snapshotted
+    s.forget.snapshot(batch, "cluster", [cluster])
+    s.forget.snapshot(batch, "summary", [summary.id])
+    s.forget.snapshot(batch, "key", [key.id])
+    s.forget.snapshot(batch, "fact", [fid])
+    s.forget.snapshot(batch, "episode", [episode.id])
     assert s.batches.batches_with_turns([a.id, c.id]) == {a.id: batch}
     s.turns.delete_turns([a.id, b.id])
     s.clusters.delete_cluster(cluster)
@@ -124,7 +124,7 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     s.profile.delete_fact(fid)
     s.episodes.delete_episode(episode.id)
 
-    restored = s.restore_snapshot(batch)
+    restored = s.forget.restore_snapshot(batch)
     by_kind = {(k, r): (sk, v) for k, r, sk, v in restored}
     assert set(by_kind) == {("turn", a.id), ("turn", b.id), ("cluster", cluster), ("summary", summary.id),
                             ("key", key.id), ("fact", fid), ("episode", episode.id)}
@@ -143,19 +143,19 @@ def test_a_snapshot_restores_every_row_under_its_own_id(full_store: FullStore):
     assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
     assert set(s.episodes.get_episode(episode.id).source_ids) == {a.id, b.id}  # type: ignore[union-attr]
     assert s.batches.batches_with_turns([a.id]) == {}  # the tombstones went back into the tables
-    assert s.restore_snapshot(batch) == []
+    assert s.forget.restore_snapshot(batch) == []
 
 
 def test_a_turn_is_not_restored_over_a_newer_turn_at_its_step(full_store: FullStore):
     s = full_store
     a, b = say(s, ALICE, "first", "second")
     batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
-    s.snapshot(batch, "turn", [b.id])
+    s.forget.snapshot(batch, "turn", [b.id])
     s.turns.delete_turns([b.id])
     (newer,) = say(s, ALICE, "a new second")
     assert newer.step == b.step
     with pytest.raises(Conflict):
-        s.restore_snapshot(batch)
+        s.forget.restore_snapshot(batch)
     assert s.turns.get_turns([b.id]) == {} and s.turns.get_turns([newer.id])[newer.id].content == "a new second"
 
 
@@ -165,8 +165,8 @@ def test_batches_with_turns_names_the_active_batch_of_a_tenant(full_store: FullS
     (f,) = say(s, FOREIGN, "theirs")
     mine = s.batches.new_batch("forget", "soft", OWNER.key, "r", "default")
     theirs = s.batches.new_batch("forget", "soft", FOREIGN.key, "r", "t2")
-    s.snapshot(mine, "turn", [a.id])
-    s.snapshot(theirs, "turn", [f.id])
+    s.forget.snapshot(mine, "turn", [a.id])
+    s.forget.snapshot(theirs, "turn", [f.id])
     assert s.batches.batches_with_turns([a.id, f.id]) == {a.id: mine, f.id: theirs}
     assert s.batches.batches_with_turns([a.id, f.id], tenant="default") == {a.id: mine}
     assert s.batches.batches_with_turns([a.id, f.id], tenant="t2") == {f.id: theirs}
@@ -178,12 +178,12 @@ def test_purge_makes_a_batch_permanent(full_store: FullStore):
     s = full_store
     a, b = say(s, ALICE, "secret", "kept")
     batch = s.batches.new_batch("forget", "soft", OWNER.key, "asked", "default")
-    assert s.snapshot(batch, "turn", [a.id]) == 1
+    assert s.forget.snapshot(batch, "turn", [a.id]) == 1
     s.turns.delete_turns([a.id])
-    assert s.purge_batch(batch) >= 1
+    assert s.forget.purge_batch(batch) >= 1
     assert s.batches.get_batch(batch)["status"] == "purged"
     assert s.batches.batches_with_turns([a.id]) == {} and s.batches.active_batches() == []
-    assert s.restore_snapshot(batch) == [] and s.turns.get_turns([a.id]) == {}
+    assert s.forget.restore_snapshot(batch) == [] and s.turns.get_turns([a.id]) == {}
 
 
 def test_purge_drops_the_rows_a_sweep_soft_deleted(full_store: FullStore):
@@ -192,10 +192,10 @@ def test_purge_drops_the_rows_a_sweep_soft_deleted(full_store: FullStore):
     episode = s.episodes.add_episode(ALICE, "session", {"summary": "faded", "started": AT, "ended": AT}, [a.id])
     kept = s.episodes.add_episode(ALICE, "session", {"summary": "kept", "started": AT, "ended": AT}, [])
     batch = s.batches.new_batch("sweep", "soft", None, "sweeper", "default")
-    s.soft_delete("episode", [episode.id], "faded")
+    s.forget.soft_delete("episode", [episode.id], "faded")
     s.batches.log_actions(batch, [("soft_delete", "episode", episode.id, OWNER.key, "faded", {})])
-    assert s.purge_batch(batch) == 1
-    s.undelete("episode", [episode.id])  # nothing is left to bring back
+    assert s.forget.purge_batch(batch) == 1
+    s.forget.undelete("episode", [episode.id])  # nothing is left to bring back
     assert s.episodes.get_episode(episode.id) is None and s.episodes.episodes_with([a.id]) == []
     assert s.episodes.get_episode(kept.id) is not None
 
@@ -219,15 +219,15 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
                 "task": s.tasks.get_task(task.id) is not None and bool(s.tasks.tasks(OWNER))}
 
     assert visible() == dict.fromkeys(("fact", "episode", "record", "task"), True)
-    s.soft_delete("fact", [fid], "faded")
-    s.soft_delete("episode", [episode.id], "faded")
-    s.soft_delete("record", [record.id], "faded")
-    s.soft_delete("task", [task.id], "faded")
+    s.forget.soft_delete("fact", [fid], "faded")
+    s.forget.soft_delete("episode", [episode.id], "faded")
+    s.forget.soft_delete("record", [record.id], "faded")
+    s.forget.soft_delete("task", [task.id], "faded")
     assert not any(visible().values())
-    s.undelete("fact", [fid])
-    s.undelete("episode", [episode.id])
-    s.undelete("record", [record.id])
-    s.undelete("task", [task.id])
+    s.forget.undelete("fact", [fid])
+    s.forget.undelete("episode", [episode.id])
+    s.forget.undelete("record", [record.id])
+    s.forget.undelete("task", [task.id])
     assert all(visible().values())
     assert s.profile.get_fact(fid).sources == (a.id,)  # type: ignore[union-attr]
 
@@ -236,9 +236,9 @@ def test_soft_deleted_rows_leave_every_read_until_undeleted(full_store: FullStor
 def test_secure_delete_and_scrub_leave_a_working_store_without_the_words(full_store: FullStore):
     s = full_store
     a, b = say(s, ALICE, "my password is hunter2", "fine")
-    s.secure_delete()
+    s.forget.secure_delete()
     s.turns.delete_turns([a.id])
-    s.scrub()
+    s.forget.scrub()
     assert s.turns.lexical(OWNER, ["hunter2"], 10) == [] and s.turns.get_turns([a.id]) == {}
     (c,) = say(s, ALICE, "hunter2 again")
     assert [i for i, _ in s.turns.lexical(OWNER, ["hunter2"], 10)] == [c.id]
@@ -262,11 +262,11 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     (insight,) = s.graph.insights_with([b.id])
     batch = s.batches.new_batch("forget", "soft", team.owner_scope().key, "asked", "default")
     said = s.graph.triples_with([b.id])
-    s.snapshot(batch, "turn", [b.id])
-    s.snapshot(batch, "agenda", s.plans.agenda_with([b.id]))
-    s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
-    s.snapshot(batch, "triple", said)
-    s.snapshot(batch, "insight", [insight])
+    s.forget.snapshot(batch, "turn", [b.id])
+    s.forget.snapshot(batch, "agenda", s.plans.agenda_with([b.id]))
+    s.forget.snapshot(batch, "entity", s.graph.graph_entities_with(said))
+    s.forget.snapshot(batch, "triple", said)
+    s.forget.snapshot(batch, "insight", [insight])
     s.turns.delete_turns([b.id])
     s.plans.agenda_forget([b.id])
     assert s.graph.triples_forget([b.id]) == {new: "deleted", old: "reopened"}
@@ -274,7 +274,7 @@ def test_a_snapshot_restores_graph_rows_plans_and_insights(full_store: FullStore
     assert s.graph.find_entities("default", "default", name="Alibaba") == []
     version = s.graph.entity_version("default")
 
-    s.restore_snapshot(batch)
+    s.forget.restore_snapshot(batch)
     got = {t.id: t for t in s.graph.get_triples([old, new])}
     assert got[new].current and got[new].sources == (b.id,) and got[new].object == "Alibaba"
     assert got[old].valid_to == T0 + timedelta(minutes=1)  # closed again, as it was

@@ -151,7 +151,7 @@ def test_everywhere_takes_the_person_and_what_is_about_them_and_restores_exactly
     assert s.person_forget.person_rows("default", NI) == HeldRows(person=False, notices=(c["notice"].id,))
     assert s.get_people("t2", [NI]) and [f.id for f in s.profile.facts_about("t2", "default", NI)] == [c["foreign"].id]
 
-    s.restore_snapshot(batch)
+    s.forget.restore_snapshot(batch)
     assert state_of(s) == before
     assert s.profile.get_fact(c["employer"].id).said == "许文涛：@霓霓 我在字节工作，和周霓是同事"  # type: ignore[union-attr]
     assert s.alias_version("default") > version  # resolvers built meanwhile are stale again
@@ -179,7 +179,7 @@ def test_in_one_chat_only_that_chat_goes(full_store: FullStore, chats: dict[str,
     rows = s.person_forget.person_rows
     assert rows("default", NI, team).empty and not rows("default", NI).empty
 
-    s.restore_snapshot(batch)
+    s.forget.restore_snapshot(batch)
     assert state_of(s) == before
 
 
@@ -191,7 +191,7 @@ def test_a_purged_forget_leaves_no_row_naming_them_but_their_turns(full_store: F
     assert s.person_forget.scrub_mentions("default", NI) == 2  # the notice's "person" too, were it kept
     assert s.turns.get_turns([c["hello"].id])[c["hello"].id].metadata == {"mentions": ["bo"]}
     assert s.turns.get_turns([c["notice"].id])[c["notice"].id].metadata == {"kind": "rename"}
-    s.purge_batch(batch)
+    s.forget.purge_batch(batch)
     for name, rows in tables(s):
         left = [r for r in rows if any(NI in v for v in r) and not (name == "turns" and "t2" in r)
                 and not (name in ("people", "aliases", "facts", "members") and "t2" in r)]

@@ -34,10 +34,10 @@ def test_usage_counts_turns_bytes_and_scopes_per_tenant(full_store: FullStore):
     s.turns.delete_turns([a.id])
     assert s.quotas.usage("default") == Usage(1, turn_bytes(news[1]), 1)  # the owner still holds a turn
     batch = s.batches.new_batch("forget", "soft", None, "r", "default")
-    s.snapshot(batch, "turn", [b.id])
+    s.forget.snapshot(batch, "turn", [b.id])
     s.turns.delete_turns([b.id])
     assert s.quotas.usage("default") == Usage(0, 0, 0)
-    s.restore_snapshot(batch)  # a restored turn counts again
+    s.forget.restore_snapshot(batch)  # a restored turn counts again
     assert s.quotas.usage("default") == Usage(1, turn_bytes(news[1]), 1)
     assert s.quotas.usage("t2") == Usage(1, len(b"theirs"), 1) and s.quotas.usage("nobody") == Usage(0, 0, 0)
 

@@ -119,13 +119,13 @@ def test_a_restored_forget_is_found_again_and_a_purged_one_is_not(full_store: Fu
     s.vectors.put_vectors("turn", [(a.id, ALICE.key, unit(1, 0)), (b.id, ALICE.key, unit(0, 1))], MODEL)
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     batch = s.batches.new_batch("forget", "soft", ALICE.key, "test")
-    s.snapshot(batch, "turn", [a.id])
+    s.forget.snapshot(batch, "turn", [a.id])
     s.turns.delete_turns([a.id])
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]
-    s.restore_snapshot(batch)
+    s.forget.restore_snapshot(batch)
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [a.id, b.id]
     again = s.batches.new_batch("forget", "hard", ALICE.key, "test")
-    s.snapshot(again, "turn", [a.id])
+    s.forget.snapshot(again, "turn", [a.id])
     s.turns.delete_turns([a.id])
-    s.purge_batch(again)
+    s.forget.purge_batch(again)
     assert ids(s.vectors.nearest("turn", ALICE.key, unit(1, 0), 5, MODEL)) == [b.id]

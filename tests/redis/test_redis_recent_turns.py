@@ -78,12 +78,12 @@ def random_steps(rng: random.Random, replicas: list[RecentTurns], store: SQLiteS
         elif roll < 0.85:  # a soft forget, as the forget pipeline makes it: tombstones, then the delete
             gone = rng.sample(ids, min(len(ids), rng.randint(1, 3)))
             batch = r.batches.new_batch("forget", "soft", scope.key, "test", scope.tenant_id)
-            r.snapshot(batch, "turn", gone)
+            r.forget.snapshot(batch, "turn", gone)
             r.turns.delete_turns(gone)
             batches.append(batch)
         elif batches:
             try:
-                r.restore_snapshot(batches.pop(rng.randrange(len(batches))))
+                r.forget.restore_snapshot(batches.pop(rng.randrange(len(batches))))
             except Conflict:
                 pass  # a newer turn took a forgotten one's step: the store refuses, nothing changes
         check()

@@ -79,10 +79,10 @@ def test_a_restored_cluster_reaches_the_kept_centroids(tmp_path):
         cid = store.clusters.add_cluster(OWNER, unit(1, 0), [a.id], "first")
         assert store.clusters.centroids(OWNER)[0] == [cid]
         batch = store.batches.new_batch("forget", "soft", OWNER.key, "test")
-        store.snapshot(batch, "cluster", [cid])
+        store.forget.snapshot(batch, "cluster", [cid])
         store.clusters.delete_cluster(cid)
         assert store.clusters.centroids(OWNER)[0] == []
-        store.restore_snapshot(batch)  # the row put back by the forget code's own SQL
+        store.forget.restore_snapshot(batch)  # the row put back by the forget code's own SQL
         assert store.clusters.centroids(OWNER)[0] == [cid]
     finally:
         store.close()

@@ -28,6 +28,7 @@ from pmemo.ports.batches import BatchPort
 from pmemo.ports.clusters import ClusterPort
 from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
+from pmemo.ports.forget import ForgetPort
 from pmemo.ports.jobs import JobPort, JobSignals
 from pmemo.ports.records import RecordPort
 from pmemo.ports.summaries import SummaryPort
@@ -42,6 +43,7 @@ from pmemo.stores.clusters_sql import SQLClusters
 from pmemo.stores.diary_sql import SQLDiary
 from pmemo.stores.episodes_sql import SQLEpisodes
 from pmemo.stores.facts_sql import SQLFacts
+from pmemo.stores.forget_sql import SQLForget
 from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.jobs_sql import SQLJobs
 from pmemo.stores.key_lines_sql import SQLKeyLines
@@ -107,6 +109,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(EmbedCachePort)) <= MAX_METHODS
     assert 0 < len(methods(ClusterPort)) <= MAX_METHODS
     assert 0 < len(methods(SummaryPort)) <= MAX_METHODS
+    assert 0 < len(methods(ForgetPort)) <= MAX_METHODS
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -239,8 +242,18 @@ def test_the_turns_port_reads_are_written_once():
         assert methods(backend) == own, methods(backend)
 
 
+def test_the_forget_port_is_written_once():
+    from pmemo.stores.postgres.forget import PostgresForget
+    from pmemo.stores.sqlite.forget_store import SQLiteForget
+
+    # a backend's own: how a row is snapshotted and put back, and its privacy switches
+    own = {"snapshot", "restore_snapshot", "secure_delete", "scrub"}
+    assert methods(ForgetPort) - own <= methods(SQLForget)
+    assert methods(SQLiteForget) == own and methods(PostgresForget) == own
+
+
 @pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort,
-                                  ClusterPort, SummaryPort, TurnPort])
+                                  ClusterPort, SummaryPort, TurnPort, ForgetPort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

@@ -91,7 +91,7 @@ class Forgetter:
         turns = self.store.turns.get_turns(turn_ids)
         ids = sorted(turns)
         if hard:
-            self.store.secure_delete()
+            self.store.forget.secure_delete()
         first = next(iter(turns.values())).scope if turns else None
         tenants = {t.scope.tenant_id for t in turns.values()}
         with self.store.tx():  # the batch, the turns, what was derived from them and the log: all or none
@@ -101,7 +101,7 @@ class Forgetter:
             report.update(batch=batch, mode="hard" if hard else "soft")
             self._close(batch, hard, report, _log_rows(report, turns, reason))
         if hard:
-            self.store.scrub()
+            self.store.forget.scrub()
         return report
 
     def _turns_out(self, batch: int, ids: list[int]) -> dict[str, Any]:
@@ -119,7 +119,7 @@ class Forgetter:
         self.store.batches.log_actions(batch, log)
         self.store.batches.set_batch(batch, "active", report)
         if hard:
-            self.store.purge_batch(batch)
+            self.store.forget.purge_batch(batch)
             self.store.batches.set_batch(batch, "purged")
 
     def forget_person(self, tenant: str, person: str, where: Scope | None, hard: bool, reason: str) -> dict[str, Any]:
@@ -144,7 +144,7 @@ class Forgetter:
         # what they said, and the system notices about them ("周霓 修改群名片为 霓霓")
         turns = self.store.turns.get_turns([*self.store.turns_by(tenant, person, where), *before.notices])
         if hard:
-            self.store.secure_delete()
+            self.store.forget.secure_delete()
         facts = [f for f in map(self.store.profile.get_fact, before.facts) if f]
         with self.store.tx():  # one transaction: a failure anywhere in it leaves the person as they were
             batch = self.store.batches.new_batch("forget", mode, where.key if where else None, reason, tenant)
@@ -169,7 +169,7 @@ class Forgetter:
             # what a hard forget keeps: ids and counts, not whom; a soft one says whom it can bring back
             self._close(batch, hard, report if hard else {**report, "person": person}, log)
         if hard:
-            self.store.scrub()
+            self.store.forget.scrub()
         return {**report, "person": person, "aliases": list(held.aliases)}
 
     def drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
@@ -184,13 +184,13 @@ class Forgetter:
     def _drop_fact(self, fact: Fact, hard: bool, reason: str) -> dict[str, Any]:
         mode = "hard" if hard else "soft"
         if hard:
-            self.store.secure_delete()
+            self.store.forget.secure_delete()
         with self.store.tx():  # the fact, the triples that say it, the batch and its log: all or none
             batch = self.store.batches.new_batch("forget", mode, fact.scope.key, reason, fact.scope.tenant_id)
-            self.store.snapshot(batch, "fact", [fact.id])
+            self.store.forget.snapshot(batch, "fact", [fact.id])
             said = self.store.graph.fact_triples(fact.id)  # graph (issue 20): the triples that say it go too
-            self.store.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
-            self.store.snapshot(batch, "triple", said)
+            self.store.forget.snapshot(batch, "entity", self.store.graph.graph_entities_with(said))
+            self.store.forget.snapshot(batch, "triple", said)
             self.store.profile.delete_fact(fact.id)
             self.embed.forget([unnamed(fact)])
             report: dict[str, Any] = {"turns": [], "facts": {fact.id: "deleted"}, "batch": batch, "mode": mode,
@@ -198,7 +198,7 @@ class Forgetter:
             self._close(batch, hard, report, [("forget:deleted", "fact", fact.id, fact.scope.key, reason,
                                                {"category": fact.category})])
         if hard:
-            self.store.scrub()
+            self.store.forget.scrub()
         return report
 
     def _snapshot(self, batch: int, ids: list[int]) -> list[str]:
@@ -214,17 +214,17 @@ class Forgetter:
             for f in s.profile.facts(scope, history=True)
             if (f.subject_id, f.category, f.key) in chains
         }
-        s.snapshot(batch, "turn", ids)
-        s.snapshot(batch, "summary", [x.id for x in summaries])
-        s.snapshot(batch, "cluster", [x.id for x in clusters])
-        s.snapshot(batch, "key", [x.id for x in keys])
-        s.snapshot(batch, "fact", sorted(related))
-        s.snapshot(batch, "episode", [x.id for x in episodes])
-        s.snapshot(batch, "agenda", s.plans.agenda_with(ids))
+        s.forget.snapshot(batch, "turn", ids)
+        s.forget.snapshot(batch, "summary", [x.id for x in summaries])
+        s.forget.snapshot(batch, "cluster", [x.id for x in clusters])
+        s.forget.snapshot(batch, "key", [x.id for x in keys])
+        s.forget.snapshot(batch, "fact", sorted(related))
+        s.forget.snapshot(batch, "episode", [x.id for x in episodes])
+        s.forget.snapshot(batch, "agenda", s.plans.agenda_with(ids))
         said = s.graph.triples_with(ids)  # graph (issue 20): what the turns said, the triples they closed
-        s.snapshot(batch, "entity", s.graph.graph_entities_with(said))
-        s.snapshot(batch, "triple", said)
-        s.snapshot(batch, "insight", s.graph.insights_with(ids))
+        s.forget.snapshot(batch, "entity", s.graph.graph_entities_with(said))
+        s.forget.snapshot(batch, "triple", said)
+        s.forget.snapshot(batch, "insight", s.graph.insights_with(ids))
         return (
             [x.text for x in summaries]
             + [x.text for x in keys]
@@ -283,7 +283,7 @@ class Forgetter:
             return self._put_back(batch, info)
 
     def _put_back(self, batch: int, info: dict[str, Any]) -> dict[str, Any]:
-        restored = self.store.restore_snapshot(batch)  # vectors too: the store's search has them again
+        restored = self.store.forget.restore_snapshot(batch)  # vectors too: the store's search has them again
         self.store.batches.set_batch(batch, "restored")
         self.store.batches.log_actions(
             batch, [("restore", k, r, None, "restore", {}) for k, r, _, _ in restored]
@@ -312,7 +312,7 @@ class Forgetter:
     def _unsweep(self, batch: int) -> dict[str, Any]:
         out: dict[str, Any] = {"batch": batch}
         for kind, ref in self.store.batches.batch_refs(batch, "soft_delete"):
-            self.store.undelete(kind, [ref])
+            self.store.forget.undelete(kind, [ref])
             out.setdefault(kind + "s", []).append(ref)
         for _kind, ref in self.store.batches.batch_refs(batch, "expire"):
             self.store.profile.unexpire_fact(ref)
@@ -338,16 +338,16 @@ class Forgetter:
         info = self.store.batches.get_batch(batch)
         if info["status"] != "active":
             raise Conflict(f"batch {batch} is {info['status']}; nothing to purge")
-        self.store.secure_delete()
+        self.store.forget.secure_delete()
         with self.store.tx():
-            removed = self.store.purge_batch(batch)
+            removed = self.store.forget.purge_batch(batch)
             report = info["report"] or {}
             if report.get("person"):  # a person forgotten softly: once purged, as if hard (_forget_person)
                 if report.get("record") and info.get("tenant"):
                     self.store.person_forget.scrub_mentions(info["tenant"], report["person"])
                 self.store.batches.set_batch(batch, "purged", {k: v for k, v in report.items() if k != "person"})
             self.store.batches.log_actions(batch, [("purge", "batch", batch, info["scope_key"], "purge", {})])
-        self.store.scrub()  # once committed: a vacuum sees only what is
+        self.store.forget.scrub()  # once committed: a vacuum sees only what is
         return {"batch": batch, "purged_rows": removed}
 
     def matching_turns(self, scope: Scope, query: str) -> list[int]:

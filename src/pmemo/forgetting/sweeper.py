@@ -144,7 +144,7 @@ def _commit(store: FullStore, tenant: str | None, shown: list[dict[str, Any]]) -
         batch = store.batches.new_batch("sweep", "soft", None, "sweeper", tenant)
         for a in shown:
             if a["action"] == "soft_delete":
-                store.soft_delete(a["kind"], [a["ref"]], a["reason"])
+                store.forget.soft_delete(a["kind"], [a["ref"]], a["reason"])
             elif a["action"] == "expire":
                 store.profile.expire_fact(a["ref"], time.time())
         store.batches.log_actions(

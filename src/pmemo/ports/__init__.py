@@ -15,6 +15,7 @@ from .clusters import ClusterPort, HitDecay
 from .diary import DiaryPort, TurnStamp, Waiting
 from .episodes import EpisodePort, EpisodeSignal
 from .facts import FactPort
+from .forget import ForgetPort
 from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .jobs import Job, JobListening, JobPort, JobSignals
 from .key_lines import KeyLinePort
@@ -31,8 +32,8 @@ from .vectors import EmbedCachePort, MetaPort, VectorPort
 from .windows import WindowPort
 
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "ClusterPort", "DiaryPort", "EmbedCachePort", "EntityRef",
-           "EpisodePort", "EpisodeSignal", "FactPort", "GraphPort", "HeldRows", "HitDecay", "Job", "JobListening",
-           "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias", "NewSign",
-           "NewTriple", "NewTurn", "Once", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort", "TaskPort",
-           "TripleView", "TurnPort", "TurnRef", "TurnStamp", "UnitOfWork", "Usage", "UsagePort", "VectorPort",
-           "Waiting", "WindowPort"]
+           "EpisodePort", "EpisodeSignal", "FactPort", "ForgetPort", "GraphPort", "HeldRows", "HitDecay", "Job",
+           "JobListening", "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias",
+           "NewSign", "NewTriple", "NewTurn", "Once", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort",
+           "TaskPort", "TripleView", "TurnPort", "TurnRef", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
+           "VectorPort", "Waiting", "WindowPort"]

@@ -2,7 +2,7 @@
 log line per thing it did, which a restore, a purge and the forget log read back.
 
 A store gives it as ``store.batches``. What a batch holds (its tombstones: ``snapshot``,
-``restore_snapshot``, ``purge_batch``) and the soft deletes stay the store's. It imports only the
+``restore_snapshot``, ``purge_batch``) and the soft deletes are ``ports.forget``. It imports only the
 models. tests/contract/test_forget_contract.py runs it on SQLite and Postgres.
 
 >>> store.batches.forget_log(batch, tenant="acme")  # doctest: +SKIP

@@ -39,6 +39,7 @@ from ..ports.diary import Waiting as Waiting
 from ..ports.episodes import EpisodePort
 from ..ports.episodes import EpisodeSignal as EpisodeSignal  # re-exported: the episodes port's value
 from ..ports.facts import FactPort
+from ..ports.forget import ForgetPort
 from ..ports.graph import EntityRef as EntityRef  # re-exported: the graph port's values
 from ..ports.graph import GraphPort
 from ..ports.graph import NewTriple as NewTriple
@@ -144,8 +145,8 @@ class Store(TurnStore, VectorStore, DerivedStore, LockStore, Protocol):
 
 
 class ProfileStoreProtocol(Protocol):
-    """Records and forgetting (issue 5); the facts, episodes, tasks, records and forget batches are
-    ports (``profile``, ``episodes``, ``tasks``, ``records``, ``batches``).
+    """Records and forgetting (issue 5); the facts, episodes, tasks, records, forget batches and
+    their tombstones are ports (``profile``, ``episodes``, ``tasks``, ``records``, ``batches``, ``forget``).
 
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
@@ -178,13 +179,10 @@ class ProfileStoreProtocol(Protocol):
         """The forget batches and their log (``pmemo.ports.batches``)."""
         ...
 
-    def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int: ...
-    def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]: ...
-    def purge_batch(self, batch: int) -> int: ...
-    def soft_delete(self, kind: str, ids: list[int], reason: str) -> None: ...
-    def undelete(self, kind: str, ids: list[int]) -> None: ...
-    def secure_delete(self) -> None: ...
-    def scrub(self) -> None: ...
+    @property
+    def forget(self) -> ForgetPort:
+        """The tombstones of forget batches and the soft deletes (``pmemo.ports.forget``)."""
+        ...
 
 
 # the person registry (issue 17) is a port: ``pmemo.ports.people``; ``PeopleStore`` is its old name

@@ -5,7 +5,7 @@ tier). With ``PMEMO_REDIS_URL`` set, ``RecentTurns`` wraps the store and its tur
 from Redis when Redis holds the session, and every write and forget of turns passes through
 it on its way to the store. It wraps the store rather than hooking the forget pipelines
 because the store is where turns change, whoever changes them: ``add_turns``,
-``delete_turns`` (forget, purge, erase) and ``restore_snapshot`` (a forget undone).
+``delete_turns`` (forget, purge, erase) and ``forget.restore_snapshot`` (a forget undone).
 
 The database is the truth; Redis holds, per session, a sorted set of its newest turns (score:
 the step) and a small hash: ``ver``, moved by every write and forget of the session's turns,
@@ -43,6 +43,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..models import Scope, Turn
+from ..ports.forget import Restored
 from ..ports.turns import TurnPort
 from ..redis_link import RedisLink
 from .base import FullStore, NewTurn, Once
@@ -219,17 +220,30 @@ class RecentTurnPort:
 
 class RecentTurns:
     """A store whose turns (``turns``, a ``RecentTurnPort``) keep Redis in step; a restore of a
-    forget drops the sessions it brings turns back to; every other method is the wrapped store's own."""
+    forget (``forget``, a ``RecentForget``) drops the sessions it brings turns back to; every other
+    method is the wrapped store's own."""
 
     def __init__(self, store: FullStore, cache: TurnCache) -> None:
         self.store, self.cache = store, cache
         self.turns = RecentTurnPort(store.turns, cache)
+        self.forget = RecentForget(store, cache)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, Any]]:
-        restored = self.store.restore_snapshot(batch)
+
+class RecentForget:
+    """The store's forget port, whose ``restore_snapshot`` drops the sets of the sessions it
+    brought turns back to; every other method is the port's own."""
+
+    def __init__(self, store: FullStore, cache: TurnCache) -> None:
+        self.store, self.cache = store, cache
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store.forget, name)
+
+    def restore_snapshot(self, batch: int) -> list[Restored]:
+        restored = self.store.forget.restore_snapshot(batch)
         turns = [ref for kind, ref, _, _ in restored if kind == "turn"]
         if turns:
             self.cache.forget((r.scope_key, r.session) for r in self.store.turns.turn_refs(turns).values())

@@ -1,31 +1,31 @@
-"""Forgetting on PostgreSQL: batches, the action log, tombstones, soft deletes (the forgetting
-part of ProfileStoreProtocol, a mixin of ``PostgresStore``).
+"""The forget port on PostgreSQL: what ``stores/forget_sql.py`` leaves to a backend, the
+tombstones (row snapshots) and the privacy switches.
 
 A soft forget snapshots every row it is about to delete or rebuild into ``tombstones`` (the row
 as jsonb, its provenance, its vector, a cluster's members, an entity's aliases), then runs the
 ordinary delete. Restoring puts the snapshots back under their own ids (identity ids are never
 handed out twice) through ``jsonb_populate_record``, so a row comes back with every column
 its table has, whatever table it is; purging drops the snapshots. The kinds and their tables
-are SQLite's (``sqlite.forget_store``): both stores forget the same rows.
+are ``forget_sql``'s: both stores forget the same rows.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
 from ...errors import Conflict
-from ...ports.person_forget import PersonForgetPort
+from ...ports.forget import Restored
+from ..forget_sql import ORDER, TABLES, SQLForget
 from ..person_forget import PERSON_KIND, registry_of
-from ..sqlite.forget_store import ORDER, SOFT, TABLES
 from ..sqlite.fts import turn_text
 from . import codec, lexical
-from .database import connect_error
+from .database import Database, connect_error
+from .dialect import POSTGRES, PostgresLink
 from .person_forget import COLUMNS
 from .provenance import SourceRows
 
@@ -86,18 +86,21 @@ def _put_row(cur: psycopg.Cursor[Any], columns: _Columns, table: str, row: dict[
                 (Jsonb(row),), binary=True)
 
 
-class ForgetRows(SourceRows):
-    if TYPE_CHECKING:
-        person_forget: PersonForgetPort
+class PostgresForget(SQLForget, SourceRows):
+    """``put_back_person``: the person-forget port's, which a restore calls in its transaction."""
 
-    # ---- tombstones (the batches and their log are a port: ``stores/batches_sql.py``) ----------
+    def __init__(self, db: Database, put_back_person: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__(PostgresLink(db), POSTGRES)
+        self._db = db
+        self._put_back_person = put_back_person
+
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
         """Copy rows (with provenance and vector) into the batch's tombstones; returns how many."""
         with self._db.tx() as cur:
             return cur.execute(_capture(kind), {"batch": batch, "kind": kind,
                                                 "refs": [int(r) for r in refs]}).rowcount
 
-    def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
+    def restore_snapshot(self, batch: int) -> list[Restored]:
         """Put a batch's rows back (vectors too, so the store's search has them again), in one
         transaction; returns (kind, ref, scope_key, vector) of each row. A concurrent restore of
         the same batch waits for this one and then finds nothing left."""
@@ -115,7 +118,7 @@ class ForgetRows(SourceRows):
                   data: dict[str, Any]) -> np.ndarray | None:
         """One snapshotted row back in its table, with what went with it; returns its vector."""
         if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
-            self.person_forget.put_back_person(data)  # in this transaction: it joins
+            self._put_back_person(data)  # in this transaction: it joins
             return None
         row, table = data["row"], TABLES[kind]
         if kind == "turn":
@@ -148,34 +151,6 @@ class ForgetRows(SourceRows):
         found = cur.fetchone()
         assert found is not None
         return codec.vector(found[0])
-
-    def purge_batch(self, batch: int) -> int:
-        """Drop a batch's tombstones and the rows it soft-deleted: the forget becomes permanent."""
-        with self._db.tx() as cur:
-            count = cur.execute("DELETE FROM tombstones WHERE batch=%s", (batch,)).rowcount
-            soft: dict[str, list[int]] = {}
-            for kind, ref in cur.execute("SELECT kind, ref FROM forget_log WHERE batch=%s AND action='soft_delete'",
-                                         (batch,)).fetchall():
-                if kind in SOFT:
-                    soft.setdefault(kind, []).append(ref)
-            for kind, refs in soft.items():
-                count += cur.execute(f"DELETE FROM {TABLES[kind]} WHERE id = ANY(%s) AND deleted IS NOT NULL",
-                                     (refs,)).rowcount
-                cur.execute("DELETE FROM sources WHERE kind=%s AND ref = ANY(%s)", (kind, refs))
-                cur.execute("DELETE FROM vectors WHERE kind=%s AND ref = ANY(%s)", (kind, refs))
-            cur.execute("UPDATE forget_batches SET status='purged' WHERE id=%s", (batch,))
-        return count
-
-    # ---- soft delete by column (sweeper) ------------------------------------------------------
-    def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:
-        with self._db.tx() as cur:
-            cur.execute(f"UPDATE {TABLES[kind]} SET deleted=%s, deleted_reason=%s WHERE id = ANY(%s)"
-                        " AND deleted IS NULL", (time.time(), reason, [int(i) for i in ids]))
-
-    def undelete(self, kind: str, ids: list[int]) -> None:
-        with self._db.tx() as cur:
-            cur.execute(f"UPDATE {TABLES[kind]} SET deleted=NULL, deleted_reason=NULL WHERE id = ANY(%s)",
-                        ([int(i) for i in ids],))
 
     # ---- privacy -----------------------------------------------------------------------------
     def secure_delete(self) -> None:

@@ -31,7 +31,7 @@ from .clusters import PostgresClusters
 from .database import Database
 from .dialect import POSTGRES, PostgresLink, placeholders
 from .episodes import PostgresEpisodes
-from .forget import ForgetRows
+from .forget import PostgresForget
 from .graph import PostgresGraph
 from .jobs import PostgresJobs
 from .locks import PostgresLocks
@@ -44,9 +44,7 @@ from .turns import PostgresTurns
 from .vectors import PGVECTOR, PostgresVectors
 
 
-class PostgresStore(PeopleNames, WindowNames,
-                    OwnerRows, ForgetRows,
-                    ReadPlanRows):
+class PostgresStore(PeopleNames, WindowNames, OwnerRows, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -73,7 +71,8 @@ class PostgresStore(PeopleNames, WindowNames,
         self.turns = PostgresTurns(db)
         self.meta = SQLMeta(PostgresLink(db))
         self.embed_cache = SQLEmbedCache(PostgresLink(db), POSTGRES, PGVECTOR)
-        self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.snapshot)
+        self.forget = PostgresForget(db, lambda data: self.person_forget.put_back_person(data))
+        self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.forget.snapshot)
 
     def tx(self) -> AbstractContextManager[None]:
         """The unit of work (``ports.unit``): the calls in the block, in this context and

@@ -1,9 +1,10 @@
-"""SQLite rows for forgetting: batches, the action log and tombstones (row snapshots).
+"""The forget port on SQLite: what ``stores/forget_sql.py`` leaves to a backend, the tombstones
+(row snapshots) and the privacy switches.
 
 A soft forget snapshots every row it is about to delete or rebuild into ``tombstones``
-(the row, its provenance, cluster members and vector), then runs the ordinary
-delete. Restoring puts the snapshots back under their own ids (ids are AUTOINCREMENT, so
-never reused); purging drops the snapshots, after which nothing of the text remains.
+(the row as JSON, its blobs in base64, its provenance, cluster members and vector), then runs
+the ordinary delete. Restoring puts the snapshots back under their own ids (ids are
+AUTOINCREMENT, so never reused); purging drops the snapshots, after which nothing of the text remains.
 """
 
 from __future__ import annotations
@@ -11,37 +12,16 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
-import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import Any
 
 from ...errors import Conflict
-from ...ports.person_forget import PersonForgetPort
+from ...ports.forget import Restored
+from ..forget_sql import ORDER, TABLES, SQLForget
 from ..person_forget import PERSON_KIND
 from . import codec, fts
-
-TABLES = {
-    "turn": "turns",
-    "summary": "summaries",
-    "cluster": "clusters",
-    "key": "key_lines",
-    "fact": "facts",
-    "episode": "episodes",
-    "record": "records",
-    "task": "tasks",
-    "agenda": "agenda",
-    # graph (issue 20): an entity before the triples that name it
-    "entity": "entities",
-    "triple": "triples",
-    "insight": "insights",
-}
-# restore order: turns first (derived rows point at them); a forgotten person's registry rows last
-ORDER = ("turn", "cluster", "summary", "key", "fact", "episode", "record", "task", "agenda",
-         "entity", "triple", "insight", PERSON_KIND)
-SOFT = ("fact", "episode", "record", "task")  # tables with deleted / deleted_reason columns
+from .dialect import SQLITE, SQLiteLink
 
 
 def _enc(value: Any) -> Any:
@@ -52,18 +32,20 @@ def _dec(value: Any) -> Any:
     return base64.b64decode(value["b64"]) if isinstance(value, dict) and "b64" in value else value
 
 
-class ForgetRows:
-    if TYPE_CHECKING:
-        @property
-        def _read(self) -> sqlite3.Connection: ...
-        _writer: sqlite3.Connection
-        _write_lock: Any
+class SQLiteForget(SQLForget):
+    """``read``: the calling thread's reader; ``tx``: the store's write transaction; ``writer`` and
+    ``write_lock``: its one writing connection, for what runs outside a transaction (a PRAGMA, a
+    checkpoint); ``put_back_person``: the person-forget port's, which a restore calls in its
+    transaction."""
 
-        def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+    def __init__(self, read: Callable[[], sqlite3.Connection],
+                 tx: Callable[[], AbstractContextManager[sqlite3.Connection]], writer: sqlite3.Connection,
+                 write_lock: Any, put_back_person: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__(SQLiteLink(read, tx), SQLITE)
+        self._read, self._tx = read, tx
+        self._writer, self._write_lock = writer, write_lock
+        self._put_back_person = put_back_person
 
-        person_forget: PersonForgetPort
-
-    # ---- tombstones (the batches and their log are a port: ``stores/batches_sql.py``) ----------
     def snapshot(self, batch: int, kind: str, refs: Iterable[int]) -> int:
         """Copy rows (with provenance and vector) into the batch's tombstones."""
         count = 0
@@ -103,10 +85,10 @@ class ForgetRows:
             ]
         return data
 
-    def restore_snapshot(self, batch: int) -> list[tuple[str, int, str, np.ndarray | None]]:
+    def restore_snapshot(self, batch: int) -> list[Restored]:
         """Put a batch's rows back (vectors too, so the store's search has them again); returns
         (kind, ref, scope_key, vector) of each row."""
-        rows = self._read.execute(
+        rows = self._read().execute(
             "SELECT kind, ref, data FROM tombstones WHERE batch=?", (batch,)
         ).fetchall()
         items = sorted(
@@ -125,7 +107,7 @@ class ForgetRows:
 
     def _put_back(self, conn: sqlite3.Connection, kind: str, ref: int, data: dict[str, Any]) -> None:
         if kind == PERSON_KIND:  # issue 44 §7: the registry rows of a forgotten person (person_forget.py)
-            self.person_forget.put_back_person(data)  # in this transaction: it joins
+            self._put_back_person(data)  # in this transaction: it joins
             return
         row = {k: _dec(v) for k, v in data["row"].items()}
         if kind == "turn":
@@ -170,38 +152,6 @@ class ForgetRows:
         if kind == "turn":  # re-indexed from the row: the index may have been rebuilt since;
             # the turn after it gets its words back as context
             fts.reindex(conn, [ref, *fts.following(conn, [ref])])
-
-    def purge_batch(self, batch: int) -> int:
-        """Drop a batch's tombstones and rows it soft-deleted: the forget becomes permanent."""
-        with self._tx() as conn:
-            n = conn.execute("DELETE FROM tombstones WHERE batch=?", (batch,)).rowcount
-            for kind, ref in conn.execute(
-                "SELECT kind, ref FROM forget_log WHERE batch=? AND action='soft_delete'", (batch,)
-            ).fetchall():
-                if kind in SOFT:
-                    n += conn.execute(
-                        f"DELETE FROM {TABLES[kind]} WHERE id=? AND deleted IS NOT NULL", (ref,)
-                    ).rowcount
-                    conn.execute("DELETE FROM sources WHERE kind=? AND ref=?", (kind, ref))
-                    conn.execute("DELETE FROM vectors WHERE kind=? AND ref=?", (kind, ref))
-            conn.execute("UPDATE forget_batches SET status='purged' WHERE id=?", (batch,))
-        return n
-
-    # ---- soft delete by column (sweeper) ------------------------------------------------------
-    def soft_delete(self, kind: str, ids: list[int], reason: str) -> None:
-        with self._tx() as conn:
-            conn.executemany(
-                f"UPDATE {TABLES[kind]} SET deleted=?, deleted_reason=? WHERE id=?"
-                " AND deleted IS NULL",
-                [(time.time(), reason, i) for i in ids],
-            )
-
-    def undelete(self, kind: str, ids: list[int]) -> None:
-        with self._tx() as conn:
-            conn.executemany(
-                f"UPDATE {TABLES[kind]} SET deleted=NULL, deleted_reason=NULL WHERE id=?",
-                [(i,) for i in ids],
-            )
 
     # ---- privacy -----------------------------------------------------------------------------
     def secure_delete(self) -> None:

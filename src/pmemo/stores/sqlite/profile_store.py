@@ -1,6 +1,6 @@
-"""The owners on SQLite and their clock: a mixin ``SQLiteStore`` inherits, with the tombstones (the
-facts, episodes, tasks, records and forget batches are ports: ``stores/facts_sql.py``,
-``stores/episodes_sql.py``, ``stores/tasks_sql.py``, ``stores/records_sql.py`` …)."""
+"""The owners on SQLite and their clock: a mixin ``SQLiteStore`` inherits (the facts, episodes,
+tasks, records, forget batches and tombstones are ports: ``stores/facts_sql.py``,
+``stores/episodes_sql.py``, ``stores/tasks_sql.py``, ``stores/records_sql.py``, ``stores/forget_sql.py`` …)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from ...models import Scope
-from .forget_store import ForgetRows
 
 
-class ProfileStore(ForgetRows):
+class ProfileStore:
     if TYPE_CHECKING:
         @property
         def _read(self) -> sqlite3.Connection: ...

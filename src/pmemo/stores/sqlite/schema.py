@@ -431,7 +431,7 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN run_after REAL NOT NULL DEFAULT 0;
     """,
     # tasks have a `deleted` column but lacked the `deleted_reason` the soft delete writes
-    # (forget_store.SOFT), so soft_delete("task", ...) failed (issue 21 §0, the contract suite)
+    # (forget_sql.SOFT), so soft_delete("task", ...) failed (issue 21 §0, the contract suite)
     """
     ALTER TABLE tasks ADD COLUMN deleted_reason TEXT;
     """,

@@ -35,6 +35,7 @@ from .centroid_cache import CentroidCache
 from .clusters import SQLiteClusters
 from .dialect import SQLITE, SQLiteLink
 from .episodes import SQLiteEpisodes
+from .forget_store import SQLiteForget
 from .graph_store import SQLiteGraph
 from .jobs import SQLiteJobs
 from .locks import NamedLocks
@@ -95,8 +96,10 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
         self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.jobs = SQLiteJobs(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.forget = SQLiteForget(lambda: self._read, self._tx, self._writer, self._write_lock,
+                                   lambda data: self.person_forget.put_back_person(data))
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
-                                                self.snapshot)
+                                                self.forget.snapshot)
         # the directory lock admits one process: a job left 'running' is a dead one's, so it is
         # due now, not when its lease runs out (a store that many processes share waits for that)
         self.jobs.requeue_running()
