@@ -44,7 +44,8 @@ QUESTIONS = [("你认识霓霓吗？周霓和高峰、许文涛最近怎么样",
              ("她对什么过敏来着", ["周霓: 我在腾讯上班"])]
 
 
-PORTS = ("graph", "jobs", "turns", "vectors")  # the store's ports (pmemo.ports) a context may call: store calls too
+# the store's ports (pmemo.ports) a context may call: store calls too
+PORTS = ("graph", "jobs", "owners", "turns", "vectors")
 
 
 def counted(store: Any) -> tuple[collections.Counter[str], list[bool]]:

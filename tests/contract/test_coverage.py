@@ -24,6 +24,7 @@ from pmemo.ports import (
     jobs,
     key_lines,
     locks,
+    owners,
     people,
     person_forget,
     records,
@@ -83,6 +84,7 @@ def test_every_protocol_method_is_called_by_a_contract_test():
     protocols |= protocol_methods(tasks) | protocol_methods(batches) | protocol_methods(records)
     protocols |= protocol_methods(jobs)
     protocols |= protocol_methods(vectors) | protocol_methods(turns) | protocol_methods(forget)
+    protocols |= protocol_methods(owners)
     protocols |= protocol_methods(clusters) | protocol_methods(summaries)
     assert "KeyStore" in protocols
     missing = [f"{cls}.{m}" for cls, names in sorted(protocols.items()) if cls not in NOT_YET

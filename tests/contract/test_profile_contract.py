@@ -204,13 +204,13 @@ def test_facts_with_and_drop_fact_sources_outlive_the_turns(full_store: FullStor
 
 def test_conversation_now_is_the_newest_turn_of_the_owner(full_store: FullStore):
     s = full_store
-    assert s.conversation_now(owner(ALICE)) is None
+    assert s.owners.conversation_now(owner(ALICE)) is None
     say(s, ALICE, "a", "b", minutes=5)
     say(s, Scope.of(user_id="alice", session_id="s2"), "c", minutes=2)
     say(s, BOB, "later", minutes=60)
-    assert s.conversation_now(owner(ALICE)) == (T0 + timedelta(minutes=6)).timestamp()
-    assert s.conversation_now(ALICE) == (T0 + timedelta(minutes=6)).timestamp()  # any session of the owner
-    assert s.conversation_now(owner(OTHER_AGENT)) is None
+    assert s.owners.conversation_now(owner(ALICE)) == (T0 + timedelta(minutes=6)).timestamp()
+    assert s.owners.conversation_now(ALICE) == (T0 + timedelta(minutes=6)).timestamp()  # any session of the owner
+    assert s.owners.conversation_now(owner(OTHER_AGENT)) is None
 
 
 def test_owner_scopes_are_owners_with_turns_episodes_or_facts(full_store: FullStore):
@@ -219,11 +219,11 @@ def test_owner_scopes_are_owners_with_turns_episodes_or_facts(full_store: FullSt
     s.episodes.add_episode(TEAM, "session", _episode("met"), [])
     state(s, Scope.of(user_id="carol"), "drink", "tea", 0.8, None)
     say(s, ELSEWHERE, "hi")
-    found = s.owner_scopes()
+    found = s.owners.owner_scopes()
     assert set(found) == {owner(ALICE), owner(TEAM), Scope.of(user_id="carol"), owner(ELSEWHERE)}
     assert len(found) == len(set(found)) and all(x.session_id is None for x in found)
-    assert s.owner_scopes("t2") == [owner(ELSEWHERE)]
-    assert s.owner_scopes("nobody") == []
+    assert s.owners.owner_scopes("t2") == [owner(ELSEWHERE)]
+    assert s.owners.owner_scopes("nobody") == []
 
 
 # ---- episodes -------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def test_chat_state_is_the_single_reads(memory: SyncMemory) -> None:
     assert (state.aliases, state.signs, state.entities) == (
         store.alias_version("default"), store.sign_version("default"), store.graph.entity_version("default"))
     assert state.aliases > 0 and state.members == store.member_ids(CHAT) == {"ni", "wt", "gf"}
-    assert list(state.actors) == store.turns.actors(CHAT) and state.now == store.conversation_now(CHAT)
+    assert list(state.actors) == store.turns.actors(CHAT) and state.now == store.owners.conversation_now(CHAT)
     assert list(state.latest) == [s.id for s in store.summaries.of_scope(CHAT, "s1", 2)] and state.latest
     assert list(state.keys) == store.key_lines.keys(CHAT, sources=True)
     assert [k.source_ids for k in store.chat_state(CHAT).keys] == [()]

@@ -30,6 +30,7 @@ from pmemo.ports.episodes import EpisodePort
 from pmemo.ports.facts import FactPort
 from pmemo.ports.forget import ForgetPort
 from pmemo.ports.jobs import JobPort, JobSignals
+from pmemo.ports.owners import OwnerPort
 from pmemo.ports.records import RecordPort
 from pmemo.ports.summaries import SummaryPort
 from pmemo.ports.tasks import TaskPort
@@ -48,6 +49,7 @@ from pmemo.stores.graph_sql import SQLGraph
 from pmemo.stores.jobs_sql import SQLJobs
 from pmemo.stores.key_lines_sql import SQLKeyLines
 from pmemo.stores.locks import Locks
+from pmemo.stores.owners_sql import SQLOwners
 from pmemo.stores.people_sql import PeopleNames, SQLPeople
 from pmemo.stores.person_forget_sql import SQLPersonForget
 from pmemo.stores.postgres.graph import PostgresGraph
@@ -110,6 +112,7 @@ def test_each_port_is_small():
     assert 0 < len(methods(ClusterPort)) <= MAX_METHODS
     assert 0 < len(methods(SummaryPort)) <= MAX_METHODS
     assert 0 < len(methods(ForgetPort)) <= MAX_METHODS
+    assert methods(OwnerPort) == {"conversation_now", "owner_scopes"}
     assert methods(UnitOfWork) == {"tx"}
 
 
@@ -252,8 +255,12 @@ def test_the_forget_port_is_written_once():
     assert methods(SQLiteForget) == own and methods(PostgresForget) == own
 
 
+def test_the_owners_port_is_written_once():
+    assert methods(OwnerPort) <= methods(SQLOwners)  # both stores build SQLOwners itself
+
+
 @pytest.mark.parametrize("port", [FactPort, RecordPort, VectorPort, MetaPort, EmbedCachePort, JobPort,
-                                  ClusterPort, SummaryPort, TurnPort, ForgetPort])
+                                  ClusterPort, SummaryPort, TurnPort, ForgetPort, OwnerPort])
 def test_no_store_keeps_a_call_of_a_port_every_consumer_takes(port: type) -> None:
     from pmemo.stores.postgres.store import PostgresStore
     from pmemo.stores.sqlite.store import SQLiteStore

@@ -43,8 +43,8 @@ class Plan:
 
 def plan_sweep(store: FullStore, settings: Settings, tenant: str | None = None) -> Plan:
     plan = Plan()
-    for owner in store.owner_scopes(tenant):
-        now = store.conversation_now(owner) or time.time()
+    for owner in store.owners.owner_scopes(tenant):
+        now = store.owners.conversation_now(owner) or time.time()
         _plan_episodes(store, settings, owner, now, plan)
         for fact in store.profile.facts(owner):
             if fact.expires_at is not None and fact.expires_at.timestamp() <= now:

@@ -20,6 +20,7 @@ from .graph import EntityRef, GraphPort, NewTriple, TripleView
 from .jobs import Job, JobListening, JobPort, JobSignals
 from .key_lines import KeyLinePort
 from .locks import OWNER_WAIT_S, LockPort
+from .owners import OwnerPort
 from .people import NewAlias, NewSign, PeoplePort
 from .person_forget import HeldRows, PersonForgetPort
 from .records import RecordPort
@@ -34,6 +35,6 @@ from .windows import WindowPort
 __all__ = ["OWNER_WAIT_S", "AgendaPort", "BatchPort", "ClusterPort", "DiaryPort", "EmbedCachePort", "EntityRef",
            "EpisodePort", "EpisodeSignal", "FactPort", "ForgetPort", "GraphPort", "HeldRows", "HitDecay", "Job",
            "JobListening", "JobPort", "JobSignals", "KeyLinePort", "KeyStore", "LockPort", "MetaPort", "NewAlias",
-           "NewSign", "NewTriple", "NewTurn", "Once", "PeoplePort", "PersonForgetPort", "RecordPort", "SummaryPort",
-           "TaskPort", "TripleView", "TurnPort", "TurnRef", "TurnStamp", "UnitOfWork", "Usage", "UsagePort",
-           "VectorPort", "Waiting", "WindowPort"]
+           "NewSign", "NewTriple", "NewTurn", "Once", "OwnerPort", "PeoplePort", "PersonForgetPort", "RecordPort",
+           "SummaryPort", "TaskPort", "TripleView", "TurnPort", "TurnRef", "TurnStamp", "UnitOfWork", "Usage",
+           "UsagePort", "VectorPort", "Waiting", "WindowPort"]

@@ -49,6 +49,7 @@ from ..ports.jobs import JobPort
 from ..ports.key_lines import KeyLinePort
 from ..ports.locks import OWNER_WAIT_S as OWNER_WAIT_S  # re-exported: the lock port's wait
 from ..ports.locks import LockPort
+from ..ports.owners import OwnerPort
 from ..ports.people import NewAlias as NewAlias  # re-exported: the people port's values
 from ..ports.people import NewSign as NewSign
 from ..ports.people import PeoplePort
@@ -146,7 +147,8 @@ class Store(TurnStore, VectorStore, DerivedStore, LockStore, Protocol):
 
 class ProfileStoreProtocol(Protocol):
     """Records and forgetting (issue 5); the facts, episodes, tasks, records, forget batches and
-    their tombstones are ports (``profile``, ``episodes``, ``tasks``, ``records``, ``batches``, ``forget``).
+    their tombstones are ports (``profile``, ``episodes``, ``tasks``, ``records``, ``batches``,
+    ``forget``), and so are the owners and their clock (``owners``).
 
     Updates take the version read and raise ``pmemo.errors.Conflict`` when it moved on.
     """
@@ -161,8 +163,10 @@ class ProfileStoreProtocol(Protocol):
         """The episodes (``pmemo.ports.episodes``)."""
         ...
 
-    def conversation_now(self, scope: Scope) -> float | None: ...
-    def owner_scopes(self, tenant: str | None = None) -> list[Scope]: ...
+    @property
+    def owners(self) -> OwnerPort:
+        """Whose rows there are and each owner's conversation clock (``pmemo.ports.owners``)."""
+        ...
 
     @property
     def tasks(self) -> TaskPort:

@@ -287,7 +287,7 @@ class Episodes:
         unread = [e.id for e in signals if e.similarity is None] if qvec is not None else []
         for episode in self.store.episodes.get_episodes(unread):  # no vector of the query's size: a read writes nothing
             sims[episode.id] = float(self.tiers.embed.passages([episode_text(episode)], keep=False)[0] @ qvec)
-        now = now or self.store.conversation_now(owner) or max(e.ended for e in signals)
+        now = now or self.store.owners.conversation_now(owner) or max(e.ended for e in signals)
         s = self.settings
         weights = (s.episode_w_similarity, s.episode_w_recency, s.episode_w_importance)
         scored = []

@@ -19,6 +19,7 @@ from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
 from ..jobs_sql import jobs_of
 from ..key_lines_sql import SQLKeyLines
+from ..owners_sql import SQLOwners
 from ..people_sql import PeopleNames
 from ..records_sql import SQLRecords
 from ..summaries_sql import SQLSummaries
@@ -36,7 +37,6 @@ from .graph import PostgresGraph
 from .jobs import PostgresJobs
 from .locks import PostgresLocks
 from .migrate import migrate
-from .owners import OwnerRows
 from .people import PostgresPeople
 from .person_forget import PostgresPersonForget
 from .read_plan import ReadPlanRows
@@ -44,7 +44,7 @@ from .turns import PostgresTurns
 from .vectors import PGVECTOR, PostgresVectors
 
 
-class PostgresStore(PeopleNames, WindowNames, OwnerRows, ReadPlanRows):
+class PostgresStore(PeopleNames, WindowNames, ReadPlanRows):
     """``PostgresStore.open(url)`` → a store over the database at ``url`` (migrated first)."""
 
     parallel_reads = True  # a pool of connections: reads started at once go on at once
@@ -71,6 +71,7 @@ class PostgresStore(PeopleNames, WindowNames, OwnerRows, ReadPlanRows):
         self.turns = PostgresTurns(db)
         self.meta = SQLMeta(PostgresLink(db))
         self.embed_cache = SQLEmbedCache(PostgresLink(db), POSTGRES, PGVECTOR)
+        self.owners = SQLOwners(PostgresLink(db))
         self.forget = PostgresForget(db, lambda data: self.person_forget.put_back_person(data))
         self.person_forget = PostgresPersonForget(PostgresLink(db), POSTGRES, self.graph, self.forget.snapshot)
 

@@ -22,6 +22,7 @@ from ..batches_sql import SQLBatches
 from ..diary_sql import SQLDiary
 from ..facts_sql import SQLFacts
 from ..key_lines_sql import SQLKeyLines
+from ..owners_sql import SQLOwners
 from ..people_sql import PeopleNames, SQLPeople
 from ..records_sql import SQLRecords
 from ..summaries_sql import SQLSummaries
@@ -40,7 +41,6 @@ from .graph_store import SQLiteGraph
 from .jobs import SQLiteJobs
 from .locks import NamedLocks
 from .person_forget import SQLitePersonForget
-from .profile_store import ProfileStore
 from .read_plan import ReadPlanRows
 from .schema import migrate
 from .turns import SQLiteTurns
@@ -52,7 +52,7 @@ DB_NAME = "pmemo.db"
 CENTROID_SCOPES = 256  # scopes whose centroids are kept between writes
 
 
-class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
+class SQLiteStore(PeopleNames, WindowNames, ReadPlanRows):
     """``SQLiteStore.open(dir)`` → a store over ``dir/pmemo.db``."""
 
     parallel_reads = False  # a read costs less than a thread hop to run it beside another
@@ -96,6 +96,7 @@ class SQLiteStore(ProfileStore, PeopleNames, WindowNames, ReadPlanRows):
         self.batches = SQLBatches(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.quotas = SQLUsage(SQLiteLink(lambda: self._read, self._tx), SQLITE)
         self.jobs = SQLiteJobs(SQLiteLink(lambda: self._read, self._tx), SQLITE)
+        self.owners = SQLOwners(SQLiteLink(lambda: self._read, self._tx))
         self.forget = SQLiteForget(lambda: self._read, self._tx, self._writer, self._write_lock,
                                    lambda data: self.person_forget.put_back_person(data))
         self.person_forget = SQLitePersonForget(SQLiteLink(lambda: self._read, self._tx), SQLITE, self.graph,
