@@ -46,6 +46,7 @@ import scale
 from pmemo import Memory, Settings
 
 SQL_READS = ("rows", "dicts", "one")  # Database methods a Postgres read goes through
+PORTS = ("jobs", "turns", "vectors", "clusters", "summaries")  # the store ports a search reads through
 
 
 class Timer:
@@ -62,9 +63,11 @@ class Timer:
         for name in dir(type(store)):
             if not name.startswith("_") and callable(getattr(type(store), name, None)):
                 setattr(store, name, self._timed(name, getattr(store, name)))
-        for name in dir(type(store.jobs)):  # the job port's too (the worker's claim, finish)
-            if not name.startswith("_") and callable(getattr(type(store.jobs), name, None)):
-                setattr(store.jobs, name, self._timed(f"jobs.{name}", getattr(store.jobs, name)))
+        for port_name in PORTS:  # the ports' too, as "turns.lexical" (the worker's jobs.claim, finish)
+            port = getattr(store, port_name)
+            for name in dir(type(port)):
+                if not name.startswith("_") and callable(getattr(type(port), name, None)):
+                    setattr(port, name, self._timed(f"{port_name}.{name}", getattr(port, name)))
         db = getattr(store, "_db", None)
         if db is not None:
             for name in SQL_READS:

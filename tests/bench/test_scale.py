@@ -74,7 +74,7 @@ def test_search_reads_times_each_store_call_and_explains_postgres(postgres_serve
     assert [(r["store"], r["turns"]) for r in rows] == [("sqlite", 300), ("sqlite", 600),
                                                         ("postgres", 300), ("postgres", 600)]
     for row in rows:
-        for method in ("lexical", "nearest_kinds", "turn_pool"):  # the read plan's (issue 45 §4)
+        for method in ("turns.lexical", "nearest_kinds", "turn_pool"):  # the read plan's (issue 45 §4)
             calls, ms = row["per"][method]
             assert calls >= 1 and ms > 0, (row["store"], method)
     assert any("Execution Time" in plan for plan in rows[-1]["plans"].values())
@@ -99,7 +99,7 @@ def test_search_reads_reads_the_stores_scale_kept(postgres_server: str, tmp_path
                           check=True, capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
     assert "filled in" not in done.stdout  # read as kept, not filled again
     for row in json.loads((tmp_path / "reads.json").read_text()):
-        assert row["per"]["lexical"][0] >= 1, row["store"]
+        assert row["per"]["turns.lexical"][0] >= 1, row["store"]
     import psycopg
 
     with psycopg.connect(postgres_server, autocommit=True) as conn:
