@@ -131,7 +131,7 @@ async def run(args: argparse.Namespace, root: Path, pg: str) -> None:
             np.argsort(-(centroids @ s["query"]), kind="stable")[: s["k"]]
 
         def old_episodes(s: dict[str, Any]) -> None:
-            store.vectors.get_vectors("episode", [e.id for e in store.episodes(s["owner"])])
+            store.vectors.get_vectors("episode", [e.id for e in store.episodes.episodes(s["owner"])])
 
         def new_episodes(s: dict[str, Any]) -> None:
             store.episode_signals(s["owner"], s["query"])
